@@ -1,0 +1,108 @@
+#include "ServeCommand.h"
+
+#include "core/Engine.h"
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QCoreApplication>
+#include <QtCore/QSocketNotifier>
+#include <QtCore/QStandardPaths>
+#include <QtCore/QTextStream>
+
+#include <csignal>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace Aile::Cli {
+
+namespace {
+
+int g_signalPipe[2] = {-1, -1};
+
+void onSignal(int)
+{
+    const char c = 1;
+    [[maybe_unused]] auto n = ::write(g_signalPipe[1], &c, 1);
+}
+
+bool parseListen(const QString &value, QHostAddress *address, quint16 *port)
+{
+    const qsizetype colon = value.lastIndexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return false;
+    QString host = value.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    if (host == QLatin1String("localhost"))
+        host = QStringLiteral("127.0.0.1");
+    bool ok = false;
+    const uint p = value.mid(colon + 1).toUInt(&ok);
+    if (!ok || p > 65535 || !address->setAddress(host))
+        return false;
+    *port = quint16(p);
+    return true;
+}
+
+} // namespace
+
+QString defaultDataDir()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+}
+
+int runServe(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Run the Aile proxy engine without a window."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("data-dir"), QStringLiteral("Where the database lives (default: %1).").arg(defaultDataDir()),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("listen"), QStringLiteral("Address and port (default 127.0.0.1:2453; port 0 picks a free one)."),
+                      QStringLiteral("HOST:PORT")});
+    parser.addOption({QStringLiteral("config"), QStringLiteral("A JSON configuration file applied at start (docs/configuration.md)."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("secrets-file"),
+                      QStringLiteral("Opt in to a plain-text secrets file (mode 0600) where no keychain answers."), QStringLiteral("FILE")});
+    parser.process(arguments);
+
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    EngineOptions options;
+    options.dataDir = parser.isSet(QStringLiteral("data-dir")) ? parser.value(QStringLiteral("data-dir")) : defaultDataDir();
+    options.configPath = parser.value(QStringLiteral("config"));
+    options.fileSecretsPath = parser.value(QStringLiteral("secrets-file"));
+    if (parser.isSet(QStringLiteral("listen"))
+        && !parseListen(parser.value(QStringLiteral("listen")), &options.listenAddress, &options.port)) {
+        err << "aile serve: --listen takes HOST:PORT, for example 127.0.0.1:2453\n";
+        return 2;
+    }
+
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) == 0) {
+        std::signal(SIGINT, onSignal);
+        std::signal(SIGTERM, onSignal);
+    }
+    std::signal(SIGPIPE, SIG_IGN);
+
+    Engine engine(options);
+    QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
+    QObject::connect(&notifier, &QSocketNotifier::activated, &engine, [&engine] {
+        char c;
+        [[maybe_unused]] auto n = ::read(g_signalPipe[0], &c, 1);
+        engine.stop();
+    });
+    int exitCode = 0;
+    QObject::connect(&engine, &Engine::started, [&out, &options](const QString &address, quint16 port) {
+        out << "listening on " << address << ':' << port << Qt::endl;
+        out << "data in " << options.dataDir << Qt::endl;
+    });
+    QObject::connect(&engine, &Engine::startFailed, [&err, &exitCode](const QString &error) {
+        err << "aile serve: " << error << Qt::endl;
+        exitCode = 1;
+        QCoreApplication::exit(1);
+    });
+    QObject::connect(&engine, &Engine::stopped, [] { QCoreApplication::exit(0); });
+    QMetaObject::invokeMethod(&engine, &Engine::start, Qt::QueuedConnection);
+    const int rc = QCoreApplication::exec();
+    return exitCode ? exitCode : rc;
+}
+
+} // namespace Aile::Cli

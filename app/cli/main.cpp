@@ -1,0 +1,41 @@
+// aile: the headless proxy (aile serve) and a CLI for a running engine.
+#include "ClientCommands.h"
+#include "ServeCommand.h"
+
+#include <QtCore/QCoreApplication>
+#include <QtCore/QTextStream>
+
+namespace {
+
+void printUsage()
+{
+    QTextStream(stdout) << "usage: aile <command> [options]\n\n"
+                           "commands:\n"
+                           "  serve     run the proxy engine without a window\n"
+                           "  traces    recent requests of a running engine\n\n"
+                           "aile <command> --help shows a command's options.\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("aile"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(AILE_VERSION));
+    const QStringList args = QCoreApplication::arguments();
+    if (args.size() < 2 || args.at(1) == QLatin1String("--help") || args.at(1) == QLatin1String("-h")) {
+        printUsage();
+        return args.size() < 2 ? 2 : 0;
+    }
+    if (args.at(1) == QLatin1String("--version")) {
+        QTextStream(stdout) << "aile " << AILE_VERSION << '\n';
+        return 0;
+    }
+    QStringList rest = args;
+    const QString command = rest.takeAt(1);
+    rest[0] = QStringLiteral("aile ") + command;
+    if (command == QLatin1String("serve"))
+        return Aile::Cli::runServe(rest);
+    return Aile::Cli::runClientCommand(command, rest);
+}

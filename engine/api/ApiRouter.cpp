@@ -1,0 +1,200 @@
+#include "ApiRouter.h"
+
+#include "ManagementApi.h"
+#include "core/EngineContext.h"
+#include "dispatch/ProxyRequest.h"
+#include "http/HttpExchange.h"
+#include "routing/Router.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+
+namespace Aile::Api {
+
+void respondJson(Http::HttpExchange *exchange, int status, const QJsonObject &body)
+{
+    Http::HttpHeaders headers;
+    headers.add("content-type", "application/json");
+    exchange->respond(status, headers, QJsonDocument(body).toJson(QJsonDocument::Compact));
+}
+
+void respondError(Http::HttpExchange *exchange, Wire::ErrorShape shape, int status, const QString &message,
+                  const QJsonObject &extra)
+{
+    Http::HttpHeaders headers;
+    headers.add("content-type", "application/json");
+    exchange->respond(status, headers, Wire::errorBody(shape, status, message, extra));
+}
+
+QString presentedKey(const Http::HttpRequest &request)
+{
+    const QByteArray auth = request.headers.value("authorization");
+    if (auth.size() > 7 && auth.left(7).toLower() == "bearer ")
+        return QString::fromUtf8(auth.mid(7)).trimmed();
+    return QString::fromUtf8(request.headers.value("x-api-key")).trimmed();
+}
+
+ApiRouter::ApiRouter(EngineContext &context, ManagementApi *management) : m_ctx(context), m_management(management) {}
+
+bool ApiRouter::hostAllowed(const Http::HttpRequest &request) const
+{
+    if (m_ctx.settings.allowRemote)
+        return true;
+    const QByteArray host = request.headers.value("host").toLower();
+    const QByteArray port = QByteArray::number(m_port);
+    for (const char *name : {"127.0.0.1", "localhost", "[::1]"}) {
+        if (host == QByteArray(name) + ':' + port)
+            return true;
+        if (m_port == 80 && host == name)
+            return true;
+    }
+    return false;
+}
+
+void ApiRouter::handle(Http::HttpExchange *exchange)
+{
+    const Http::HttpRequest &req = exchange->request();
+    const Wire::ErrorShape shape = Wire::errorShapeForPath(req.path);
+
+    // DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host.
+    if (!hostAllowed(req)) {
+        respondError(exchange, shape, 403,
+                     QStringLiteral("the Host header must name this proxy (127.0.0.1:%1 or localhost:%1); "
+                                    "requests addressed to other names are refused to stop DNS-rebinding attacks")
+                         .arg(m_port));
+        return;
+    }
+    const QByteArray origin = req.headers.value("origin");
+    if (!origin.isEmpty() && !m_ctx.settings.allowedOrigins.contains(QString::fromUtf8(origin))) {
+        respondError(exchange, shape, 403,
+                     QStringLiteral("browser origin %1 is not allowed to call this proxy; add it to settings.allowedOrigins to allow it")
+                         .arg(QString::fromUtf8(origin)));
+        return;
+    }
+    if (req.method == "OPTIONS" && !origin.isEmpty()) {
+        Http::HttpHeaders h;
+        h.add("access-control-allow-origin", origin);
+        h.add("vary", "Origin");
+        h.add("access-control-allow-methods", "GET, POST, PUT, DELETE, OPTIONS");
+        h.add("access-control-allow-headers", req.headers.value("access-control-request-headers"));
+        h.add("access-control-max-age", "600");
+        exchange->respond(204, h, {});
+        return;
+    }
+
+    const Wire::Endpoint endpoint = Wire::endpointForPath(req.path);
+    // Claude Code probes the base URL with HEAD at start; answer it without a key.
+    if ((req.method == "HEAD" || req.method == "GET") && (req.path == "/" || req.path.isEmpty())) {
+        respondJson(exchange, 200, QJsonObject{{QStringLiteral("service"), QStringLiteral("aile")}});
+        return;
+    }
+    if (req.path == "/health" && req.method == "GET") {
+        respondJson(exchange, 200, QJsonObject{{QStringLiteral("status"), QStringLiteral("ok")}});
+        return;
+    }
+
+    const QString presented = presentedKey(req);
+    if (m_management && m_management->handles(req.path)) {
+        m_management->handle(exchange, presented);
+        return;
+    }
+    const bool known = endpoint != Wire::Endpoint::Unknown || req.path == "/v1/models";
+    if (!known) {
+        respondError(exchange, shape, 404,
+                     QStringLiteral("no such endpoint: %1 %2; the proxy serves /v1/chat/completions, /v1/responses, "
+                                    "/v1/messages, /v1/embeddings and /v1/models")
+                         .arg(QString::fromLatin1(req.method), QString::fromLatin1(req.path)));
+        return;
+    }
+    const Keys::ApiKey *key = m_ctx.keyByPlain(presented);
+    if (!key) {
+        respondError(exchange, shape, 401,
+                     presented.isEmpty()
+                         ? QStringLiteral("no API key; send your Aile key as Authorization: Bearer sk-aile-… or x-api-key")
+                         : QStringLiteral("this API key is not known to this proxy (or was revoked); create one in Aile's Keys view or with aile keys create"));
+        return;
+    }
+    if (req.path == "/v1/models") {
+        if (req.method != "GET") {
+            respondError(exchange, shape, 405, QStringLiteral("/v1/models takes GET"));
+            return;
+        }
+        handleModels(exchange, *key);
+        return;
+    }
+    if (req.method != "POST") {
+        Http::HttpHeaders h;
+        h.add("content-type", "application/json");
+        h.add("allow", "POST");
+        exchange->respond(405, h,
+                          Wire::errorBody(shape, 405, QStringLiteral("%1 takes POST with a JSON body").arg(QString::fromLatin1(req.path))));
+        return;
+    }
+    handleChat(exchange, *key, endpoint);
+}
+
+void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key, Wire::Endpoint endpoint)
+{
+    const Http::HttpRequest &req = exchange->request();
+    const Wire::ErrorShape shape = Wire::errorShapeFor(endpoint);
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(req.body, &parseError);
+    if (!doc.isObject()) {
+        respondError(exchange, shape, 400,
+                     req.body.isEmpty() ? QStringLiteral("the request has no body; send a JSON object")
+                                        : QStringLiteral("the body is not a JSON object (%1 at byte %2); send valid JSON")
+                                              .arg(parseError.errorString()).arg(parseError.offset));
+        return;
+    }
+    const QJsonObject body = doc.object();
+    const QJsonValue modelValue = body.value(QLatin1String("model"));
+    if (!modelValue.isUndefined() && !modelValue.isString()) {
+        respondError(exchange, shape, 400, QStringLiteral("\"model\" must be a string such as \"claude/claude-sonnet-5\""));
+        return;
+    }
+    Routing::RequestFacts facts;
+    facts.endpoint = endpoint;
+    facts.model = modelValue.toString();
+    facts.headers = &req.headers;
+    facts.key = &key;
+    facts.client = Routing::detectClient(req.headers);
+    facts.promptTokens = Billing::estimatePromptTokens(req.body);
+    const QString capField = Wire::outputCapField(endpoint);
+    if (!capField.isEmpty() && body.value(capField).isDouble())
+        facts.maxOutputTokens = qint64(body.value(capField).toDouble());
+    facts.stream = body.value(QLatin1String("stream")).toBool();
+
+    Routing::Router router(m_ctx);
+    Routing::Plan plan = router.plan(facts);
+    if (!plan.ok()) {
+        respondError(exchange, shape, plan.status, plan.message, plan.extra);
+        return;
+    }
+    auto *request = new Dispatch::ProxyRequest(m_ctx, exchange, key, endpoint, body, std::move(plan), facts.client);
+    request->start();
+}
+
+void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &key)
+{
+    // A model is listed once a sharer offering it has passed a test of it.
+    const QString pinned = key.routing.value(QLatin1String("provider")).toString();
+    QJsonArray data;
+    QSet<QString> seen;
+    for (const Catalog::Sharer &s : m_ctx.sharers) {
+        if (s.blocked || (!pinned.isEmpty() && s.provider != pinned))
+            continue;
+        for (const QString &m : s.tested) {
+            const QString id = s.provider + QLatin1Char('/') + m;
+            if (seen.contains(id))
+                continue;
+            seen.insert(id);
+            data.append(QJsonObject{{QStringLiteral("id"), id},
+                                    {QStringLiteral("object"), QStringLiteral("model")},
+                                    {QStringLiteral("owned_by"), s.provider},
+                                    {QStringLiteral("created"), 0}});
+        }
+    }
+    respondJson(exchange, 200, QJsonObject{{QStringLiteral("object"), QStringLiteral("list")}, {QStringLiteral("data"), data}});
+}
+
+} // namespace Aile::Api

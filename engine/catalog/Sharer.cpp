@@ -1,0 +1,153 @@
+#include "Sharer.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QRandomGenerator>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QUrl>
+
+namespace Aile::Catalog {
+
+QString normalizeHandle(const QString &handle)
+{
+    static const QRegularExpression re(QStringLiteral("^[lL][0-9a-fA-F]{16}$"));
+    const QString h = handle.trimmed();
+    if (!re.match(h).hasMatch())
+        return {};
+    return QLatin1Char('L') + h.mid(1).toLower();
+}
+
+QString generateHandle()
+{
+    QString out = QStringLiteral("L");
+    for (int i = 0; i < 16; ++i)
+        out += QLatin1Char("0123456789abcdef"[QRandomGenerator::system()->bounded(16)]);
+    return out;
+}
+
+QJsonObject PriceSheet::toJson() const
+{
+    switch (mode) {
+    case Mode::List: return QJsonObject{{QStringLiteral("percentOfList"), 100}};
+    case Mode::PercentOfList: return QJsonObject{{QStringLiteral("percentOfList"), percent}};
+    case Mode::Quotes: {
+        QJsonObject models;
+        for (auto it = quotes.begin(); it != quotes.end(); ++it)
+            models.insert(it.key(), QJsonObject{{QStringLiteral("input"), it->input}, {QStringLiteral("output"), it->output}});
+        return QJsonObject{{QStringLiteral("models"), models}};
+    }
+    }
+    return {};
+}
+
+std::optional<PriceSheet> PriceSheet::fromJson(const QJsonValue &v, QString *error)
+{
+    PriceSheet sheet;
+    if (v.isUndefined() || v.isNull())
+        return sheet;
+    const QJsonObject o = v.toObject();
+    if (o.contains(QLatin1String("models"))) {
+        sheet.mode = Mode::Quotes;
+        const QJsonObject models = o.value(QLatin1String("models")).toObject();
+        for (auto it = models.begin(); it != models.end(); ++it) {
+            const QJsonObject q = it.value().toObject();
+            const double in = q.value(QLatin1String("input")).toDouble(-1);
+            const double out = q.value(QLatin1String("output")).toDouble(-1);
+            if (in < 0 || out < 0) {
+                if (error)
+                    *error = QStringLiteral("price quote for %1 needs non-negative \"input\" and \"output\" ($ per million tokens)").arg(it.key());
+                return std::nullopt;
+            }
+            sheet.quotes.insert(it.key(), Quote{in, out});
+        }
+        return sheet;
+    }
+    if (o.contains(QLatin1String("percentOfList"))) {
+        const double p = o.value(QLatin1String("percentOfList")).toDouble(-1);
+        if (p < 0 || p > 1000) {
+            if (error)
+                *error = QStringLiteral("\"percentOfList\" must be between 0 and 1000");
+            return std::nullopt;
+        }
+        sheet.mode = qFuzzyCompare(p, 100.0) ? Mode::List : Mode::PercentOfList;
+        sheet.percent = p;
+        return sheet;
+    }
+    if (error)
+        *error = QStringLiteral("\"price\" must be {\"percentOfList\": N} or {\"models\": {...}}");
+    return std::nullopt;
+}
+
+bool Sharer::offers(const QString &model) const
+{
+    return models.isEmpty() || models.contains(model);
+}
+
+QJsonObject Sharer::toJson() const
+{
+    QJsonObject o{{QStringLiteral("handle"), handle},
+                  {QStringLiteral("name"), name},
+                  {QStringLiteral("provider"), provider},
+                  {QStringLiteral("baseUrl"), baseUrl},
+                  {QStringLiteral("credential"), credentialRef},
+                  {QStringLiteral("kind"), kind},
+                  {QStringLiteral("price"), price.toJson()},
+                  {QStringLiteral("models"), QJsonArray::fromStringList(models)},
+                  {QStringLiteral("tested"), QJsonArray::fromStringList(tested)},
+                  {QStringLiteral("slots"), slots},
+                  {QStringLiteral("priority"), priority},
+                  {QStringLiteral("weight"), weight}};
+    if (dataCollection)
+        o.insert(QStringLiteral("dataCollection"), dataPolicyName(*dataCollection));
+    if (blocked)
+        o.insert(QStringLiteral("blocked"), true);
+    return o;
+}
+
+std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
+{
+    auto fail = [error](const QString &message) {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+    Sharer s;
+    const QString rawHandle = o.value(QLatin1String("handle")).toString();
+    s.handle = rawHandle.isEmpty() ? generateHandle() : normalizeHandle(rawHandle);
+    if (s.handle.isEmpty())
+        return fail(QStringLiteral("sharer handle \"%1\" must be L followed by 16 hex digits").arg(rawHandle));
+    s.name = o.value(QLatin1String("name")).toString(s.handle);
+    s.provider = o.value(QLatin1String("provider")).toString();
+    if (s.provider.isEmpty())
+        return fail(QStringLiteral("sharer %1 needs a \"provider\"").arg(s.handle));
+    s.baseUrl = o.value(QLatin1String("baseUrl")).toString();
+    if (!s.baseUrl.isEmpty()) {
+        const QUrl url(s.baseUrl);
+        if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")) || url.host().isEmpty())
+            return fail(QStringLiteral("sharer %1: baseUrl \"%2\" must be an http:// or https:// URL").arg(s.handle, s.baseUrl));
+    }
+    s.credentialRef = o.value(QLatin1String("credential")).toString();
+    if (!s.credentialRef.isEmpty() && !s.credentialRef.startsWith(QLatin1String("env:"))
+        && !s.credentialRef.startsWith(QLatin1String("keychain:")) && !s.credentialRef.startsWith(QLatin1String("file:")))
+        return fail(QStringLiteral("sharer %1: \"credential\" must be env:NAME or keychain:NAME, never the secret itself").arg(s.handle));
+    s.kind = o.value(QLatin1String("kind")).toString(QStringLiteral("api-key"));
+    if (s.kind != QLatin1String("api-key") && s.kind != QLatin1String("subscription"))
+        return fail(QStringLiteral("sharer %1: \"kind\" must be api-key or subscription").arg(s.handle));
+    QString priceError;
+    auto sheet = PriceSheet::fromJson(o.value(QLatin1String("price")), &priceError);
+    if (!sheet)
+        return fail(QStringLiteral("sharer %1: %2").arg(s.handle, priceError));
+    s.price = *sheet;
+    for (const QJsonValue &v : o.value(QLatin1String("models")).toArray())
+        s.models.append(v.toString());
+    for (const QJsonValue &v : o.value(QLatin1String("tested")).toArray())
+        s.tested.append(v.toString());
+    s.slots = qMax(0, o.value(QLatin1String("slots")).toInt(0));
+    if (o.contains(QLatin1String("dataCollection")))
+        s.dataCollection = dataPolicyFromString(o.value(QLatin1String("dataCollection")).toString());
+    s.priority = qBound(0, o.value(QLatin1String("priority")).toInt(0), 10000);
+    s.weight = qBound(0, int(std::lround(o.value(QLatin1String("weight")).toDouble(1))), 10000);
+    s.blocked = o.value(QLatin1String("blocked")).toBool(false);
+    return s;
+}
+
+} // namespace Aile::Catalog

@@ -1,0 +1,267 @@
+#include "Engine.h"
+
+#include "TraceSink.h"
+#include "api/ApiRouter.h"
+#include "api/ManagementApi.h"
+#include "config/ConfigFile.h"
+#include "http/HttpServer.h"
+#include "http/UpstreamClient.h"
+#include "secrets/SecretStore.h"
+#include "store/Store.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcEngine, "aile.engine")
+
+namespace Aile {
+
+Engine::Engine(EngineOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
+{
+    qRegisterMetaType<Aile::EngineStatus>();
+    qRegisterMetaType<Aile::Store::TraceRecord>();
+    qRegisterMetaType<QList<Aile::Store::TraceRecord>>();
+}
+
+Engine::~Engine()
+{
+    if (m_ctx.traces)
+        m_ctx.traces->flush();
+}
+
+quint16 Engine::port() const
+{
+    return m_server ? m_server->port() : 0;
+}
+
+void Engine::start()
+{
+    if (m_running)
+        return;
+    if (!m_options.clock) {
+        m_systemClock = std::make_unique<SystemClock>();
+        m_ctx.clock = m_systemClock.get();
+    } else {
+        m_ctx.clock = m_options.clock;
+    }
+    m_ctx.draw = m_options.drawSeed ? QRandomGenerator(quint32(*m_options.drawSeed)) : QRandomGenerator(QRandomGenerator::system()->generate());
+
+    QString error;
+    if (!openStore(&error) || !applyConfig(&error)) {
+        qCWarning(lcEngine).noquote() << error;
+        Q_EMIT startFailed(error);
+        return;
+    }
+    loadState();
+    m_ctx.upstream = new Http::UpstreamClient(m_ctx.clock, this);
+    m_ctx.traces = new TraceSink(m_store.get(), this);
+    connect(m_ctx.traces, &TraceSink::tracesRecorded, this, &Engine::tracesRecorded);
+    m_management = std::make_unique<Api::ManagementApi>(m_ctx);
+    m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_management.get());
+    m_secrets = new Secrets::SecretStore(m_options.secretService, m_options.fileSecretsPath, this);
+    resolveSecrets();
+}
+
+bool Engine::openStore(QString *error)
+{
+    QString path = QStringLiteral(":memory:");
+    if (!m_options.inMemoryStore) {
+        if (m_options.dataDir.isEmpty()) {
+            *error = QStringLiteral("no data directory was given");
+            return false;
+        }
+        if (!QDir().mkpath(m_options.dataDir)) {
+            *error = QStringLiteral("cannot create the data directory %1").arg(m_options.dataDir);
+            return false;
+        }
+        path = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
+    }
+    m_store = std::make_unique<Store::Store>(path);
+    if (!m_store->open(error))
+        return false;
+    m_ctx.store = m_store.get();
+    return true;
+}
+
+bool Engine::applyConfig(QString *error)
+{
+    const QJsonValue storedAdmin = m_store->setting(QStringLiteral("adminTokenRef"));
+    m_adminTokenRef = storedAdmin.toString();
+    if (m_options.configPath.isEmpty())
+        return true;
+    auto cfg = Config::ConfigFile::load(m_options.configPath, error);
+    if (!cfg)
+        return false;
+    const qint64 now = m_ctx.clock->nowMs();
+    for (const Catalog::ProviderInfo &p : cfg->providers)
+        m_store->saveProvider(p);
+    if (!cfg->catalog.isEmpty()) {
+        Catalog::Catalog overrides;
+        if (!overrides.merge(QJsonDocument(cfg->catalog).toJson(), error, true))
+            return false;
+        for (const Catalog::ModelInfo &m : overrides.models())
+            m_store->saveModelOverride(m);
+    }
+    for (const Catalog::Sharer &s : cfg->sharers)
+        m_store->saveSharer(s);
+    const QList<Keys::ApiKey> existing = m_store->keys();
+    for (const Config::ProvisionedKey &pk : cfg->keys) {
+        Keys::ApiKey key;
+        const auto old = std::find_if(existing.begin(), existing.end(), [&](const Keys::ApiKey &k) { return k.name == pk.name; });
+        if (!pk.plainKey.isEmpty()) {
+            key = Keys::ApiKey::fromPlain(pk.name, pk.plainKey, now);
+            if (old != existing.end() && old->hash == key.hash)
+                key.createdMs = old->createdMs;
+            if (old != existing.end()) {
+                key.routing = old->routing;
+                key.routes = old->routes;
+            }
+        } else if (old != existing.end()) {
+            key = *old;
+        } else {
+            *error = QStringLiteral("key \"%1\" is not in the store yet; give its \"key\" to provision it").arg(pk.name);
+            return false;
+        }
+        if (pk.hasRouting)
+            key.routing = pk.routing;
+        if (pk.hasRoutes)
+            key.routes = pk.routes;
+        m_store->saveKey(key);
+    }
+    if (!cfg->settings.isEmpty()) {
+        QJsonObject merged = m_store->setting(QStringLiteral("settings")).toObject();
+        for (auto it = cfg->settings.begin(); it != cfg->settings.end(); ++it)
+            merged.insert(it.key(), it.value());
+        m_store->saveSetting(QStringLiteral("settings"), merged);
+    }
+    if (!cfg->routing.isEmpty())
+        m_store->saveSetting(QStringLiteral("routing"), cfg->routing);
+    if (!cfg->adminToken.isEmpty()) {
+        m_adminTokenRef = cfg->adminToken;
+        // A literal token is kept only in memory: the store never holds a secret.
+        if (cfg->adminToken.startsWith(QLatin1String("env:")) || cfg->adminToken.startsWith(QLatin1String("keychain:")))
+            m_store->saveSetting(QStringLiteral("adminTokenRef"), cfg->adminToken);
+    }
+    return true;
+}
+
+void Engine::loadState()
+{
+    m_ctx.catalog = Catalog::Catalog::builtIn();
+    for (const Catalog::ProviderInfo &p : m_store->customProviders())
+        m_ctx.catalog.upsertProvider(p);
+    for (const Catalog::ModelInfo &m : m_store->modelOverrides())
+        m_ctx.catalog.upsertModel(m);
+    m_ctx.sharers = m_store->sharers();
+    m_ctx.keys = m_store->keys();
+    m_ctx.settings = EngineSettings();
+    m_ctx.settings.apply(m_store->setting(QStringLiteral("settings")).toObject());
+    m_ctx.routing = m_store->setting(QStringLiteral("routing")).toObject();
+}
+
+void Engine::resolveSecrets()
+{
+    // Credentials are read once into memory so the request path never waits on a keychain.
+    m_pendingSecrets = 1;
+    auto done = [this] {
+        if (--m_pendingSecrets == 0)
+            listen();
+    };
+    for (const Catalog::Sharer &s : m_ctx.sharers) {
+        if (s.credentialRef.isEmpty()) {
+            m_ctx.credentialErrors.insert(s.handle, QStringLiteral("the sharer has no credential reference"));
+            continue;
+        }
+        ++m_pendingSecrets;
+        const QString handle = s.handle;
+        m_secrets->read(s.credentialRef, [this, handle, done](const QString &secret, const QString &error) {
+            if (!secret.isEmpty()) {
+                m_ctx.credentials.insert(handle, secret);
+                m_ctx.credentialErrors.remove(handle);
+            } else {
+                m_ctx.credentialErrors.insert(handle, error);
+                qCWarning(lcEngine).noquote() << "sharer" << handle << "has no credential:" << error;
+            }
+            done();
+        });
+    }
+    if (!m_adminTokenRef.isEmpty()) {
+        const bool isRef = m_adminTokenRef.startsWith(QLatin1String("env:")) || m_adminTokenRef.startsWith(QLatin1String("keychain:"));
+        if (!isRef) {
+            m_ctx.adminToken = m_adminTokenRef;
+        } else {
+            ++m_pendingSecrets;
+            m_secrets->read(m_adminTokenRef, [this, done](const QString &secret, const QString &error) {
+                m_ctx.adminToken = secret;
+                if (secret.isEmpty())
+                    qCWarning(lcEngine).noquote() << "the admin token is unavailable:" << error;
+                done();
+            });
+        }
+    }
+    done();
+}
+
+void Engine::listen()
+{
+    if (!m_options.listenAddress.isLoopback() && !m_ctx.settings.allowRemote) {
+        const QString error = QStringLiteral("refusing to listen on %1: the proxy listens on loopback only unless "
+                                             "settings.allowRemote is true")
+                                  .arg(m_options.listenAddress.toString());
+        Q_EMIT startFailed(error);
+        return;
+    }
+    m_server = new Http::HttpServer(m_ctx.clock, m_router.get(), this);
+    QString error;
+    if (!m_server->listen(m_options.listenAddress, m_options.port, &error)) {
+        error = QStringLiteral("cannot listen on %1:%2: %3").arg(m_options.listenAddress.toString()).arg(m_options.port).arg(error);
+        qCWarning(lcEngine).noquote() << error;
+        Q_EMIT startFailed(error);
+        return;
+    }
+    m_router->setListenPort(m_server->port());
+    m_running = true;
+    Q_EMIT started(m_server->address().toString(), m_server->port());
+    Q_EMIT statusChanged(status());
+}
+
+void Engine::stop()
+{
+    if (m_server)
+        m_server->close();
+    if (m_ctx.traces)
+        m_ctx.traces->flush();
+    m_running = false;
+    Q_EMIT stopped();
+}
+
+void Engine::requestStatus()
+{
+    Q_EMIT statusChanged(status());
+}
+
+EngineStatus Engine::status() const
+{
+    EngineStatus s;
+    s.listening = m_running;
+    if (m_server) {
+        s.address = m_server->address().toString();
+        s.port = m_server->port();
+    }
+    for (const Catalog::Sharer &sh : m_ctx.sharers) {
+        QJsonObject o = sh.toJson();
+        o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(sh.handle));
+        o.insert(QStringLiteral("credentialError"), m_ctx.credentialErrors.value(sh.handle));
+        s.sharers.append(o);
+    }
+    for (const Keys::ApiKey &k : m_ctx.keys) {
+        QJsonObject o = k.toJson();
+        o.remove(QStringLiteral("hash"));
+        s.keys.append(o);
+    }
+    return s;
+}
+
+} // namespace Aile

@@ -1,0 +1,100 @@
+#pragma once
+
+#include "Clock.h"
+#include "EngineContext.h"
+#include "store/TraceRecord.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QObject>
+#include <QtNetwork/QHostAddress>
+
+#include <memory>
+
+namespace Aile {
+
+namespace Http {
+class HttpServer;
+}
+namespace Api {
+class ApiRouter;
+class ManagementApi;
+}
+namespace Secrets {
+class SecretStore;
+}
+
+/// How to start an engine.
+struct EngineOptions
+{
+    QString dataDir;                  // the store lives here (aile.db); empty with inMemoryStore
+    bool inMemoryStore = false;       // tests
+    QHostAddress listenAddress = QHostAddress::LocalHost;
+    quint16 port = 2453;              // 0: any free port
+    QString configPath;               // applied at start when set
+    QString secretService = QStringLiteral("Aile Desktop");
+    QString fileSecretsPath;          // the opted-in plain-text secrets file, or empty
+    Clock *clock = nullptr;           // not owned; the system clock when null
+    std::optional<quint64> drawSeed;  // a fixed seed for the tie draw (tests)
+};
+
+/// What the GUI shows of the engine, as plain values.
+struct EngineStatus
+{
+    bool listening = false;
+    QString address;
+    quint16 port = 0;
+    QString error;
+    QJsonArray sharers;
+    QJsonArray keys;
+};
+
+/// The engine worker: lives on the engine thread (EngineHost moves it there). start() creates the
+/// store connection, the listener and the upstream client on that thread.
+class Engine : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Engine(EngineOptions options, QObject *parent = nullptr);
+    ~Engine() override;
+
+    /// For tests running the engine on their own thread.
+    EngineContext &context() { return m_ctx; }
+    quint16 port() const;
+
+public Q_SLOTS:
+    void start();
+    void stop();
+    /// Emits statusChanged with the current state.
+    void requestStatus();
+
+Q_SIGNALS:
+    void started(const QString &address, quint16 port);
+    void startFailed(const QString &error);
+    void stopped();
+    void statusChanged(const Aile::EngineStatus &status);
+    void tracesRecorded(const QList<Aile::Store::TraceRecord> &traces);
+
+private:
+    bool openStore(QString *error);
+    bool applyConfig(QString *error);
+    void loadState();
+    void resolveSecrets();
+    void listen();
+    EngineStatus status() const;
+
+    EngineOptions m_options;
+    std::unique_ptr<SystemClock> m_systemClock;
+    std::unique_ptr<Store::Store> m_store;
+    EngineContext m_ctx;
+    Http::HttpServer *m_server = nullptr;
+    std::unique_ptr<Api::ManagementApi> m_management;
+    std::unique_ptr<Api::ApiRouter> m_router;
+    Secrets::SecretStore *m_secrets = nullptr;
+    QString m_adminTokenRef;
+    int m_pendingSecrets = 0;
+    bool m_running = false;
+};
+
+} // namespace Aile
+
+Q_DECLARE_METATYPE(Aile::EngineStatus)

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "EngineSettings.h"
+#include "catalog/Catalog.h"
+#include "catalog/Sharer.h"
+#include "keys/ApiKey.h"
+
+#include <QtCore/QHash>
+#include <QtCore/QRandomGenerator>
+
+namespace Aile {
+
+class Clock;
+class TraceSink;
+namespace Store {
+class Store;
+}
+namespace Http {
+class UpstreamClient;
+}
+
+/// What the request path reads: the engine's live state, owned by the Engine on its thread and
+/// handed by reference to the handlers (no globals). Only the engine thread touches it.
+struct EngineContext
+{
+    Clock *clock = nullptr;
+    Store::Store *store = nullptr;
+    Http::UpstreamClient *upstream = nullptr;
+    TraceSink *traces = nullptr;
+    EngineSettings settings;
+    Catalog::Catalog catalog;
+    QList<Catalog::Sharer> sharers;
+    QHash<QString, QString> credentials;   // handle → secret, in memory only
+    QHash<QString, QString> credentialErrors;   // handle → why it has none
+    QList<Keys::ApiKey> keys;
+    QString adminToken;
+    QJsonObject routing;                   // default_model, fallback_models, selection, models
+    QRandomGenerator draw;                 // seeded in tests
+
+    const Keys::ApiKey *keyByPlain(const QString &plain) const;
+    const Catalog::Sharer *sharer(const QString &handle) const;
+    Catalog::Sharer *sharer(const QString &handle);
+    /// The base URL a sharer is dialled at: its own, or its provider's.
+    QString baseUrlOf(const Catalog::Sharer &sharer) const;
+};
+
+} // namespace Aile

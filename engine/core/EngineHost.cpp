@@ -1,0 +1,50 @@
+#include "EngineHost.h"
+
+namespace Aile {
+
+EngineHost::EngineHost(EngineOptions options, QObject *parent) : QObject(parent), m_engine(new Engine(std::move(options)))
+{
+    m_thread.setObjectName(QStringLiteral("aile-engine"));
+    m_engine->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_engine, &QObject::deleteLater);
+    connect(m_engine, &Engine::started, this, &EngineHost::started);
+    connect(m_engine, &Engine::startFailed, this, &EngineHost::startFailed);
+    connect(m_engine, &Engine::statusChanged, this, &EngineHost::statusChanged);
+    connect(m_engine, &Engine::tracesRecorded, this, &EngineHost::tracesRecorded);
+    connect(m_engine, &Engine::stopped, this, [this] {
+        m_thread.quit();
+        Q_EMIT stopped();
+    });
+}
+
+EngineHost::~EngineHost()
+{
+    if (m_thread.isRunning()) {
+        // Last resort at exit: the engine's stop is quick (close the listener, flush traces).
+        QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::QueuedConnection);
+        m_thread.quit();
+        m_thread.wait(5000);
+    }
+}
+
+void EngineHost::start()
+{
+    m_thread.start();
+    QMetaObject::invokeMethod(m_engine, &Engine::start, Qt::QueuedConnection);
+}
+
+void EngineHost::stop()
+{
+    if (!m_thread.isRunning()) {
+        Q_EMIT stopped();
+        return;
+    }
+    QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::QueuedConnection);
+}
+
+void EngineHost::requestStatus()
+{
+    QMetaObject::invokeMethod(m_engine, &Engine::requestStatus, Qt::QueuedConnection);
+}
+
+} // namespace Aile

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "Engine.h"
+
+#include <QtCore/QObject>
+#include <QtCore/QThread>
+
+namespace Aile {
+
+/// Lives on the main thread and owns the engine thread: starts the Engine worker on its own
+/// QThread and relays its signals (queued, value types only). Nothing here blocks on the engine.
+class EngineHost : public QObject
+{
+    Q_OBJECT
+public:
+    explicit EngineHost(EngineOptions options, QObject *parent = nullptr);
+    ~EngineHost() override;
+
+    void start();
+    /// Asks the engine to stop; stopped() follows, then the thread ends.
+    void stop();
+    void requestStatus();
+    bool isRunning() const { return m_thread.isRunning(); }
+
+Q_SIGNALS:
+    void started(const QString &address, quint16 port);
+    void startFailed(const QString &error);
+    void stopped();
+    void statusChanged(const Aile::EngineStatus &status);
+    void tracesRecorded(const QList<Aile::Store::TraceRecord> &traces);
+
+private:
+    QThread m_thread;
+    Engine *m_engine;
+};
+
+} // namespace Aile

@@ -1,0 +1,43 @@
+#include "EngineSettings.h"
+
+#include <QtCore/QJsonArray>
+
+namespace Aile {
+
+void EngineSettings::apply(const QJsonObject &o)
+{
+    maxDials = qBound(1, o.value(QLatin1String("maxDials")).toInt(maxDials), 16);
+    scanCap = qBound(1, o.value(QLatin1String("scanCap")).toInt(scanCap), 1000);
+    firstByteBudgetMs = qint64(o.value(QLatin1String("firstByteBudgetMs")).toDouble(double(firstByteBudgetMs)));
+    idleTimeoutMs = qint64(o.value(QLatin1String("idleTimeoutMs")).toDouble(double(idleTimeoutMs)));
+    connectTimeoutMs = qint64(o.value(QLatin1String("connectTimeoutMs")).toDouble(double(connectTimeoutMs)));
+    holdAfterMs = qint64(o.value(QLatin1String("holdAfterMs")).toDouble(double(holdAfterMs)));
+    holdKeepaliveMs = qint64(o.value(QLatin1String("holdKeepaliveMs")).toDouble(double(holdKeepaliveMs)));
+    tieBandPercent = o.value(QLatin1String("tieBandPercent")).toDouble(tieBandPercent);
+    affinityPriceTolerance = o.value(QLatin1String("affinityPriceTolerance")).toDouble(affinityPriceTolerance);
+    pinTtlSeconds = qint64(o.value(QLatin1String("pinTtlSeconds")).toDouble(double(pinTtlSeconds)));
+    if (o.contains(QLatin1String("allowedOrigins"))) {
+        allowedOrigins.clear();
+        for (const QJsonValue &v : o.value(QLatin1String("allowedOrigins")).toArray())
+            allowedOrigins.append(v.toString());
+    }
+    allowRemote = o.value(QLatin1String("allowRemote")).toBool(allowRemote);
+}
+
+QJsonObject EngineSettings::toJson() const
+{
+    return QJsonObject{{QStringLiteral("maxDials"), maxDials},
+                       {QStringLiteral("scanCap"), scanCap},
+                       {QStringLiteral("firstByteBudgetMs"), firstByteBudgetMs},
+                       {QStringLiteral("idleTimeoutMs"), idleTimeoutMs},
+                       {QStringLiteral("connectTimeoutMs"), connectTimeoutMs},
+                       {QStringLiteral("holdAfterMs"), holdAfterMs},
+                       {QStringLiteral("holdKeepaliveMs"), holdKeepaliveMs},
+                       {QStringLiteral("tieBandPercent"), tieBandPercent},
+                       {QStringLiteral("affinityPriceTolerance"), affinityPriceTolerance},
+                       {QStringLiteral("pinTtlSeconds"), pinTtlSeconds},
+                       {QStringLiteral("allowedOrigins"), QJsonArray::fromStringList(allowedOrigins)},
+                       {QStringLiteral("allowRemote"), allowRemote}};
+}
+
+} // namespace Aile

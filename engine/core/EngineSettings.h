@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QtCore/QJsonObject>
+#include <QtCore/QStringList>
+
+namespace Aile {
+
+/// Tunables with the defaults SPEC.md names. Read from the "settings" object of the
+/// configuration (same names) and from the store.
+struct EngineSettings
+{
+    int maxDials = 4;                         // dispatched dials per request
+    int scanCap = 32;                         // pre-dispatch refusals looked past
+    qint64 firstByteBudgetMs = 120'000;       // one budget per request, squeezes later attempts
+    qint64 idleTimeoutMs = 600'000;           // after the response head, rearming
+    qint64 connectTimeoutMs = 12'000;         // connect + TLS, outside the budget
+    qint64 holdAfterMs = 25'000;              // a streamed request without a head is committed to 200
+    qint64 holdKeepaliveMs = 15'000;          // keepalive comment period on a held stream
+    double tieBandPercent = 0;
+    double affinityPriceTolerance = 1.2;
+    qint64 pinTtlSeconds = 300;
+    QStringList allowedOrigins;               // browser origins allowed to call the proxy
+    bool allowRemote = false;                 // listening beyond loopback needs an explicit opt-in
+
+    void apply(const QJsonObject &o);
+    QJsonObject toJson() const;
+};
+
+} // namespace Aile

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "http/HttpRequest.h"
+#include "http/UpstreamClient.h"
+#include "wire/Wire.h"
+
+#include <QtCore/QJsonObject>
+
+namespace Aile {
+struct EngineContext;
+namespace Catalog {
+struct Sharer;
+}
+
+namespace Dispatch {
+
+/// The body that goes upstream: the client's, with the model id as the provider spells it and,
+/// on a streamed chat completion, usage asked for (so the request can be billed).
+struct UpstreamBody
+{
+    QByteArray bytes;
+    bool injectedUsage = false;   // the client did not ask for the usage chunk: do not relay it
+};
+UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QString &upstreamModel);
+
+/// Headers that never cross the proxy: hop-by-hop ones, the local credential, our own x-aile-*.
+bool isPrivateHeader(const QByteArray &lowerName);
+
+/// The request to one sharer: its URL (base URL + the provider's path for the wire + the rest of
+/// the inbound path), the client's headers less private ones, and the sharer's credential.
+Http::UpstreamRequest buildUpstreamRequest(const EngineContext &context, const Catalog::Sharer &sharer,
+                                           Wire::Endpoint endpoint, const Http::HttpRequest &inbound,
+                                           const QByteArray &body);
+
+} // namespace Dispatch
+} // namespace Aile

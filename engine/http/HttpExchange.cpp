@@ -1,0 +1,124 @@
+#include "HttpExchange.h"
+
+#include "HttpConnection.h"
+
+#include <QtNetwork/QTcpSocket>
+
+#include <atomic>
+
+namespace Aile::Http {
+
+namespace {
+std::atomic<quint64> g_nextExchangeId{1};
+}
+
+HttpExchange::HttpExchange(HttpConnection *connection, HttpRequest request)
+    : QObject(connection), m_connection(connection), m_request(std::move(request)), m_id(g_nextExchangeId++)
+{
+    m_isHead = m_request.method == "HEAD";
+}
+
+void HttpExchange::writeHead(int status, const HttpHeaders &headers, qint64 contentLength)
+{
+    QByteArray head;
+    head.reserve(256 + headers.size() * 48);
+    head += "HTTP/1.1 ";
+    head += QByteArray::number(status);
+    head += ' ';
+    head += http_status_str(http_status(status));
+    head += "\r\n";
+    headers.appendTo(head);
+    if (contentLength >= 0) {
+        head += "content-length: ";
+        head += QByteArray::number(contentLength);
+        head += "\r\n";
+    } else {
+        head += "transfer-encoding: chunked\r\n";
+    }
+    if (!m_connection->m_keepAlive)
+        head += "connection: close\r\n";
+    head += "\r\n";
+    m_connection->socket()->write(head);
+    m_headSent = true;
+}
+
+void HttpExchange::respond(int status, const HttpHeaders &headers, const QByteArray &body)
+{
+    if (m_headSent || m_finished || m_clientGone)
+        return;
+    writeHead(status, headers, body.size());
+    if (!m_isHead && !body.isEmpty())
+        m_connection->socket()->write(body);
+    m_connection->socket()->flush();
+    m_finished = true;
+    m_connection->exchangeFinished(true);
+}
+
+void HttpExchange::startStream(int status, const HttpHeaders &headers, qint64 contentLength)
+{
+    if (m_headSent || m_finished || m_clientGone)
+        return;
+    m_chunked = contentLength < 0;
+    writeHead(status, headers, contentLength);
+    m_connection->socket()->flush();
+}
+
+void HttpExchange::writeChunk(const QByteArray &data)
+{
+    if (!m_headSent || m_finished || m_clientGone || data.isEmpty() || m_isHead)
+        return;
+    QTcpSocket *socket = m_connection->socket();
+    if (m_chunked) {
+        socket->write(QByteArray::number(data.size(), 16) + "\r\n");
+        socket->write(data);
+        socket->write("\r\n", 2);
+    } else {
+        socket->write(data);
+    }
+    socket->flush();
+    if (socket->bytesToWrite() > HighWaterBytes)
+        m_waitingForDrain = true;
+}
+
+void HttpExchange::finishStream()
+{
+    if (!m_headSent || m_finished || m_clientGone)
+        return;
+    if (!m_isHead && m_chunked)
+        m_connection->socket()->write("0\r\n\r\n", 5);
+    m_connection->socket()->flush();
+    m_finished = true;
+    m_connection->exchangeFinished(true);
+}
+
+void HttpExchange::abortStream()
+{
+    if (m_finished || m_clientGone)
+        return;
+    m_finished = true;
+    m_connection->socket()->flush();
+    m_connection->exchangeFinished(false);
+}
+
+qint64 HttpExchange::pendingBytes() const
+{
+    return m_clientGone ? 0 : m_connection->socket()->bytesToWrite();
+}
+
+void HttpExchange::handleBytesWritten()
+{
+    if (m_waitingForDrain && pendingBytes() < LowWaterBytes) {
+        m_waitingForDrain = false;
+        Q_EMIT drained();
+    }
+}
+
+void HttpExchange::handleClientGone()
+{
+    if (m_clientGone)
+        return;
+    m_clientGone = true;
+    Q_EMIT clientGone();
+}
+
+} // namespace Aile::Http

@@ -1,0 +1,106 @@
+#pragma once
+
+#include "HttpHeaders.h"
+#include "core/Clock.h"
+
+#include <QtCore/QMultiHash>
+#include <QtCore/QObject>
+#include <QtCore/QPointer>
+#include <QtCore/QUrl>
+
+#include <http_parser.h>
+
+class QTcpSocket;
+class QSslCertificate;
+
+namespace Aile::Http {
+
+enum class UpstreamError {
+    None,
+    ConnectFailed,     // refused, unreachable, DNS
+    ConnectTimeout,    // TCP + TLS not up within the connect bound
+    TlsFailed,         // handshake or certificate
+    ClosedBeforeHead,  // the connection ended before a response head
+    ClosedMidBody,     // the connection ended inside the body
+    Protocol,          // the response could not be parsed
+    Aborted,           // we aborted it
+};
+QString upstreamErrorName(UpstreamError error);
+
+struct UpstreamRequest
+{
+    QByteArray method = "POST";
+    QUrl url;                 // http or https; path and query as they go upstream
+    HttpHeaders headers;      // host and content-length are added by the client
+    QByteArray body;
+    qint64 connectTimeoutMs = 12'000;
+};
+
+class UpstreamConnection;
+
+/// One upstream request in flight. Created by UpstreamClient::send; parented to the caller's
+/// object. Signals arrive on the engine thread in order: connected, headReceived, bodyData…,
+/// then exactly one of finished or failed (none after abort()).
+class UpstreamCall : public QObject
+{
+    Q_OBJECT
+public:
+    ~UpstreamCall() override;
+    void abort();
+    /// Stops reading the response: the socket's bounded buffer fills and TCP pushes back.
+    void pauseReading();
+    void resumeReading();
+    int status() const { return m_status; }
+    const HttpHeaders &headers() const { return m_headers; }
+    bool reusedConnection() const { return m_reused; }
+    bool isDone() const { return m_done; }
+
+Q_SIGNALS:
+    void connected();
+    void headReceived();
+    void bodyData(const QByteArray &bytes);
+    void finished();
+    void failed(Aile::Http::UpstreamError error, const QString &detail);
+
+private:
+    friend class UpstreamConnection;
+    friend class UpstreamClient;
+    explicit UpstreamCall(QObject *parent) : QObject(parent) {}
+
+    QPointer<UpstreamConnection> m_connection;
+    int m_status = 0;
+    HttpHeaders m_headers;
+    bool m_reused = false;
+    bool m_done = false;
+};
+
+/// The upstream HTTP/1.1 client: a keep-alive pool per origin on QTcpSocket/QSslSocket with
+/// http-parser. See docs/upstream-client.md for why this is not QNetworkAccessManager.
+class UpstreamClient : public QObject
+{
+    Q_OBJECT
+public:
+    explicit UpstreamClient(Clock *clock, QObject *parent = nullptr);
+    ~UpstreamClient() override;
+
+    UpstreamCall *send(const UpstreamRequest &request, QObject *owner);
+    /// An idle pooled connection older than this is closed rather than reused (a server's own
+    /// keep-alive timeout must not race our next request).
+    void setIdleKeepAliveMs(qint64 ms) { m_idleKeepAliveMs = ms; }
+    void addCaCertificates(const QList<QSslCertificate> &certificates);
+    int idleConnections() const { return int(m_idle.size()); }
+    int openConnections() const { return m_open; }
+
+private:
+    friend class UpstreamConnection;
+    void release(UpstreamConnection *connection);
+    void forget(UpstreamConnection *connection);
+
+    Clock *m_clock;
+    qint64 m_idleKeepAliveMs = 4'000;
+    QMultiHash<QString, UpstreamConnection *> m_idle;
+    QList<QSslCertificate> *m_extraCa = nullptr;
+    int m_open = 0;
+};
+
+} // namespace Aile::Http

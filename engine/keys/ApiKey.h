@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonObject>
+#include <QtCore/QString>
+
+#include <optional>
+
+namespace Aile::Keys {
+
+/// A local API key a client presents. Only a hash of the secret is kept; the plain key is shown
+/// once, when it is created or provisioned. Routing settings and named routes ride along as JSON
+/// in the configuration file's own format.
+struct ApiKey
+{
+    QString id;          // stable, derived from the hash ("k_" + 12 hex)
+    QString name;
+    QString hash;        // SHA-256 of the plain key, hex
+    QString prefix;      // first characters, for display ("sk-aile-3f9a…")
+    qint64 createdMs = 0;
+    bool revoked = false;
+    QJsonObject routing;
+    QJsonArray routes;
+
+    QJsonObject toJson() const;   // never holds the secret
+    static std::optional<ApiKey> fromJson(const QJsonObject &o, QString *error);
+    static ApiKey fromPlain(const QString &name, const QString &plain, qint64 nowMs);
+};
+
+QString hashKey(const QString &plain);
+/// "sk-aile-" + 40 random hex digits.
+QString generateKey();
+bool looksLikeKey(const QString &plain);
+
+} // namespace Aile::Keys

@@ -1,0 +1,523 @@
+#include "Store.h"
+
+#include <QtCore/QAtomicInteger>
+#include <QtCore/QDateTime>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QLoggingCategory>
+#include <QtSql/QSqlDatabase>
+#include <QtSql/QSqlError>
+#include <QtSql/QSqlQuery>
+
+Q_LOGGING_CATEGORY(lcStore, "aile.engine.store")
+
+namespace Aile::Store {
+
+namespace {
+
+QAtomicInteger<quint64> g_connectionSerial{0};
+
+// Each migration moves the schema one version up; never edit a released one, add the next.
+const char *const Migrations[] = {
+    // 1: the first schema
+    R"(CREATE TABLE keys(id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, hash TEXT NOT NULL UNIQUE, json TEXT NOT NULL);
+       CREATE TABLE sharers(handle TEXT PRIMARY KEY, json TEXT NOT NULL);
+       CREATE TABLE providers(id TEXT PRIMARY KEY, json TEXT NOT NULL);
+       CREATE TABLE model_overrides(provider TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY(provider, id));
+       CREATE TABLE settings(name TEXT PRIMARY KEY, json TEXT NOT NULL);
+       CREATE TABLE traces(id TEXT PRIMARY KEY, started_ms INTEGER NOT NULL, key_id TEXT, key_name TEXT, client TEXT,
+           endpoint TEXT, model_asked TEXT, model_served TEXT, route TEXT, sharer TEXT, sharer_name TEXT, status INTEGER,
+           attempts INTEGER, ttfb_ms INTEGER, duration_ms INTEGER, input_tokens INTEGER, output_tokens INTEGER,
+           cost_usd REAL, absorbed_usd REAL, affinity TEXT, stream INTEGER, error TEXT);
+       CREATE INDEX traces_started ON traces(started_ms);
+       CREATE TABLE attempts(trace_id TEXT NOT NULL, seq INTEGER NOT NULL, sharer TEXT, sharer_name TEXT, provider TEXT,
+           model TEXT, target TEXT, status INTEGER, outcome TEXT, reason TEXT, started_ms INTEGER, ttfb_ms INTEGER,
+           duration_ms INTEGER, input_tokens INTEGER, output_tokens INTEGER, quote_usd REAL, dispatched INTEGER,
+           PRIMARY KEY(trace_id, seq));
+       CREATE TABLE ledger(id INTEGER PRIMARY KEY AUTOINCREMENT, trace_id TEXT, at_ms INTEGER NOT NULL, day TEXT NOT NULL,
+           key_id TEXT, route TEXT, target TEXT, sharer TEXT, cost_usd REAL NOT NULL, absorbed_usd REAL NOT NULL);
+       CREATE INDEX ledger_day ON ledger(day, key_id);)",
+};
+
+QSqlDatabase db(const QString &name)
+{
+    return QSqlDatabase::database(name, false);
+}
+
+bool exec(QSqlQuery &q, const QString &what)
+{
+    if (q.exec())
+        return true;
+    qCWarning(lcStore) << what << "failed:" << q.lastError().text();
+    return false;
+}
+
+QString toJsonText(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QJsonObject fromJsonText(const QString &s)
+{
+    return QJsonDocument::fromJson(s.toUtf8()).object();
+}
+
+} // namespace
+
+QString utcDay(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).date().toString(Qt::ISODate);
+}
+
+Store::Store(const QString &path, bool readOnly)
+    : m_path(path), m_connection(QStringLiteral("aile-store-%1").arg(++g_connectionSerial)), m_readOnly(readOnly)
+{
+}
+
+Store::~Store()
+{
+    {
+        QSqlDatabase d = db(m_connection);
+        if (d.isValid())
+            d.close();
+    }
+    QSqlDatabase::removeDatabase(m_connection);
+}
+
+int Store::latestSchemaVersion()
+{
+    return int(std::size(Migrations));
+}
+
+bool Store::open(QString *error)
+{
+    QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+    d.setDatabaseName(m_path);
+    if (m_readOnly)
+        d.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=2000"));
+    else
+        d.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!d.open()) {
+        if (error)
+            *error = QStringLiteral("cannot open the database %1: %2").arg(m_path, d.lastError().text());
+        return false;
+    }
+    QSqlQuery q(d);
+    if (!m_readOnly) {
+        // WAL with synchronous=NORMAL: a committed write survives the process being killed at any
+        // moment (only an OS crash can lose the last transactions).
+        q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
+        q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
+    }
+    q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
+    if (!m_readOnly && !migrate(error))
+        return false;
+    m_open = true;
+    return true;
+}
+
+int Store::schemaVersion() const
+{
+    QSqlQuery q(db(m_connection));
+    q.exec(QStringLiteral("PRAGMA user_version"));
+    return q.next() ? q.value(0).toInt() : 0;
+}
+
+bool Store::migrate(QString *error)
+{
+    QSqlDatabase d = db(m_connection);
+    const int from = schemaVersion();
+    if (from > latestSchemaVersion()) {
+        if (error)
+            *error = QStringLiteral("the database %1 is from a newer Aile (schema %2, this build knows %3); upgrade Aile")
+                         .arg(m_path).arg(from).arg(latestSchemaVersion());
+        return false;
+    }
+    for (int v = from; v < latestSchemaVersion(); ++v) {
+        d.transaction();
+        const QStringList statements = QString::fromUtf8(Migrations[v]).split(QLatin1Char(';'), Qt::SkipEmptyParts);
+        for (const QString &s : statements) {
+            if (s.trimmed().isEmpty())
+                continue;
+            QSqlQuery q(d);
+            if (!q.exec(s)) {
+                d.rollback();
+                if (error)
+                    *error = QStringLiteral("migration to schema %1 failed: %2").arg(v + 1).arg(q.lastError().text());
+                return false;
+            }
+        }
+        QSqlQuery q(d);
+        q.exec(QStringLiteral("PRAGMA user_version=%1").arg(v + 1));
+        d.commit();
+    }
+    return true;
+}
+
+QList<Keys::ApiKey> Store::keys() const
+{
+    QList<Keys::ApiKey> out;
+    QSqlQuery q(db(m_connection));
+    q.exec(QStringLiteral("SELECT json FROM keys ORDER BY name"));
+    while (q.next())
+        if (auto k = Keys::ApiKey::fromJson(fromJsonText(q.value(0).toString()), nullptr))
+            out.append(*k);
+    return out;
+}
+
+bool Store::saveKey(const Keys::ApiKey &key)
+{
+    QSqlQuery q(db(m_connection));
+    // A key provisioned again under the same name replaces the old one.
+    q.prepare(QStringLiteral("DELETE FROM keys WHERE (name = ? OR hash = ?) AND id <> ?"));
+    q.addBindValue(key.name);
+    q.addBindValue(key.hash);
+    q.addBindValue(key.id);
+    exec(q, QStringLiteral("replace key"));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO keys(id, name, hash, json) VALUES(?, ?, ?, ?)"));
+    q.addBindValue(key.id);
+    q.addBindValue(key.name);
+    q.addBindValue(key.hash);
+    q.addBindValue(toJsonText(key.toJson()));
+    return exec(q, QStringLiteral("save key"));
+}
+
+bool Store::removeKey(const QString &id)
+{
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("DELETE FROM keys WHERE id = ?"));
+    q.addBindValue(id);
+    return exec(q, QStringLiteral("remove key"));
+}
+
+QList<Catalog::Sharer> Store::sharers() const
+{
+    QList<Catalog::Sharer> out;
+    QSqlQuery q(db(m_connection));
+    q.exec(QStringLiteral("SELECT json FROM sharers ORDER BY handle"));
+    while (q.next())
+        if (auto s = Catalog::Sharer::fromJson(fromJsonText(q.value(0).toString()), nullptr))
+            out.append(*s);
+    return out;
+}
+
+bool Store::saveSharer(const Catalog::Sharer &sharer)
+{
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO sharers(handle, json) VALUES(?, ?)"));
+    q.addBindValue(sharer.handle);
+    q.addBindValue(toJsonText(sharer.toJson()));
+    return exec(q, QStringLiteral("save sharer"));
+}
+
+bool Store::removeSharer(const QString &handle)
+{
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("DELETE FROM sharers WHERE handle = ?"));
+    q.addBindValue(handle);
+    return exec(q, QStringLiteral("remove sharer"));
+}
+
+QList<Catalog::ProviderInfo> Store::customProviders() const
+{
+    QList<Catalog::ProviderInfo> out;
+    QSqlQuery q(db(m_connection));
+    q.exec(QStringLiteral("SELECT json FROM providers ORDER BY id"));
+    while (q.next())
+        if (auto p = Catalog::ProviderInfo::fromJson(fromJsonText(q.value(0).toString()), nullptr))
+            out.append(*p);
+    return out;
+}
+
+bool Store::saveProvider(const Catalog::ProviderInfo &provider)
+{
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO providers(id, json) VALUES(?, ?)"));
+    q.addBindValue(provider.id);
+    q.addBindValue(toJsonText(provider.toJson()));
+    return exec(q, QStringLiteral("save provider"));
+}
+
+QList<Catalog::ModelInfo> Store::modelOverrides() const
+{
+    QList<Catalog::ModelInfo> out;
+    QSqlQuery q(db(m_connection));
+    q.exec(QStringLiteral("SELECT json FROM model_overrides ORDER BY provider, id"));
+    while (q.next())
+        if (auto m = Catalog::ModelInfo::fromJson(fromJsonText(q.value(0).toString()), nullptr))
+            out.append(*m);
+    return out;
+}
+
+bool Store::saveModelOverride(const Catalog::ModelInfo &model)
+{
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO model_overrides(provider, id, json) VALUES(?, ?, ?)"));
+    q.addBindValue(model.provider);
+    q.addBindValue(model.id);
+    q.addBindValue(toJsonText(model.toJson()));
+    return exec(q, QStringLiteral("save model override"));
+}
+
+QJsonValue Store::setting(const QString &name) const
+{
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("SELECT json FROM settings WHERE name = ?"));
+    q.addBindValue(name);
+    if (!q.exec() || !q.next())
+        return QJsonValue(QJsonValue::Undefined);
+    const QJsonArray wrapped = QJsonDocument::fromJson(q.value(0).toString().toUtf8()).array();
+    return wrapped.isEmpty() ? QJsonValue(QJsonValue::Undefined) : wrapped.first();
+}
+
+bool Store::saveSetting(const QString &name, const QJsonValue &value)
+{
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO settings(name, json) VALUES(?, ?)"));
+    q.addBindValue(name);
+    q.addBindValue(QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)));
+    return exec(q, QStringLiteral("save setting"));
+}
+
+bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger)
+{
+    QSqlDatabase d = db(m_connection);
+    if (!d.transaction())
+        return false;
+    QSqlQuery t(d), a(d), l(d);
+    t.prepare(QStringLiteral(
+        "INSERT OR REPLACE INTO traces(id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route,"
+        " sharer, sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd, absorbed_usd,"
+        " affinity, stream, error) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    a.prepare(QStringLiteral(
+        "INSERT OR REPLACE INTO attempts(trace_id, seq, sharer, sharer_name, provider, model, target, status, outcome, reason,"
+        " started_ms, ttfb_ms, duration_ms, input_tokens, output_tokens, quote_usd, dispatched)"
+        " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    l.prepare(QStringLiteral("INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd)"
+                             " VALUES(?,?,?,?,?,?,?,?,?)"));
+    bool ok = true;
+    for (const TraceRecord &r : traces) {
+        const QVariantList values{r.id, r.startedMs, r.keyId, r.keyName, r.client, r.endpoint, r.modelAsked, r.modelServed,
+                                  r.route, r.sharer, r.sharerName, r.status, r.attempts, r.ttfbMs, r.durationMs,
+                                  r.inputTokens, r.outputTokens, r.costUsd, r.absorbedUsd, r.affinity, int(r.stream), r.error};
+        for (int i = 0; i < values.size(); ++i)
+            t.bindValue(i, values.at(i));
+        ok = ok && exec(t, QStringLiteral("insert trace"));
+        for (const AttemptRecord &x : r.attemptRows) {
+            const QVariantList av{r.id, x.seq, x.sharer, x.sharerName, x.provider, x.model, x.target, x.status, x.outcome,
+                                  x.reason, x.startedMs, x.ttfbMs, x.durationMs, x.inputTokens, x.outputTokens, x.quoteUsd,
+                                  int(x.dispatched)};
+            for (int i = 0; i < av.size(); ++i)
+                a.bindValue(i, av.at(i));
+            ok = ok && exec(a, QStringLiteral("insert attempt"));
+        }
+    }
+    for (const LedgerEntry &e : ledger) {
+        const QVariantList lv{e.traceId, e.atMs, e.day, e.keyId, e.route, e.target, e.sharer, e.costUsd, e.absorbedUsd};
+        for (int i = 0; i < lv.size(); ++i)
+            l.bindValue(i, lv.at(i));
+        ok = ok && exec(l, QStringLiteral("insert ledger entry"));
+    }
+    if (!ok) {
+        d.rollback();
+        return false;
+    }
+    return d.commit();
+}
+
+namespace {
+
+QString whereClause(const TraceQuery &query, QVariantList &binds)
+{
+    QStringList where;
+    if (query.sinceMs > 0) {
+        where << QStringLiteral("started_ms >= ?");
+        binds << query.sinceMs;
+    }
+    if (!query.keyId.isEmpty()) {
+        where << QStringLiteral("(key_id = ? OR key_name = ?)");
+        binds << query.keyId << query.keyId;
+    }
+    if (!query.model.isEmpty()) {
+        where << QStringLiteral("(model_asked = ? OR model_served = ?)");
+        binds << query.model << query.model;
+    }
+    if (!query.sharer.isEmpty()) {
+        where << QStringLiteral("(sharer = ? OR sharer_name = ?)");
+        binds << query.sharer << query.sharer;
+    }
+    if (query.status > 0) {
+        where << QStringLiteral("status = ?");
+        binds << query.status;
+    }
+    if (!query.text.isEmpty()) {
+        where << QStringLiteral("(model_asked LIKE ? OR model_served LIKE ? OR route LIKE ? OR sharer_name LIKE ? OR error LIKE ? OR key_name LIKE ?)");
+        const QString like = QLatin1Char('%') + query.text + QLatin1Char('%');
+        for (int i = 0; i < 6; ++i)
+            binds << like;
+    }
+    return where.isEmpty() ? QString() : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
+}
+
+TraceRecord traceFromRow(const QSqlQuery &q)
+{
+    TraceRecord r;
+    int i = 0;
+    r.id = q.value(i++).toString();
+    r.startedMs = q.value(i++).toLongLong();
+    r.keyId = q.value(i++).toString();
+    r.keyName = q.value(i++).toString();
+    r.client = q.value(i++).toString();
+    r.endpoint = q.value(i++).toString();
+    r.modelAsked = q.value(i++).toString();
+    r.modelServed = q.value(i++).toString();
+    r.route = q.value(i++).toString();
+    r.sharer = q.value(i++).toString();
+    r.sharerName = q.value(i++).toString();
+    r.status = q.value(i++).toInt();
+    r.attempts = q.value(i++).toInt();
+    r.ttfbMs = q.value(i++).toLongLong();
+    r.durationMs = q.value(i++).toLongLong();
+    r.inputTokens = q.value(i++).toLongLong();
+    r.outputTokens = q.value(i++).toLongLong();
+    r.costUsd = q.value(i++).toDouble();
+    r.absorbedUsd = q.value(i++).toDouble();
+    r.affinity = q.value(i++).toString();
+    r.stream = q.value(i++).toBool();
+    r.error = q.value(i++).toString();
+    return r;
+}
+
+const char TraceColumns[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
+                            " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
+                            " absorbed_usd, affinity, stream, error";
+
+void loadAttempts(const QSqlDatabase &d, TraceRecord &r)
+{
+    QSqlQuery q(d);
+    q.prepare(QStringLiteral("SELECT seq, sharer, sharer_name, provider, model, target, status, outcome, reason, started_ms,"
+                             " ttfb_ms, duration_ms, input_tokens, output_tokens, quote_usd, dispatched FROM attempts"
+                             " WHERE trace_id = ? ORDER BY seq"));
+    q.addBindValue(r.id);
+    q.exec();
+    while (q.next()) {
+        AttemptRecord a;
+        int i = 0;
+        a.seq = q.value(i++).toInt();
+        a.sharer = q.value(i++).toString();
+        a.sharerName = q.value(i++).toString();
+        a.provider = q.value(i++).toString();
+        a.model = q.value(i++).toString();
+        a.target = q.value(i++).toString();
+        a.status = q.value(i++).toInt();
+        a.outcome = q.value(i++).toString();
+        a.reason = q.value(i++).toString();
+        a.startedMs = q.value(i++).toLongLong();
+        a.ttfbMs = q.value(i++).toLongLong();
+        a.durationMs = q.value(i++).toLongLong();
+        a.inputTokens = q.value(i++).toLongLong();
+        a.outputTokens = q.value(i++).toLongLong();
+        a.quoteUsd = q.value(i++).toDouble();
+        a.dispatched = q.value(i++).toBool();
+        r.attemptRows.append(a);
+    }
+}
+
+} // namespace
+
+QList<TraceRecord> Store::traces(const TraceQuery &query) const
+{
+    QVariantList binds;
+    const QString where = whereClause(query, binds);
+    QSqlDatabase d = db(m_connection);
+    QSqlQuery q(d);
+    q.prepare(QStringLiteral("SELECT %1 FROM traces%2 ORDER BY started_ms DESC, rowid DESC LIMIT ? OFFSET ?")
+                  .arg(QLatin1String(TraceColumns), where));
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    q.addBindValue(qMax(0, query.limit));
+    q.addBindValue(qMax(0, query.offset));
+    QList<TraceRecord> out;
+    if (!exec(q, QStringLiteral("read traces")))
+        return out;
+    while (q.next())
+        out.append(traceFromRow(q));
+    if (query.withAttempts)
+        for (TraceRecord &r : out)
+            loadAttempts(d, r);
+    return out;
+}
+
+int Store::traceCount(const TraceQuery &query) const
+{
+    QVariantList binds;
+    const QString where = whereClause(query, binds);
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM traces%1").arg(where));
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    return exec(q, QStringLiteral("count traces")) && q.next() ? q.value(0).toInt() : 0;
+}
+
+std::optional<TraceRecord> Store::trace(const QString &id) const
+{
+    QSqlDatabase d = db(m_connection);
+    QSqlQuery q(d);
+    q.prepare(QStringLiteral("SELECT %1 FROM traces WHERE id = ?").arg(QLatin1String(TraceColumns)));
+    q.addBindValue(id);
+    if (!exec(q, QStringLiteral("read trace")) || !q.next())
+        return std::nullopt;
+    TraceRecord r = traceFromRow(q);
+    loadAttempts(d, r);
+    return r;
+}
+
+double Store::spent(const QString &day, const QString &keyId, const QString &route, const QString &target) const
+{
+    QString sql = QStringLiteral("SELECT COALESCE(SUM(cost_usd), 0) FROM ledger WHERE day = ?");
+    QVariantList binds{day};
+    if (!keyId.isEmpty()) {
+        sql += QStringLiteral(" AND key_id = ?");
+        binds << keyId;
+    }
+    if (!route.isEmpty()) {
+        sql += QStringLiteral(" AND route = ?");
+        binds << route;
+    }
+    if (!target.isEmpty()) {
+        sql += QStringLiteral(" AND target = ?");
+        binds << target;
+    }
+    QSqlQuery q(db(m_connection));
+    q.prepare(sql);
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    return exec(q, QStringLiteral("sum ledger")) && q.next() ? q.value(0).toDouble() : 0.0;
+}
+
+QList<LedgerEntry> Store::ledger(const QString &day) const
+{
+    QList<LedgerEntry> out;
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("SELECT trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd FROM ledger"
+                             " WHERE day = ? ORDER BY id"));
+    q.addBindValue(day);
+    if (!exec(q, QStringLiteral("read ledger")))
+        return out;
+    while (q.next()) {
+        LedgerEntry e;
+        e.traceId = q.value(0).toString();
+        e.atMs = q.value(1).toLongLong();
+        e.day = q.value(2).toString();
+        e.keyId = q.value(3).toString();
+        e.route = q.value(4).toString();
+        e.target = q.value(5).toString();
+        e.sharer = q.value(6).toString();
+        e.costUsd = q.value(7).toDouble();
+        e.absorbedUsd = q.value(8).toDouble();
+        out.append(e);
+    }
+    return out;
+}
+
+} // namespace Aile::Store

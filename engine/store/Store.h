@@ -1,0 +1,81 @@
+#pragma once
+
+#include "TraceRecord.h"
+#include "catalog/Catalog.h"
+#include "catalog/Sharer.h"
+#include "keys/ApiKey.h"
+
+#include <QtCore/QJsonValue>
+#include <QtCore/QString>
+
+namespace Aile::Store {
+
+/// Which traces to read, newest first.
+struct TraceQuery
+{
+    int limit = 100;
+    int offset = 0;
+    qint64 sinceMs = 0;
+    QString keyId;
+    QString model;     // matches asked or served
+    QString sharer;
+    int status = 0;    // 0: any
+    QString text;      // substring of model, route, sharer name, error
+    bool withAttempts = true;
+};
+
+/// The engine's SQLite database (Qt Sql): keys (hashed), sharers (no secrets), settings,
+/// traces with their attempt rows, and the ledger. WAL mode, versioned migrations. One Store per
+/// thread: each instance owns its own connection.
+class Store
+{
+public:
+    /// path: a file, or ":memory:" for tests. readOnly opens an existing database for reading.
+    explicit Store(const QString &path, bool readOnly = false);
+    ~Store();
+    Store(const Store &) = delete;
+    Store &operator=(const Store &) = delete;
+
+    bool open(QString *error);
+    bool isOpen() const { return m_open; }
+    int schemaVersion() const;
+    static int latestSchemaVersion();
+    QString path() const { return m_path; }
+
+    QList<Keys::ApiKey> keys() const;
+    bool saveKey(const Keys::ApiKey &key);
+    bool removeKey(const QString &id);
+
+    QList<Catalog::Sharer> sharers() const;
+    bool saveSharer(const Catalog::Sharer &sharer);
+    bool removeSharer(const QString &handle);
+
+    QList<Catalog::ProviderInfo> customProviders() const;
+    bool saveProvider(const Catalog::ProviderInfo &provider);
+    QList<Catalog::ModelInfo> modelOverrides() const;
+    bool saveModelOverride(const Catalog::ModelInfo &model);
+
+    QJsonValue setting(const QString &name) const;
+    bool saveSetting(const QString &name, const QJsonValue &value);
+
+    /// Writes traces, their attempt rows and ledger entries in one transaction.
+    bool record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger);
+    QList<TraceRecord> traces(const TraceQuery &query) const;
+    int traceCount(const TraceQuery &query) const;
+    std::optional<TraceRecord> trace(const QString &id) const;
+    /// What the ledger holds for a day (UTC) and key, optionally one route and one target.
+    double spent(const QString &day, const QString &keyId, const QString &route = {}, const QString &target = {}) const;
+    QList<LedgerEntry> ledger(const QString &day) const;
+
+private:
+    bool migrate(QString *error);
+    QString m_path;
+    QString m_connection;
+    bool m_readOnly;
+    bool m_open = false;
+};
+
+/// "YYYY-MM-DD" of a moment, UTC.
+QString utcDay(qint64 ms);
+
+} // namespace Aile::Store

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <QtCore/QJsonObject>
+#include <QtCore/QList>
+#include <QtCore/QMetaType>
+#include <QtCore/QString>
+
+namespace Aile::Store {
+
+/// One row per sharer dialled or passed over for a request, in order.
+struct AttemptRecord
+{
+    int seq = 0;
+    QString sharer;          // handle
+    QString sharerName;
+    QString provider;
+    QString model;           // as sent upstream
+    QString target;          // route target ("provider/model"), empty outside routes
+    int status = 0;          // upstream status; 0 when none came
+    QString outcome;         // served, failed_over, passed_through, refused, client_gone, cut, …
+    QString reason;          // why: upstream error text, cooling, budget spent, …
+    qint64 startedMs = 0;
+    qint64 ttfbMs = -1;
+    qint64 durationMs = 0;
+    qint64 inputTokens = -1;
+    qint64 outputTokens = -1;
+    double quoteUsd = -1;
+    bool dispatched = true;  // false for a pre-dispatch refusal
+
+    QJsonObject toJson() const;
+    static AttemptRecord fromJson(const QJsonObject &o);
+};
+
+/// One request as the user sees it in the Traces view and GET /keys/usage/requests.
+struct TraceRecord
+{
+    QString id;
+    qint64 startedMs = 0;
+    QString keyId;
+    QString keyName;
+    QString client;          // claude-code, codex, opencode, openai-sdk, anthropic-sdk, …
+    QString endpoint;        // inbound path
+    QString modelAsked;
+    QString modelServed;     // provider/model
+    QString route;
+    QString sharer;
+    QString sharerName;
+    int status = 0;
+    int attempts = 0;
+    qint64 ttfbMs = -1;
+    qint64 durationMs = 0;
+    qint64 inputTokens = -1;
+    qint64 outputTokens = -1;
+    double costUsd = 0;
+    double absorbedUsd = 0;
+    QString affinity;
+    bool stream = false;
+    QString error;
+    QList<AttemptRecord> attemptRows;
+
+    QJsonObject toJson() const;
+    static TraceRecord fromJson(const QJsonObject &o);
+};
+
+/// What the ledger books for a served request (one row per charge).
+struct LedgerEntry
+{
+    QString traceId;
+    qint64 atMs = 0;
+    QString day;             // YYYY-MM-DD, UTC
+    QString keyId;
+    QString route;
+    QString target;          // what the target calls: provider/model[@sharer]
+    QString sharer;
+    double costUsd = 0;
+    double absorbedUsd = 0;
+};
+
+} // namespace Aile::Store
+
+Q_DECLARE_METATYPE(Aile::Store::TraceRecord)
+Q_DECLARE_METATYPE(QList<Aile::Store::TraceRecord>)

@@ -1,0 +1,203 @@
+#include "ResponseMeter.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+
+namespace Aile::Wire {
+
+namespace {
+constexpr qsizetype MaxBufferedBody = 32 * 1024 * 1024;
+
+qint64 intOr(const QJsonObject &o, const char *key, qint64 fallback)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? qint64(v.toDouble()) : fallback;
+}
+} // namespace
+
+ResponseMeter::ResponseMeter(Endpoint endpoint, bool streamed) : m_endpoint(endpoint), m_streamed(streamed) {}
+
+QList<SseEvent> ResponseMeter::feedStream(const QByteArray &bytes)
+{
+    QList<SseEvent> events = m_sse.feed(bytes);
+    for (SseEvent &ev : events)
+        readEvent(ev);
+    return events;
+}
+
+void ResponseMeter::feedBody(const QByteArray &bytes)
+{
+    if (m_body.size() + bytes.size() <= MaxBufferedBody)
+        m_body += bytes;
+}
+
+void ResponseMeter::finish()
+{
+    if (m_streamed || m_body.isEmpty())
+        return;
+    const QJsonObject o = QJsonDocument::fromJson(m_body).object();
+    if (o.isEmpty())
+        return;
+    switch (m_endpoint) {
+    case Endpoint::ChatCompletions:
+    case Endpoint::Embeddings:
+        readChatObject(o);
+        break;
+    case Endpoint::Responses:
+        readResponsesObject(o);
+        break;
+    case Endpoint::Messages:
+        m_model = o.value(QLatin1String("model")).toString();
+        readMessagesUsage(o.value(QLatin1String("usage")).toObject());
+        collectEvidence(o, 0);
+        break;
+    default:
+        break;
+    }
+    m_sawEnd = true;
+}
+
+void ResponseMeter::readEvent(SseEvent &ev)
+{
+    if (ev.isComment())
+        return;
+    if (ev.data == "[DONE]") {
+        m_sawEnd = true;
+        return;
+    }
+    const QJsonObject o = QJsonDocument::fromJson(ev.data).object();
+    const QString type = o.value(QLatin1String("type")).toString();
+    if (ev.name == "error" || type == QLatin1String("error") || (m_endpoint == Endpoint::ChatCompletions && o.contains(QLatin1String("error")))) {
+        m_sawError = true;
+        const QJsonValue err = o.value(QLatin1String("error"));
+        m_errorMessage = err.isObject() ? err.toObject().value(QLatin1String("message")).toString()
+                                        : o.value(QLatin1String("message")).toString();
+        return;
+    }
+    switch (m_endpoint) {
+    case Endpoint::ChatCompletions: {
+        readChatObject(o);
+        const QJsonArray choices = o.value(QLatin1String("choices")).toArray();
+        ev.usageOnly = choices.isEmpty() && o.value(QLatin1String("usage")).isObject();
+        break;
+    }
+    case Endpoint::Responses:
+        if (type == QLatin1String("response.completed") || type == QLatin1String("response.failed")
+            || type == QLatin1String("response.incomplete")) {
+            m_sawEnd = true;
+            readResponsesObject(o.value(QLatin1String("response")).toObject());
+        } else if (type == QLatin1String("response.created")) {
+            m_model = o.value(QLatin1String("response")).toObject().value(QLatin1String("model")).toString();
+        } else if (type == QLatin1String("response.output_item.done")) {
+            collectEvidence(o.value(QLatin1String("item")).toObject(), 0);
+        }
+        break;
+    case Endpoint::Messages:
+        if (type == QLatin1String("message_start")) {
+            const QJsonObject msg = o.value(QLatin1String("message")).toObject();
+            m_model = msg.value(QLatin1String("model")).toString();
+            readMessagesUsage(msg.value(QLatin1String("usage")).toObject());
+        } else if (type == QLatin1String("message_delta")) {
+            readMessagesUsage(o.value(QLatin1String("usage")).toObject());
+        } else if (type == QLatin1String("message_stop")) {
+            m_sawEnd = true;
+        } else if (type == QLatin1String("content_block_start")) {
+            collectEvidence(o.value(QLatin1String("content_block")).toObject(), 0);
+        } else if (type == QLatin1String("content_block_delta")) {
+            const QJsonObject delta = o.value(QLatin1String("delta")).toObject();
+            if (delta.value(QLatin1String("type")).toString() == QLatin1String("signature_delta"))
+                m_reasoning.append(delta.value(QLatin1String("signature")).toString());
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+void ResponseMeter::readChatObject(const QJsonObject &o)
+{
+    if (o.contains(QLatin1String("model")))
+        m_model = o.value(QLatin1String("model")).toString();
+    const QJsonObject usage = o.value(QLatin1String("usage")).toObject();
+    if (!usage.isEmpty()) {
+        m_usage.inputTokens = intOr(usage, "prompt_tokens", m_usage.inputTokens);
+        m_usage.outputTokens = intOr(usage, "completion_tokens", m_usage.outputTokens);
+        if (m_usage.outputTokens < 0 && usage.contains(QLatin1String("total_tokens")))
+            m_usage.outputTokens = 0; // embeddings report prompt and total only
+        m_usage.cacheReadTokens =
+            intOr(usage.value(QLatin1String("prompt_tokens_details")).toObject(), "cached_tokens", m_usage.cacheReadTokens);
+    }
+    for (const QJsonValue &choice : o.value(QLatin1String("choices")).toArray()) {
+        const QJsonObject c = choice.toObject();
+        const QJsonObject msg = c.contains(QLatin1String("delta")) ? c.value(QLatin1String("delta")).toObject()
+                                                                   : c.value(QLatin1String("message")).toObject();
+        for (const QJsonValue &tc : msg.value(QLatin1String("tool_calls")).toArray()) {
+            const QString id = tc.toObject().value(QLatin1String("id")).toString();
+            if (!id.isEmpty())
+                m_toolCalls.append(id);
+        }
+        for (const char *field : {"reasoning_encrypted_content", "encrypted_content", "reasoning_signature"}) {
+            const QString v = msg.value(QLatin1String(field)).toString();
+            if (!v.isEmpty())
+                m_reasoning.append(v);
+        }
+    }
+}
+
+void ResponseMeter::readResponsesObject(const QJsonObject &response)
+{
+    if (response.contains(QLatin1String("model")))
+        m_model = response.value(QLatin1String("model")).toString();
+    const QJsonObject usage = response.value(QLatin1String("usage")).toObject();
+    if (!usage.isEmpty()) {
+        m_usage.inputTokens = intOr(usage, "input_tokens", m_usage.inputTokens);
+        m_usage.outputTokens = intOr(usage, "output_tokens", m_usage.outputTokens);
+        m_usage.cacheReadTokens =
+            intOr(usage.value(QLatin1String("input_tokens_details")).toObject(), "cached_tokens", m_usage.cacheReadTokens);
+    }
+    if (!m_streamed) {
+        for (const QJsonValue &item : response.value(QLatin1String("output")).toArray())
+            collectEvidence(item.toObject(), 0);
+    }
+}
+
+void ResponseMeter::readMessagesUsage(const QJsonObject &usage)
+{
+    if (usage.isEmpty())
+        return;
+    m_usage.inputTokens = intOr(usage, "input_tokens", m_usage.inputTokens);
+    m_usage.outputTokens = intOr(usage, "output_tokens", m_usage.outputTokens);
+    m_usage.cacheReadTokens = intOr(usage, "cache_read_input_tokens", m_usage.cacheReadTokens);
+    m_usage.cacheWriteTokens = intOr(usage, "cache_creation_input_tokens", m_usage.cacheWriteTokens);
+}
+
+void ResponseMeter::collectEvidence(const QJsonObject &o, int depth)
+{
+    if (depth > 3)
+        return;
+    const QString type = o.value(QLatin1String("type")).toString();
+    if (type == QLatin1String("thinking") || type == QLatin1String("redacted_thinking")) {
+        const QString sig = o.value(QLatin1String("signature")).toString();
+        const QString data = o.value(QLatin1String("data")).toString();
+        if (!sig.isEmpty())
+            m_reasoning.append(sig);
+        else if (!data.isEmpty())
+            m_reasoning.append(data);
+    } else if (type == QLatin1String("reasoning")) {
+        const QString enc = o.value(QLatin1String("encrypted_content")).toString();
+        if (!enc.isEmpty())
+            m_reasoning.append(enc);
+    } else if (type == QLatin1String("tool_use") || type == QLatin1String("server_tool_use")) {
+        const QString id = o.value(QLatin1String("id")).toString();
+        if (!id.isEmpty())
+            m_toolCalls.append(id);
+    } else if (type == QLatin1String("function_call")) {
+        const QString id = o.value(QLatin1String("call_id")).toString();
+        if (!id.isEmpty())
+            m_toolCalls.append(id);
+    }
+    for (const QJsonValue &c : o.value(QLatin1String("content")).toArray())
+        collectEvidence(c.toObject(), depth + 1);
+}
+
+} // namespace Aile::Wire

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "SseParser.h"
+#include "Wire.h"
+
+#include <QtCore/QJsonObject>
+#include <QtCore/QString>
+
+namespace Aile::Wire {
+
+/// Token usage as the provider reported it. -1 where it reported nothing.
+struct Usage
+{
+    qint64 inputTokens = -1;
+    qint64 outputTokens = -1;
+    qint64 cacheReadTokens = 0;
+    qint64 cacheWriteTokens = 0;
+    bool known() const { return inputTokens >= 0 || outputTokens >= 0; }
+};
+
+/// Reads an answer as it is relayed: usage, whether the provider's own end event came, an error
+/// event inside a 200, and the evidence session affinity needs. It never changes the bytes.
+class ResponseMeter
+{
+public:
+    ResponseMeter(Endpoint endpoint, bool streamed);
+
+    /// Streamed answers: the events in these bytes, complete ones only, each to relay as is.
+    QList<SseEvent> feedStream(const QByteArray &bytes);
+    /// Non-streamed answers: bytes are accumulated (up to a bound) and read at finish().
+    void feedBody(const QByteArray &bytes);
+    void finish();
+
+    const Usage &usage() const { return m_usage; }
+    /// The provider's end event: [DONE], response.completed (or failed/incomplete), message_stop.
+    bool sawEndEvent() const { return m_sawEnd; }
+    bool sawErrorEvent() const { return m_sawError; }
+    QString errorMessage() const { return m_errorMessage; }
+    /// The model id the provider says answered, when it says.
+    QString reportedModel() const { return m_model; }
+    /// Bytes of an event the stream never terminated (a cut stream's tail), handed over once.
+    QByteArray takePendingStream() { return m_sse.takePending(); }
+    /// Evidence for affinity: encrypted reasoning / signatures and tool call ids the answer held.
+    const QStringList &reasoningTokens() const { return m_reasoning; }
+    const QStringList &toolCallIds() const { return m_toolCalls; }
+
+private:
+    void readEvent(SseEvent &event);
+    void readChatObject(const QJsonObject &o);
+    void readResponsesObject(const QJsonObject &response);
+    void readMessagesUsage(const QJsonObject &usage);
+    void collectEvidence(const QJsonObject &o, int depth);
+
+    Endpoint m_endpoint;
+    bool m_streamed;
+    SseParser m_sse;
+    QByteArray m_body;
+    Usage m_usage;
+    bool m_sawEnd = false;
+    bool m_sawError = false;
+    QString m_errorMessage;
+    QString m_model;
+    QStringList m_reasoning;
+    QStringList m_toolCalls;
+};
+
+} // namespace Aile::Wire
