@@ -1,0 +1,798 @@
+// loadgen — a small closed-loop HTTP/1.1 load generator for the Aile benchmark.
+//
+// Why not wrk: wrk's percentiles are bucketed and it cannot read per-event timestamps out of an
+// SSE body. This program keeps every sample (nanoseconds from CLOCK_MONOTONIC) and prints one JSON
+// object on stdout.
+//
+// Modes
+//   lat   C keep-alive connections, each sends a request as soon as the previous answer has been
+//         read in full (closed loop). Latency = first byte written .. last byte read.
+//   sse   C connections send streamed requests; every SSE line carrying "@<ns>" (the upstream's
+//         CLOCK_MONOTONIC send time) yields receive_time - send_time.
+//   hold  open N streamed requests (at most --ramp not yet answered at a time), keep them open for
+//         --hold seconds reading events, sample VmRSS/VmHWM of --pids, then close them all.
+//
+// Single-threaded epoll per --threads loop; no dependencies beyond libc/libstdc++.
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+int64_t nowNs()
+{
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return int64_t(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
+struct Options {
+    std::string mode;
+    std::string host = "127.0.0.1";
+    int port = 0;
+    std::string path = "/v1/chat/completions";
+    std::vector<std::string> headers;
+    std::string body;
+    int conns = 1;
+    int threads = 1;
+    double duration = 5;
+    double warmup = 1;
+    double hold = 10;
+    int ramp = 100;
+    double rampTimeout = 60;
+    std::vector<int> pids;
+    std::string dump; // write every sample (ns; sse: and the event's index in its stream), one a line
+};
+
+[[noreturn]] void die(const std::string &msg)
+{
+    std::fprintf(stderr, "loadgen: %s\n", msg.c_str());
+    std::exit(2);
+}
+
+std::string lower(std::string s)
+{
+    for (auto &c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// Incremental HTTP/1.1 response parser: Content-Length, chunked, or read-until-close bodies.
+class ResponseParser {
+public:
+    enum State { Head, BodyLength, ChunkSize, ChunkData, ChunkCrlf, Trailer, BodyEof, Done, Error };
+
+    void reset()
+    {
+        m_state = Head;
+        m_head.clear();
+        m_line.clear();
+        m_status = 0;
+        m_remaining = 0;
+        m_close = false;
+    }
+    State state() const { return m_state; }
+    int status() const { return m_status; }
+    bool connectionClose() const { return m_close; }
+    bool headDone() const { return m_state != Head; }
+
+    // Feeds bytes; body bytes go to onBody(const char*, size_t). Returns bytes consumed.
+    template<class F>
+    size_t feed(const char *p, size_t n, F &&onBody)
+    {
+        size_t i = 0;
+        while (i < n && m_state != Done && m_state != Error) {
+            switch (m_state) {
+            case Head: {
+                const size_t old = m_head.size();
+                m_head.append(p + i, n - i);
+                const size_t pos = m_head.find("\r\n\r\n", old >= 3 ? old - 3 : 0);
+                if (pos == std::string::npos) {
+                    if (m_head.size() > 65536)
+                        m_state = Error;
+                    i = n;
+                    break;
+                }
+                i += pos + 4 - old;
+                m_head.resize(pos + 4);
+                parseHead();
+                break;
+            }
+            case BodyLength: {
+                const size_t take = size_t(std::min<int64_t>(m_remaining, int64_t(n - i)));
+                onBody(p + i, take);
+                i += take;
+                m_remaining -= int64_t(take);
+                if (m_remaining == 0)
+                    m_state = Done;
+                break;
+            }
+            case ChunkSize:
+            case Trailer: {
+                const char c = p[i++];
+                if (c != '\n') {
+                    if (m_line.size() > 4096) {
+                        m_state = Error;
+                        break;
+                    }
+                    m_line.push_back(c);
+                    break;
+                }
+                if (!m_line.empty() && m_line.back() == '\r')
+                    m_line.pop_back();
+                if (m_state == Trailer) {
+                    if (m_line.empty())
+                        m_state = Done;
+                    m_line.clear();
+                    break;
+                }
+                char *end = nullptr;
+                const long long size = std::strtoll(m_line.c_str(), &end, 16);
+                if (end == m_line.c_str() || size < 0) {
+                    m_state = Error;
+                    break;
+                }
+                m_line.clear();
+                if (size == 0) {
+                    m_state = Trailer;
+                } else {
+                    m_remaining = size;
+                    m_state = ChunkData;
+                }
+                break;
+            }
+            case ChunkData: {
+                const size_t take = size_t(std::min<int64_t>(m_remaining, int64_t(n - i)));
+                onBody(p + i, take);
+                i += take;
+                m_remaining -= int64_t(take);
+                if (m_remaining == 0) {
+                    m_state = ChunkCrlf;
+                    m_remaining = 2;
+                }
+                break;
+            }
+            case ChunkCrlf:
+                ++i;
+                if (--m_remaining == 0)
+                    m_state = ChunkSize;
+                break;
+            case BodyEof:
+                onBody(p + i, n - i);
+                i = n;
+                break;
+            default:
+                i = n;
+                break;
+            }
+        }
+        return i;
+    }
+
+    // The peer closed: a read-until-close body ends here; anything else was cut short.
+    bool finishOnEof()
+    {
+        if (m_state == BodyEof) {
+            m_state = Done;
+            return true;
+        }
+        return false;
+    }
+
+private:
+    void parseHead()
+    {
+        std::istringstream in(m_head);
+        std::string line;
+        std::getline(in, line);
+        if (line.size() < 12 || line.compare(0, 5, "HTTP/") != 0) {
+            m_state = Error;
+            return;
+        }
+        m_status = std::atoi(line.c_str() + 9);
+        int64_t length = -1;
+        bool chunked = false;
+        while (std::getline(in, line)) {
+            if (!line.empty() && line.back() == '\r')
+                line.pop_back();
+            const auto colon = line.find(':');
+            if (colon == std::string::npos)
+                continue;
+            const std::string name = lower(line.substr(0, colon));
+            std::string value = line.substr(colon + 1);
+            value.erase(0, value.find_first_not_of(" \t"));
+            if (name == "content-length")
+                length = std::atoll(value.c_str());
+            else if (name == "transfer-encoding" && lower(value).find("chunked") != std::string::npos)
+                chunked = true;
+            else if (name == "connection" && lower(value).find("close") != std::string::npos)
+                m_close = true;
+        }
+        if (line.size() && m_head.compare(0, 8, "HTTP/1.0") == 0)
+            m_close = true;
+        if (m_status == 204 || m_status == 304) {
+            m_state = Done;
+        } else if (chunked) {
+            m_state = ChunkSize;
+        } else if (length >= 0) {
+            m_remaining = length;
+            m_state = length == 0 ? Done : BodyLength;
+        } else {
+            m_state = BodyEof;
+            m_close = true;
+        }
+    }
+
+    State m_state = Head;
+    std::string m_head;
+    std::string m_line;
+    int m_status = 0;
+    int64_t m_remaining = 0;
+    bool m_close = false;
+};
+
+// Splits an SSE body into lines and hands each "@<digits>" timestamp to onStamp.
+class SseScanner {
+public:
+    void reset() { m_buf.clear(); }
+    template<class F>
+    void feed(const char *p, size_t n, F &&onStamp)
+    {
+        m_buf.append(p, n);
+        size_t start = 0;
+        for (;;) {
+            const size_t nl = m_buf.find('\n', start);
+            if (nl == std::string::npos)
+                break;
+            scanLine(start, nl, onStamp);
+            start = nl + 1;
+        }
+        m_buf.erase(0, start);
+    }
+
+private:
+    template<class F>
+    void scanLine(size_t from, size_t to, F &&onStamp)
+    {
+        const size_t at = m_buf.find("\"@", from);
+        if (at == std::string::npos || at >= to)
+            return;
+        int64_t v = 0;
+        size_t k = at + 2;
+        for (; k < to && m_buf[k] >= '0' && m_buf[k] <= '9'; ++k)
+            v = v * 10 + (m_buf[k] - '0');
+        if (k > at + 2)
+            onStamp(v);
+    }
+    std::string m_buf;
+};
+
+struct Conn {
+    int fd = -1;
+    bool connecting = false;
+    bool writing = false;
+    std::string out;
+    size_t outOff = 0;
+    int64_t tSend = 0;
+    ResponseParser rp;
+    SseScanner sse;
+    bool established = false; // hold: 2xx head and first body bytes seen
+    bool dead = false;
+    int64_t events = 0;
+    int32_t streamEvents = 0; // stamped events seen in the current response
+};
+
+struct Result {
+    std::vector<int64_t> samples; // ns
+    std::vector<int32_t> eventIndex; // sse: 0-based position of the sample's event in its stream
+    int64_t completed = 0;        // responses/streams completed inside the window
+    int64_t non2xx = 0;
+    int64_t connErrors = 0;
+    int64_t streams = 0;
+    // hold
+    int64_t opened = 0, established = 0, dropped = 0, holdEvents = 0;
+    double rampSeconds = 0;
+    std::string firstBadStatus;
+};
+
+class Loop {
+public:
+    Loop(const Options &o, int conns, Result &r) : m_o(o), m_conns(conns), m_r(r)
+    {
+        m_ep = epoll_create1(EPOLL_CLOEXEC);
+        if (m_ep < 0)
+            die("epoll_create1 failed");
+        std::string req = "POST " + o.path + " HTTP/1.1\r\nHost: " + o.host + ":" + std::to_string(o.port) + "\r\n";
+        for (const auto &h : o.headers)
+            req += h + "\r\n";
+        req += "Content-Length: " + std::to_string(o.body.size()) + "\r\n\r\n" + o.body;
+        m_request = req;
+        std::memset(&m_addr, 0, sizeof m_addr);
+        m_addr.sin_family = AF_INET;
+        m_addr.sin_port = htons(uint16_t(o.port));
+        if (inet_pton(AF_INET, o.host.c_str(), &m_addr.sin_addr) != 1)
+            die("bad --host (an IPv4 address is expected)");
+    }
+    ~Loop()
+    {
+        for (auto &c : m_pool)
+            if (c->fd >= 0)
+                close(c->fd);
+        close(m_ep);
+    }
+
+    void runTimed()
+    {
+        const int64_t t0 = nowNs();
+        m_warmEnd = t0 + int64_t(m_o.warmup * 1e9);
+        m_end = m_warmEnd + int64_t(m_o.duration * 1e9);
+        for (int i = 0; i < m_conns; ++i)
+            openConn();
+        while (nowNs() < m_end)
+            poll(10);
+    }
+
+    void runHold()
+    {
+        const int64_t t0 = nowNs();
+        m_warmEnd = t0;
+        m_end = INT64_MAX;
+        const int64_t rampDeadline = t0 + int64_t(m_o.rampTimeout * 1e9);
+        while (nowNs() < rampDeadline) {
+            int pending = 0;
+            for (auto &c : m_pool)
+                if (!c->dead && !c->established)
+                    ++pending;
+            while (pending < m_o.ramp && m_r.opened < m_conns) {
+                openConn();
+                ++m_r.opened;
+                ++pending;
+            }
+            if (m_r.opened >= m_conns && pending == 0)
+                break;
+            poll(5);
+        }
+        m_r.rampSeconds = double(nowNs() - t0) / 1e9;
+        for (auto &c : m_pool)
+            if (c->established)
+                ++m_r.established;
+        for (auto &c : m_pool)
+            c->events = 0;
+        const int64_t holdEnd = nowNs() + int64_t(m_o.hold * 1e9);
+        while (nowNs() < holdEnd)
+            poll(50);
+        for (auto &c : m_pool) {
+            m_r.holdEvents += c->events;
+            if (c->established && c->dead)
+                ++m_r.dropped;
+        }
+    }
+
+    void closeAll()
+    {
+        for (auto &c : m_pool)
+            if (c->fd >= 0) {
+                close(c->fd);
+                c->fd = -1;
+            }
+    }
+
+private:
+    void openConn(Conn *reuse = nullptr)
+    {
+        Conn *c = reuse;
+        if (!c) {
+            m_pool.push_back(std::make_unique<Conn>());
+            c = m_pool.back().get();
+        }
+        c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (c->fd < 0)
+            die(std::string("socket: ") + std::strerror(errno));
+        int one = 1;
+        setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        c->dead = false;
+        c->established = false;
+        const int rc = connect(c->fd, reinterpret_cast<sockaddr *>(&m_addr), sizeof m_addr);
+        epoll_event ev{};
+        ev.data.ptr = c;
+        if (rc < 0 && errno == EINPROGRESS) {
+            c->connecting = true;
+            ev.events = EPOLLOUT;
+            epoll_ctl(m_ep, EPOLL_CTL_ADD, c->fd, &ev);
+            return;
+        }
+        if (rc < 0) {
+            ++m_r.connErrors;
+            fail(c);
+            return;
+        }
+        ev.events = EPOLLIN;
+        epoll_ctl(m_ep, EPOLL_CTL_ADD, c->fd, &ev);
+        startRequest(c);
+    }
+
+    void startRequest(Conn *c)
+    {
+        c->rp.reset();
+        c->sse.reset();
+        c->streamEvents = 0;
+        c->out = m_request;
+        c->outOff = 0;
+        c->tSend = nowNs();
+        flush(c);
+    }
+
+    void flush(Conn *c)
+    {
+        while (c->outOff < c->out.size()) {
+            const ssize_t n = send(c->fd, c->out.data() + c->outOff, c->out.size() - c->outOff, MSG_NOSIGNAL);
+            if (n > 0) {
+                c->outOff += size_t(n);
+                continue;
+            }
+            if (n < 0 && errno == EAGAIN) {
+                setWrite(c, true);
+                return;
+            }
+            ++m_r.connErrors;
+            fail(c);
+            return;
+        }
+        setWrite(c, false);
+    }
+
+    void setWrite(Conn *c, bool on)
+    {
+        if (c->writing == on)
+            return;
+        c->writing = on;
+        epoll_event ev{};
+        ev.data.ptr = c;
+        ev.events = EPOLLIN | (on ? uint32_t(EPOLLOUT) : 0u);
+        epoll_ctl(m_ep, EPOLL_CTL_MOD, c->fd, &ev);
+    }
+
+    // A connection broke or ended: timed modes reconnect, hold mode counts it.
+    void fail(Conn *c)
+    {
+        if (c->fd >= 0) {
+            epoll_ctl(m_ep, EPOLL_CTL_DEL, c->fd, nullptr);
+            close(c->fd);
+            c->fd = -1;
+        }
+        c->dead = true;
+        c->writing = false;
+        c->connecting = false;
+        if (m_o.mode != "hold" && nowNs() < m_end)
+            openConn(c);
+    }
+
+    void poll(int timeoutMs)
+    {
+        epoll_event evs[256];
+        const int n = epoll_wait(m_ep, evs, 256, timeoutMs);
+        for (int i = 0; i < n; ++i) {
+            Conn *c = static_cast<Conn *>(evs[i].data.ptr);
+            if (c->fd < 0)
+                continue;
+            if (c->connecting) {
+                int err = 0;
+                socklen_t len = sizeof err;
+                getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+                c->connecting = false;
+                if (err != 0) {
+                    ++m_r.connErrors;
+                    fail(c);
+                    continue;
+                }
+                c->writing = true; // registered with EPOLLOUT; setWrite(false) switches to EPOLLIN
+                startRequest(c);
+                continue;
+            }
+            if (evs[i].events & EPOLLOUT)
+                flush(c);
+            if (c->fd >= 0 && (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+                readable(c);
+        }
+    }
+
+    void readable(Conn *c)
+    {
+        char buf[65536];
+        for (;;) {
+            const ssize_t n = recv(c->fd, buf, sizeof buf, 0);
+            if (n > 0) {
+                const int64_t t = nowNs();
+                if (!consume(c, buf, size_t(n), t))
+                    return;
+                continue;
+            }
+            if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+            // EOF or error
+            const int64_t t = nowNs();
+            if (c->rp.finishOnEof()) {
+                responseDone(c, t, true);
+                return;
+            }
+            if (c->rp.state() != ResponseParser::Head || c->outOff > 0)
+                ++m_r.connErrors;
+            fail(c);
+            return;
+        }
+    }
+
+    // Returns false when the connection was closed or replaced.
+    bool consume(Conn *c, const char *p, size_t n, int64_t t)
+    {
+        const bool streaming = m_o.mode != "lat";
+        c->rp.feed(p, n, [&](const char *b, size_t len) {
+            if (!streaming || c->rp.status() / 100 != 2)
+                return;
+            // hold: a stream counts as open once its 2xx head and first body bytes have arrived
+            if (len > 0)
+                c->established = true;
+            c->sse.feed(b, len, [&](int64_t sent) {
+                ++c->events;
+                const int32_t index = c->streamEvents++;
+                if (m_o.mode != "hold" && sent >= m_warmEnd && t <= m_end) {
+                    m_r.samples.push_back(t - sent);
+                    m_r.eventIndex.push_back(index);
+                }
+            });
+        });
+        if (c->rp.state() == ResponseParser::Error) {
+            ++m_r.connErrors;
+            fail(c);
+            return false;
+        }
+        if (c->rp.state() == ResponseParser::Done) {
+            responseDone(c, t, false);
+            return false;
+        }
+        return true;
+    }
+
+    void responseDone(Conn *c, int64_t t, bool closed)
+    {
+        const int status = c->rp.status();
+        const bool inWindow = c->tSend >= m_warmEnd && t <= m_end;
+        if (status / 100 != 2) {
+            ++m_r.non2xx;
+            if (m_r.firstBadStatus.empty())
+                m_r.firstBadStatus = std::to_string(status);
+        } else if (inWindow) {
+            ++m_r.completed;
+            if (m_o.mode == "lat")
+                m_r.samples.push_back(t - c->tSend);
+        }
+        if (m_o.mode == "hold") { // a held stream should never end
+            fail(c);
+            return;
+        }
+        if (closed || c->rp.connectionClose()) {
+            fail(c);
+            return;
+        }
+        if (t < m_end)
+            startRequest(c);
+    }
+
+    const Options &m_o;
+    int m_conns;
+    Result &m_r;
+    int m_ep = -1;
+    sockaddr_in m_addr{};
+    std::string m_request;
+    std::vector<std::unique_ptr<Conn>> m_pool;
+    int64_t m_warmEnd = 0;
+    int64_t m_end = 0;
+};
+
+double pct(const std::vector<int64_t> &sorted, double p)
+{
+    if (sorted.empty())
+        return NAN;
+    size_t rank = size_t(std::ceil(p / 100.0 * double(sorted.size())));
+    if (rank == 0)
+        rank = 1;
+    return double(sorted[std::min(rank, sorted.size()) - 1]) / 1000.0;
+}
+
+std::string num(double v)
+{
+    if (std::isnan(v))
+        return "null";
+    char b[64];
+    std::snprintf(b, sizeof b, "%.1f", v);
+    return b;
+}
+
+std::string procStatus(int pid, const char *field)
+{
+    std::ifstream f("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    const std::string key = std::string(field) + ":";
+    while (std::getline(f, line))
+        if (line.compare(0, key.size(), key) == 0) {
+            std::istringstream in(line.substr(key.size()));
+            long kb = 0;
+            in >> kb;
+            return std::to_string(kb);
+        }
+    return "null";
+}
+
+std::string jsonEscape(const std::string &s)
+{
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\')
+            o.push_back('\\');
+        o.push_back(c);
+    }
+    return o;
+}
+
+void usage()
+{
+    std::fprintf(stderr,
+                 "usage: loadgen MODE --port P [--host 127.0.0.1] [--path /v1/chat/completions]\n"
+                 "         [--header 'K: V']... [--body JSON | --body-file F] [--conns N] [--threads T]\n"
+                 "         [--duration S] [--warmup S] [--hold S] [--ramp N] [--ramp-timeout S] [--pids 1,2]\n"
+                 "         [--dump FILE]\n"
+                 "  MODE: lat | sse | hold\n");
+    std::exit(2);
+}
+
+Options parse(int argc, char **argv)
+{
+    if (argc < 2)
+        usage();
+    Options o;
+    o.mode = argv[1];
+    if (o.mode != "lat" && o.mode != "sse" && o.mode != "hold")
+        usage();
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc)
+                die("missing value for " + a);
+            return argv[++i];
+        };
+        if (a == "--host") o.host = next();
+        else if (a == "--port") o.port = std::atoi(next().c_str());
+        else if (a == "--path") o.path = next();
+        else if (a == "--header") o.headers.push_back(next());
+        else if (a == "--body") o.body = next();
+        else if (a == "--body-file") {
+            std::ifstream f(next());
+            std::stringstream ss;
+            ss << f.rdbuf();
+            o.body = ss.str();
+            while (!o.body.empty() && (o.body.back() == '\n' || o.body.back() == '\r'))
+                o.body.pop_back();
+        }
+        else if (a == "--conns") o.conns = std::atoi(next().c_str());
+        else if (a == "--threads") o.threads = std::atoi(next().c_str());
+        else if (a == "--duration") o.duration = std::atof(next().c_str());
+        else if (a == "--warmup") o.warmup = std::atof(next().c_str());
+        else if (a == "--hold") o.hold = std::atof(next().c_str());
+        else if (a == "--ramp") o.ramp = std::atoi(next().c_str());
+        else if (a == "--ramp-timeout") o.rampTimeout = std::atof(next().c_str());
+        else if (a == "--dump") o.dump = next();
+        else if (a == "--pids") {
+            std::stringstream ss(next());
+            std::string tok;
+            while (std::getline(ss, tok, ','))
+                if (!tok.empty())
+                    o.pids.push_back(std::atoi(tok.c_str()));
+        }
+        else usage();
+    }
+    if (o.port <= 0 || o.conns <= 0 || o.threads <= 0)
+        usage();
+    o.threads = std::min(o.threads, o.conns);
+    if (o.mode == "hold")
+        o.threads = 1;
+    return o;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const Options o = parse(argc, argv);
+    std::vector<Result> results(size_t(o.threads));
+
+    if (o.mode == "hold") {
+        Loop loop(o, o.conns, results[0]);
+        loop.runHold();
+        Result &r = results[0];
+        // Sample memory while every stream is still open, then close them.
+        std::string mem = "[";
+        for (size_t i = 0; i < o.pids.size(); ++i) {
+            const int pid = o.pids[i];
+            mem += std::string(i ? "," : "") + "{\"pid\":" + std::to_string(pid) + ",\"vmhwm_kb\":" +
+                   procStatus(pid, "VmHWM") + ",\"vmrss_kb\":" + procStatus(pid, "VmRSS") + "}";
+        }
+        mem += "]";
+        loop.closeAll();
+        std::printf("{\"mode\":\"hold\",\"target\":%d,\"opened\":%lld,\"established\":%lld,\"dropped\":%lld,"
+                    "\"hold_events\":%lld,\"ramp_s\":%.2f,\"hold_s\":%.1f,\"conn_errors\":%lld,\"non2xx\":%lld,"
+                    "\"first_bad_status\":\"%s\",\"memory\":%s}\n",
+                    o.conns, (long long)r.opened, (long long)r.established, (long long)r.dropped,
+                    (long long)r.holdEvents, r.rampSeconds, o.hold, (long long)r.connErrors, (long long)r.non2xx,
+                    jsonEscape(r.firstBadStatus).c_str(), mem.c_str());
+        return 0;
+    }
+
+    std::vector<std::thread> workers;
+    for (int t = 0; t < o.threads; ++t) {
+        const int conns = o.conns / o.threads + (t < o.conns % o.threads ? 1 : 0);
+        workers.emplace_back([&o, &results, t, conns] {
+            Loop loop(o, conns, results[size_t(t)]);
+            loop.runTimed();
+        });
+    }
+    for (auto &w : workers)
+        w.join();
+
+    Result all;
+    for (auto &r : results) {
+        all.samples.insert(all.samples.end(), r.samples.begin(), r.samples.end());
+        all.eventIndex.insert(all.eventIndex.end(), r.eventIndex.begin(), r.eventIndex.end());
+        all.completed += r.completed;
+        all.non2xx += r.non2xx;
+        all.connErrors += r.connErrors;
+        if (all.firstBadStatus.empty())
+            all.firstBadStatus = r.firstBadStatus;
+    }
+    if (!o.dump.empty()) {
+        std::ofstream f(o.dump);
+        for (size_t i = 0; i < all.samples.size(); ++i) {
+            f << all.samples[i];
+            if (i < all.eventIndex.size())
+                f << ' ' << all.eventIndex[i];
+            f << '\n';
+        }
+    }
+    std::sort(all.samples.begin(), all.samples.end());
+    double mean = NAN;
+    if (!all.samples.empty()) {
+        long double s = 0;
+        for (auto v : all.samples)
+            s += v;
+        mean = double(s / all.samples.size()) / 1000.0;
+    }
+    const double rps = double(all.completed) / o.duration;
+    std::printf("{\"mode\":\"%s\",\"conns\":%d,\"threads\":%d,\"duration_s\":%.1f,\"completed\":%lld,\"rps\":%.1f,"
+                "\"samples\":%zu,\"p50_us\":%s,\"p90_us\":%s,\"p99_us\":%s,\"p999_us\":%s,\"mean_us\":%s,"
+                "\"min_us\":%s,\"max_us\":%s,\"non2xx\":%lld,\"conn_errors\":%lld,\"first_bad_status\":\"%s\"}\n",
+                o.mode.c_str(), o.conns, o.threads, o.duration, (long long)all.completed, rps, all.samples.size(),
+                num(pct(all.samples, 50)).c_str(), num(pct(all.samples, 90)).c_str(),
+                num(pct(all.samples, 99)).c_str(), num(pct(all.samples, 99.9)).c_str(), num(mean).c_str(),
+                num(pct(all.samples, 0)).c_str(), num(pct(all.samples, 100)).c_str(), (long long)all.non2xx,
+                (long long)all.connErrors, jsonEscape(all.firstBadStatus).c_str());
+    return 0;
+}
