@@ -27,8 +27,15 @@ Engine::Engine(EngineOptions options, QObject *parent) : QObject(parent), m_opti
 
 Engine::~Engine()
 {
+    // Connections and requests in flight refer to the context and the router: end them first.
+    delete m_server;
+    m_server = nullptr;
+    delete m_ctx.upstream;
+    m_ctx.upstream = nullptr;
     if (m_ctx.traces)
         m_ctx.traces->flush();
+    delete m_ctx.traces;
+    m_ctx.traces = nullptr;
 }
 
 quint16 Engine::port() const

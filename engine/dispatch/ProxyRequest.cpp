@@ -258,12 +258,12 @@ void ProxyRequest::handleUpstreamFinished()
     m_attempt.outputTokens = usage.outputTokens;
     QString outcome = QStringLiteral("served");
     QString reason;
-    if (m_sse && !m_meter->sawEndEvent() && (m_endpoint == Wire::Endpoint::Messages || m_endpoint == Wire::Endpoint::Responses)) {
-        outcome = QStringLiteral("cut");
-        reason = QStringLiteral("the stream ended before the provider's end event");
-    } else if (m_meter->sawErrorEvent()) {
+    if (m_meter->sawErrorEvent()) {
         outcome = QStringLiteral("error_event");
         reason = m_meter->errorMessage();
+    } else if (m_sse && !m_meter->sawEndEvent() && (m_endpoint == Wire::Endpoint::Messages || m_endpoint == Wire::Endpoint::Responses)) {
+        outcome = QStringLiteral("cut");
+        reason = QStringLiteral("the stream ended before the provider's end event");
     } else if (m_attempt.status >= 400) {
         outcome = QStringLiteral("passed_through");
         reason = QStringLiteral("HTTP %1").arg(m_attempt.status);

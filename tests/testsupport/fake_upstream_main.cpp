@@ -1,0 +1,39 @@
+// aile-fake-upstream: the test upstream as a program. Answers every wire with canned answers;
+// a model id can ask for trouble: "...-fail-429", "...-fail-500", "...-slow-<ms>".
+#include "FakeUpstream.h"
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QCoreApplication>
+#include <QtCore/QTextStream>
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("A scriptable fake LLM upstream for tests."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("port"), QStringLiteral("Port (0: any free one)."), QStringLiteral("PORT"), QStringLiteral("0")});
+    parser.process(app);
+    Aile::Test::FakeUpstream upstream;
+    if (!upstream.listen(quint16(parser.value(QStringLiteral("port")).toUInt()))) {
+        QTextStream(stderr) << "aile-fake-upstream: cannot listen\n";
+        return 1;
+    }
+    upstream.setChooser([](const Aile::Test::ReceivedRequest &r) -> std::optional<Aile::Test::Script> {
+        const QString model = r.json().value(QLatin1String("model")).toString();
+        const bool anthropic = r.path.endsWith("/messages");
+        if (model.endsWith(QLatin1String("-fail-429")))
+            return Aile::Test::FakeUpstream::error(429, QStringLiteral("rate limited (fake)"), anthropic, 1);
+        if (model.endsWith(QLatin1String("-fail-500")))
+            return Aile::Test::FakeUpstream::error(500, QStringLiteral("internal error (fake)"), anthropic);
+        const qsizetype slow = model.indexOf(QLatin1String("-slow-"));
+        if (slow > 0) {
+            Aile::Test::Script s = Aile::Test::FakeUpstream::defaultFor(r.path, r.json());
+            s.headDelayMs = model.mid(slow + 6).toLongLong();
+            return s;
+        }
+        return std::nullopt;
+    });
+    QTextStream(stdout) << "listening on 127.0.0.1:" << upstream.port() << Qt::endl;
+    return app.exec();
+}
