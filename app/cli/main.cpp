@@ -3,6 +3,7 @@
 #include "ServeCommand.h"
 
 #include <QtCore/QCoreApplication>
+#include <QtCore/QLoggingCategory>
 #include <QtCore/QTextStream>
 
 namespace {
@@ -21,6 +22,10 @@ void printUsage()
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    // Per-request debug lines cost time on the hot path; AILE_DEBUG=1 turns them on.
+    if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules(qEnvironmentVariableIntValue("AILE_DEBUG") ? QStringLiteral("aile.*.debug=true")
+                                                                                    : QStringLiteral("aile.*.debug=false"));
     QCoreApplication::setApplicationName(QStringLiteral("aile"));
     QCoreApplication::setApplicationVersion(QStringLiteral(AILE_VERSION));
     const QStringList args = QCoreApplication::arguments();

@@ -10,6 +10,14 @@ qint64 SystemClock::nowMs() const
     return QDateTime::currentMSecsSinceEpoch();
 }
 
+SystemClock::~SystemClock()
+{
+    // Deleting a timer also drops its connections, so nothing calls back into a dead clock.
+    const auto timers = m_timers;
+    m_timers.clear();
+    qDeleteAll(timers);
+}
+
 quint64 SystemClock::schedule(qint64 delayMs, QObject *context, std::function<void()> fn)
 {
     const quint64 id = m_nextId++;

@@ -27,6 +27,8 @@ public:
 class SystemClock final : public Clock
 {
 public:
+    SystemClock() = default;
+    ~SystemClock() override;
     qint64 nowMs() const override;
     quint64 schedule(qint64 delayMs, QObject *context, std::function<void()> fn) override;
     void cancel(quint64 id) override;
