@@ -7,6 +7,7 @@
 #include "store/Store.h"
 
 #include <QtCore/QJsonArray>
+#include <QtCore/QPointer>
 
 namespace Aile::Api {
 
@@ -63,16 +64,19 @@ void ManagementApi::handleTraces(Http::HttpExchange *exchange)
     q.sharer = req.queryValue(QStringLiteral("sharer"));
     q.status = req.queryValue(QStringLiteral("status")).toInt();
     q.text = req.queryValue(QStringLiteral("q"));
-    if (m_ctx.traces)
-        m_ctx.traces->flush(); // a request that just finished is in the answer
-    QJsonArray data;
-    if (m_ctx.store)
+    // A request that just finished is in the answer: read once the writer has committed it.
+    QPointer<Http::HttpExchange> guard(exchange);
+    m_ctx.traces->whenWritten(exchange, [this, guard, q] {
+        if (!guard)
+            return;
+        QJsonArray data;
         for (const Store::TraceRecord &t : m_ctx.store->traces(q))
             data.append(t.toJson());
-    respondJson(exchange, 200,
-                QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
-                            {QStringLiteral("data"), data},
-                            {QStringLiteral("total"), m_ctx.store ? m_ctx.store->traceCount(q) : 0}});
+        respondJson(guard, 200,
+                    QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
+                                {QStringLiteral("data"), data},
+                                {QStringLiteral("total"), m_ctx.store->traceCount(q)}});
+    });
 }
 
 } // namespace Aile::Api

@@ -8,6 +8,7 @@
 #include "http/UpstreamClient.h"
 #include "secrets/SecretStore.h"
 #include "store/Store.h"
+#include "store/StoreWriter.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QJsonArray>
@@ -32,10 +33,9 @@ Engine::~Engine()
     m_server = nullptr;
     delete m_ctx.upstream;
     m_ctx.upstream = nullptr;
-    if (m_ctx.traces)
-        m_ctx.traces->flush();
     delete m_ctx.traces;
     m_ctx.traces = nullptr;
+    m_writer.reset(); // commits what is queued
 }
 
 quint16 Engine::port() const
@@ -63,7 +63,7 @@ void Engine::start()
     }
     loadState();
     m_ctx.upstream = new Http::UpstreamClient(m_ctx.clock, this);
-    m_ctx.traces = new TraceSink(m_store.get(), this);
+    m_ctx.traces = new TraceSink(m_writer.get(), this);
     connect(m_ctx.traces, &TraceSink::tracesRecorded, this, &Engine::tracesRecorded);
     m_management = std::make_unique<Api::ManagementApi>(m_ctx);
     m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_management.get());
@@ -73,23 +73,21 @@ void Engine::start()
 
 bool Engine::openStore(QString *error)
 {
-    QString path = QStringLiteral(":memory:");
-    if (!m_options.inMemoryStore) {
-        if (m_options.dataDir.isEmpty()) {
-            *error = QStringLiteral("no data directory was given");
-            return false;
-        }
-        if (!QDir().mkpath(m_options.dataDir)) {
-            *error = QStringLiteral("cannot create the data directory %1").arg(m_options.dataDir);
-            return false;
-        }
-        path = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
+    if (m_options.dataDir.isEmpty()) {
+        *error = QStringLiteral("no data directory was given");
+        return false;
     }
+    if (!QDir().mkpath(m_options.dataDir)) {
+        *error = QStringLiteral("cannot create the data directory %1").arg(m_options.dataDir);
+        return false;
+    }
+    const QString path = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
     m_store = std::make_unique<Store::Store>(path);
     if (!m_store->open(error))
         return false;
     m_ctx.store = m_store.get();
-    return true;
+    m_writer = std::make_unique<Store::StoreWriter>(path);
+    return m_writer->start(error);
 }
 
 bool Engine::applyConfig(QString *error)
@@ -238,8 +236,8 @@ void Engine::stop()
 {
     if (m_server)
         m_server->close();
-    if (m_ctx.traces)
-        m_ctx.traces->flush();
+    if (m_writer)
+        m_writer->flush(); // every trace and ledger entry so far is on disk before we say stopped
     m_running = false;
     Q_EMIT stopped();
 }

@@ -22,12 +22,14 @@ class ManagementApi;
 namespace Secrets {
 class SecretStore;
 }
+namespace Store {
+class StoreWriter;
+}
 
 /// How to start an engine.
 struct EngineOptions
 {
-    QString dataDir;                  // the store lives here (aile.db); empty with inMemoryStore
-    bool inMemoryStore = false;       // tests
+    QString dataDir;                  // the store lives here (aile.db)
     QHostAddress listenAddress = QHostAddress::LocalHost;
     quint16 port = 2453;              // 0: any free port
     QString configPath;               // applied at start when set
@@ -85,6 +87,7 @@ private:
     EngineOptions m_options;
     std::unique_ptr<SystemClock> m_systemClock;
     std::unique_ptr<Store::Store> m_store;
+    std::unique_ptr<Store::StoreWriter> m_writer;
     EngineContext m_ctx;
     Http::HttpServer *m_server = nullptr;
     std::unique_ptr<Api::ManagementApi> m_management;

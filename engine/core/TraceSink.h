@@ -4,23 +4,23 @@
 
 #include <QtCore/QObject>
 
+#include <functional>
+
 namespace Aile {
-class Clock;
 namespace Store {
-class Store;
+class StoreWriter;
 }
 
-/// Where finished requests go: written to the store right away (coalesced per event-loop turn,
-/// one transaction) and announced to the GUI in batches about every 100 ms.
+/// Where finished requests go: handed to the store writer's thread at once (the request path
+/// never touches the disk) and announced to the GUI in batches about every 100 ms.
 class TraceSink : public QObject
 {
     Q_OBJECT
 public:
-    TraceSink(Store::Store *store, QObject *parent = nullptr);
+    TraceSink(Store::StoreWriter *writer, QObject *parent = nullptr);
     void add(const Store::TraceRecord &trace, const QList<Store::LedgerEntry> &ledger);
-    /// Writes whatever is queued now (at shutdown, and in tests).
-    void flush();
-    qint64 written() const { return m_written; }
+    /// Runs done on context's thread once every trace added so far is in the database.
+    void whenWritten(QObject *context, std::function<void()> done);
 
 Q_SIGNALS:
     void tracesRecorded(const QList<Aile::Store::TraceRecord> &traces);
@@ -28,13 +28,9 @@ Q_SIGNALS:
 private:
     void publish();
 
-    Store::Store *m_store;
-    QList<Store::TraceRecord> m_pendingWrite;
-    QList<Store::LedgerEntry> m_pendingLedger;
+    Store::StoreWriter *m_writer;
     QList<Store::TraceRecord> m_pendingPublish;
-    bool m_flushQueued = false;
     bool m_publishQueued = false;
-    qint64 m_written = 0;
 };
 
 } // namespace Aile

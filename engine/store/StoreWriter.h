@@ -1,0 +1,48 @@
+#pragma once
+
+#include "TraceRecord.h"
+
+#include <QtCore/QMutex>
+#include <QtCore/QObject>
+#include <QtCore/QPointer>
+#include <QtCore/QThread>
+
+#include <functional>
+#include <memory>
+
+namespace Aile::Store {
+
+class Store;
+
+/// Writes traces and ledger entries on a thread of its own, with its own SQLite connection, so
+/// the proxy's request path never waits on the disk. Everything queued since the last wake-up is
+/// committed in one transaction (group commit); a write is on disk within one transaction of
+/// the request finishing, and WAL keeps it through a kill -9 from then on.
+class StoreWriter : public QObject
+{
+    Q_OBJECT
+public:
+    explicit StoreWriter(QString databasePath, QObject *parent = nullptr);
+    ~StoreWriter() override;
+
+    /// Opens the writer's connection on its thread; false when the database cannot be opened.
+    bool start(QString *error);
+    /// Commits what is queued now, waiting for it (at shutdown).
+    void flush();
+    /// Commits what is queued and ends the thread.
+    void stop();
+
+    /// Any thread: queues a trace and its ledger entries for the next transaction.
+    void enqueue(const TraceRecord &trace, const QList<LedgerEntry> &ledger);
+    /// Runs done on context's thread once everything queued before this call is committed.
+    void whenWritten(QObject *context, std::function<void()> done);
+    qint64 committed() const;
+
+private:
+    class Worker;
+    QThread m_thread;
+    Worker *m_worker = nullptr;
+    QString m_path;
+};
+
+} // namespace Aile::Store
