@@ -94,13 +94,18 @@ aile_configure() {
             log "${AILE_BUILD_DIR#"$AILE_ROOT"/} was configured ${gen:+with $gen }for ${home:-another tree}: configuring it afresh"
             rm -rf "$AILE_BUILD_DIR/CMakeCache.txt" "$AILE_BUILD_DIR/CMakeFiles"
         else
-            local a name value have stale=""
+            # The last -DNAME=VALUE for a name wins, as it does for CMake.
+            local a name have stale="" names=()
+            local -A want=()
             for a in "${args[@]}"; do
                 [[ "$a" == -D*=* ]] || continue
                 name="${a#-D}" && name="${name%%=*}" && name="${name%%:*}"
-                value="${a#*=}"
+                [[ -n "${want[$name]+set}" ]] || names+=("$name")
+                want[$name]="${a#*=}"
+            done
+            for name in "${names[@]}"; do
                 have="$(sed -n "s/^${name}:[A-Z]*=//p" "$cache")"
-                [[ "$have" == "$value" ]] || stale+=" $name=$value"
+                [[ "$have" == "${want[$name]}" ]] || stale+=" $name=${want[$name]}"
             done
             [[ -z "$stale" ]] && return 0
             log "re-configuring ${AILE_BUILD_DIR#"$AILE_ROOT"/} for$stale"

@@ -9,6 +9,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 if command -v gnome-keyring-daemon >/dev/null 2>&1; then
     # --unlock reads the password on stdin and creates the login keyring when there is none.
     printf 'aile-test-keyring' | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null 2>&1
+    # --start makes that daemon take org.freedesktop.secrets on the bus now, rather than D-Bus
+    # activating a second one at the first request.
+    gnome-keyring-daemon --start --components=secrets >/dev/null 2>&1
     # Prove that a secret can be stored and read back, so a keychain test that fails is about Aile.
     if printf 'probe' | secret-tool store --label='aile test probe' aile-test probe 2>/dev/null \
         && [[ "$(secret-tool lookup aile-test probe 2>/dev/null)" == probe ]]; then
