@@ -40,6 +40,14 @@ QHostAddress HttpServer::address() const
     return m_server->serverAddress();
 }
 
+qint64 HttpServer::pendingBytes() const
+{
+    qint64 total = 0;
+    for (const HttpConnection *c : findChildren<HttpConnection *>(Qt::FindDirectChildrenOnly))
+        total += c->socket()->bytesToWrite();
+    return total;
+}
+
 void HttpServer::handleNewConnection()
 {
     while (QTcpSocket *socket = m_server->nextPendingConnection()) {

@@ -44,6 +44,8 @@ public:
     void setLimits(const ServerLimits &limits) { m_limits = limits; }
     const ServerLimits &limits() const { return m_limits; }
     int openConnections() const { return m_openConnections; }
+    /// Bytes accepted for clients that their sockets have not sent yet (diagnostics, tests).
+    qint64 pendingBytes() const;
 
 private:
     friend class HttpConnection;

@@ -70,6 +70,11 @@ QString FakeUpstream::baseUrl() const
     return QStringLiteral("http://127.0.0.1:%1").arg(port());
 }
 
+qint64 FakeUpstream::pendingBytes() const
+{
+    return m_server->pendingBytes();
+}
+
 void FakeUpstream::enqueue(const Script &script)
 {
     m_scripts.append(script);

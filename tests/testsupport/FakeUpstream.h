@@ -72,6 +72,8 @@ public:
     /// Requests whose client went away before the answer was complete.
     int disconnects() const { return m_disconnects; }
     int inFlight() const { return m_inFlight; }
+    /// Bytes this upstream has queued to its clients that they have not read yet.
+    qint64 pendingBytes() const;
 
     // Canned answers, as the real providers shape them.
     static Script chatCompletion(const QString &text = QStringLiteral("Hello!"), int inputTokens = 12, int outputTokens = 5,
