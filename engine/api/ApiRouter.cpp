@@ -139,17 +139,21 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     const Wire::ErrorShape shape = Wire::errorShapeFor(endpoint);
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(req.body, &parseError);
+    const Routing::ClientKind client = Routing::detectClient(req.headers);
+    auto refuse = [&](const QString &message) {
+        Dispatch::recordRefusedRequest(m_ctx, exchange, key, client, 400, message);
+        respondError(exchange, shape, 400, message);
+    };
     if (!doc.isObject()) {
-        respondError(exchange, shape, 400,
-                     req.body.isEmpty() ? QStringLiteral("the request has no body; send a JSON object")
-                                        : QStringLiteral("the body is not a JSON object (%1 at byte %2); send valid JSON")
-                                              .arg(parseError.errorString()).arg(parseError.offset));
+        refuse(req.body.isEmpty() ? QStringLiteral("the request has no body; send a JSON object")
+                                  : QStringLiteral("the body is not a JSON object (%1 at byte %2); send valid JSON")
+                                        .arg(parseError.errorString()).arg(parseError.offset));
         return;
     }
     const QJsonObject body = doc.object();
     const QJsonValue modelValue = body.value(QLatin1String("model"));
     if (!modelValue.isUndefined() && !modelValue.isString()) {
-        respondError(exchange, shape, 400, QStringLiteral("\"model\" must be a string such as \"claude/claude-sonnet-5\""));
+        refuse(QStringLiteral("\"model\" must be a string such as \"claude/claude-sonnet-5\""));
         return;
     }
     Routing::RequestFacts facts;
@@ -157,7 +161,7 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     facts.model = modelValue.toString();
     facts.headers = &req.headers;
     facts.key = &key;
-    facts.client = Routing::detectClient(req.headers);
+    facts.client = client;
     facts.promptTokens = Billing::estimatePromptTokens(req.body);
     const QString capField = Wire::outputCapField(endpoint);
     if (!capField.isEmpty() && body.value(capField).isDouble())
@@ -165,11 +169,8 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     facts.stream = body.value(QLatin1String("stream")).toBool();
 
     Routing::Router router(m_ctx);
+    // A refused plan still goes through ProxyRequest: every request is a trace row.
     Routing::Plan plan = router.plan(facts);
-    if (!plan.ok()) {
-        respondError(exchange, shape, plan.status, plan.message, plan.extra);
-        return;
-    }
     auto *request = new Dispatch::ProxyRequest(m_ctx, exchange, key, endpoint, body, std::move(plan), facts.client);
     request->start();
 }

@@ -4,6 +4,7 @@
 #include "api/ApiRouter.h"
 #include "api/ManagementApi.h"
 #include "config/ConfigFile.h"
+#include "health/HealthBook.h"
 #include "http/HttpServer.h"
 #include "http/UpstreamClient.h"
 #include "secrets/SecretStore.h"
@@ -62,6 +63,10 @@ void Engine::start()
         return;
     }
     loadState();
+    // Health lives in memory only: a restart reads every sharer as neutral.
+    m_health = std::make_unique<Health::HealthBook>(m_ctx.clock);
+    m_health->setJitterSource(&m_ctx.draw);
+    m_ctx.health = m_health.get();
     m_ctx.upstream = new Http::UpstreamClient(m_ctx.clock, this);
     m_ctx.traces = new TraceSink(m_writer.get(), this);
     connect(m_ctx.traces, &TraceSink::tracesRecorded, this, &Engine::tracesRecorded);

@@ -25,6 +25,9 @@ class SecretStore;
 namespace Store {
 class StoreWriter;
 }
+namespace Health {
+class HealthBook;
+}
 
 /// How to start an engine.
 struct EngineOptions
@@ -88,6 +91,7 @@ private:
     std::unique_ptr<SystemClock> m_systemClock;
     std::unique_ptr<Store::Store> m_store;
     std::unique_ptr<Store::StoreWriter> m_writer;
+    std::unique_ptr<Health::HealthBook> m_health;
     EngineContext m_ctx;
     Http::HttpServer *m_server = nullptr;
     std::unique_ptr<Api::ManagementApi> m_management;

@@ -18,6 +18,9 @@ class Store;
 namespace Http {
 class UpstreamClient;
 }
+namespace Health {
+class HealthBook;
+}
 
 /// What the request path reads: the engine's live state, owned by the Engine on its thread and
 /// handed by reference to the handlers (no globals). Only the engine thread touches it.
@@ -27,6 +30,7 @@ struct EngineContext
     Store::Store *store = nullptr;
     Http::UpstreamClient *upstream = nullptr;
     TraceSink *traces = nullptr;
+    Health::HealthBook *health = nullptr;
     EngineSettings settings;
     Catalog::Catalog catalog;
     QList<Catalog::Sharer> sharers;
@@ -35,7 +39,7 @@ struct EngineContext
     QList<Keys::ApiKey> keys;
     QString adminToken;
     QJsonObject routing;                   // default_model, fallback_models, selection, models
-    QRandomGenerator draw;                 // seeded in tests
+    mutable QRandomGenerator draw;         // the tie draw of requests without a session; seeded in tests
 
     const Keys::ApiKey *keyByPlain(const QString &plain) const;
     const Catalog::Sharer *sharer(const QString &handle) const;

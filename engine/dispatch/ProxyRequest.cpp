@@ -17,8 +17,7 @@ namespace {
 
 QString newTraceId()
 {
-    quint64 a = QRandomGenerator::global()->generate64();
-    return QStringLiteral("req_") + QString::number(a, 16).rightJustified(16, QLatin1Char('0'));
+    return QStringLiteral("req_") + QString::number(QRandomGenerator::global()->generate64(), 16).rightJustified(16, QLatin1Char('0'));
 }
 
 QString priceLabel(const std::optional<Billing::Rates> &rates)
@@ -28,6 +27,8 @@ QString priceLabel(const std::optional<Billing::Rates> &rates)
     return QStringLiteral("%1/%2").arg(rates->input, 0, 'f', 4).arg(rates->output, 0, 'f', 4);
 }
 
+// What fails over: rate limits, overload, other server errors, a refused credential, a model the
+// account does not have. A 400 (and the other 4xx) is the request's own fault: passed through.
 bool failsOver(int status)
 {
     return status == 429 || status == 404 || status == 401 || status == 403 || status == 408 || status >= 500;
@@ -40,7 +41,32 @@ bool relayedHeader(const QByteArray &n)
            || n == "retry-after" || n.startsWith("x-ratelimit-") || n.startsWith("anthropic-ratelimit-");
 }
 
+Store::TraceRecord baseTrace(const Http::HttpExchange *exchange, const Keys::ApiKey &key, Routing::ClientKind client,
+                             const QString &modelAsked, qint64 now)
+{
+    Store::TraceRecord t;
+    t.id = newTraceId();
+    t.startedMs = now;
+    t.keyId = key.id;
+    t.keyName = key.name;
+    t.client = Routing::clientName(client);
+    t.endpoint = QString::fromLatin1(exchange->request().path);
+    t.modelAsked = modelAsked;
+    t.affinity = QStringLiteral("fresh");
+    return t;
+}
+
 } // namespace
+
+void recordRefusedRequest(EngineContext &ctx, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
+                          Routing::ClientKind client, int status, const QString &message)
+{
+    Store::TraceRecord t = baseTrace(exchange, key, client, QString(), ctx.clock->nowMs());
+    t.status = status;
+    t.error = message;
+    if (ctx.traces)
+        ctx.traces->add(t, {});
+}
 
 ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange, const Keys::ApiKey &key,
                            Wire::Endpoint endpoint, QJsonObject body, Routing::Plan plan, Routing::ClientKind client)
@@ -49,15 +75,8 @@ ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange,
 {
     m_startedMs = m_ctx.clock->nowMs();
     m_clientStream = m_body.value(QLatin1String("stream")).toBool() && m_endpoint != Wire::Endpoint::CountTokens;
-    m_trace.id = newTraceId();
-    m_trace.startedMs = m_startedMs;
-    m_trace.keyId = key.id;
-    m_trace.keyName = key.name;
-    m_trace.client = Routing::clientName(client);
-    m_trace.endpoint = QString::fromLatin1(exchange->request().path);
-    m_trace.modelAsked = m_body.value(QLatin1String("model")).toString();
+    m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
     m_trace.stream = m_clientStream;
-    m_trace.affinity = QStringLiteral("fresh");
     connect(exchange, &Http::HttpExchange::clientGone, this, &ProxyRequest::handleClientGone);
     connect(exchange, &Http::HttpExchange::drained, this, &ProxyRequest::handleDrained);
 }
@@ -66,37 +85,92 @@ ProxyRequest::~ProxyRequest()
 {
     if (m_call)
         m_call->abort();
+    releaseSlot();
 }
 
 void ProxyRequest::start()
 {
-    const UpstreamBody body = rewriteBody(m_endpoint, m_body, m_plan.model);
-    m_upstreamBody = body.bytes;
-    m_injectedUsage = body.injectedUsage;
-    for (const Routing::Refusal &r : m_plan.refusals) {
-        Store::AttemptRecord a;
-        a.seq = int(m_trace.attemptRows.size()) + 1;
-        a.sharer = r.handle;
-        a.sharerName = r.name;
-        a.provider = m_plan.provider;
-        a.model = m_plan.model;
-        a.outcome = QStringLiteral("refused");
-        a.reason = r.reason;
-        a.startedMs = m_startedMs;
-        a.dispatched = false;
-        m_trace.attemptRows.append(a);
+    // Every sharer passed over before a dial is a row of the trace.
+    for (const Routing::Target &t : m_plan.targets) {
+        for (const Routing::Refusal &r : t.refusals) {
+            Store::AttemptRecord a;
+            a.seq = int(m_trace.attemptRows.size()) + 1;
+            a.sharer = r.handle;
+            a.sharerName = r.name;
+            a.provider = t.provider;
+            a.model = t.model;
+            a.target = m_plan.anyProvider ? t.label() : QString();
+            a.outcome = QStringLiteral("refused");
+            a.reason = r.reason;
+            a.startedMs = m_startedMs;
+            a.dispatched = false;
+            m_trace.attemptRows.append(a);
+        }
     }
+    if (!m_plan.ok()) {
+        answerError(m_plan.status, m_plan.message, m_plan.extra, m_plan.retryAfterMs);
+        return;
+    }
+    if (m_clientStream && m_ctx.settings.holdAfterMs > 0)
+        m_holdDeadline.start(m_ctx.clock, m_ctx.settings.holdAfterMs, this, [this] { handleHold(); });
     dialNext();
+}
+
+bool ProxyRequest::advance()
+{
+    while (m_pos.target < m_plan.targets.size()) {
+        if (m_pos.candidate + 1 < target().candidates.size()) {
+            ++m_pos.candidate;
+            return true;
+        }
+        ++m_pos.target;
+        m_pos.candidate = -1;
+    }
+    return false;
+}
+
+void ProxyRequest::refuseCandidate(const QString &reason)
+{
+    // A pre-dispatch refusal is free: it does not count as a dial, only against the scan cap.
+    ++m_scanned;
+    Store::AttemptRecord a;
+    a.seq = int(m_trace.attemptRows.size()) + 1;
+    a.sharer = current().handle;
+    a.sharerName = current().name;
+    a.provider = current().provider;
+    a.model = current().upstreamModel;
+    a.target = m_plan.anyProvider ? target().label() : QString();
+    a.outcome = QStringLiteral("refused");
+    a.reason = reason;
+    a.startedMs = m_ctx.clock->nowMs();
+    a.dispatched = false;
+    m_trace.attemptRows.append(a);
 }
 
 void ProxyRequest::dialNext()
 {
     if (m_finished)
         return;
-    ++m_index;
-    if (m_index >= m_plan.candidates.size() || m_dials >= m_ctx.settings.maxDials) {
-        answerFailure();
-        return;
+    for (;;) {
+        if (m_dials >= m_ctx.settings.maxDials || m_scanned > m_ctx.settings.scanCap || !advance()) {
+            answerFailure();
+            return;
+        }
+        const Routing::Candidate &c = current();
+        const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
+        if (!sharer)
+            continue;
+        // The plan was made before earlier attempts; look again at what changed since.
+        const qint64 cooling = m_ctx.health ? m_ctx.health->coolingUntil(c.handle, c.upstreamModel) : 0;
+        if (cooling > 0) {
+            refuseCandidate(QStringLiteral("cooling down"));
+            continue;
+        }
+        if (sharer->slots > 0 && m_ctx.health && m_ctx.health->of(c.handle).inFlight >= sharer->slots) {
+            refuseCandidate(QStringLiteral("busy: all %1 slots in use").arg(sharer->slots));
+            continue;
+        }
+        break;
     }
     const qint64 now = m_ctx.clock->nowMs();
     qint64 budget = m_ctx.settings.firstByteBudgetMs;
@@ -113,24 +187,30 @@ void ProxyRequest::dialNext()
     }
     const Routing::Candidate &c = current();
     const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
-    if (!sharer) {
-        dialNext();
-        return;
-    }
     ++m_dials;
+    if (m_ctx.health) {
+        ++m_ctx.health->mutableOf(c.handle).inFlight;
+        m_slotHeld = true;
+    }
     m_attempt = Store::AttemptRecord();
     m_attempt.seq = int(m_trace.attemptRows.size()) + 1;
     m_attempt.sharer = c.handle;
     m_attempt.sharerName = c.name;
     m_attempt.provider = c.provider;
     m_attempt.model = c.upstreamModel;
+    m_attempt.target = m_plan.anyProvider ? target().label() : QString();
     m_attempt.startedMs = now;
     m_attempt.quoteUsd = c.quoteUsd.value_or(-1);
     m_attemptStartedMs = now;
     m_draining = false;
     m_errorBody.clear();
     m_meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, m_clientStream);
-
+    if (m_bodyFor != target().label()) {
+        const UpstreamBody body = rewriteBody(m_endpoint, m_body, target().model);
+        m_upstreamBody = body.bytes;
+        m_injectedUsage = body.injectedUsage;
+        m_bodyFor = target().label();
+    }
     const Http::UpstreamRequest request = buildUpstreamRequest(m_ctx, *sharer, m_endpoint, m_exchange->request(), m_upstreamBody);
     qCDebug(lcDispatch) << m_trace.id << "dialling" << c.handle << request.url.toString(QUrl::RemoveQuery);
     m_call = m_ctx.upstream->send(request, this);
@@ -138,8 +218,7 @@ void ProxyRequest::dialNext()
     connect(m_call, &Http::UpstreamCall::bodyData, this, &ProxyRequest::handleBody);
     connect(m_call, &Http::UpstreamCall::finished, this, &ProxyRequest::handleUpstreamFinished);
     connect(m_call, &Http::UpstreamCall::failed, this, &ProxyRequest::handleUpstreamFailed);
-    // The connect bound (12 s) is the client's own and sits outside this budget; the budget
-    // counts from the dial, so a slow handshake only ever shortens later attempts.
+    // Connect + TLS has its own bound inside the client and sits outside this budget.
     m_firstByteDeadline.start(m_ctx.clock, budget, this, [this] { handleFirstByteTimeout(); });
 }
 
@@ -149,20 +228,36 @@ void ProxyRequest::handleHead()
     const qint64 now = m_ctx.clock->nowMs();
     m_attempt.ttfbMs = now - m_attemptStartedMs;
     m_attempt.status = m_call->status();
-    const int status = m_call->status();
-    if (failsOver(status)) {
+    // x-ratelimit-* headers feed the sharer's capacity headroom.
+    const Http::HttpHeaders &h = m_call->headers();
+    const QByteArray remaining = h.value("x-ratelimit-remaining-requests");
+    const QByteArray limit = h.value("x-ratelimit-limit-requests");
+    if (m_ctx.health && !remaining.isEmpty() && limit.toDouble() > 0)
+        m_ctx.health->setHeadroom(current().handle, remaining.toDouble() / limit.toDouble());
+    if (failsOver(m_call->status())) {
         m_draining = true; // read the error body, then move on
         return;
     }
-    commit(status);
+    commit(m_call->status());
 }
 
 void ProxyRequest::commit(int status)
 {
     m_committed = true;
+    m_holdDeadline.stop();
+    m_keepaliveDeadline.stop();
     const QByteArray contentType = m_call->headers().value("content-type");
     m_sse = contentType.startsWith("text/event-stream");
     m_meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, m_sse);
+    m_trace.status = m_held ? 200 : status;
+    m_trace.sharer = current().handle;
+    m_trace.sharerName = current().name;
+    m_trace.modelServed = target().label();
+    m_trace.ttfbMs = m_ctx.clock->nowMs() - m_startedMs;
+    m_lastActivityMs = m_ctx.clock->nowMs();
+    m_idleDeadline.start(m_ctx.clock, m_ctx.settings.idleTimeoutMs, this, [this] { handleIdleCheck(); });
+    if (m_held)
+        return; // the client already has its 200; the answer's events follow the keepalives
     Http::HttpHeaders headers = aileHeaders();
     for (const auto &[name, value] : m_call->headers().entries())
         if (relayedHeader(name))
@@ -173,14 +268,7 @@ void ProxyRequest::commit(int status)
     const QByteArray upstreamLength = m_call->headers().value("content-length");
     if (!m_sse && !upstreamLength.isEmpty() && m_call->headers().value("transfer-encoding").isEmpty())
         length = upstreamLength.toLongLong();
-    m_trace.status = status;
-    m_trace.sharer = current().handle;
-    m_trace.sharerName = current().name;
-    m_trace.modelServed = current().provider + QLatin1Char('/') + current().upstreamModel;
-    m_trace.ttfbMs = m_ctx.clock->nowMs() - m_startedMs;
     m_exchange->startStream(status, headers, length);
-    m_lastActivityMs = m_ctx.clock->nowMs();
-    m_idleDeadline.start(m_ctx.clock, m_ctx.settings.idleTimeoutMs, this, [this] { handleIdleCheck(); });
 }
 
 Http::HttpHeaders ProxyRequest::aileHeaders() const
@@ -188,14 +276,42 @@ Http::HttpHeaders ProxyRequest::aileHeaders() const
     Http::HttpHeaders h;
     h.add("x-aile-request-id", m_trace.id.toLatin1());
     h.add("x-aile-attempts", QByteArray::number(m_dials));
-    if (m_index >= 0 && m_index < m_plan.candidates.size()) {
+    if (m_pos.target < m_plan.targets.size() && m_pos.candidate >= 0) {
         const Routing::Candidate &c = current();
         h.add("x-aile-sharer", c.handle.toLatin1());
         h.add("x-aile-price", priceLabel(c.rates).toLatin1());
-        h.add("x-aile-model", (c.provider + QLatin1Char('/') + c.upstreamModel).toUtf8());
+        h.add("x-aile-model", target().label().toUtf8());
     }
     h.add("x-aile-session-affinity", m_trace.affinity.toLatin1());
     return h;
+}
+
+void ProxyRequest::handleHold()
+{
+    if (m_committed || m_finished || !m_exchange)
+        return;
+    // No head after the hold delay: commit to 200 and keep the line warm until the answer exists.
+    // The per-attempt headers are not known yet; the provider and model are when failover cannot
+    // change them.
+    m_held = true;
+    Http::HttpHeaders h;
+    h.add("content-type", "text/event-stream");
+    h.add("cache-control", "no-cache");
+    h.add("x-aile-request-id", m_trace.id.toLatin1());
+    h.add("x-aile-edge-hold", QByteArray::number(m_ctx.settings.holdAfterMs / 1000) + "s");
+    if (!m_plan.anyProvider && m_plan.targets.size() == 1)
+        h.add("x-aile-model", m_plan.targets.first().label().toUtf8());
+    h.add("x-aile-session-affinity", m_trace.affinity.toLatin1());
+    m_exchange->startStream(200, h);
+    sendKeepalive();
+}
+
+void ProxyRequest::sendKeepalive()
+{
+    if (!m_held || m_committed || m_finished || !m_exchange)
+        return;
+    m_exchange->writeChunk(": keepalive\n\n");
+    m_keepaliveDeadline.start(m_ctx.clock, m_ctx.settings.holdKeepaliveMs, this, [this] { sendKeepalive(); });
 }
 
 void ProxyRequest::handleBody(const QByteArray &bytes)
@@ -245,8 +361,21 @@ void ProxyRequest::handleUpstreamFinished()
     m_idleDeadline.stop();
     m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
     if (m_draining) {
-        const QString reason = QStringLiteral("HTTP %1: %2").arg(m_attempt.status).arg(QString::fromUtf8(m_errorBody.left(300)).simplified());
-        failOver(QStringLiteral("failed_over"), reason);
+        const int status = m_attempt.status;
+        const QString detail = QString::fromUtf8(m_errorBody.left(300)).simplified();
+        const QString reason = QStringLiteral("HTTP %1: %2").arg(status).arg(detail);
+        const qint64 retryAfter = Health::parseRetryAfterMs(m_call->headers().value("retry-after"), m_ctx.clock->nowMs());
+        std::optional<Health::Failure> failure;
+        if (status == 401 || status == 403)
+            failure = Health::Failure::AuthRefused;
+        else if ((status == 429 || status == 400) && m_errorBody.contains("limit: 0"))
+            failure = Health::Failure::ModelNoQuota; // Google: this key has no quota for this model
+        else if (status == 429 || status == 529)
+            failure = Health::Failure::RateLimited;
+        else if (status >= 500 || status == 408)
+            failure = Health::Failure::ServerError;
+        // A 404 is the account not serving this model: fail over, bench nobody.
+        failOver(QStringLiteral("failed_over"), reason, failure, retryAfter);
         return;
     }
     m_meter->finish();
@@ -258,19 +387,31 @@ void ProxyRequest::handleUpstreamFinished()
     m_attempt.outputTokens = usage.outputTokens;
     QString outcome = QStringLiteral("served");
     QString reason;
+    const QString handle = current().handle;
     if (m_meter->sawErrorEvent()) {
         outcome = QStringLiteral("error_event");
         reason = m_meter->errorMessage();
+        if (m_ctx.health)
+            m_ctx.health->recordFailure(handle, current().upstreamModel, Health::Failure::ServerError);
     } else if (m_sse && !m_meter->sawEndEvent() && (m_endpoint == Wire::Endpoint::Messages || m_endpoint == Wire::Endpoint::Responses)) {
+        // An account at its quota edge often ends a stream early but cleanly: cool it for 10 minutes.
         outcome = QStringLiteral("cut");
-        reason = QStringLiteral("the stream ended before the provider's end event");
+        reason = QStringLiteral("the stream ended before the provider's end event; the sharer cools down for 10 minutes");
+        if (m_ctx.health)
+            m_ctx.health->recordFailure(handle, current().upstreamModel, Health::Failure::CutStream);
     } else if (m_attempt.status >= 400) {
         outcome = QStringLiteral("passed_through");
         reason = QStringLiteral("HTTP %1").arg(m_attempt.status);
+    } else if (m_ctx.health) {
+        m_ctx.health->recordSuccess(handle, m_attempt.ttfbMs);
     }
+    releaseSlot();
     endAttempt(outcome, reason);
-    if (m_exchange)
+    if (m_exchange) {
+        if (m_held && m_attempt.status >= 400)
+            m_exchange->writeChunk(Wire::errorEvent(m_endpoint, m_attempt.status, QString::fromUtf8(m_meter->takePendingStream())));
         m_exchange->finishStream();
+    }
     finish();
 }
 
@@ -284,9 +425,12 @@ void ProxyRequest::handleUpstreamFailed(Http::UpstreamError error, const QString
         const Wire::Usage usage = m_meter->usage();
         m_attempt.inputTokens = usage.inputTokens;
         m_attempt.outputTokens = usage.outputTokens;
+        if (m_ctx.health)
+            m_ctx.health->recordFailure(current().handle, current().upstreamModel, Health::Failure::Connection);
+        releaseSlot();
         endAttempt(QStringLiteral("cut"), detail);
         if (m_exchange) {
-            if (m_sse) {
+            if (m_sse || m_held) {
                 m_exchange->writeChunk(Wire::errorEvent(m_endpoint, 502, QStringLiteral("the upstream connection broke mid-answer: %1").arg(detail)));
                 m_exchange->finishStream();
             } else {
@@ -296,7 +440,7 @@ void ProxyRequest::handleUpstreamFailed(Http::UpstreamError error, const QString
         finish();
         return;
     }
-    failOver(Http::upstreamErrorName(error), detail);
+    failOver(Http::upstreamErrorName(error), detail, Health::Failure::Connection);
 }
 
 void ProxyRequest::handleFirstByteTimeout()
@@ -305,8 +449,15 @@ void ProxyRequest::handleFirstByteTimeout()
         return;
     m_call->abort();
     m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
-    failOver(m_budgetCut ? QStringLiteral("budget_cut") : QStringLiteral("timeout"),
-             QStringLiteral("no response head within %1 ms").arg(m_attempt.durationMs));
+    const QString reason = QStringLiteral("no response head within %1 ms").arg(m_attempt.durationMs);
+    if (m_budgetCut) {
+        // Our own shortened budget cut it: its slowness is noted, it is not benched.
+        if (m_ctx.health)
+            m_ctx.health->recordBudgetCut(current().handle, m_attempt.durationMs);
+        failOver(QStringLiteral("budget_cut"), reason, std::nullopt);
+        return;
+    }
+    failOver(QStringLiteral("timeout"), reason, Health::Failure::Timeout);
 }
 
 void ProxyRequest::handleIdleCheck()
@@ -332,18 +483,29 @@ void ProxyRequest::handleClientGone()
     m_idleDeadline.stop();
     if (m_call)
         m_call->abort();
-    if (m_index >= 0 && m_index < m_plan.candidates.size() && m_attempt.seq > 0) {
+    releaseSlot();
+    if (m_attempt.seq > 0 && (m_trace.attemptRows.isEmpty() || m_trace.attemptRows.last().seq != m_attempt.seq)) {
         m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
         if (m_meter) {
             m_attempt.inputTokens = m_meter->usage().inputTokens;
             m_attempt.outputTokens = m_meter->usage().outputTokens;
         }
+        // The client left: nothing counts against the sharer, and nothing is retried.
         endAttempt(QStringLiteral("client_gone"), QStringLiteral("the client disconnected"));
     }
-    if (!m_committed)
+    if (!m_committed && !m_held)
         m_trace.status = 499;
     m_trace.error = QStringLiteral("the client disconnected");
     finish();
+}
+
+void ProxyRequest::releaseSlot()
+{
+    if (m_slotHeld && m_ctx.health && m_pos.target < m_plan.targets.size() && m_pos.candidate >= 0) {
+        int &n = m_ctx.health->mutableOf(current().handle).inFlight;
+        n = qMax(0, n - 1);
+    }
+    m_slotHeld = false;
 }
 
 void ProxyRequest::endAttempt(const QString &outcome, const QString &reason)
@@ -353,13 +515,19 @@ void ProxyRequest::endAttempt(const QString &outcome, const QString &reason)
     m_trace.attemptRows.append(m_attempt);
 }
 
-void ProxyRequest::failOver(const QString &outcome, const QString &reason)
+void ProxyRequest::failOver(const QString &outcome, const QString &reason, std::optional<Health::Failure> failure, qint64 retryAfterMs)
 {
     if (m_call) {
         m_call->disconnect(this);
         m_call->abort();
         m_call->deleteLater();
         m_call = nullptr;
+    }
+    releaseSlot();
+    if (failure && m_ctx.health) {
+        const qint64 until = m_ctx.health->recordFailure(current().handle, current().upstreamModel, *failure, retryAfterMs);
+        if (m_attempt.status == 429 && until > 0)
+            m_earliestRetryMs = m_earliestRetryMs == 0 ? until : qMin(m_earliestRetryMs, until);
     }
     m_failureStatuses.append(m_attempt.status);
     m_lastFailure = QStringLiteral("%1 (%2): %3").arg(current().name, outcome, reason);
@@ -369,26 +537,39 @@ void ProxyRequest::failOver(const QString &outcome, const QString &reason)
 
 void ProxyRequest::answerFailure()
 {
-    const QString model = m_plan.provider + QLatin1Char('/') + m_plan.model;
+    const QString what = m_plan.anyProvider ? QStringLiteral("auto/") + m_plan.targets.value(0).model
+                                            : m_plan.targets.value(0).label();
     const bool allRateLimited = !m_failureStatuses.isEmpty()
                                 && std::all_of(m_failureStatuses.begin(), m_failureStatuses.end(), [](int s) { return s == 429; });
     if (allRateLimited) {
-        answerError(429, QStringLiteral("every sharer for %1 is rate limited; retry later. Last: %2").arg(model, m_lastFailure));
+        const qint64 retry = m_earliestRetryMs > 0 ? m_earliestRetryMs - m_ctx.clock->nowMs() : -1;
+        answerError(429, QStringLiteral("every sharer tried for %1 is rate limited; retry later. Last: %2").arg(what, m_lastFailure), {}, retry);
+        return;
+    }
+    if (m_dials == 0 && m_scanned > 0) {
+        answerError(503, QStringLiteral("every sharer for %1 is busy or cooling down right now (%2 passed over); retry shortly")
+                             .arg(what).arg(m_scanned));
         return;
     }
     answerError(503, QStringLiteral("no sharer could serve %1 (%2 tried); last failure: %3")
-                         .arg(model).arg(m_dials).arg(m_lastFailure.isEmpty() ? QStringLiteral("none available") : m_lastFailure));
+                         .arg(what).arg(m_dials).arg(m_lastFailure.isEmpty() ? QStringLiteral("none available") : m_lastFailure));
 }
 
-void ProxyRequest::answerError(int status, const QString &message, const QJsonObject &extra)
+void ProxyRequest::answerError(int status, const QString &message, const QJsonObject &extra, qint64 retryAfterMs)
 {
-    m_trace.status = status;
+    m_trace.status = m_held ? 200 : status;
     m_trace.error = message;
-    if (m_exchange) {
+    if (m_exchange && m_held) {
+        // The 200 went out long ago: the failure arrives as the wire's own error frame.
+        m_exchange->writeChunk(Wire::errorEvent(m_endpoint, status, message));
+        m_exchange->finishStream();
+    } else if (m_exchange) {
         Http::HttpHeaders headers;
         headers.add("content-type", "application/json");
         headers.add("x-aile-request-id", m_trace.id.toLatin1());
         headers.add("x-aile-attempts", QByteArray::number(m_dials));
+        if (retryAfterMs >= 0)
+            headers.add("retry-after", QByteArray::number((retryAfterMs + 999) / 1000));
         m_exchange->respond(status, headers, Wire::errorBody(Wire::errorShapeFor(m_endpoint), status, message, extra));
     }
     finish();
@@ -401,16 +582,19 @@ void ProxyRequest::finish()
     m_finished = true;
     m_firstByteDeadline.stop();
     m_idleDeadline.stop();
+    m_holdDeadline.stop();
+    m_keepaliveDeadline.stop();
+    releaseSlot();
     const qint64 now = m_ctx.clock->nowMs();
     m_trace.durationMs = now - m_startedMs;
     m_trace.attempts = m_dials;
     QList<Store::LedgerEntry> ledger;
-    if (m_committed && m_index >= 0) {
+    if (m_committed && m_pos.target < m_plan.targets.size() && m_pos.candidate >= 0) {
         const Routing::Candidate &c = current();
         m_trace.inputTokens = m_attempt.inputTokens;
         m_trace.outputTokens = m_attempt.outputTokens;
         const bool billable = m_attempt.status >= 200 && m_attempt.status < 300 && m_endpoint != Wire::Endpoint::CountTokens;
-        if (billable && m_meter && m_meter->usage().known() && c.rates) {
+        if (billable && m_meter && m_meter->usage().known()) {
             const Wire::Usage u = m_meter->usage();
             // Billing uses the band the provider's reported prompt falls in.
             const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
@@ -428,7 +612,7 @@ void ProxyRequest::finish()
             e.day = Store::utcDay(now);
             e.keyId = m_key.id;
             e.route = m_trace.route;
-            e.target = c.provider + QLatin1Char('/') + c.upstreamModel;
+            e.target = target().label();
             e.sharer = c.handle;
             e.costUsd = m_trace.costUsd;
             e.absorbedUsd = m_trace.absorbedUsd;

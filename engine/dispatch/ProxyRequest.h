@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Clock.h"
+#include "health/HealthBook.h"
 #include "http/UpstreamClient.h"
 #include "keys/ApiKey.h"
 #include "routing/Router.h"
@@ -20,9 +21,10 @@ class HttpExchange;
 
 namespace Dispatch {
 
-/// One proxied chat request: dials the plan's candidates in order with failover, relays the
-/// chosen answer as it arrives, and records the trace (one row per attempt) and the ledger.
-/// It deletes itself when the request is over.
+/// One proxied request: dials the plan's candidates in order with failover (at most
+/// settings.maxDials dispatched, pre-dispatch refusals bounded by settings.scanCap), relays the
+/// chosen answer as it arrives, holds a slow stream open, and records the trace (one row per
+/// attempt and per refusal) and the ledger. It deletes itself when the request is over.
 class ProxyRequest : public QObject
 {
     Q_OBJECT
@@ -31,11 +33,19 @@ public:
                  Wire::Endpoint endpoint, QJsonObject body, Routing::Plan plan, Routing::ClientKind client);
     ~ProxyRequest() override;
 
+    /// Dials, or answers the plan's error when routing refused the request.
     void start();
     QString traceId() const { return m_trace.id; }
 
 private:
+    struct Position
+    {
+        int target = 0;
+        int candidate = -1;
+    };
+
     void dialNext();
+    bool advance();
     void handleHead();
     void handleBody(const QByteArray &bytes);
     void handleUpstreamFinished();
@@ -44,48 +54,64 @@ private:
     void handleIdleCheck();
     void handleClientGone();
     void handleDrained();
+    void handleHold();
+    void sendKeepalive();
 
     void commit(int status);
     void relay(const QByteArray &bytes);
     void endAttempt(const QString &outcome, const QString &reason);
-    void failOver(const QString &outcome, const QString &reason);
+    void refuseCandidate(const QString &reason);
+    void failOver(const QString &outcome, const QString &reason, std::optional<Health::Failure> failure, qint64 retryAfterMs = -1);
     void answerFailure();
-    void answerError(int status, const QString &message, const QJsonObject &extra = {});
+    void answerError(int status, const QString &message, const QJsonObject &extra = {}, qint64 retryAfterMs = -1);
+    void releaseSlot();
     void finish();
     Http::HttpHeaders aileHeaders() const;
-    const Routing::Candidate &current() const { return m_plan.candidates.at(m_index); }
+    const Routing::Target &target() const { return m_plan.targets.at(m_pos.target); }
+    const Routing::Candidate &current() const { return target().candidates.at(m_pos.candidate); }
 
     EngineContext &m_ctx;
     QPointer<Http::HttpExchange> m_exchange;
     Keys::ApiKey m_key;
     Wire::Endpoint m_endpoint;
     QJsonObject m_body;
-    QByteArray m_upstreamBody;
     bool m_injectedUsage = false;
     bool m_clientStream = false;
     Routing::Plan m_plan;
     Routing::ClientKind m_client;
 
     QPointer<Http::UpstreamCall> m_call;
-    int m_index = -1;
+    Position m_pos;
+    QString m_bodyFor;            // the target label m_upstreamBody was built for
+    QByteArray m_upstreamBody;
     int m_dials = 0;
+    int m_scanned = 0;
     qint64 m_startedMs = 0;
     qint64 m_attemptStartedMs = 0;
     qint64 m_lastActivityMs = 0;
-    bool m_committed = false;
+    bool m_committed = false;     // an upstream answer is being relayed
+    bool m_held = false;          // the client got a 200 and keepalives before any answer existed
     bool m_sse = false;
     bool m_draining = false;      // reading a failed attempt's error body
     bool m_budgetCut = false;     // this attempt ran on a shortened budget
+    bool m_slotHeld = false;
     bool m_finished = false;
     QByteArray m_errorBody;
     std::unique_ptr<Wire::ResponseMeter> m_meter;
     Deadline m_firstByteDeadline;
     Deadline m_idleDeadline;
+    Deadline m_holdDeadline;
+    Deadline m_keepaliveDeadline;
     Store::TraceRecord m_trace;
     Store::AttemptRecord m_attempt;
     QList<int> m_failureStatuses;
+    qint64 m_earliestRetryMs = 0;
     QString m_lastFailure;
 };
+
+/// Records a request refused before routing (malformed body and the like) as a trace row.
+void recordRefusedRequest(EngineContext &context, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
+                          Routing::ClientKind client, int status, const QString &message);
 
 } // namespace Dispatch
 } // namespace Aile

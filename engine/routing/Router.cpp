@@ -1,123 +1,388 @@
 #include "Router.h"
 
+#include "core/Clock.h"
 #include "core/EngineContext.h"
+#include "health/HealthBook.h"
 #include "keys/ApiKey.h"
+
+#include <QtCore/QCryptographicHash>
 
 #include <algorithm>
 
 namespace Aile::Routing {
 
-bool Router::splitModel(const QString &model, QString *provider, QString *id, QString *unknownPrefix) const
+namespace {
+
+Plan refused(int status, const QString &message, const QJsonObject &extra = {})
 {
-    const qsizetype slash = model.indexOf(QLatin1Char('/'));
-    if (slash <= 0)
-        return false;
-    const QString prefix = model.left(slash);
-    if (m_ctx.catalog.provider(prefix)) {
-        *provider = prefix;
-        *id = model.mid(slash + 1);
-        return true;
+    Plan p;
+    p.status = status;
+    p.message = message;
+    p.extra = extra;
+    return p;
+}
+
+QString headerText(const RequestFacts &facts, const char *name)
+{
+    return facts.headers ? QString::fromUtf8(facts.headers->value(name)).trimmed() : QString();
+}
+
+QStringList listOf(const QString &value)
+{
+    QStringList out;
+    for (const QString &part : value.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!part.trimmed().isEmpty())
+            out << part.trimmed().toLower();
+    return out;
+}
+
+// A weighted draw without replacement: each pick is proportional to its weight.
+template <typename T, typename Weight>
+void weightedShuffle(QList<T> &items, QRandomGenerator &rng, Weight weightOf)
+{
+    for (qsizetype i = 0; i + 1 < items.size(); ++i) {
+        double total = 0;
+        for (qsizetype j = i; j < items.size(); ++j)
+            total += weightOf(items.at(j));
+        double x = rng.generateDouble() * total;
+        qsizetype pick = items.size() - 1;
+        for (qsizetype j = i; j < items.size(); ++j) {
+            x -= weightOf(items.at(j));
+            if (x < 0) {
+                pick = j;
+                break;
+            }
+        }
+        if (pick != i)
+            items.swapItemsAt(i, pick);
     }
-    *unknownPrefix = prefix;
-    return false;
+}
+
+} // namespace
+
+QString Router::spelling(const QString &id)
+{
+    QString s = id.toLower();
+    s.replace(QLatin1Char('.'), QLatin1Char('-'));
+    return s;
 }
 
 Plan Router::plan(const RequestFacts &facts) const
 {
-    Plan plan;
-    auto refuse = [&plan](int status, const QString &message) {
-        plan.status = status;
-        plan.message = message;
-        return plan;
-    };
     if (facts.model.isEmpty())
-        return refuse(400, QStringLiteral("the request names no model; send \"model\": \"<provider>/<model>\" (GET /v1/models lists them)"));
-
-    const QString headerProvider = facts.headers ? QString::fromUtf8(facts.headers->value("x-aile-provider")).trimmed() : QString();
+        return refused(400, QStringLiteral("the request names no model; send \"model\": \"<provider>/<model>\" (GET /v1/models lists them)"));
+    const bool chat = Wire::isChat(facts.endpoint);
+    const QString headerProvider = headerText(facts, "x-aile-provider").toLower();
     const QString keyProvider = facts.key ? facts.key->routing.value(QLatin1String("provider")).toString() : QString();
+    const QStringList capacity = listOf(headerText(facts, "x-aile-capacity"));
+    const QStringList headerList = listOf(headerProvider);
 
-    QString provider, id, unknownPrefix;
-    const bool prefixed = splitModel(facts.model, &provider, &id, &unknownPrefix);
-    if (!prefixed) {
-        // A pinned aggregator takes namespaced ids as written.
-        const QString pinned = !headerProvider.isEmpty() ? headerProvider : keyProvider;
-        const Catalog::ProviderInfo *pinnedInfo = pinned.isEmpty() ? nullptr : m_ctx.catalog.provider(pinned);
-        if (!unknownPrefix.isEmpty() && !(pinnedInfo && pinnedInfo->namespacedIds))
-            return refuse(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
-                                   .arg(unknownPrefix, facts.model));
-        if (!pinned.isEmpty()) {
-            provider = pinned;
-        } else if (facts.client == ClientKind::ClaudeCode) {
-            provider = QStringLiteral("claude");
-        } else if (facts.client == ClientKind::Codex) {
-            provider = QStringLiteral("codex");
-        } else {
-            return refuse(400, QStringLiteral("model \"%1\" names no provider; write it as <provider>/%1 (for example claude/%1), "
-                                              "or send x-aile-provider; GET /v1/models lists them")
-                                   .arg(facts.model));
-        }
-        id = facts.model;
-    } else if (!keyProvider.isEmpty() && keyProvider != provider) {
-        return refuse(400, QStringLiteral("this API key is pinned to provider %1, but the model names provider %2; "
-                                          "send the bare model id, or use a key that is not pinned to %1")
-                               .arg(keyProvider, provider));
+    // Any provider: auto/<model>, or x-aile-provider: any / a comma list beside a bare id.
+    const bool autoPrefix = facts.model.startsWith(QLatin1String("auto/"));
+    const bool anyHeader = headerProvider == QLatin1String("any") || headerList.size() > 1;
+    if (autoPrefix || (anyHeader && !facts.model.contains(QLatin1Char('/')))) {
+        const QString bare = autoPrefix ? facts.model.mid(5) : facts.model;
+        if (!chat)
+            return refused(400, QStringLiteral("any provider (auto/) is for the chat endpoints only; name the provider as <provider>/<model> on %1")
+                                    .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))));
+        if (bare.isEmpty() || bare.contains(QLatin1Char('/')))
+            return refused(400, QStringLiteral("what follows auto/ must be a bare model id such as auto/claude-sonnet-5, not \"%1\"").arg(facts.model));
+        if (!keyProvider.isEmpty())
+            return refused(400, QStringLiteral("this API key is limited to provider %1, so auto/ cannot widen it; send %1/%2 or the bare id")
+                                    .arg(keyProvider, bare));
+        if (capacity.contains(QLatin1String("local")))
+            return refused(400, QStringLiteral("x-aile-capacity: local cannot be added to an any-provider request: self-hosted models are never chosen by auto/; send local/<model>"));
+        if (autoPrefix && headerList.size() == 1 && headerList.first() != QLatin1String("any"))
+            return refused(400, QStringLiteral("x-aile-provider names one provider (%1) beside auto/, and the two name different things; send %1/%2, "
+                                              "or give a comma list of providers to limit auto/")
+                                    .arg(headerList.first(), bare));
+        QStringList limit = headerList;
+        limit.removeAll(QStringLiteral("any"));
+        return planAnyProvider(facts, bare, limit);
     }
+    if (anyHeader)
+        return refused(400, QStringLiteral("x-aile-provider: %1 takes a bare model id (or auto/<model>), not \"%2\"").arg(headerProvider, facts.model));
+
+    if (!headerProvider.isEmpty() && !keyProvider.isEmpty() && headerProvider != keyProvider)
+        return refused(400, QStringLiteral("this API key is pinned to provider %1; x-aile-provider: %2 cannot change it; use a key that is not pinned")
+                                .arg(keyProvider, headerProvider));
+    const QString pinned = !headerProvider.isEmpty() ? headerProvider : keyProvider;
+    const qsizetype slash = facts.model.indexOf(QLatin1Char('/'));
+    const QString prefix = slash > 0 ? facts.model.left(slash) : QString();
+    QString provider, id;
+    if (!pinned.isEmpty()) {
+        const Catalog::ProviderInfo *p = m_ctx.catalog.provider(pinned);
+        if (!p)
+            return refused(400, QStringLiteral("unknown provider \"%1\" in %2; GET /v1/models lists the providers and models this key can use")
+                                    .arg(pinned, headerProvider.isEmpty() ? QStringLiteral("this key's provider pin") : QStringLiteral("x-aile-provider")));
+        provider = pinned;
+        if (prefix == pinned) {
+            id = facts.model.mid(slash + 1);
+        } else if (p->namespacedIds || slash < 0) {
+            id = facts.model; // an aggregator takes namespaced ids as written
+        } else if (m_ctx.catalog.provider(prefix)) {
+            return refused(400, QStringLiteral("model %1 names provider %2, but %3 pins provider %4, whose model ids carry no prefix; "
+                                              "send the bare id %5 for %4, or drop the pin to use %2")
+                                    .arg(facts.model, prefix,
+                                         headerProvider.isEmpty() ? QStringLiteral("this API key") : QStringLiteral("x-aile-provider"),
+                                         pinned, facts.model.mid(slash + 1)));
+        } else {
+            return refused(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
+                                    .arg(prefix, facts.model));
+        }
+    } else if (slash > 0) {
+        if (!m_ctx.catalog.provider(prefix))
+            return refused(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
+                                    .arg(prefix, facts.model));
+        provider = prefix;
+        id = facts.model.mid(slash + 1);
+    } else {
+        const QJsonObject routing = facts.key ? facts.key->routing : QJsonObject();
+        if (chat && routing.value(QLatin1String("bareModelAnyProvider")).toBool()) {
+            QStringList limit;
+            for (const QJsonValue &v : routing.value(QLatin1String("bareModelProviders")).toArray())
+                limit << v.toString();
+            return planAnyProvider(facts, facts.model, limit);
+        }
+        if (facts.client == ClientKind::ClaudeCode)
+            provider = QStringLiteral("claude");
+        else if (facts.client == ClientKind::Codex)
+            provider = QStringLiteral("codex");
+        else
+            return refused(400, QStringLiteral("model \"%1\" names no provider; write it as <provider>/%1 (for example claude/%1 or auto/%1), "
+                                              "or send x-aile-provider; GET /v1/models lists them")
+                                    .arg(facts.model));
+        id = facts.model;
+    }
+    if (!chat && slash <= 0)
+        return refused(400, QStringLiteral("%1 takes <provider>/<model>; a bare id with x-aile-provider is not accepted there")
+                                .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))));
+    if (id.isEmpty())
+        return refused(400, QStringLiteral("model \"%1\" names a provider but no model").arg(facts.model));
 
     const Catalog::ProviderInfo *info = m_ctx.catalog.provider(provider);
-    if (!info)
-        return refuse(400, QStringLiteral("unknown provider \"%1\"; GET /v1/models lists the providers this key can use").arg(provider));
     const QString wire = Wire::wireName(facts.endpoint);
-    if (!info->speaks(wire))
-        return refuse(404, QStringLiteral("provider %1 does not serve %2; post to an endpoint it speaks (%3)")
-                               .arg(provider, QString::fromLatin1(Wire::pathOf(facts.endpoint)),
-                                    QStringList(info->wires.begin(), info->wires.end()).join(QStringLiteral(", "))));
-    plan.provider = provider;
-    plan.model = id;
+    if (!info->speaks(wire)) {
+        QStringList wires(info->wires.begin(), info->wires.end());
+        wires.sort();
+        return refused(404, QStringLiteral("provider %1 does not serve %2; it speaks %3")
+                                .arg(provider, QString::fromLatin1(Wire::pathOf(facts.endpoint)), wires.join(QStringLiteral(", "))));
+    }
+    Plan plan;
+    Target t = target(provider, id, facts);
+    if (t.candidates.isEmpty()) {
+        failEmptyTarget(plan, t);
+        plan.targets.append(t);
+        return plan;
+    }
+    order(t, facts, &plan.sampled);
+    plan.targets.append(t);
+    return plan;
+}
 
-    const Catalog::ModelInfo *model = m_ctx.catalog.model(provider, id);
+void Router::failEmptyTarget(Plan &plan, const Target &t) const
+{
+    qint64 earliest = 0;
+    bool allCooling = !t.refusals.isEmpty();
+    for (const Refusal &r : t.refusals) {
+        if (r.untilMs > 0)
+            earliest = earliest == 0 ? r.untilMs : qMin(earliest, r.untilMs);
+        else
+            allCooling = false;
+    }
+    if (allCooling && earliest > 0) {
+        plan.status = 429;
+        plan.retryAfterMs = earliest - m_ctx.clock->nowMs();
+        plan.message = QStringLiteral("every sharer of %1 for %2 is cooling down after failures; retry in %3 s")
+                           .arg(t.provider, t.model).arg((plan.retryAfterMs + 999) / 1000);
+        return;
+    }
+    plan.status = 503;
+    plan.message = t.refusals.isEmpty()
+                       ? QStringLiteral("provider %1 has no sharer for %2; add one in Aile's Sharers view").arg(t.provider, t.model)
+                       : QStringLiteral("no sharer of provider %1 can serve %2 right now (%3 unavailable)").arg(t.provider, t.model).arg(t.refusals.size());
+}
+
+Target Router::target(const QString &provider, const QString &model, const RequestFacts &facts) const
+{
+    Target t;
+    t.provider = provider;
+    t.model = model;
+    const Catalog::ModelInfo *info = m_ctx.catalog.model(provider, model);
     for (const Catalog::Sharer &s : m_ctx.sharers) {
         if (s.provider != provider)
             continue;
-        if (!s.offers(id) && !(model && std::any_of(model->aliases.begin(), model->aliases.end(),
-                                                    [&](const QString &a) { return s.offers(a); })))
+        const bool offers = s.offers(model)
+                            || (info && std::any_of(info->aliases.begin(), info->aliases.end(), [&](const QString &a) { return s.offers(a); }))
+                            || (info && s.offers(info->id));
+        if (!offers)
             continue;
+        auto refuse = [&](const QString &reason, qint64 until = 0) { t.refusals.append({s.handle, s.name, reason, until}); };
         if (s.blocked) {
-            plan.refusals.append({s.handle, s.name, QStringLiteral("blocked")});
+            refuse(QStringLiteral("blocked"));
             continue;
         }
         if (!m_ctx.credentials.contains(s.handle)) {
-            plan.refusals.append({s.handle, s.name, QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(s.handle))});
+            refuse(QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(s.handle)));
+            continue;
+        }
+        if (s.weight == 0) {
+            refuse(QStringLiteral("weight 0"));
+            continue;
+        }
+        const qint64 until = m_ctx.health ? m_ctx.health->coolingUntil(s.handle, model) : 0;
+        if (until > 0) {
+            const Health::SharerHealth &h = m_ctx.health->of(s.handle);
+            const bool modelOff = h.modelOffUntil.value(model, 0) >= until;
+            refuse(modelOff ? QStringLiteral("no quota for this model on this account")
+                            : QStringLiteral("cooling down (%1)").arg(h.cooldownReason),
+                   until);
             continue;
         }
         Candidate c;
         c.handle = s.handle;
         c.name = s.name;
         c.provider = provider;
-        c.upstreamModel = id;
-        c.rates = Billing::ratesFor(s, model, id, facts.promptTokens);
+        c.upstreamModel = model;
+        c.rates = Billing::ratesFor(s, info, model, facts.promptTokens);
         if (c.rates)
             c.quoteUsd = Billing::costOf(*c.rates, facts.promptTokens, facts.maxOutputTokens);
-        c.tested = s.tested.contains(id);
-        plan.candidates.append(c);
+        c.tested = s.tested.contains(model) || (info && s.tested.contains(info->id));
+        if (m_ctx.health) {
+            const Health::SharerHealth &h = m_ctx.health->of(s.handle);
+            c.deadKey = h.deadKey;
+            c.health = m_ctx.health->weight(s.handle);
+            c.ttfbMs = h.ttfbSamples > 0 ? h.ttfbMs : -1;
+        }
+        t.candidates.append(c);
     }
-    if (plan.candidates.isEmpty())
-        return refuse(503, QStringLiteral("no sharer of provider %1 is available for %2 right now; add one, or check the ones you have")
-                               .arg(provider, id));
-    orderCandidates(facts, plan);
-    return plan;
+    return t;
 }
 
-void Router::orderCandidates(const RequestFacts &, Plan &plan) const
+void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
 {
-    // Price is primary; un-quotable sharers sort last, never first. Among equal prices a
-    // sharer that passed a test of the model goes first.
-    std::stable_sort(plan.candidates.begin(), plan.candidates.end(), [](const Candidate &a, const Candidate &b) {
+    // A session draws the same order every time (seed 002); other requests draw at random.
+    QRandomGenerator seeded;
+    QRandomGenerator *rng = &m_ctx.draw;
+    if (facts.drawSeed) {
+        const QByteArray h = QCryptographicHash::hash(QByteArray(QByteArray::number(*facts.drawSeed) + t.label().toUtf8()), QCryptographicHash::Sha256);
+        seeded.seed(quint32(quint8(h[0]) | quint8(h[1]) << 8 | quint8(h[2]) << 16 | quint32(quint8(h[3])) << 24));
+        rng = &seeded;
+    }
+    QHash<QString, int> weights;
+    for (const Catalog::Sharer &s : m_ctx.sharers)
+        weights.insert(s.handle, s.weight);
+    const double band = qMax(0.0, m_ctx.settings.tieBandPercent) / 100.0;
+
+    // Price is primary; un-quotable sharers sort last, never first; dead keys after everyone.
+    std::stable_sort(t.candidates.begin(), t.candidates.end(), [](const Candidate &a, const Candidate &b) {
+        if (a.deadKey != b.deadKey)
+            return !a.deadKey;
         if (a.quoteUsd.has_value() != b.quoteUsd.has_value())
             return a.quoteUsd.has_value();
         if (a.quoteUsd && *a.quoteUsd != *b.quoteUsd)
             return *a.quoteUsd < *b.quoteUsd;
-        return a.tested && !b.tested;
+        return false;
     });
+    QList<Candidate> out;
+    qsizetype i = 0;
+    while (i < t.candidates.size()) {
+        // A tie group: the same price (within the tie band), the same dead-key standing.
+        const Candidate &first = t.candidates.at(i);
+        qsizetype j = i + 1;
+        while (j < t.candidates.size()) {
+            const Candidate &c = t.candidates.at(j);
+            if (c.deadKey != first.deadKey || c.quoteUsd.has_value() != first.quoteUsd.has_value())
+                break;
+            if (first.quoteUsd && *c.quoteUsd > *first.quoteUsd * (1.0 + band) && *c.quoteUsd != *first.quoteUsd)
+                break;
+            ++j;
+        }
+        QList<Candidate> tested, untested;
+        for (qsizetype k = i; k < j; ++k)
+            (t.candidates.at(k).tested ? tested : untested).append(t.candidates.at(k));
+        auto weightOf = [&](const Candidate &c) { return double(weights.value(c.handle, 1)) * c.health; };
+        if (tested.size() > 1 || untested.size() > 1)
+            *sampled = true;
+        weightedShuffle(tested, *rng, weightOf);
+        weightedShuffle(untested, *rng, weightOf);
+        const qsizetype groupStart = out.size();
+        out += tested;
+        out += untested;
+        for (qsizetype k = groupStart + 1; k < out.size(); ++k)
+            out[k].tiedWithPrevious = true;
+        i = j;
+    }
+    t.candidates = out;
+}
+
+QString Router::matchingModel(const QString &provider, const QString &bareId) const
+{
+    const QString want = spelling(bareId);
+    QStringList ids;
+    for (const Catalog::ModelInfo *m : m_ctx.catalog.modelsOf(provider)) {
+        ids << m->id;
+        ids += m->aliases;
+    }
+    for (const Catalog::Sharer &s : m_ctx.sharers)
+        if (s.provider == provider)
+            ids += s.models;
+    for (const QString &id : ids)
+        if (spelling(id) == want)
+            return id;
+    for (const QString &id : ids)
+        if (spelling(id).endsWith(QLatin1Char('/') + want))
+            return id;
+    return {};
+}
+
+Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, const QStringList &limitTo) const
+{
+    Plan plan;
+    plan.anyProvider = true;
+    const QString wire = Wire::wireName(facts.endpoint);
+    QList<Target> targets;
+    bool listed = false;
+    for (const Catalog::ProviderInfo &p : m_ctx.catalog.providers()) {
+        if (p.selfHosted || !p.speaks(wire) || (!limitTo.isEmpty() && !limitTo.contains(p.id)))
+            continue;
+        const QString id = matchingModel(p.id, bareId);
+        if (id.isEmpty())
+            continue;
+        listed = true;
+        Target t = target(p.id, id, facts);
+        if (t.candidates.isEmpty()) {
+            plan.targets.append(t); // kept for the dry run's account, dropped below
+            continue;
+        }
+        order(t, facts, &plan.sampled);
+        targets.append(t);
+    }
+    if (!listed)
+        return refused(404, QStringLiteral("no provider lists %1 for %2; GET /v1/models lists what this key can use")
+                                .arg(bareId, QString::fromLatin1(Wire::pathOf(facts.endpoint))));
+    if (targets.isEmpty()) {
+        Target all;
+        all.provider = QStringLiteral("auto");
+        all.model = bareId;
+        for (const Target &t : plan.targets)
+            all.refusals += t.refusals;
+        failEmptyTarget(plan, all);
+        if (plan.status == 503)
+            plan.message = QStringLiteral("no provider listing %1 has a sharer online that can serve it right now").arg(bareId);
+        return plan;
+    }
+    // Cheapest first: a provider is as cheap as its first sharer.
+    std::stable_sort(targets.begin(), targets.end(), [](const Target &a, const Target &b) {
+        const auto qa = a.candidates.first().quoteUsd, qb = b.candidates.first().quoteUsd;
+        if (qa.has_value() != qb.has_value())
+            return qa.has_value();
+        return qa && *qa < *qb;
+    });
+    if (targets.size() > MaxAnyProviders)
+        targets.resize(MaxAnyProviders);
+    plan.targets = targets;
+    return plan;
 }
 
 } // namespace Aile::Routing

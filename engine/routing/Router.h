@@ -28,6 +28,7 @@ struct RequestFacts
     qint64 promptTokens = 0;
     qint64 maxOutputTokens = Billing::DefaultMaxTokens;
     bool stream = false;
+    std::optional<quint64> drawSeed;       // a session's stable seed; unset: a random draw
 };
 
 /// One sharer that may serve, in routing order.
@@ -40,6 +41,10 @@ struct Candidate
     std::optional<Billing::Rates> rates;   // unset: un-quotable
     std::optional<double> quoteUsd;        // for the request's estimated tokens
     bool tested = false;
+    bool deadKey = false;
+    double health = 1.0;                   // the tie-draw factor
+    double ttfbMs = -1;                    // observed, -1 without samples
+    bool tiedWithPrevious = false;         // same price as the one before it (a drawn order)
 };
 
 /// A sharer left out before any dial, and why.
@@ -48,18 +53,30 @@ struct Refusal
     QString handle;
     QString name;
     QString reason;
+    qint64 untilMs = 0;                    // cooling: when it ends
 };
 
-/// The ordered candidates for a request, or the error it gets before anything is dialled.
+/// One provider/model to try, with its sharers in order. A plain request has one target; an
+/// auto/ request one per provider; a named route one per route target.
+struct Target
+{
+    QString provider;
+    QString model;                         // the upstream model id
+    QList<Candidate> candidates;
+    QList<Refusal> refusals;
+    QString label() const { return provider + QLatin1Char('/') + model; }
+};
+
+/// The ordered targets for a request, or the error it gets before anything is dialled.
 struct Plan
 {
     int status = 0;                        // 0: route it; else the error status
     QString message;
     QJsonObject extra;                     // refusedBy, …
-    QString provider;
-    QString model;                         // the upstream model id
-    QList<Candidate> candidates;
-    QList<Refusal> refusals;
+    qint64 retryAfterMs = -1;              // with a 429: the earliest end of a cooldown
+    QList<Target> targets;
+    bool anyProvider = false;              // auto/: the provider may change between attempts
+    bool sampled = false;                  // a draw broke a tie somewhere
     bool ok() const { return status == 0; }
 };
 
@@ -71,12 +88,20 @@ public:
     explicit Router(const EngineContext &context) : m_ctx(context) {}
     Plan plan(const RequestFacts &facts) const;
 
-    /// Splits "provider/model" for a known provider; returns false for a bare id or an
-    /// unknown prefix (prefix then holds it).
-    bool splitModel(const QString &model, QString *provider, QString *id, QString *unknownPrefix) const;
+    /// The sharers of one provider for one model, filtered and ordered (also the listing).
+    Target target(const QString &provider, const QString &model, const RequestFacts &facts) const;
+
+    static constexpr int MaxAnyProviders = 6;
+    /// "claude-sonnet-5.5" and "claude-sonnet-5-5" are one spelling.
+    static QString spelling(const QString &id);
 
 private:
-    void orderCandidates(const RequestFacts &facts, Plan &plan) const;
+    Plan planAnyProvider(const RequestFacts &facts, const QString &bareId, const QStringList &limitTo) const;
+    QStringList providersListing(const QString &bareId, Wire::Endpoint endpoint, QString *matchedId) const;
+    QString matchingModel(const QString &provider, const QString &bareId) const;
+    void order(Target &target, const RequestFacts &facts, bool *sampled) const;
+    void failEmptyTarget(Plan &plan, const Target &target) const;
+
     const EngineContext &m_ctx;
 };
 

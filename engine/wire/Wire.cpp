@@ -95,7 +95,6 @@ QString errorTypeFor(ErrorShape shape, int status)
         case 413: return QStringLiteral("request_too_large");
         case 429: return QStringLiteral("rate_limit_error");
         case 529: return QStringLiteral("overloaded_error");
-        case 503: return QStringLiteral("overloaded_error");
         case 524: return QStringLiteral("timeout_error");
         default: return status >= 500 ? QStringLiteral("api_error") : QStringLiteral("invalid_request_error");
         }

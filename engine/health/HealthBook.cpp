@@ -1,0 +1,167 @@
+#include "HealthBook.h"
+
+#include "core/Clock.h"
+
+#include <QtCore/QDateTime>
+
+namespace Aile::Health {
+
+namespace {
+const SharerHealth Neutral;
+constexpr double Alpha = 0.2; // weight of the newest sample in the moving averages
+} // namespace
+
+qint64 parseRetryAfterMs(const QByteArray &value, qint64 nowMs)
+{
+    const QByteArray v = value.trimmed();
+    if (v.isEmpty())
+        return -1;
+    bool ok = false;
+    const double seconds = v.toDouble(&ok);
+    if (ok)
+        return seconds < 0 ? -1 : qint64(seconds * 1000);
+    const QDateTime when = QDateTime::fromString(QString::fromLatin1(v), Qt::RFC2822Date);
+    if (!when.isValid())
+        return -1;
+    return qMax<qint64>(0, when.toMSecsSinceEpoch() - nowMs);
+}
+
+HealthBook::HealthBook(Clock *clock) : m_clock(clock) {}
+
+const SharerHealth &HealthBook::of(const QString &handle) const
+{
+    auto it = m_health.constFind(handle);
+    return it == m_health.constEnd() ? Neutral : *it;
+}
+
+qint64 HealthBook::coolingUntil(const QString &handle, const QString &model) const
+{
+    const SharerHealth &h = of(handle);
+    const qint64 now = m_clock->nowMs();
+    qint64 until = h.cooldownUntilMs > now ? h.cooldownUntilMs : 0;
+    const qint64 modelOff = h.modelOffUntil.value(model, 0);
+    if (modelOff > now)
+        until = qMax(until, modelOff);
+    return until;
+}
+
+void HealthBook::addOutcome(SharerHealth &h, bool ok)
+{
+    h.successRate = h.outcomes == 0 ? (ok ? 1.0 : 0.0) : (1 - Alpha) * h.successRate + Alpha * (ok ? 1.0 : 0.0);
+    ++h.outcomes;
+}
+
+void HealthBook::recordSuccess(const QString &handle, qint64 ttfbMs)
+{
+    SharerHealth &h = m_health[handle];
+    h.ladderStep = 0;
+    h.cooldownUntilMs = 0;
+    h.cooldownReason.clear();
+    h.deadKey = false;
+    h.deadByProbeOnly = false;
+    if (ttfbMs >= 0) {
+        h.ttfbMs = h.ttfbSamples == 0 ? double(ttfbMs) : (1 - Alpha) * h.ttfbMs + Alpha * double(ttfbMs);
+        ++h.ttfbSamples;
+    }
+    addOutcome(h, true);
+}
+
+qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Failure failure, qint64 retryAfterMs)
+{
+    SharerHealth &h = m_health[handle];
+    const qint64 now = m_clock->nowMs();
+    addOutcome(h, false);
+    switch (failure) {
+    case Failure::AuthRefused:
+        h.deadKey = true;
+        h.deadByProbeOnly = false;
+        return 0;
+    case Failure::ModelNoQuota:
+        // The key has no quota for this one model: take it off this account, keep the rest.
+        h.modelOffUntil.insert(model, now + MaxRetryAfterMs);
+        return now + MaxRetryAfterMs;
+    case Failure::CutStream:
+        h.cooldownUntilMs = qMax(h.cooldownUntilMs, now + CutStreamCooldownMs);
+        h.cooldownReason = QStringLiteral("cut stream");
+        return h.cooldownUntilMs;
+    case Failure::RateLimited:
+    case Failure::ServerError:
+    case Failure::Connection:
+    case Failure::Timeout:
+        break;
+    }
+    const int step = qMin<int>(h.ladderStep, int(std::size(Ladder)) - 1);
+    const qint64 backoff = Ladder[step];
+    // Positive-only jitter spreads accounts that share one upstream limit; never earlier than the ladder.
+    const qint64 jitter = m_rng ? qint64(m_rng->bounded(quint32(backoff / 5 + 1))) : 0;
+    qint64 until = now + backoff + jitter;
+    if (retryAfterMs >= 0) {
+        // The provider's own reset is honoured as stated (up to 24 h) and never jittered,
+        // but no retry comes earlier than the computed backoff.
+        until = qMax(now + qMin(retryAfterMs, MaxRetryAfterMs), now + backoff);
+    }
+    h.ladderStep = qMin(h.ladderStep + 1, int(std::size(Ladder)));
+    h.cooldownUntilMs = qMax(h.cooldownUntilMs, until);
+    switch (failure) {
+    case Failure::RateLimited: h.cooldownReason = QStringLiteral("rate limited"); break;
+    case Failure::ServerError: h.cooldownReason = QStringLiteral("server error"); break;
+    case Failure::Connection: h.cooldownReason = QStringLiteral("connection failed"); break;
+    default: h.cooldownReason = QStringLiteral("timed out"); break;
+    }
+    return h.cooldownUntilMs;
+}
+
+void HealthBook::recordBudgetCut(const QString &handle, qint64 elapsedMs)
+{
+    SharerHealth &h = m_health[handle];
+    // Slowness only: it loses ties, it is not benched and its success rate is untouched.
+    h.ttfbMs = h.ttfbSamples == 0 ? double(elapsedMs) : (1 - Alpha) * h.ttfbMs + Alpha * double(elapsedMs);
+    ++h.ttfbSamples;
+}
+
+void HealthBook::recordProbe(const QString &handle, bool answered, bool credentialRefused)
+{
+    SharerHealth &h = m_health[handle];
+    h.probe = answered ? 1 : -1;
+    h.probeAtMs = m_clock->nowMs();
+    if (credentialRefused && !h.deadKey) {
+        h.deadKey = true;
+        h.deadByProbeOnly = true;
+    } else if (answered && h.deadKey && h.deadByProbeOnly) {
+        // Only a probe refused it, so a passing probe restores it.
+        h.deadKey = false;
+        h.deadByProbeOnly = false;
+    }
+}
+
+void HealthBook::restore(const QString &handle)
+{
+    SharerHealth &h = m_health[handle];
+    h.deadKey = false;
+    h.deadByProbeOnly = false;
+    h.modelOffUntil.clear();
+}
+
+void HealthBook::setHeadroom(const QString &handle, double headroom)
+{
+    m_health[handle].headroom = qBound(0.0, headroom, 1.0);
+}
+
+double HealthBook::weight(const QString &handle) const
+{
+    const SharerHealth &h = of(handle);
+    double w = 1.0;
+    if (h.probe < 0)
+        w *= 0.25;                                   // the credential did not answer lately
+    if (h.ladderStep > 0)
+        w *= 1.0 / (1.0 + h.ladderStep);             // failed recently, now out of its cooldown
+    if (h.headroom >= 0)
+        w *= 0.25 + 0.75 * h.headroom;               // little of its rate window left
+    if (h.ttfbSamples >= 3)
+        w *= 1.0 / (1.0 + h.ttfbMs / 10'000.0);      // slow to start answering
+    if (h.outcomes >= 3)
+        w *= 0.1 + 0.9 * h.successRate;
+    return qMax(w, 1e-6);
+}
+
+} // namespace Aile::Health
