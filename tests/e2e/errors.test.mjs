@@ -109,13 +109,8 @@ describe('refusals through the official clients', () => {
     );
   });
 
-  // Issue 2: "Each request is a trace row". A request with a valid key that routing refuses before
-  // any sharer is dialled (unknown provider 400, no sharer 503) is answered by ApiRouter without a
-  // trace, so it never reaches GET /keys/usage/requests nor the GUI's traces table. Marked todo so
-  // the suite stays green while the engine is fixed; drop `todo` to make it a hard failure.
-  test('a request refused by routing still shows in GET /keys/usage/requests', {
-    todo: 'engine: routing refusals (400 unknown provider, 503 no sharer) write no trace',
-  }, async () => {
+  // Issue 2: "Each request is a trace row", also one that routing refuses before any dial.
+  test('a request refused by routing still shows in GET /keys/usage/requests', async () => {
     const seen = await traceIds();
     const refusals = [
       { model: 'nosuchprovider/gpt-5.2', status: 400, error: OpenAI.BadRequestError },

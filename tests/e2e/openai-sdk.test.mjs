@@ -125,13 +125,8 @@ describe('openai SDK through aile serve', () => {
     assertServedTrace(await stack.waitForTrace(id), { ...served, endpoint: '/v1/responses', stream: true });
   });
 
-  // The SDK's Responses accumulator needs `response.content_part.added` before the first text delta,
-  // as the real API sends it; the fake upstream's canned stream (tests/testsupport/FakeUpstream.cpp,
-  // responsesStream) has no content_part events, so the helper throws "missing content at index 0"
-  // whatever the engine does. Not an engine bug: turn this on once the fake sends the full sequence.
-  test('responses.stream helper', {
-    todo: 'fake upstream: Responses stream lacks response.content_part.added (the SDK accumulator needs it)',
-  }, async () => {
+  // The SDK's Responses accumulator needs the full event sequence the real API sends.
+  test('responses.stream helper', async () => {
     const stream = client.responses.stream({ model: MODEL, input: 'say hi' });
     let text = '';
     stream.on('response.output_text.delta', (e) => {

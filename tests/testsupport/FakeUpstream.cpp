@@ -247,6 +247,14 @@ Script FakeUpstream::responsesStream(const QStringList &pieces, int inputTokens,
                                                                        {QStringLiteral("sequence_number"), seq++},
                                                                        {QStringLiteral("output_index"), 0},
                                                                        {QStringLiteral("item"), item}}));
+    const QJsonObject emptyPart{{QStringLiteral("type"), QStringLiteral("output_text")}, {QStringLiteral("text"), QString()},
+                                {QStringLiteral("annotations"), QJsonArray{}}};
+    events.append(namedEvent("response.content_part.added", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.content_part.added")},
+                                                                        {QStringLiteral("sequence_number"), seq++},
+                                                                        {QStringLiteral("item_id"), QStringLiteral("msg_fake2")},
+                                                                        {QStringLiteral("output_index"), 0},
+                                                                        {QStringLiteral("content_index"), 0},
+                                                                        {QStringLiteral("part"), emptyPart}}));
     for (const QString &p : pieces)
         events.append(namedEvent("response.output_text.delta", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.output_text.delta")},
                                                                            {QStringLiteral("sequence_number"), seq++},
@@ -254,6 +262,27 @@ Script FakeUpstream::responsesStream(const QStringList &pieces, int inputTokens,
                                                                            {QStringLiteral("output_index"), 0},
                                                                            {QStringLiteral("content_index"), 0},
                                                                            {QStringLiteral("delta"), p}}));
+    QJsonObject fullPart = emptyPart;
+    fullPart.insert(QStringLiteral("text"), text);
+    events.append(namedEvent("response.output_text.done", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.output_text.done")},
+                                                                      {QStringLiteral("sequence_number"), seq++},
+                                                                      {QStringLiteral("item_id"), QStringLiteral("msg_fake2")},
+                                                                      {QStringLiteral("output_index"), 0},
+                                                                      {QStringLiteral("content_index"), 0},
+                                                                      {QStringLiteral("text"), text}}));
+    events.append(namedEvent("response.content_part.done", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.content_part.done")},
+                                                                       {QStringLiteral("sequence_number"), seq++},
+                                                                       {QStringLiteral("item_id"), QStringLiteral("msg_fake2")},
+                                                                       {QStringLiteral("output_index"), 0},
+                                                                       {QStringLiteral("content_index"), 0},
+                                                                       {QStringLiteral("part"), fullPart}}));
+    QJsonObject doneItem = item;
+    doneItem.insert(QStringLiteral("status"), QStringLiteral("completed"));
+    doneItem.insert(QStringLiteral("content"), QJsonArray{fullPart});
+    events.append(namedEvent("response.output_item.done", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.output_item.done")},
+                                                                      {QStringLiteral("sequence_number"), seq++},
+                                                                      {QStringLiteral("output_index"), 0},
+                                                                      {QStringLiteral("item"), doneItem}}));
     QJsonObject done = response;
     done.insert(QStringLiteral("status"), QStringLiteral("completed"));
     done.insert(QStringLiteral("output"),
