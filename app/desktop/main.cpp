@@ -1,0 +1,50 @@
+// aile-desktop: the window, with the proxy engine on its own thread.
+#include "core/EngineHost.h"
+#include "mainwindow/CommandLine.h"
+#include "mainwindow/MainWindow.h"
+#include "mainwindow/Translations.h"
+
+#include <QtCore/QLoggingCategory>
+#include <QtCore/QTextStream>
+#include <QtCore/QTimer>
+#include <QtWidgets/QApplication>
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    // Per-request debug lines cost time on the hot path; AILE_DEBUG=1 turns them on.
+    if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules(qEnvironmentVariableIntValue("AILE_DEBUG") ? QStringLiteral("aile.*.debug=true")
+                                                                                    : QStringLiteral("aile.*.debug=false"));
+    // The same application name as the CLI, so both find the same data directory. No
+    // organisation name: it would add a folder level the CLI does not have.
+    QCoreApplication::setApplicationName(QStringLiteral("aile"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(AILE_VERSION));
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("Aile"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("aile-desktop"));
+    Aile::Ui::installTranslations(&app, QLocale::system());
+
+    QString error;
+    const std::optional<Aile::EngineOptions> options = Aile::Ui::CommandLine::parse(QCoreApplication::arguments(), &error);
+    if (!options) {
+        QTextStream(stderr) << "aile-desktop: " << error << '\n';
+        return 2;
+    }
+
+    Aile::EngineHost host(*options);
+    Aile::Ui::MainWindow::Options windowOptions;
+    windowOptions.dataDir = options->dataDir;
+    windowOptions.configPath = options->configPath;
+    Aile::Ui::MainWindow window(&host, windowOptions);
+
+    // Closing the window hides it and stops the engine; quit once the engine says it stopped,
+    // or after a few seconds if it does not (a stuck stop must not leave an invisible process).
+    QApplication::setQuitOnLastWindowClosed(false);
+    QObject::connect(&host, &Aile::EngineHost::stopped, &app, &QCoreApplication::quit);
+    QObject::connect(&window, &Aile::Ui::MainWindow::quitRequested, &app,
+                     [&app] { QTimer::singleShot(5000, &app, &QCoreApplication::quit); });
+
+    window.show();
+    host.start();
+    return app.exec();
+}

@@ -1,0 +1,300 @@
+#include "ChartsView.h"
+
+#include "ChartData.h"
+#include "common/Format.h"
+#include "store/Store.h"
+
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QDateTimeAxis>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+#include <QtCore/QDateTime>
+#include <QtCore/QJsonObject>
+#include <QtCore/QTimer>
+#include <QtWidgets/QGridLayout>
+
+namespace Aile::Ui {
+
+namespace {
+
+// A busy hour past this many requests is drawn from its newest part only; the charts stay quick.
+constexpr int MaxChartTraces = 20000;
+constexpr int MaxSpendNames = 6;
+
+} // namespace
+
+ChartsView::ChartsView(QWidget *parent)
+    : QWidget(parent),
+      m_firstToken(makeView("firstTokenChart", tr("Time to first token per sharer"))),
+      m_perMinute(makeView("perMinuteChart", tr("Requests and failures per minute"))),
+      m_spendByKey(makeView("spendByKeyChart", tr("Spend per day per key"))),
+      m_spendByRoute(makeView("spendByRouteChart", tr("Spend per day per route"))),
+      m_refreshSoon(new QTimer(this)),
+      m_tick(new QTimer(this)),
+      m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
+{
+    setObjectName(QStringLiteral("chartsView"));
+    auto *grid = new QGridLayout(this);
+    grid->addWidget(m_firstToken, 0, 0);
+    grid->addWidget(m_perMinute, 0, 1);
+    grid->addWidget(m_spendByKey, 1, 0);
+    grid->addWidget(m_spendByRoute, 1, 1);
+
+    m_refreshSoon->setSingleShot(true);
+    m_refreshSoon->setInterval(2000);
+    connect(m_refreshSoon, &QTimer::timeout, this, &ChartsView::refresh);
+    // The hour window slides even when nothing happens.
+    m_tick->setInterval(60 * 1000);
+    connect(m_tick, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            refresh();
+        else
+            m_dirty = true;
+    });
+    m_tick->start();
+}
+
+QChartView *ChartsView::makeView(const char *name, const QString &accessibleName)
+{
+    auto *view = new QChartView(new QChart, this);
+    view->setObjectName(QLatin1String(name));
+    view->setAccessibleName(accessibleName);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(320, 220);
+    view->chart()->setTitle(accessibleName);
+    view->chart()->legend()->setAlignment(Qt::AlignBottom);
+    view->chart()->setAnimationOptions(QChart::NoAnimation);
+    return view;
+}
+
+QChart *ChartsView::firstTokenChart() const { return m_firstToken->chart(); }
+QChart *ChartsView::perMinuteChart() const { return m_perMinute->chart(); }
+QChart *ChartsView::spendByKeyChart() const { return m_spendByKey->chart(); }
+QChart *ChartsView::spendByRouteChart() const { return m_spendByRoute->chart(); }
+
+void ChartsView::setStore(const Store::Store *store)
+{
+    m_store = store;
+    m_dirty = true;
+    if (isVisible())
+        refresh();
+}
+
+void ChartsView::setKeys(const QJsonArray &keys)
+{
+    m_keyNames.clear();
+    for (const QJsonValue &v : keys) {
+        const QJsonObject k = v.toObject();
+        m_keyNames.insert(k.value(QLatin1String("id")).toString(), k.value(QLatin1String("name")).toString());
+    }
+}
+
+void ChartsView::noteLive(const QList<Store::TraceRecord> &traces)
+{
+    if (traces.isEmpty())
+        return;
+    m_dirty = true;
+    if (isVisible() && !m_refreshSoon->isActive())
+        m_refreshSoon->start();
+}
+
+void ChartsView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        refresh();
+}
+
+void ChartsView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        for (QChartView *v : {m_firstToken, m_perMinute, m_spendByKey, m_spendByRoute})
+            applyPalette(v->chart());
+    }
+}
+
+void ChartsView::clearChart(QChart *chart)
+{
+    chart->removeAllSeries();
+    for (QAbstractAxis *axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+void ChartsView::refresh()
+{
+    m_dirty = false;
+    const qint64 now = m_now();
+    const qint64 from = now - qint64(WindowMinutes) * 60 * 1000;
+    QList<Store::TraceRecord> recent;
+    if (m_store) {
+        Store::TraceQuery q;
+        q.sinceMs = from;
+        q.limit = MaxChartTraces;
+        q.withAttempts = false;
+        recent = m_store->traces(q);
+    }
+    fillFirstToken(recent, from, now);
+    fillPerMinute(recent, from, now);
+    fillSpend(m_spendByKey->chart(), tr("Spend per day per key"), now, true);
+    fillSpend(m_spendByRoute->chart(), tr("Spend per day per route"), now, false);
+    for (QChartView *v : {m_firstToken, m_perMinute, m_spendByKey, m_spendByRoute})
+        applyPalette(v->chart());
+}
+
+void ChartsView::fillFirstToken(const QList<Store::TraceRecord> &traces, qint64 from, qint64 to)
+{
+    QChart *chart = m_firstToken->chart();
+    clearChart(chart);
+    auto *x = new QDateTimeAxis;
+    x->setFormat(QStringLiteral("HH:mm"));
+    x->setRange(QDateTime::fromMSecsSinceEpoch(from), QDateTime::fromMSecsSinceEpoch(to));
+    x->setTickCount(7);
+    auto *y = new QValueAxis;
+    y->setTitleText(tr("ms"));
+    y->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    double maxMs = 100;
+    const QList<ChartData::SharerSeries> series = ChartData::firstTokenBySharer(traces);
+    for (const ChartData::SharerSeries &s : series) {
+        auto *line = new QLineSeries;
+        line->setName(s.sharer);
+        line->setPointsVisible(s.points.size() < 40);
+        line->append(s.points);
+        for (const QPointF &p : s.points)
+            maxMs = qMax(maxMs, p.y());
+        chart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+    }
+    y->setRange(0, maxMs * 1.1);
+    y->applyNiceNumbers();
+    chart->setTitle(series.isEmpty() ? tr("Time to first token per sharer (no request in the last hour)")
+                                     : tr("Time to first token per sharer, last hour"));
+    m_firstToken->setAccessibleDescription(tr("%n sharer(s) drawn", nullptr, int(series.size())));
+}
+
+void ChartsView::fillPerMinute(const QList<Store::TraceRecord> &traces, qint64 from, qint64 to)
+{
+    QChart *chart = m_perMinute->chart();
+    clearChart(chart);
+    const QList<ChartData::MinuteCount> minutes = ChartData::perMinute(traces, from, to);
+    auto *requests = new QLineSeries;
+    requests->setName(tr("Requests"));
+    auto *failures = new QLineSeries;
+    failures->setName(tr("Failures"));
+    int most = 1;
+    int total = 0;
+    int failed = 0;
+    for (const ChartData::MinuteCount &m : minutes) {
+        requests->append(double(m.minuteMs), m.requests);
+        failures->append(double(m.minuteMs), m.failures);
+        most = qMax(most, m.requests);
+        total += m.requests;
+        failed += m.failures;
+    }
+    auto *x = new QDateTimeAxis;
+    x->setFormat(QStringLiteral("HH:mm"));
+    x->setRange(QDateTime::fromMSecsSinceEpoch(from), QDateTime::fromMSecsSinceEpoch(to));
+    x->setTickCount(7);
+    auto *y = new QValueAxis;
+    y->setLabelFormat(QStringLiteral("%d"));
+    y->setRange(0, most);
+    y->applyNiceNumbers();
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QLineSeries *s : {requests, failures}) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    failures->setColor(QColor(0xd0, 0x30, 0x30));
+    if (total == 0)
+        chart->setTitle(tr("Requests and failures per minute (none in the last hour)"));
+    else
+        chart->setTitle(tr("Requests and failures per minute: %1% served in the last hour")
+                            .arg(QLocale().toString(100.0 * (total - failed) / total, 'f', 1)));
+    m_perMinute->setAccessibleDescription(tr("%1 requests, %2 failures in the last hour").arg(total).arg(failed));
+}
+
+void ChartsView::fillSpend(QChart *chart, const QString &title, qint64 now, bool byKey)
+{
+    clearChart(chart);
+    const QStringList days = ChartData::lastDays(now, SpendDays);
+    QList<Store::LedgerEntry> entries;
+    if (m_store)
+        for (const QString &day : days)
+            entries += m_store->ledger(day);
+    const QString noRoute = tr("(no route)");
+    const ChartData::SpendTable table = ChartData::spendPerDay(days, entries, [&](const Store::LedgerEntry &e) {
+        if (byKey)
+            return m_keyNames.value(e.keyId, e.keyId);
+        return e.route.isEmpty() ? noRoute : e.route;
+    });
+    auto *series = new QStackedBarSeries;
+    QList<double> others(days.size(), 0.0);
+    for (int i = 0; i < table.names.size(); ++i) {
+        const QList<double> &values = table.usd.value(table.names.at(i));
+        if (i >= MaxSpendNames) {
+            for (int d = 0; d < days.size(); ++d)
+                others[d] += values.at(d);
+            continue;
+        }
+        auto *set = new QBarSet(table.names.at(i));
+        set->append(values);
+        series->append(set);
+    }
+    if (table.names.size() > MaxSpendNames) {
+        auto *set = new QBarSet(tr("others"));
+        set->append(others);
+        series->append(set);
+    }
+    chart->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    QStringList labels;
+    for (const QString &day : days)
+        labels << day.mid(5);   // MM-DD: the year is the same on a two-week axis
+    x->append(labels);
+    auto *y = new QValueAxis;
+    y->setLabelFormat(QStringLiteral("$%.2f"));
+    double most = 0.01;
+    for (int d = 0; d < days.size(); ++d) {
+        double sum = 0;
+        for (const QList<double> &values : table.usd)
+            sum += values.at(d);
+        most = qMax(most, sum);
+    }
+    y->setRange(0, most);
+    y->applyNiceNumbers();
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    chart->setTitle(tr("%1: %2 over %n day(s)", nullptr, SpendDays).arg(title, Format::money(table.total())));
+}
+
+void ChartsView::applyPalette(QChart *chart) const
+{
+    // Series keep the theme's colours; background and text follow the application's palette so
+    // the charts sit in a dark window as well as a light one.
+    const QPalette pal = palette();
+    chart->setBackgroundBrush(pal.base());
+    chart->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
+    chart->setTitleBrush(pal.text());
+    chart->legend()->setLabelColor(pal.color(QPalette::Text));
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsBrush(pal.text());
+        axis->setTitleBrush(pal.text());
+        axis->setLinePenColor(pal.color(QPalette::Mid));
+        axis->setGridLineColor(pal.color(QPalette::Midlight));
+    }
+}
+
+} // namespace Aile::Ui

@@ -1,0 +1,87 @@
+#include "Format.h"
+
+#include <QtCore/QDateTime>
+#include <QtCore/QLocale>
+
+namespace Aile::Ui {
+
+QString Format::duration(qint64 ms)
+{
+    if (ms < 0)
+        return QStringLiteral("—");
+    if (ms < 1000)
+        return tr("%1 ms").arg(ms);
+    return tr("%1 s").arg(QLocale().toString(double(ms) / 1000.0, 'f', ms < 10000 ? 2 : 1));
+}
+
+QString Format::money(double usd)
+{
+    const int decimals = (usd != 0 && qAbs(usd) < 1.0) ? 4 : 2;
+    return tr("$%1").arg(QLocale().toString(usd, 'f', decimals));
+}
+
+QString Format::tokens(qint64 count)
+{
+    return count < 0 ? QStringLiteral("—") : QLocale().toString(count);
+}
+
+QString Format::time(qint64 ms, qint64 nowMs)
+{
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(ms);
+    if (at.date() == QDateTime::fromMSecsSinceEpoch(nowMs).date())
+        return QLocale().toString(at.time(), QStringLiteral("HH:mm:ss"));
+    return dateTime(ms);
+}
+
+QString Format::dateTime(qint64 ms)
+{
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(ms);
+    return QLocale().toString(at.date(), QLocale::ShortFormat) + QLatin1Char(' ')
+           + QLocale().toString(at.time(), QStringLiteral("HH:mm:ss"));
+}
+
+QString Format::status(int status)
+{
+    return status > 0 ? QString::number(status) : tr("no answer");
+}
+
+QString Format::outcome(const QString &outcome)
+{
+    if (outcome == QLatin1String("served"))
+        return tr("served");
+    if (outcome == QLatin1String("failed_over"))
+        return tr("failed over");
+    if (outcome == QLatin1String("passed_through"))
+        return tr("passed through");
+    if (outcome == QLatin1String("refused"))
+        return tr("refused");
+    if (outcome == QLatin1String("client_gone"))
+        return tr("client gone");
+    if (outcome == QLatin1String("cut"))
+        return tr("cut");
+    if (outcome == QLatin1String("timeout"))
+        return tr("timed out");
+    if (outcome == QLatin1String("budget_cut"))
+        return tr("cut by the time budget");
+    if (outcome == QLatin1String("error_event"))
+        return tr("error in the stream");
+    // New outcomes from the engine show as they are until they get a translation.
+    return outcome;
+}
+
+QString Format::client(const QString &client)
+{
+    if (client == QLatin1String("claude-code"))
+        return tr("Claude Code");
+    if (client == QLatin1String("codex"))
+        return tr("Codex CLI");
+    if (client == QLatin1String("opencode"))
+        return tr("OpenCode");
+    if (client == QLatin1String("openai-sdk"))
+        return tr("OpenAI SDK");
+    if (client == QLatin1String("anthropic-sdk"))
+        return tr("Anthropic SDK");
+    return client;
+}
+
+} // namespace Aile::Ui

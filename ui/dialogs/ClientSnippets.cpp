@@ -1,0 +1,203 @@
+#include "ClientSnippets.h"
+
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+
+namespace Aile::Ui {
+
+namespace {
+
+QString shellQuote(const QString &value)
+{
+    QString v = value;
+    v.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + v + QLatin1Char('\'');
+}
+
+// A value in double quotes for TOML, Python and JavaScript alike.
+QString quoted(const QString &value)
+{
+    QString v = value;
+    v.replace(QLatin1Char('\\'), QStringLiteral("\\\\"));
+    v.replace(QLatin1Char('"'), QStringLiteral("\\\""));
+    return QLatin1Char('"') + v + QLatin1Char('"');
+}
+
+QJsonObject openCodeConfig(const QString &baseUrl, const QString &key, const QString &model)
+{
+    const QJsonObject provider{{QStringLiteral("npm"), QStringLiteral("@ai-sdk/openai-compatible")},
+                               {QStringLiteral("name"), QStringLiteral("Aile")},
+                               {QStringLiteral("options"), QJsonObject{{QStringLiteral("baseURL"), QString(baseUrl + QStringLiteral("/v1"))},
+                                                                       {QStringLiteral("apiKey"), key}}},
+                               {QStringLiteral("models"), QJsonObject{{model, QJsonObject{{QStringLiteral("name"), model}}}}}};
+    return QJsonObject{{QStringLiteral("$schema"), QStringLiteral("https://opencode.ai/config.json")},
+                       {QStringLiteral("provider"), QJsonObject{{QStringLiteral("aile"), provider}}}};
+}
+
+} // namespace
+
+QList<ClientSnippets::Tool> ClientSnippets::tools()
+{
+    return {Tool::ClaudeCode, Tool::Codex, Tool::OpenCode, Tool::OpenAiSdk, Tool::AnthropicSdk};
+}
+
+QString ClientSnippets::name(Tool tool)
+{
+    switch (tool) {
+    case Tool::ClaudeCode: return tr("Claude Code");
+    case Tool::Codex: return tr("Codex CLI");
+    case Tool::OpenCode: return tr("OpenCode");
+    case Tool::OpenAiSdk: return tr("OpenAI SDK");
+    case Tool::AnthropicSdk: return tr("Anthropic SDK");
+    }
+    return {};
+}
+
+QString ClientSnippets::note(Tool tool)
+{
+    switch (tool) {
+    case Tool::ClaudeCode:
+        return tr("Set these in the shell that starts claude (or in your shell profile). Claude Code sends bare model "
+                  "names; Aile routes them to the claude provider. The last variable stops Claude Code from calling "
+                  "Anthropic's own hosts for telemetry and updates.");
+    case Tool::Codex:
+        return tr("Codex ignores OPENAI_BASE_URL: it needs this provider block in $CODEX_HOME/config.toml "
+                  "(~/.codex/config.toml by default) and the key in the AILE_KEY variable. Codex speaks only the "
+                  "Responses wire. A bare model goes to the codex provider; write provider/model for another.");
+    case Tool::OpenCode:
+        return tr("Put the JSON in opencode.json, or pass it in OPENCODE_CONFIG_CONTENT. Run it as "
+                  "opencode run -m aile/<model>. The other variables keep OpenCode from fetching model lists, "
+                  "updates and language servers from the Internet; leave them out if you want those.");
+    case Tool::OpenAiSdk:
+        return tr("The OpenAI SDKs read OPENAI_BASE_URL and OPENAI_API_KEY, or take them in code. The base URL ends "
+                  "in /v1. Name the model as provider/model.");
+    case Tool::AnthropicSdk:
+        return tr("The Anthropic SDKs read ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY, or take them in code. The base "
+                  "URL has no /v1. Name the model as provider/model.");
+    }
+    return {};
+}
+
+ClientSnippets::Wire ClientSnippets::wire(Tool tool)
+{
+    switch (tool) {
+    case Tool::ClaudeCode:
+    case Tool::AnthropicSdk: return Wire::Messages;
+    case Tool::Codex: return Wire::Responses;
+    case Tool::OpenCode:
+    case Tool::OpenAiSdk: break;
+    }
+    return Wire::ChatCompletions;
+}
+
+QString ClientSnippets::defaultModel(Tool tool)
+{
+    switch (tool) {
+    case Tool::ClaudeCode:
+    case Tool::AnthropicSdk: return QStringLiteral("claude/claude-sonnet-5");
+    case Tool::Codex: return QStringLiteral("codex/gpt-5.5");
+    case Tool::OpenCode:
+    case Tool::OpenAiSdk: break;
+    }
+    return QStringLiteral("openai/gpt-5.2");
+}
+
+QString ClientSnippets::keyPlaceholder()
+{
+    return QStringLiteral("sk-aile-PASTE-YOUR-KEY");
+}
+
+QList<ClientSnippets::Block> ClientSnippets::blocks(Tool tool, const QString &baseUrl, const QString &keyIn, const QString &modelIn)
+{
+    const QString key = keyIn.trimmed().isEmpty() ? keyPlaceholder() : keyIn.trimmed();
+    const QString model = modelIn.trimmed().isEmpty() ? defaultModel(tool) : modelIn.trimmed();
+    const QString v1 = baseUrl + QStringLiteral("/v1");
+    QList<Block> out;
+    switch (tool) {
+    case Tool::ClaudeCode:
+        out << Block{tr("Environment variables"),
+                     QStringLiteral("export ANTHROPIC_BASE_URL=%1\n"
+                                    "export ANTHROPIC_API_KEY=%2\n"
+                                    "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\n")
+                         .arg(baseUrl, shellQuote(key))};
+        out << Block{tr("Then run"), QStringLiteral("claude\n")};
+        break;
+    case Tool::Codex: {
+        // Codex sends the model as written: a codex model goes bare, any other keeps its provider.
+        const QString codexModel = model.startsWith(QLatin1String("codex/")) ? model.mid(6) : model;
+        out << Block{tr("$CODEX_HOME/config.toml"),
+                     QStringLiteral("model = %1\n"
+                                    "model_provider = \"aile\"\n"
+                                    "check_for_update_on_startup = false\n"
+                                    "[model_providers.aile]\n"
+                                    "name = \"Aile\"\n"
+                                    "base_url = %2\n"
+                                    "env_key = \"AILE_KEY\"\n"
+                                    "wire_api = \"responses\"\n"
+                                    "[analytics]\n"
+                                    "enabled = false\n"
+                                    "[otel]\n"
+                                    "exporter = \"none\"\n"
+                                    "metrics_exporter = \"none\"\n"
+                                    "[features]\n"
+                                    "plugins = false\n")
+                         .arg(quoted(codexModel), quoted(v1))};
+        out << Block{tr("Environment variables"), QStringLiteral("export AILE_KEY=%1\n").arg(shellQuote(key))};
+        out << Block{tr("Then run"), QStringLiteral("codex\n")};
+        break;
+    }
+    case Tool::OpenCode: {
+        const QJsonObject config = openCodeConfig(baseUrl, key, model);
+        out << Block{tr("opencode.json"), QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Indented))};
+        out << Block{tr("Or as environment variables"),
+                     QStringLiteral("export OPENCODE_CONFIG_CONTENT=%1\n"
+                                    "export OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1\n"
+                                    "export OPENCODE_DISABLE_SHARE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1\n"
+                                    "opencode run -m %2 \"say hi\"\n")
+                         .arg(shellQuote(QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact))),
+                              shellQuote(QStringLiteral("aile/") + model))};
+        break;
+    }
+    case Tool::OpenAiSdk:
+        out << Block{tr("Environment variables"),
+                     QStringLiteral("export OPENAI_BASE_URL=%1\nexport OPENAI_API_KEY=%2\n").arg(v1, shellQuote(key))};
+        out << Block{tr("Python"),
+                     QStringLiteral("from openai import OpenAI\n\n"
+                                    "client = OpenAI(base_url=%1, api_key=%2)\n"
+                                    "reply = client.chat.completions.create(\n"
+                                    "    model=%3, messages=[{\"role\": \"user\", \"content\": \"say hi\"}])\n"
+                                    "print(reply.choices[0].message.content)\n")
+                         .arg(quoted(v1), quoted(key), quoted(model))};
+        out << Block{tr("JavaScript"),
+                     QStringLiteral("import OpenAI from \"openai\";\n\n"
+                                    "const client = new OpenAI({ baseURL: %1, apiKey: %2 });\n"
+                                    "const reply = await client.chat.completions.create({\n"
+                                    "  model: %3, messages: [{ role: \"user\", content: \"say hi\" }] });\n"
+                                    "console.log(reply.choices[0].message.content);\n")
+                         .arg(quoted(v1), quoted(key), quoted(model))};
+        break;
+    case Tool::AnthropicSdk:
+        out << Block{tr("Environment variables"),
+                     QStringLiteral("export ANTHROPIC_BASE_URL=%1\nexport ANTHROPIC_API_KEY=%2\n").arg(baseUrl, shellQuote(key))};
+        out << Block{tr("Python"),
+                     QStringLiteral("import anthropic\n\n"
+                                    "client = anthropic.Anthropic(base_url=%1, api_key=%2)\n"
+                                    "message = client.messages.create(\n"
+                                    "    model=%3, max_tokens=1024,\n"
+                                    "    messages=[{\"role\": \"user\", \"content\": \"say hi\"}])\n"
+                                    "print(message.content[0].text)\n")
+                         .arg(quoted(baseUrl), quoted(key), quoted(model))};
+        out << Block{tr("JavaScript"),
+                     QStringLiteral("import Anthropic from \"@anthropic-ai/sdk\";\n\n"
+                                    "const client = new Anthropic({ baseURL: %1, apiKey: %2 });\n"
+                                    "const message = await client.messages.create({\n"
+                                    "  model: %3, max_tokens: 1024,\n"
+                                    "  messages: [{ role: \"user\", content: \"say hi\" }] });\n"
+                                    "console.log(message.content[0].text);\n")
+                         .arg(quoted(baseUrl), quoted(key), quoted(model))};
+        break;
+    }
+    return out;
+}
+
+} // namespace Aile::Ui

@@ -1,0 +1,332 @@
+#include "ConnectToolDialog.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtGui/QClipboard>
+#include <QtGui/QFontDatabase>
+#include <QtGui/QGuiApplication>
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkReply>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QDialogButtonBox>
+#include <QtWidgets/QFormLayout>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QListWidget>
+#include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QPushButton>
+#include <QtWidgets/QToolButton>
+#include <QtWidgets/QVBoxLayout>
+
+#include <memory>
+
+namespace Aile::Ui {
+
+ConnectToolDialog::ConnectToolDialog(QWidget *parent)
+    : QDialog(parent),
+      m_tools(new QListWidget(this)),
+      m_keyName(new QComboBox(this)),
+      m_key(new QLineEdit(this)),
+      m_showKey(new QToolButton(this)),
+      m_model(new QComboBox(this)),
+      m_note(new QLabel(this)),
+      m_keyNote(new QLabel(this)),
+      m_test(new QPushButton(tr("&Test connection"), this)),
+      m_showTrace(new QPushButton(tr("Show its t&race"), this)),
+      m_result(new QLabel(this)),
+      m_network(new QNetworkAccessManager(this))
+{
+    setObjectName(QStringLiteral("connectToolDialog"));
+    setWindowTitle(tr("Connect a tool"));
+    setAccessibleName(tr("Connect a tool"));
+
+    m_tools->setObjectName(QStringLiteral("toolList"));
+    m_tools->setAccessibleName(tr("Tools"));
+    for (ClientSnippets::Tool tool : ClientSnippets::tools()) {
+        auto *item = new QListWidgetItem(ClientSnippets::name(tool), m_tools);
+        item->setData(Qt::UserRole, int(tool));
+    }
+    m_tools->setMaximumWidth(m_tools->sizeHintForColumn(0) + 40);
+
+    m_keyName->setObjectName(QStringLiteral("keyName"));
+    m_keyName->setAccessibleName(tr("Key name"));
+    m_key->setObjectName(QStringLiteral("keyText"));
+    m_key->setAccessibleName(tr("Key"));
+    m_key->setEchoMode(QLineEdit::Password);
+    m_key->setPlaceholderText(tr("Paste the key (sk-aile-…)"));
+    m_showKey->setObjectName(QStringLiteral("showKey"));
+    m_showKey->setText(tr("Show"));
+    m_showKey->setCheckable(true);
+    m_showKey->setAccessibleName(tr("Show the key"));
+    m_model->setObjectName(QStringLiteral("modelChoice"));
+    m_model->setAccessibleName(tr("Model"));
+    m_model->setEditable(true);
+    m_model->setInsertPolicy(QComboBox::NoInsert);
+    m_model->lineEdit()->setAccessibleName(tr("Model name"));
+
+    m_keyNote->setObjectName(QStringLiteral("keyNote"));
+    m_keyNote->setWordWrap(true);
+    m_keyNote->setText(tr("Aile keeps only a hash of each key, so it cannot show a key again. Paste the key you "
+                          "provisioned (keys[].key in the configuration file is filled in for you). Creating a key "
+                          "from this dialog will come with the engine's key API."));
+    m_note->setObjectName(QStringLiteral("toolNote"));
+    m_note->setWordWrap(true);
+    m_note->setAccessibleName(tr("About this tool"));
+
+    auto *keyRow = new QHBoxLayout;
+    keyRow->addWidget(m_key, 1);
+    keyRow->addWidget(m_showKey);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Key &name:"), m_keyName);
+    form->addRow(tr("&Key:"), keyRow);
+    form->addRow(QString(), m_keyNote);
+    form->addRow(tr("&Model:"), m_model);
+
+    auto *right = new QVBoxLayout;
+    right->addLayout(form);
+    right->addWidget(m_note);
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    for (int i = 0; i < MaxBlocks; ++i) {
+        m_captions[i] = new QLabel(this);
+        m_codes[i] = new QPlainTextEdit(this);
+        m_codes[i]->setObjectName(QStringLiteral("snippet%1").arg(i));
+        m_codes[i]->setReadOnly(true);
+        m_codes[i]->setFont(mono);
+        m_codes[i]->setLineWrapMode(QPlainTextEdit::NoWrap);
+        m_codes[i]->setTabChangesFocus(true);
+        m_captions[i]->setBuddy(m_codes[i]);
+        m_copies[i] = new QPushButton(tr("Copy"), this);
+        m_copies[i]->setObjectName(QStringLiteral("copySnippet%1").arg(i));
+        connect(m_copies[i], &QPushButton::clicked, this, [this, i] {
+            QGuiApplication::clipboard()->setText(m_codes[i]->toPlainText());
+            m_result->setText(tr("Copied “%1” to the clipboard.").arg(m_captions[i]->text()));
+        });
+        auto *head = new QHBoxLayout;
+        head->addWidget(m_captions[i], 1);
+        head->addWidget(m_copies[i]);
+        right->addLayout(head);
+        right->addWidget(m_codes[i], 1);
+    }
+
+    m_test->setObjectName(QStringLiteral("testConnection"));
+    m_test->setAccessibleName(tr("Test connection"));
+    m_showTrace->setObjectName(QStringLiteral("showTrace"));
+    m_showTrace->setAccessibleName(tr("Show the test's trace"));
+    m_showTrace->setEnabled(false);
+    m_result->setObjectName(QStringLiteral("testResult"));
+    m_result->setAccessibleName(tr("Test result"));
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    auto *testRow = new QHBoxLayout;
+    testRow->addWidget(m_test);
+    testRow->addWidget(m_result, 1);
+    testRow->addWidget(m_showTrace);
+    right->addLayout(testRow);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->setObjectName(QStringLiteral("connectButtons"));
+    buttons->button(QDialogButtonBox::Close)->setAccessibleName(tr("Close"));
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *columns = new QHBoxLayout;
+    columns->addWidget(m_tools);
+    columns->addLayout(right, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(columns, 1);
+    layout->addWidget(buttons);
+
+    connect(m_tools, &QListWidget::currentRowChanged, this, &ConnectToolDialog::rebuild);
+    connect(m_keyName, &QComboBox::currentIndexChanged, this, &ConnectToolDialog::pickKeyName);
+    connect(m_key, &QLineEdit::textChanged, this, &ConnectToolDialog::rebuild);
+    connect(m_model, &QComboBox::currentTextChanged, this, &ConnectToolDialog::rebuild);
+    connect(m_showKey, &QToolButton::toggled, this,
+            [this](bool on) { m_key->setEchoMode(on ? QLineEdit::Normal : QLineEdit::Password); });
+    connect(m_test, &QPushButton::clicked, this, &ConnectToolDialog::testConnection);
+    connect(m_showTrace, &QPushButton::clicked, this, [this] { Q_EMIT showTraceRequested(m_lastTraceId); });
+
+    setKeys({}, {});
+    m_tools->setCurrentRow(0);
+    resize(880, 640);
+}
+
+void ConnectToolDialog::setBaseUrl(const QString &baseUrl)
+{
+    m_baseUrl = baseUrl;
+    m_test->setEnabled(!baseUrl.isEmpty());
+    rebuild();
+}
+
+void ConnectToolDialog::setKeys(const QJsonArray &keys, const QHash<QString, QString> &plainKeys)
+{
+    m_plainKeys = plainKeys;
+    const QString current = m_keyName->currentData().toString();
+    {
+        const QSignalBlocker block(m_keyName);
+        m_keyName->clear();
+        m_keyName->addItem(tr("(type or paste a key)"), QString());
+        for (const QJsonValue &v : keys) {
+            const QJsonObject k = v.toObject();
+            if (k.value(QLatin1String("revoked")).toBool())
+                continue;
+            const QString name = k.value(QLatin1String("name")).toString();
+            m_keyName->addItem(tr("%1 (%2…)").arg(name, k.value(QLatin1String("prefix")).toString()), name);
+        }
+        int index = m_keyName->findData(current);
+        // Offer a key whose plain text we have first: it makes the snippets complete at once.
+        if (index <= 0 && m_key->text().isEmpty())
+            for (int i = 1; i < m_keyName->count() && index <= 0; ++i)
+                if (m_plainKeys.contains(m_keyName->itemData(i).toString()))
+                    index = i;
+        m_keyName->setCurrentIndex(qMax(0, index));
+    }
+    pickKeyName();
+}
+
+void ConnectToolDialog::setSharers(const QJsonArray &sharers)
+{
+    QStringList models;
+    for (const QJsonValue &v : sharers) {
+        const QJsonObject s = v.toObject();
+        const QString provider = s.value(QLatin1String("provider")).toString();
+        for (const QJsonValue &m : s.value(QLatin1String("models")).toArray())
+            models << provider + QLatin1Char('/') + m.toString();
+    }
+    models.removeDuplicates();
+    models.sort();
+    const QString typed = m_model->currentText();
+    const QSignalBlocker block(m_model);
+    m_model->clear();
+    m_model->addItems(models);
+    m_model->setEditText(typed);
+    rebuild();
+}
+
+void ConnectToolDialog::pickKeyName()
+{
+    const QString name = m_keyName->currentData().toString();
+    if (m_plainKeys.contains(name))
+        m_key->setText(m_plainKeys.value(name));
+    rebuild();
+}
+
+void ConnectToolDialog::selectTool(ClientSnippets::Tool tool)
+{
+    m_tools->setCurrentRow(int(ClientSnippets::tools().indexOf(tool)));
+}
+
+ClientSnippets::Tool ConnectToolDialog::tool() const
+{
+    const QListWidgetItem *item = m_tools->currentItem();
+    return item ? ClientSnippets::Tool(item->data(Qt::UserRole).toInt()) : ClientSnippets::Tool::ClaudeCode;
+}
+
+QString ConnectToolDialog::key() const
+{
+    return m_key->text().trimmed();
+}
+
+QString ConnectToolDialog::model() const
+{
+    const QString typed = m_model->currentText().trimmed();
+    return typed.isEmpty() ? ClientSnippets::defaultModel(tool()) : typed;
+}
+
+QString ConnectToolDialog::blockText(int index) const
+{
+    return index >= 0 && index < MaxBlocks && m_codes[index]->isVisibleTo(this) ? m_codes[index]->toPlainText() : QString();
+}
+
+QString ConnectToolDialog::testResult() const
+{
+    return m_result->text();
+}
+
+void ConnectToolDialog::rebuild()
+{
+    const ClientSnippets::Tool t = tool();
+    m_note->setText(ClientSnippets::note(t));
+    m_model->lineEdit()->setPlaceholderText(ClientSnippets::defaultModel(t));
+    const QString base = m_baseUrl.isEmpty() ? QStringLiteral("http://127.0.0.1:2453") : m_baseUrl;
+    const QList<ClientSnippets::Block> blocks = ClientSnippets::blocks(t, base, key(), m_model->currentText());
+    for (int i = 0; i < MaxBlocks; ++i) {
+        const bool used = i < blocks.size();
+        m_captions[i]->setVisible(used);
+        m_codes[i]->setVisible(used);
+        m_copies[i]->setVisible(used);
+        if (!used)
+            continue;
+        m_captions[i]->setText(blocks.at(i).caption);
+        m_codes[i]->setPlainText(blocks.at(i).code);
+        m_codes[i]->setAccessibleName(tr("%1 for %2").arg(blocks.at(i).caption, ClientSnippets::name(t)));
+        m_copies[i]->setAccessibleName(tr("Copy %1").arg(blocks.at(i).caption));
+    }
+}
+
+void ConnectToolDialog::testConnection()
+{
+    if (m_baseUrl.isEmpty()) {
+        m_result->setText(tr("The proxy is not listening."));
+        return;
+    }
+    if (key().isEmpty()) {
+        m_result->setText(tr("Paste a key first."));
+        return;
+    }
+    const ClientSnippets::Wire wire = ClientSnippets::wire(tool());
+    const QJsonArray messages{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                          {QStringLiteral("content"), QStringLiteral("Reply with OK.")}}};
+    QString path;
+    QJsonObject body{{QStringLiteral("model"), model()}};
+    QNetworkRequest request;
+    if (wire == ClientSnippets::Wire::Messages) {
+        path = QStringLiteral("/v1/messages");
+        body.insert(QStringLiteral("max_tokens"), 16);
+        body.insert(QStringLiteral("messages"), messages);
+        request.setRawHeader("x-api-key", key().toUtf8());
+        request.setRawHeader("anthropic-version", "2023-06-01");
+    } else if (wire == ClientSnippets::Wire::Responses) {
+        path = QStringLiteral("/v1/responses");
+        body.insert(QStringLiteral("input"), QStringLiteral("Reply with OK."));
+        body.insert(QStringLiteral("max_output_tokens"), 16);
+        request.setRawHeader("authorization", "Bearer " + key().toUtf8());
+    } else {
+        path = QStringLiteral("/v1/chat/completions");
+        body.insert(QStringLiteral("max_tokens"), 16);
+        body.insert(QStringLiteral("messages"), messages);
+        request.setRawHeader("authorization", "Bearer " + key().toUtf8());
+    }
+    request.setUrl(QUrl(m_baseUrl + path));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    request.setTransferTimeout(60000);
+
+    m_test->setEnabled(false);
+    m_showTrace->setEnabled(false);
+    m_result->setText(tr("Sending a request to %1 through the proxy…").arg(model()));
+    auto elapsed = std::make_shared<QElapsedTimer>();
+    elapsed->start();
+    QNetworkReply *reply = m_network->post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    connect(reply, &QNetworkReply::finished, this, [this, reply, elapsed] {
+        reply->deleteLater();
+        m_test->setEnabled(true);
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QString traceId = QString::fromUtf8(reply->rawHeader("x-aile-request-id"));
+        const QString ms = QString::number(elapsed->elapsed());
+        if (status == 0) {
+            m_result->setText(tr("Could not reach the proxy: %1").arg(reply->errorString()));
+        } else if (status < 400) {
+            m_result->setText(tr("HTTP %1 in %2 ms, served by %3 (trace %4).")
+                                  .arg(QString::number(status), ms, QString::fromUtf8(reply->rawHeader("x-aile-sharer")), traceId));
+        } else {
+            const QJsonObject error = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject();
+            m_result->setText(tr("HTTP %1 in %2 ms: %3").arg(QString::number(status), ms, error.value(QLatin1String("message")).toString()));
+        }
+        m_lastTraceId = traceId;
+        m_showTrace->setEnabled(!traceId.isEmpty());
+        Q_EMIT testFinished(status, traceId);
+    });
+}
+
+} // namespace Aile::Ui

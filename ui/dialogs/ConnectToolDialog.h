@@ -1,0 +1,80 @@
+#pragma once
+
+#include "ClientSnippets.h"
+
+#include <QtCore/QJsonArray>
+#include <QtWidgets/QDialog>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QNetworkAccessManager;
+class QPlainTextEdit;
+class QPushButton;
+class QToolButton;
+
+namespace Aile::Ui {
+
+/// "Connect a tool": pick a tool, a key and a model, and copy the settings that point the tool
+/// at the proxy; "Test connection" sends one real request through the proxy with that key and
+/// shows what came back and the trace it left.
+///
+/// Keys: the engine stores only a hash, and has no API yet to create a key or hand one out, so
+/// the key is typed or pasted by the user, or taken from the configuration file when the file
+/// provisions it in plain text (keys[].key).
+class ConnectToolDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    static constexpr int MaxBlocks = 3;
+
+    explicit ConnectToolDialog(QWidget *parent = nullptr);
+
+    /// The proxy's root URL ("http://127.0.0.1:2453"); empty while it is not listening.
+    void setBaseUrl(const QString &baseUrl);
+    /// Keys as EngineStatus carries them, and the plain keys a configuration file provisions
+    /// (name → key).
+    void setKeys(const QJsonArray &keys, const QHash<QString, QString> &plainKeys);
+    void setSharers(const QJsonArray &sharers);
+    void selectTool(ClientSnippets::Tool tool);
+
+    ClientSnippets::Tool tool() const;
+    QString key() const;
+    QString model() const;
+    /// The code of the block at index (for tests and copy).
+    QString blockText(int index) const;
+    QString testResult() const;
+
+    /// Sends one small request through the proxy as the chosen tool's wire would.
+    void testConnection();
+
+Q_SIGNALS:
+    /// The test left this trace; the window shows it in the Traces view.
+    void showTraceRequested(const QString &traceId);
+    void testFinished(int status, const QString &traceId);
+
+private:
+    void rebuild();
+    void pickKeyName();
+
+    QListWidget *m_tools;
+    QComboBox *m_keyName;
+    QLineEdit *m_key;
+    QToolButton *m_showKey;
+    QComboBox *m_model;
+    QLabel *m_note;
+    QLabel *m_keyNote;
+    QLabel *m_captions[MaxBlocks];
+    QPlainTextEdit *m_codes[MaxBlocks];
+    QPushButton *m_copies[MaxBlocks];
+    QPushButton *m_test;
+    QPushButton *m_showTrace;
+    QLabel *m_result;
+    QNetworkAccessManager *m_network;
+    QString m_baseUrl;
+    QString m_lastTraceId;
+    QHash<QString, QString> m_plainKeys;
+};
+
+} // namespace Aile::Ui

@@ -1,0 +1,58 @@
+#include "CommandLine.h"
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QStandardPaths>
+
+namespace Aile::Ui {
+
+QString CommandLine::defaultDataDir()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+}
+
+bool CommandLine::parseListen(const QString &value, QHostAddress *address, quint16 *port)
+{
+    const qsizetype colon = value.lastIndexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return false;
+    QString host = value.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    if (host == QLatin1String("localhost"))
+        host = QStringLiteral("127.0.0.1");
+    bool ok = false;
+    const uint p = value.mid(colon + 1).toUInt(&ok);
+    if (!ok || p > 65535 || !address->setAddress(host))
+        return false;
+    *port = quint16(p);
+    return true;
+}
+
+std::optional<EngineOptions> CommandLine::parse(const QStringList &arguments, QString *error)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(tr("Aile: a local LLM router, with its window."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption({QStringLiteral("data-dir"), tr("Where the database lives (default: %1).").arg(defaultDataDir()),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("listen"), tr("Address and port (default 127.0.0.1:2453; port 0 picks a free one)."),
+                      QStringLiteral("HOST:PORT")});
+    parser.addOption({QStringLiteral("config"), tr("A JSON configuration file applied at start."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("secrets-file"),
+                      tr("Opt in to a plain-text secrets file (mode 0600) where no keychain answers."), QStringLiteral("FILE")});
+    parser.process(arguments);
+
+    EngineOptions options;
+    options.dataDir = parser.isSet(QStringLiteral("data-dir")) ? parser.value(QStringLiteral("data-dir")) : defaultDataDir();
+    options.configPath = parser.value(QStringLiteral("config"));
+    options.fileSecretsPath = parser.value(QStringLiteral("secrets-file"));
+    if (parser.isSet(QStringLiteral("listen"))
+        && !parseListen(parser.value(QStringLiteral("listen")), &options.listenAddress, &options.port)) {
+        *error = tr("--listen takes HOST:PORT, for example 127.0.0.1:2453");
+        return std::nullopt;
+    }
+    return options;
+}
+
+} // namespace Aile::Ui

@@ -1,0 +1,308 @@
+#include "MainWindow.h"
+
+#include "StatusBanner.h"
+#include "TrayIcon.h"
+#include "charts/ChartsView.h"
+#include "config/ConfigFile.h"
+#include "core/EngineHost.h"
+#include "dialogs/ConnectToolDialog.h"
+#include "sharers/SharersView.h"
+#include "store/Store.h"
+#include "traces/TracesView.h"
+
+#include <QtCore/QDateTime>
+#include <QtCore/QDir>
+#include <QtCore/QLoggingCategory>
+#include <QtCore/QSettings>
+#include <QtCore/QTimer>
+#include <QtGui/QCloseEvent>
+#include <QtWidgets/QMenuBar>
+#include <QtWidgets/QMessageBox>
+#include <QtWidgets/QStatusBar>
+#include <QtWidgets/QTabWidget>
+#include <QtWidgets/QVBoxLayout>
+
+Q_LOGGING_CATEGORY(lcUi, "aile.ui")
+
+namespace Aile::Ui {
+
+namespace {
+
+std::unique_ptr<QSettings> openSettings(const QString &path)
+{
+    if (path.isEmpty())
+        return std::make_unique<QSettings>(QStringLiteral("aile"), QStringLiteral("aile-desktop"));
+    return std::make_unique<QSettings>(path, QSettings::IniFormat);
+}
+
+} // namespace
+
+MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
+    : QMainWindow(parent),
+      m_host(host),
+      m_options(std::move(options)),
+      m_banner(new StatusBanner(this)),
+      m_tabs(new QTabWidget(this)),
+      m_sharers(new SharersView(this)),
+      m_traces(new TracesView(this)),
+      m_charts(new ChartsView(this)),
+      m_tray(new TrayIcon(this)),
+      m_spendTimer(new QTimer(this)),
+      m_statusTimer(new QTimer(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Aile"));
+    setWindowIcon(statusIcon(ProxyState::Listening));
+    m_tabs->setObjectName(QStringLiteral("mainTabs"));
+    m_tabs->setAccessibleName(tr("Pages"));
+    m_tabs->addTab(m_sharers, tr("&Sharers"));
+    m_tabs->addTab(m_traces, tr("&Traces"));
+    m_tabs->addTab(m_charts, tr("C&harts"));
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+    buildMenus();
+
+    connect(m_host, &EngineHost::started, this, &MainWindow::handleStarted);
+    connect(m_host, &EngineHost::startFailed, this, &MainWindow::handleStartFailed);
+    connect(m_host, &EngineHost::statusChanged, this, &MainWindow::handleStatus);
+    connect(m_host, &EngineHost::tracesRecorded, this, &MainWindow::handleTraces);
+    connect(m_host, &EngineHost::stopped, this, &MainWindow::handleStopped);
+
+    connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {
+        showNormal();
+        raise();
+        activateWindow();
+    });
+    connect(m_tray, &TrayIcon::connectToolRequested, this, &MainWindow::showConnectTool);
+    connect(m_tray, &TrayIcon::quitRequested, this, &MainWindow::requestQuit);
+    if (m_options.showTrayIcon && QSystemTrayIcon::isSystemTrayAvailable())
+        m_tray->show();
+
+    connect(m_traces, &TracesView::exportFinished, this, [this](int count, const QString &error) {
+        if (count < 0)
+            QMessageBox::warning(this, tr("Export failed"), error);
+        else
+            statusBar()->showMessage(tr("Exported %n trace(s).", nullptr, count), 8000);
+    });
+
+    // Spend is re-read after each batch (coalesced) and every minute, for the day's rollover.
+    m_spendTimer->setSingleShot(true);
+    m_spendTimer->setInterval(1000);
+    connect(m_spendTimer, &QTimer::timeout, this, &MainWindow::refreshSpend);
+    auto *minute = new QTimer(this);
+    minute->start(60 * 1000);
+    connect(minute, &QTimer::timeout, this, &MainWindow::refreshSpend);
+    // Credentials and sharers can change inside the engine; a status is cheap and queued.
+    m_statusTimer->setInterval(15 * 1000);
+    connect(m_statusTimer, &QTimer::timeout, m_host, &EngineHost::requestStatus);
+
+    restoreLayout();
+}
+
+MainWindow::~MainWindow()
+{
+    // The store is a member and goes before QMainWindow deletes the views that read it.
+    m_traces->setStore(nullptr, {});
+    m_charts->setStore(nullptr);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *exportAction = file->addAction(tr("&Export traces…"), m_traces, &TracesView::chooseExportFile);
+    exportAction->setObjectName(QStringLiteral("actionExport"));
+    exportAction->setShortcut(Qt::CTRL | Qt::Key_E);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &MainWindow::requestQuit);
+    quit->setObjectName(QStringLiteral("actionQuit"));
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const QString pages[] = {tr("&Sharers"), tr("&Traces"), tr("&Charts")};
+    for (int i = 0; i < 3; ++i) {
+        QAction *page = view->addAction(pages[i], this, [this, i] { m_tabs->setCurrentIndex(i); });
+        page->setObjectName(QStringLiteral("actionPage%1").arg(i + 1));
+        page->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    QAction *find = view->addAction(tr("&Find in traces"), this, [this] {
+        m_tabs->setCurrentWidget(m_traces);
+        m_traces->focusSearch();
+    });
+    find->setObjectName(QStringLiteral("actionFind"));
+    find->setShortcut(QKeySequence::Find);
+
+    QMenu *tools = menuBar()->addMenu(tr("T&ools"));
+    QAction *connectTool = tools->addAction(tr("&Connect a tool…"), this, &MainWindow::showConnectTool);
+    connectTool->setObjectName(QStringLiteral("actionConnectTool"));
+    connectTool->setShortcut(Qt::CTRL | Qt::Key_K);
+}
+
+QString MainWindow::baseUrl() const
+{
+    return m_address.isEmpty() ? QString() : QStringLiteral("http://") + m_address;
+}
+
+void MainWindow::handleStarted(const QString &address, quint16 port)
+{
+    m_address = QStringLiteral("%1:%2").arg(address).arg(port);
+    m_banner->setListening(address, port);
+    m_tray->setProxyState(ProxyState::Listening, m_banner->stateText());
+    openStore();
+    m_statusTimer->start();
+    if (m_connect)
+        m_connect->setBaseUrl(baseUrl());
+}
+
+void MainWindow::handleStartFailed(const QString &error)
+{
+    m_address.clear();
+    m_banner->setFailed(error);
+    m_tray->setProxyState(ProxyState::Failed, m_banner->stateText());
+    // The database may exist from an earlier run even though this one could not listen.
+    openStore();
+}
+
+void MainWindow::handleStatus(const Aile::EngineStatus &status)
+{
+    m_lastStatus = status;
+    m_sharers->setSharers(status.sharers);
+    m_traces->setKeys(status.keys);
+    m_traces->setSharers(status.sharers);
+    m_charts->setKeys(status.keys);
+    if (m_connect) {
+        m_connect->setKeys(status.keys, plainKeysFromConfig());
+        m_connect->setSharers(status.sharers);
+    }
+}
+
+void MainWindow::handleTraces(const QList<Aile::Store::TraceRecord> &traces)
+{
+    m_traces->addLive(traces);
+    m_charts->noteLive(traces);
+    if (!m_spendTimer->isActive())
+        m_spendTimer->start();
+}
+
+void MainWindow::openStore()
+{
+    if (m_store || m_options.dataDir.isEmpty())
+        return;
+    const QString path = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
+    if (!QFile::exists(path))
+        return;
+    auto store = std::make_unique<Store::Store>(path, true);
+    QString error;
+    if (!store->open(&error)) {
+        // Live rows still show; only the history and the charts are missing.
+        qCWarning(lcUi).noquote() << "cannot read the store:" << error;
+        return;
+    }
+    m_store = std::move(store);
+    m_traces->setStore(m_store.get(), path);
+    m_charts->setStore(m_store.get());
+    refreshSpend();
+}
+
+void MainWindow::refreshSpend()
+{
+    if (!m_store)
+        return;
+    double sum = 0;
+    for (const Store::LedgerEntry &e : m_store->ledger(Store::utcDay(QDateTime::currentMSecsSinceEpoch())))
+        sum += e.costUsd;
+    m_spentToday = sum;
+    m_banner->setSpentToday(sum);
+    m_tray->setSpentToday(sum);
+}
+
+ConnectToolDialog *MainWindow::connectToolDialog()
+{
+    if (!m_connect) {
+        m_connect = new ConnectToolDialog(this);
+        m_connect->setBaseUrl(baseUrl());
+        m_connect->setKeys(m_lastStatus.keys, plainKeysFromConfig());
+        m_connect->setSharers(m_lastStatus.sharers);
+        connect(m_connect, &ConnectToolDialog::showTraceRequested, this, [this](const QString &id) {
+            m_tabs->setCurrentWidget(m_traces);
+            m_traces->revealTrace(id);
+            showNormal();
+            raise();
+        });
+    }
+    return m_connect;
+}
+
+void MainWindow::showConnectTool()
+{
+    ConnectToolDialog *dialog = connectToolDialog();
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+}
+
+QHash<QString, QString> MainWindow::plainKeysFromConfig() const
+{
+    QHash<QString, QString> keys;
+    if (m_options.configPath.isEmpty())
+        return keys;
+    QString error;
+    if (const auto config = Config::ConfigFile::load(m_options.configPath, &error))
+        for (const Config::ProvisionedKey &k : config->keys)
+            if (!k.plainKey.isEmpty())
+                keys.insert(k.name, k.plainKey);
+    return keys;
+}
+
+void MainWindow::requestQuit()
+{
+    close();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!m_quitting) {
+        m_quitting = true;
+        saveLayout();
+        m_banner->setStopping();
+        m_tray->setProxyState(ProxyState::Stopping, m_banner->stateText());
+        m_statusTimer->stop();
+        if (m_connect)
+            m_connect->hide();
+        hide();
+        Q_EMIT quitRequested();
+        m_host->stop();
+    }
+    event->accept();
+}
+
+void MainWindow::handleStopped()
+{
+    m_tray->hide();
+    m_address.clear();
+}
+
+void MainWindow::saveLayout() const
+{
+    const std::unique_ptr<QSettings> settings = openSettings(m_options.settingsPath);
+    settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings->setValue(QStringLiteral("window/state"), saveState());
+    settings->setValue(QStringLiteral("window/page"), m_tabs->currentIndex());
+    m_traces->saveLayout(*settings);
+}
+
+void MainWindow::restoreLayout()
+{
+    const std::unique_ptr<QSettings> settings = openSettings(m_options.settingsPath);
+    if (!restoreGeometry(settings->value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1200, 760);
+    restoreState(settings->value(QStringLiteral("window/state")).toByteArray());
+    m_tabs->setCurrentIndex(settings->value(QStringLiteral("window/page"), 1).toInt());
+    m_traces->restoreLayout(*settings);
+}
+
+} // namespace Aile::Ui

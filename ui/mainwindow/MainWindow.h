@@ -1,0 +1,100 @@
+#pragma once
+
+#include "core/Engine.h"
+
+#include <QtWidgets/QMainWindow>
+
+#include <memory>
+
+class QTabWidget;
+class QTimer;
+
+namespace Aile {
+class EngineHost;
+}
+
+namespace Aile::Ui {
+
+class ChartsView;
+class ConnectToolDialog;
+class SharersView;
+class StatusBanner;
+class TracesView;
+class TrayIcon;
+
+/// The main window: proxy status and address, then the Sharers, Traces and Charts pages.
+/// It talks to the engine only through EngineHost's queued signals and slots, and reads the
+/// store through a read-only connection of its own on the GUI thread. Closing it stops the
+/// engine; the application quits once the engine says it stopped.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QString dataDir;        // where aile.db lives; the window opens it read-only once the engine started
+        QString configPath;     // the --config file, read for plain keys the Connect dialog can offer
+        QString settingsPath;   // an INI file for the layout; empty: the platform's usual place
+        bool showTrayIcon = true;
+    };
+
+    MainWindow(EngineHost *host, Options options, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    StatusBanner *banner() const { return m_banner; }
+    SharersView *sharersView() const { return m_sharers; }
+    TracesView *tracesView() const { return m_traces; }
+    ChartsView *chartsView() const { return m_charts; }
+    QTabWidget *tabs() const { return m_tabs; }
+    TrayIcon *trayIcon() const { return m_tray; }
+    /// The dialog, created on first use.
+    ConnectToolDialog *connectToolDialog();
+    /// The store connection, once open (null before the engine started or when it failed).
+    const Store::Store *store() const { return m_store.get(); }
+    double spentToday() const { return m_spentToday; }
+    /// http://address:port while listening, else empty.
+    QString baseUrl() const;
+
+    void showConnectTool();
+    /// Stops the engine and hides the window; closing does the same.
+    void requestQuit();
+
+Q_SIGNALS:
+    /// The window closed and asked the engine to stop; EngineHost::stopped follows.
+    void quitRequested();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildMenus();
+    void handleStarted(const QString &address, quint16 port);
+    void handleStartFailed(const QString &error);
+    void handleStatus(const Aile::EngineStatus &status);
+    void handleTraces(const QList<Aile::Store::TraceRecord> &traces);
+    void handleStopped();
+    void openStore();
+    void refreshSpend();
+    void saveLayout() const;
+    void restoreLayout();
+    QHash<QString, QString> plainKeysFromConfig() const;
+
+    EngineHost *m_host;
+    Options m_options;
+    std::unique_ptr<Store::Store> m_store;
+    StatusBanner *m_banner;
+    QTabWidget *m_tabs;
+    SharersView *m_sharers;
+    TracesView *m_traces;
+    ChartsView *m_charts;
+    TrayIcon *m_tray;
+    ConnectToolDialog *m_connect = nullptr;
+    QTimer *m_spendTimer;
+    QTimer *m_statusTimer;
+    EngineStatus m_lastStatus;
+    QString m_address;
+    double m_spentToday = 0;
+    bool m_quitting = false;
+};
+
+} // namespace Aile::Ui

@@ -1,0 +1,99 @@
+#include "TraceDetailPane.h"
+
+#include "AttemptTimeline.h"
+#include "common/Format.h"
+
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QTableWidget>
+#include <QtWidgets/QVBoxLayout>
+
+namespace Aile::Ui {
+
+TraceDetailPane::TraceDetailPane(QWidget *parent)
+    : QWidget(parent), m_summary(new QLabel(this)), m_timeline(new AttemptTimeline(this)), m_attempts(new QTableWidget(this))
+{
+    setObjectName(QStringLiteral("traceDetail"));
+    m_summary->setObjectName(QStringLiteral("traceSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_summary->setAccessibleName(tr("Selected trace"));
+
+    m_attempts->setObjectName(QStringLiteral("attemptsTable"));
+    m_attempts->setAccessibleName(tr("Attempts of the selected trace"));
+    m_attempts->setColumnCount(AttemptColumnCount);
+    m_attempts->setHorizontalHeaderLabels({tr("#"), tr("Sharer"), tr("Status"), tr("Outcome"), tr("Reason"), tr("First byte"),
+                                           tr("Duration"), tr("Tokens in/out"), tr("Quote")});
+    m_attempts->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_attempts->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_attempts->setTabKeyNavigation(false);
+    m_attempts->verticalHeader()->hide();
+    m_attempts->horizontalHeader()->setStretchLastSection(false);
+    m_attempts->horizontalHeader()->setSectionResizeMode(Reason, QHeaderView::Stretch);
+    m_attempts->setWordWrap(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_timeline);
+    layout->addWidget(m_attempts, 1);
+    clear();
+}
+
+void TraceDetailPane::clear()
+{
+    m_summary->setText(tr("Select a trace to see its attempts."));
+    m_timeline->clear();
+    m_attempts->setRowCount(0);
+}
+
+void TraceDetailPane::showTrace(const Store::TraceRecord &t)
+{
+    QStringList lines;
+    lines << tr("%1 · %2 · key %3 · %4")
+                 .arg(t.id, Format::dateTime(t.startedMs), t.keyName.isEmpty() ? t.keyId : t.keyName,
+                      t.client.isEmpty() ? t.endpoint : Format::client(t.client) + QStringLiteral(" → ") + t.endpoint);
+    QString model = t.modelAsked;
+    if (!t.modelServed.isEmpty() && t.modelServed != t.modelAsked)
+        model += QStringLiteral(" → ") + t.modelServed;
+    if (!t.route.isEmpty())
+        model = tr("%1 (route %2)").arg(model, t.route);
+    lines << tr("Model %1 · status %2 · %n attempt(s) · first token %3 · total %4", nullptr, t.attempts)
+                 .arg(model, Format::status(t.status), Format::duration(t.ttfbMs), Format::duration(t.durationMs));
+    lines << tr("Tokens %1 in, %2 out · cost %3 · affinity %4%5")
+                 .arg(Format::tokens(t.inputTokens), Format::tokens(t.outputTokens), Format::money(t.costUsd),
+                      t.affinity.isEmpty() ? QStringLiteral("—") : t.affinity,
+                      t.stream ? tr(" · streamed") : QString());
+    if (!t.error.isEmpty())
+        lines << tr("Error: %1").arg(t.error);
+    m_summary->setText(lines.join(QLatin1Char('\n')));
+    m_timeline->setTrace(t);
+
+    m_attempts->setRowCount(int(t.attemptRows.size()));
+    for (int row = 0; row < t.attemptRows.size(); ++row) {
+        const Store::AttemptRecord &a = t.attemptRows.at(row);
+        const QString tokens = a.inputTokens < 0 && a.outputTokens < 0
+                                   ? QStringLiteral("—")
+                                   : Format::tokens(a.inputTokens) + QStringLiteral(" / ") + Format::tokens(a.outputTokens);
+        const QStringList cells{QString::number(a.seq),
+                                a.sharerName.isEmpty() ? a.sharer : a.sharerName,
+                                a.dispatched ? Format::status(a.status) : tr("not dialled"),
+                                Format::outcome(a.outcome),
+                                a.reason,
+                                Format::duration(a.ttfbMs),
+                                a.dispatched ? Format::duration(a.durationMs) : QStringLiteral("—"),
+                                tokens,
+                                a.quoteUsd < 0 ? QStringLiteral("—") : Format::money(a.quoteUsd)};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto *item = new QTableWidgetItem(cells.at(c));
+            if (c == Reason || c == Sharer)
+                item->setToolTip(cells.at(c));
+            m_attempts->setItem(row, c, item);
+        }
+    }
+    m_attempts->resizeColumnsToContents();
+    m_attempts->horizontalHeader()->setSectionResizeMode(Reason, QHeaderView::Stretch);
+}
+
+} // namespace Aile::Ui

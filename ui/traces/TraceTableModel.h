@@ -1,0 +1,80 @@
+#pragma once
+
+#include "TraceFilter.h"
+
+#include <QtCore/QAbstractTableModel>
+#include <QtCore/QSet>
+
+#include <optional>
+
+namespace Aile::Ui {
+
+/// The Traces table: a window onto the store's traces (newest first) that pages in on demand
+/// with canFetchMore()/fetchMore(), with the engine's live rows merged in as they arrive.
+///
+/// The engine publishes a live row before or after its store writer commits it, and keeps
+/// writing while the user scrolls, so paging does not trust row counts: the next page starts
+/// after every stored row strictly newer than the oldest row held (one COUNT on the indexed
+/// start time), and rows already held are recognised by id. A live row older than the oldest
+/// held row is left for paging to bring. Recent live rows are kept aside so that a reload
+/// (a new filter) shows those the store has not committed yet. Without a store the model keeps
+/// live rows only.
+class TraceTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    static constexpr int PageSize = 200;
+    /// Past this many held rows the oldest are dropped; paging brings them back when scrolled to.
+    static constexpr int MaxHeldRows = 20000;
+    /// Live rows kept aside for reloads (all there is without a store).
+    static constexpr int MaxLiveRows = 5000;
+    enum Role { TraceIdRole = Qt::UserRole + 1, FailedRole, StartedRole };
+
+    explicit TraceTableModel(QObject *parent = nullptr);
+
+    /// The GUI's own read-only store connection, or null. Not owned. Reloads the first page.
+    void setStore(const Store::Store *store);
+    void setFilter(const TraceFilter &filter);
+    const TraceFilter &filter() const { return m_filter; }
+    /// Drops what is held and reads the first page again.
+    void reload();
+    /// Merges a batch the engine just recorded (EngineHost::tracesRecorded).
+    void addLive(const QList<Store::TraceRecord> &traces);
+
+    const Store::TraceRecord &trace(int row) const { return m_rows.at(row); }
+    /// The row holding the trace, or -1.
+    int rowOf(const QString &traceId) const;
+    /// The trace with its attempt rows: as held if it came live, else read from the store.
+    std::optional<Store::TraceRecord> fullTrace(int row) const;
+    /// Every row held, for an export without a store.
+    const QList<Store::TraceRecord> &heldRows() const { return m_rows; }
+    /// How many traces match the filter in all (held or not).
+    int totalCount() const { return m_total; }
+    bool hasStore() const { return m_store != nullptr; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
+
+Q_SIGNALS:
+    /// The number of matching traces changed (a reload, live rows).
+    void totalCountChanged(int total);
+
+private:
+    void trimOldest();
+    /// Inserts a row at its place by start time; false when that place is past the window.
+    bool insertSorted(const Store::TraceRecord &trace, bool notify);
+
+    const Store::Store *m_store = nullptr;
+    TraceFilter m_filter;
+    QList<Store::TraceRecord> m_rows;
+    QList<Store::TraceRecord> m_live;
+    QSet<QString> m_ids;
+    int m_total = 0;
+    bool m_exhausted = true;
+};
+
+} // namespace Aile::Ui

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "TraceFilter.h"
+
+#include <QtCore/QJsonArray>
+#include <QtWidgets/QWidget>
+
+class QLabel;
+class QPushButton;
+class QSettings;
+class QSplitter;
+class QTableView;
+
+namespace Aile::Ui {
+
+class TraceDetailPane;
+class TraceFilterBar;
+class TraceTableModel;
+
+/// The Traces page: filters, the live table (one row per request, paged from the store), the
+/// detail pane of the selected request, and export of the filtered rows.
+class TracesView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TracesView(QWidget *parent = nullptr);
+    ~TracesView() override;
+
+    /// The GUI's read-only store and its file (for exports on a worker thread); null for none.
+    void setStore(const Store::Store *store, const QString &dbPath);
+    void addLive(const QList<Store::TraceRecord> &traces);
+    void setKeys(const QJsonArray &keys);
+    void setSharers(const QJsonArray &sharers);
+
+    /// Writes the filtered rows to filePath (JSON, or CSV for a .csv name) off the GUI thread;
+    /// exportFinished follows.
+    void exportTo(const QString &filePath);
+    void chooseExportFile();
+    void focusSearch();
+    /// Selects the trace, now or as soon as it arrives (a connection test's trace comes in the
+    /// engine's next batch). Clears the filters when they would hide it.
+    void revealTrace(const QString &traceId);
+
+    void saveLayout(QSettings &settings) const;
+    void restoreLayout(const QSettings &settings);
+
+    TraceTableModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    TraceDetailPane *detailPane() const { return m_detail; }
+    TraceFilterBar *filterBar() const { return m_filters; }
+
+Q_SIGNALS:
+    void exportFinished(int count, const QString &error);
+
+private:
+    void showSelected();
+    void updateCount();
+    bool selectTrace(const QString &traceId);
+
+    TraceFilterBar *m_filters;
+    TraceTableModel *m_model;
+    QTableView *m_table;
+    QLabel *m_count;
+    QPushButton *m_export;
+    QSplitter *m_splitter;
+    TraceDetailPane *m_detail;
+    QString m_dbPath;
+    QString m_pendingReveal;
+    bool m_exporting = false;
+};
+
+} // namespace Aile::Ui
