@@ -3,6 +3,7 @@
 #include "ManagementApi.h"
 #include "core/EngineContext.h"
 #include "dispatch/ProxyRequest.h"
+#include "health/HealthBook.h"
 #include "http/HttpExchange.h"
 #include "routing/Router.h"
 
@@ -182,7 +183,8 @@ void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &k
     QJsonArray data;
     QSet<QString> seen;
     for (const Catalog::Sharer &s : m_ctx.sharers) {
-        if (s.blocked || (!pinned.isEmpty() && s.provider != pinned))
+        // A dead key's models leave the catalogue until it is restored.
+        if (s.blocked || (!pinned.isEmpty() && s.provider != pinned) || (m_ctx.health && m_ctx.health->of(s.handle).deadKey))
             continue;
         for (const QString &m : s.tested) {
             const QString id = s.provider + QLatin1Char('/') + m;

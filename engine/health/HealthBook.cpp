@@ -20,7 +20,11 @@ qint64 parseRetryAfterMs(const QByteArray &value, qint64 nowMs)
     const double seconds = v.toDouble(&ok);
     if (ok)
         return seconds < 0 ? -1 : qint64(seconds * 1000);
-    const QDateTime when = QDateTime::fromString(QString::fromLatin1(v), Qt::RFC2822Date);
+    // An HTTP date ("Fri, 15 Jan 2027 12:01:30 GMT"); Qt reads the zone as a numeric offset.
+    QString text = QString::fromLatin1(v);
+    if (text.endsWith(QLatin1String(" GMT")) || text.endsWith(QLatin1String(" UTC")))
+        text = text.left(text.size() - 4) + QStringLiteral(" +0000");
+    const QDateTime when = QDateTime::fromString(text, Qt::RFC2822Date);
     if (!when.isValid())
         return -1;
     return qMax<qint64>(0, when.toMSecsSinceEpoch() - nowMs);

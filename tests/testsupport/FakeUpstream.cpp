@@ -35,6 +35,12 @@ Script sse(QList<QByteArray> events)
 
 } // namespace
 
+QByteArray FakeUpstream::credentialOf(const ReceivedRequest &r)
+{
+    const QByteArray auth = r.headers.value("authorization");
+    return auth.startsWith("Bearer ") ? auth.mid(7) : r.headers.value("x-api-key");
+}
+
 QJsonObject ReceivedRequest::json() const
 {
     return QJsonDocument::fromJson(body).object();
@@ -85,7 +91,10 @@ void FakeUpstream::handle(Http::HttpExchange *exchange)
     const Http::HttpRequest &r = exchange->request();
     m_received.append({r.method, r.path, r.query, r.headers, r.body});
     std::optional<Script> chosen;
-    if (!m_scripts.isEmpty())
+    const QByteArray credential = credentialOf(m_received.last());
+    if (!m_scriptsFor.value(credential).isEmpty())
+        chosen = m_scriptsFor[credential].takeFirst();
+    else if (!m_scripts.isEmpty())
         chosen = m_scripts.takeFirst();
     else if (m_chooser)
         chosen = m_chooser(m_received.last());

@@ -4,6 +4,7 @@
 #include "http/HttpServer.h"
 #include "http/HttpHeaders.h"
 
+#include <QtCore/QHash>
 #include <QtCore/QJsonObject>
 #include <QtCore/QList>
 #include <QtCore/QObject>
@@ -65,6 +66,11 @@ public:
     QString baseUrl() const;
 
     void enqueue(const Script &script);
+    /// Queues an answer for the next request carrying this credential (Bearer or x-api-key):
+    /// how a test scripts one sharer among several on the same upstream.
+    void enqueueFor(const QByteArray &credential, const Script &script) { m_scriptsFor[credential].append(script); }
+    /// The credential a received request carried.
+    static QByteArray credentialOf(const ReceivedRequest &request);
     /// Picks the answer when no script is queued (before the canned default).
     void setChooser(std::function<std::optional<Script>(const ReceivedRequest &)> chooser) { m_chooser = std::move(chooser); }
     void clearScripts() { m_scripts.clear(); }
@@ -107,6 +113,7 @@ private:
     std::unique_ptr<SystemClock> m_ownClock;
     Http::HttpServer *m_server;
     QList<Script> m_scripts;
+    QHash<QByteArray, QList<Script>> m_scriptsFor;
     std::function<std::optional<Script>(const ReceivedRequest &)> m_chooser;
     QList<ReceivedRequest> m_received;
     int m_disconnects = 0;

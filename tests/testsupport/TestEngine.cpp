@@ -23,6 +23,7 @@ TestEngine::TestEngine(const QJsonObject &config, Clock *clock, quint64 seed)
     options.configPath = path;
     options.clock = clock;
     options.drawSeed = seed;
+    m_options = options;
     m_engine = std::make_unique<Engine>(options);
 }
 
@@ -38,6 +39,13 @@ bool TestEngine::start()
     if (!failed.isEmpty())
         m_error = failed.first().first().toString();
     return !started.isEmpty();
+}
+
+bool TestEngine::restart()
+{
+    m_engine.reset();
+    m_engine = std::make_unique<Engine>(m_options);
+    return start();
 }
 
 QString TestEngine::baseUrl() const
@@ -124,6 +132,67 @@ QJsonObject basicConfig(const QString &upstream)
                                                sharer("L00000000000000c1", "claude-one", "claude", {QStringLiteral("claude-sonnet-5")})}},
         {QStringLiteral("keys"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("test")},
                                                         {QStringLiteral("key"), QLatin1String(TestKey)}}}}};
+}
+
+} // namespace Aile::Test
+
+namespace Aile::Test {
+
+QNetworkReply *AsyncClient::post(const QString &url, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
+{
+    QNetworkRequest request{QUrl(url)};
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    for (const auto &[n, v] : headers)
+        request.setRawHeader(n, v);
+    return m_nam.post(request, body);
+}
+
+Reply AsyncClient::wait(QNetworkReply *reply, int timeoutMs)
+{
+    if (!reply->isFinished()) {
+        QEventLoop loop;
+        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    Reply r;
+    r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    r.headers = reply->rawHeaderPairs();
+    r.body = reply->readAll();
+    r.error = reply->isFinished() ? reply->error() : QNetworkReply::TimeoutError;
+    reply->deleteLater();
+    return r;
+}
+
+QJsonObject sharer(const QString &handle, const QString &provider, const QString &baseUrl, const QStringList &models,
+                   const QJsonObject &extra)
+{
+    const QByteArray var = "AILE_T_" + handle.toUpper().toLatin1();
+    qputenv(var.constData(), handle.toLatin1());
+    QJsonObject o{{QStringLiteral("handle"), handle},
+                  {QStringLiteral("name"), QString(QStringLiteral("sharer-") + handle.right(4))},
+                  {QStringLiteral("provider"), provider},
+                  {QStringLiteral("credential"), QString(QStringLiteral("env:") + QString::fromLatin1(var))},
+                  {QStringLiteral("models"), QJsonArray::fromStringList(models)}};
+    if (!baseUrl.isEmpty())
+        o.insert(QStringLiteral("baseUrl"), baseUrl);
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
+}
+
+QJsonObject configWith(const QJsonArray &sharers, const QJsonObject &keyRouting, const QJsonObject &settings)
+{
+    QJsonObject key{{QStringLiteral("name"), QStringLiteral("test")}, {QStringLiteral("key"), QLatin1String(TestKey)}};
+    if (!keyRouting.isEmpty())
+        key.insert(QStringLiteral("routing"), keyRouting);
+    QJsonObject cfg{{QStringLiteral("adminToken"), QLatin1String(AdminToken)},
+                    {QStringLiteral("sharers"), sharers},
+                    {QStringLiteral("keys"), QJsonArray{key}}};
+    if (!settings.isEmpty())
+        cfg.insert(QStringLiteral("settings"), settings);
+    return cfg;
 }
 
 } // namespace Aile::Test

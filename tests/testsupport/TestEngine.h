@@ -21,6 +21,8 @@ public:
 
     /// Starts and waits until it listens; false (and a QTest failure message) otherwise.
     bool start();
+    /// Stops the engine and starts a new one on the same data directory and configuration.
+    bool restart();
     Engine &engine() { return *m_engine; }
     EngineContext &context() { return m_engine->context(); }
     quint16 port() const { return m_engine->port(); }
@@ -30,6 +32,7 @@ public:
 
 private:
     QTemporaryDir m_dir;
+    EngineOptions m_options;
     std::unique_ptr<Engine> m_engine;
     QString m_error;
 };
@@ -53,6 +56,25 @@ Reply send(const QString &method, const QString &url, const QByteArray &body = {
 /// Writes raw bytes to host:port and collects what comes back until the peer closes or
 /// timeoutMs passes.
 QByteArray rawExchange(quint16 port, const QByteArray &bytes, int timeoutMs = 5000);
+
+/// Requests in flight with QNetworkAccessManager while the test drives the clock.
+class AsyncClient
+{
+public:
+    QNetworkReply *post(const QString &url, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers);
+    /// Waits (running the event loop) until the reply is finished, then reads it.
+    static Reply wait(QNetworkReply *reply, int timeoutMs = 10000);
+
+private:
+    QNetworkAccessManager m_nam;
+};
+
+/// A sharer for routing tests: its credential is its own handle, so the fake upstream can tell
+/// sharers apart (FakeUpstream::credentialOf) and script each one (enqueueFor).
+QJsonObject sharer(const QString &handle, const QString &provider, const QString &baseUrl, const QStringList &models,
+                   const QJsonObject &extra = {});
+/// A configuration with one key (TestKey), the admin token and the given sharers.
+QJsonObject configWith(const QJsonArray &sharers, const QJsonObject &keyRouting = {}, const QJsonObject &settings = {});
 
 /// The canonical test configuration: one key, sharers on the fake upstream for each wire.
 QJsonObject basicConfig(const QString &upstreamBaseUrl);
