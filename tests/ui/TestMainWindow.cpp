@@ -2,6 +2,7 @@
 // request sent through the proxy appears in the traces table with its attempts, and closing the
 // window stops the engine.
 #include "core/EngineHost.h"
+#include "dialogs/ConnectToolDialog.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/StatusBanner.h"
 #include "mainwindow/TrayIcon.h"
@@ -16,7 +17,9 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
+#include <QtWidgets/QComboBox>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QPushButton>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QTableView>
@@ -56,6 +59,8 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
+        // Formatted numbers are compared as an English reader sees them, whatever the host's locale.
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         QVERIFY(m_dir.isValid());
         m_upstream = std::make_unique<FakeUpstream>();
         QVERIFY(m_upstream->listen());
@@ -175,6 +180,38 @@ private Q_SLOTS:
         QCOMPARE(cell(0, Ui::TraceColumns::ModelAsked), QStringLiteral("claude/claude-sonnet-5"));
         search->clear();
         QTRY_COMPARE(tracesTable()->model()->rowCount(), 3);
+    }
+
+    void todaysSpendShowsInTheBannerAndTheTray()
+    {
+        // The served requests were billed at list price; the window reads the ledger itself.
+        QTRY_VERIFY(m_window->spentToday() > 0);
+        auto *spent = m_window->findChild<QLabel *>(QStringLiteral("spentToday"));
+        QVERIFY2(spent->text().startsWith(QLatin1String("Today: $0.0")), qPrintable(spent->text()));
+        QVERIFY(m_window->trayIcon()->toolTipText().contains(QLatin1String("Spent today: $0.0")));
+    }
+
+    void connectAToolTestsTheConnectionAndShowsItsTrace()
+    {
+        QTest::keyClick(m_window.get(), Qt::Key_K, Qt::ControlModifier);
+        Ui::ConnectToolDialog *dialog = m_window->connectToolDialog();
+        QTRY_VERIFY(dialog->isVisible());
+        // The configuration file provisions the test key in plain text: it is offered at once.
+        QCOMPARE(dialog->key(), QLatin1String(TestKey));
+        QVERIFY(dialog->blockText(0).contains(m_window->baseUrl()));
+        dialog->selectTool(Ui::ClientSnippets::Tool::OpenAiSdk);
+        dialog->findChild<QComboBox *>(QStringLiteral("modelChoice"))->setEditText(QStringLiteral("openai/gpt-5.2"));
+        QSignalSpy finished(dialog, &Ui::ConnectToolDialog::testFinished);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("testConnection")), Qt::LeftButton);
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().at(0).toInt(), 200);
+        const QString traceId = finished.first().at(1).toString();
+
+        m_window->tabs()->setCurrentIndex(0);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("showTrace")), Qt::LeftButton);
+        QCOMPARE(m_window->tabs()->currentWidget(), m_window->tracesView());
+        QTRY_COMPARE(tracesTable()->currentIndex().data(Ui::TraceTableModel::TraceIdRole).toString(), traceId);
+        dialog->hide();
     }
 
     void closingTheWindowStopsTheEngine()

@@ -63,6 +63,8 @@ QChartView *ChartsView::makeView(const char *name, const QString &accessibleName
     auto *view = new QChartView(new QChart, this);
     view->setObjectName(QLatin1String(name));
     view->setAccessibleName(accessibleName);
+    // The chart is drawn on the viewport, which takes the focus for the view: name it too.
+    view->viewport()->setAccessibleName(accessibleName);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(320, 220);
     view->chart()->setTitle(accessibleName);

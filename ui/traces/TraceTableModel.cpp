@@ -196,15 +196,20 @@ void TraceTableModel::fetchMore(const QModelIndex &parent)
     // Start after every stored row strictly newer than the oldest held one; rows of that same
     // millisecond come again and are skipped by id.
     int offset = 0;
+    int ties = 0;
     if (!m_rows.isEmpty()) {
+        const qint64 oldest = m_rows.constLast().startedMs;
         Store::TraceQuery newer = m_filter.query(0, 0);
-        newer.sinceMs = m_rows.constLast().startedMs + 1;
+        newer.sinceMs = oldest + 1;
         offset = m_store->traceCount(newer);
+        for (auto it = m_rows.crbegin(); it != m_rows.crend() && it->startedMs == oldest; ++it)
+            ++ties;
     }
     QList<Store::TraceRecord> page;
     for (;;) {
-        page = m_store->traces(m_filter.query(PageSize, offset));
-        m_exhausted = page.size() < PageSize;
+        // The rows of the oldest held millisecond come first again; ask for that many more.
+        page = m_store->traces(m_filter.query(PageSize + ties, offset));
+        m_exhausted = page.size() < PageSize + ties;
         page.erase(std::remove_if(page.begin(), page.end(), [&](const Store::TraceRecord &t) { return m_ids.contains(t.id); }),
                    page.end());
         // A whole page of rows held already: more than a page shared one millisecond.

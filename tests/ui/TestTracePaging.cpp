@@ -1,0 +1,234 @@
+// The traces model pages from the store: with 100,000 traces stored it holds one page, loads
+// the next when the view scrolls to the end, and merges live rows without gaps or repeats.
+#include "store/Store.h"
+#include "traces/TraceColumns.h"
+#include "traces/TraceTableModel.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QSet>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+#include <QtWidgets/QScrollBar>
+#include <QtWidgets/QTableView>
+
+using namespace Aile;
+using Ui::TraceTableModel;
+
+namespace {
+
+constexpr qint64 Base = 1'780'000'000'000;   // a fixed moment: no test depends on the host's clock
+
+Store::TraceRecord makeTrace(int i, qint64 startedMs)
+{
+    Store::TraceRecord t;
+    t.id = QStringLiteral("req_%1").arg(i, 8, 10, QLatin1Char('0'));
+    t.startedMs = startedMs;
+    t.keyId = i % 2 ? QStringLiteral("k_alpha") : QStringLiteral("k_beta");
+    t.keyName = i % 2 ? QStringLiteral("alpha") : QStringLiteral("beta");
+    t.client = QStringLiteral("openai-sdk");
+    t.endpoint = QStringLiteral("/v1/chat/completions");
+    t.modelAsked = i % 3 ? QStringLiteral("openai/gpt-5.2") : QStringLiteral("claude/claude-sonnet-5");
+    t.modelServed = t.modelAsked;
+    t.sharer = QStringLiteral("L00000000000000a1");
+    t.sharerName = i % 5 ? QStringLiteral("openai-one") : QStringLiteral("openai-two");
+    t.status = i % 10 == 0 ? 429 : 200;
+    t.attempts = 1;
+    t.ttfbMs = 100 + i % 400;
+    t.durationMs = 900;
+    t.inputTokens = 12;
+    t.outputTokens = 5;
+    t.costUsd = 0.0001;
+    Store::AttemptRecord a;
+    a.seq = 1;
+    a.sharer = t.sharer;
+    a.sharerName = t.sharerName;
+    a.status = t.status;
+    a.outcome = t.status == 200 ? QStringLiteral("served") : QStringLiteral("failed_over");
+    a.startedMs = startedMs;
+    a.ttfbMs = t.ttfbMs;
+    a.durationMs = t.durationMs;
+    t.attemptRows = {a};
+    return t;
+}
+
+QStringList ids(const TraceTableModel &model)
+{
+    QStringList out;
+    for (int row = 0; row < model.rowCount(); ++row)
+        out << model.trace(row).id;
+    return out;
+}
+
+} // namespace
+
+class TestTracePaging : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_bigPath;
+    std::unique_ptr<Store::Store> m_big;   // read-only, as the GUI opens it
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_bigPath = m_dir.filePath(QStringLiteral("big.db"));
+        Store::Store writer(m_bigPath);
+        QString error;
+        QVERIFY2(writer.open(&error), qPrintable(error));
+        QList<Store::TraceRecord> traces;
+        traces.reserve(100000);
+        for (int i = 0; i < 100000; ++i)
+            traces.append(makeTrace(i, Base + qint64(i) * 1000));
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(writer.record(traces, {}));
+        qInfo("recorded 100,000 traces in %lld ms", timer.elapsed());
+        m_big = std::make_unique<Store::Store>(m_bigPath, true);
+        QVERIFY2(m_big->open(&error), qPrintable(error));
+        QCOMPARE(m_big->traceCount({}), 100000);
+    }
+
+    void holdsOnlyOnePageOf100000()
+    {
+        TraceTableModel model;
+        QElapsedTimer timer;
+        timer.start();
+        model.setStore(m_big.get());
+        qInfo("first page and count in %lld ms", timer.elapsed());
+        QCOMPARE(model.rowCount(), TraceTableModel::PageSize);
+        QCOMPARE(model.totalCount(), 100000);
+        QVERIFY(model.canFetchMore({}));
+        // Newest first.
+        QCOMPARE(model.trace(0).id, QStringLiteral("req_00099999"));
+        QCOMPARE(model.trace(TraceTableModel::PageSize - 1).id, QStringLiteral("req_00099800"));
+        // Attempts are read when a row is opened, not for the whole page.
+        QVERIFY(model.trace(0).attemptRows.isEmpty());
+        QCOMPARE(model.fullTrace(0)->attemptRows.size(), 1);
+    }
+
+    void fetchMoreLoadsTheNextPageInOrder()
+    {
+        TraceTableModel model;
+        model.setStore(m_big.get());
+        model.fetchMore({});
+        QCOMPARE(model.rowCount(), 2 * TraceTableModel::PageSize);
+        const QStringList loaded = ids(model);
+        QCOMPARE(QSet<QString>(loaded.begin(), loaded.end()).size(), loaded.size());
+        for (int row = 1; row < model.rowCount(); ++row)
+            QVERIFY(model.trace(row - 1).startedMs > model.trace(row).startedMs);
+        QCOMPARE(model.trace(model.rowCount() - 1).id, QStringLiteral("req_00099600"));
+    }
+
+    void theViewFetchesAPageOnlyWhenScrolledToTheEnd()
+    {
+        TraceTableModel model;
+        model.setStore(m_big.get());
+        QTableView view;
+        view.setModel(&model);
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTest::qWait(50);
+        QCOMPARE(model.rowCount(), TraceTableModel::PageSize);
+        view.scrollToBottom();
+        QTRY_COMPARE(model.rowCount(), 2 * TraceTableModel::PageSize);
+        view.scrollToBottom();
+        QTRY_COMPARE(model.rowCount(), 3 * TraceTableModel::PageSize);
+        QCOMPARE(view.verticalScrollBar()->maximum() > 0, true);
+        QVERIFY(model.rowCount() < 1000);
+    }
+
+    void aFilterReloadsOnePageFromTheStore()
+    {
+        TraceTableModel model;
+        model.setStore(m_big.get());
+        Ui::TraceFilter filter;
+        filter.status = 429;
+        filter.keyId = QStringLiteral("beta");
+        model.setFilter(filter);
+        QCOMPARE(model.totalCount(), 10000);   // every tenth trace, all of them even: key beta
+        QCOMPARE(model.rowCount(), TraceTableModel::PageSize);
+        for (int row = 0; row < model.rowCount(); ++row) {
+            QCOMPARE(model.trace(row).status, 429);
+            QCOMPARE(model.trace(row).keyName, QStringLiteral("beta"));
+        }
+        filter = {};
+        filter.text = QStringLiteral("openai-two");
+        model.setFilter(filter);
+        QCOMPARE(model.totalCount(), 20000);
+        QCOMPARE(model.data(model.index(0, Ui::TraceColumns::Sharer)).toString(), QStringLiteral("openai-two"));
+    }
+
+    void liveRowsMergeWithoutGapsOrRepeats()
+    {
+        // A small store written while the model reads, as the engine's writer does.
+        const QString path = m_dir.filePath(QStringLiteral("live.db"));
+        Store::Store writer(path);
+        QVERIFY(writer.open(nullptr));
+        QList<Store::TraceRecord> initial;
+        for (int i = 0; i < 1000; ++i)
+            initial.append(makeTrace(i, Base + qint64(i) * 1000));
+        QVERIFY(writer.record(initial, {}));
+        Store::Store reader(path, true);
+        QVERIFY(reader.open(nullptr));
+
+        TraceTableModel model;
+        model.setStore(&reader);
+        QCOMPARE(model.rowCount(), TraceTableModel::PageSize);
+
+        // Newer rows published before the writer commits them; one older row (a long request)
+        // whose place is inside the window; one whose place is past the window.
+        const Store::TraceRecord newer1 = makeTrace(5001, Base + 2'000'000);
+        const Store::TraceRecord newer2 = makeTrace(5002, Base + 2'000'500);
+        const Store::TraceRecord inside = makeTrace(5003, Base + 950'500);
+        const Store::TraceRecord past = makeTrace(5004, Base + 10'500);
+        model.addLive({newer1, newer2, inside, past});
+        QCOMPARE(model.trace(0).id, newer2.id);
+        QCOMPARE(model.trace(1).id, newer1.id);
+        QVERIFY(model.rowOf(inside.id) > 0);
+        QCOMPARE(model.rowOf(past.id), -1);   // paging will bring it
+        QCOMPARE(model.totalCount(), 1004);
+
+        // A reload before the commit still shows the uncommitted rows.
+        Ui::TraceFilter everything;
+        everything.text = QStringLiteral("o");
+        model.setFilter(everything);
+        QCOMPARE(model.trace(0).id, newer2.id);
+        QVERIFY(model.rowOf(inside.id) > 0);
+
+        model.fetchMore({});   // before the commit
+        QVERIFY(writer.record({newer1, newer2, inside, past}, {}));
+        while (model.canFetchMore({}))
+            model.fetchMore({});
+
+        // Exactly the store's rows, in the store's order.
+        Store::TraceQuery all = everything.query(5000, 0);
+        QStringList expected;
+        for (const Store::TraceRecord &t : reader.traces(all))
+            expected << t.id;
+        QCOMPARE(ids(model), expected);
+        QCOMPARE(model.rowCount(), 1004);
+    }
+
+    void withoutAStoreItKeepsLiveRows()
+    {
+        TraceTableModel model;
+        model.setStore(nullptr);
+        QVERIFY(!model.canFetchMore({}));
+        model.addLive({makeTrace(1, Base + 1000), makeTrace(2, Base + 2000), makeTrace(3, Base + 3000)});
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.trace(0).id, QStringLiteral("req_00000003"));
+        Ui::TraceFilter f;
+        f.keyId = QStringLiteral("alpha");   // odd ids
+        model.setFilter(f);
+        QCOMPARE(ids(model), (QStringList{QStringLiteral("req_00000003"), QStringLiteral("req_00000001")}));
+        model.setFilter({});
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.fullTrace(0)->attemptRows.size(), 1);
+    }
+};
+
+QTEST_MAIN(TestTracePaging)
+#include "TestTracePaging.moc"
