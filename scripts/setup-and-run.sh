@@ -53,7 +53,7 @@ case "$mode" in
         ;;
     desktop)
         log "starting the desktop app, ${desktop_bin#"$AILE_ROOT"/}, because $why"
-        log "the proxy listens on http://127.0.0.1:2453 while the window is open"
+        log "the proxy runs while the window is open (default http://127.0.0.1:2453; the window shows its address)"
         exec "$desktop_bin" "$@"
         ;;
     serve)
