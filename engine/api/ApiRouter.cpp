@@ -9,6 +9,7 @@
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
+#include <QtCore/QPointer>
 
 namespace Aile::Api {
 
@@ -96,7 +97,22 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
 
     const QString presented = presentedKey(req);
     if (m_management && m_management->handles(req.path)) {
-        m_management->handle(exchange, presented);
+        if (m_ctx.adminToken.isEmpty()) {
+            respondError(exchange, Wire::ErrorShape::OpenAI, 401,
+                         QStringLiteral("the management API is closed: no admin token is set; set \"adminToken\" in the configuration "
+                                        "(for example \"env:AILE_ADMIN_TOKEN\")"));
+            return;
+        }
+        if (!sameSecret(presented, m_ctx.adminToken)) {
+            respondError(exchange, Wire::ErrorShape::OpenAI, 401,
+                         QStringLiteral("the management API needs the admin token as Authorization: Bearer <token>"));
+            return;
+        }
+        QPointer<Http::HttpExchange> guard(exchange);
+        m_management->handle({req.method, req.path, req.query, req.body}, exchange, [guard](int status, const QJsonObject &body) {
+            if (guard)
+                respondJson(guard, status, body);
+        });
         return;
     }
     const bool known = endpoint != Wire::Endpoint::Unknown || req.path == "/v1/models";

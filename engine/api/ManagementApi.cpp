@@ -1,13 +1,17 @@
 #include "ManagementApi.h"
 
-#include "ApiRouter.h"
 #include "core/EngineContext.h"
 #include "core/TraceSink.h"
-#include "http/HttpExchange.h"
+#include "health/HealthBook.h"
+#include "health/Verifier.h"
+#include "routing/Router.h"
+#include "secrets/SecretStore.h"
 #include "store/Store.h"
 
 #include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
 #include <QtCore/QPointer>
+#include <QtCore/QUrlQuery>
 
 namespace Aile::Api {
 
@@ -22,37 +26,77 @@ bool sameSecret(const QString &a, const QString &b)
     return diff == 0;
 }
 
+QJsonObject managementError(const QString &message)
+{
+    return QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), message}}}};
+}
+
+QString ManagementRequest::queryValue(const QString &name) const
+{
+    return QUrlQuery(QString::fromUtf8(query)).queryItemValue(name, QUrl::FullyDecoded);
+}
+
+bool ManagementRequest::hasQuery(const QString &name) const
+{
+    return QUrlQuery(QString::fromUtf8(query)).hasQueryItem(name);
+}
+
 bool ManagementApi::handles(const QByteArray &path) const
 {
-    return path.startsWith("/keys/") || path == "/keys" || path.startsWith("/sharers") || path == "/v1/routing"
+    return path.startsWith("/keys/") || path == "/keys" || path == "/sharers" || path.startsWith("/sharers/") || path == "/v1/routing"
            || path.startsWith("/admin/");
 }
 
-void ManagementApi::handle(Http::HttpExchange *exchange, const QString &presentedToken)
+void ManagementApi::handle(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
 {
-    const Http::HttpRequest &req = exchange->request();
-    if (m_ctx.adminToken.isEmpty()) {
-        respondError(exchange, Wire::ErrorShape::OpenAI, 401,
-                     QStringLiteral("the management API is closed: no admin token is set; set \"adminToken\" in the configuration "
-                                    "(for example \"env:AILE_ADMIN_TOKEN\")"));
-        return;
+    const QList<QByteArray> parts = req.path.mid(1).split('/');
+    if (req.path == "/keys/usage/requests" && req.method == "GET")
+        return listTraces(req, context, reply);
+    if (req.path == "/sharers" && req.method == "GET")
+        return listSharers(req, reply);
+    const QJsonObject body = QJsonDocument::fromJson(req.body).object();
+    if (req.path == "/sharers" && req.method == "POST")
+        return saveSharer({}, body, context, reply);
+    if (parts.size() >= 2 && parts.at(0) == "sharers") {
+        const QString handle = Catalog::normalizeHandle(QString::fromUtf8(parts.at(1)));
+        const Catalog::Sharer *s = m_ctx.sharer(handle);
+        if (!s)
+            return reply(404, managementError(QStringLiteral("no sharer %1; GET /sharers lists them").arg(QString::fromUtf8(parts.at(1)))));
+        if (parts.size() == 2 && req.method == "GET") {
+            QJsonObject o = s->toJson();
+            o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(handle));
+            return reply(200, o);
+        }
+        if (parts.size() == 2 && req.method == "PUT")
+            return saveSharer(handle, body, context, reply);
+        if (parts.size() == 2 && req.method == "DELETE")
+            return removeSharer(handle, reply);
+        if (parts.size() == 3 && req.method == "POST" && parts.at(2) == "relink") {
+            // A re-link is a new credential for the same account: it restores a dead key.
+            if (m_ctx.health)
+                m_ctx.health->restore(handle);
+            QJsonObject edit = body;
+            return saveSharer(handle, edit, context, reply);
+        }
+        if (parts.size() == 3 && req.method == "POST" && (parts.at(2) == "test" || parts.at(2) == "probe") && m_ctx.verifier) {
+            QPointer<QObject> guard(context);
+            auto done = [guard, reply](const QJsonObject &result) {
+                if (guard)
+                    reply(200, result);
+            };
+            if (parts.at(2) == "probe")
+                return m_ctx.verifier->probe(handle, done);
+            const QString model = body.value(QLatin1String("model")).toString();
+            if (model.isEmpty())
+                return reply(400, managementError(QStringLiteral("say which model to test: {\"model\": \"gpt-5.2\"}")));
+            return m_ctx.verifier->testModel(handle, model, done);
+        }
     }
-    if (!sameSecret(presentedToken, m_ctx.adminToken)) {
-        respondError(exchange, Wire::ErrorShape::OpenAI, 401,
-                     QStringLiteral("the management API needs the admin token as Authorization: Bearer <token>"));
-        return;
-    }
-    if (req.path == "/keys/usage/requests" && req.method == "GET") {
-        handleTraces(exchange);
-        return;
-    }
-    respondError(exchange, Wire::ErrorShape::OpenAI, 404,
-                 QStringLiteral("no such management endpoint: %1 %2").arg(QString::fromLatin1(req.method), QString::fromLatin1(req.path)));
+    reply(404, managementError(QStringLiteral("no such management endpoint: %1 %2").arg(QString::fromLatin1(req.method), QString::fromLatin1(req.path))));
 }
 
-void ManagementApi::handleTraces(Http::HttpExchange *exchange)
+void ManagementApi::listTraces(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
 {
-    const Http::HttpRequest &req = exchange->request();
     Store::TraceQuery q;
     bool ok = false;
     const int limit = req.queryValue(QStringLiteral("limit")).toInt(&ok);
@@ -65,18 +109,207 @@ void ManagementApi::handleTraces(Http::HttpExchange *exchange)
     q.status = req.queryValue(QStringLiteral("status")).toInt();
     q.text = req.queryValue(QStringLiteral("q"));
     // A request that just finished is in the answer: read once the writer has committed it.
-    QPointer<Http::HttpExchange> guard(exchange);
-    m_ctx.traces->whenWritten(exchange, [this, guard, q] {
+    QPointer<QObject> guard(context);
+    m_ctx.traces->whenWritten(context, [this, guard, q, reply] {
         if (!guard)
             return;
         QJsonArray data;
         for (const Store::TraceRecord &t : m_ctx.store->traces(q))
             data.append(t.toJson());
-        respondJson(guard, 200,
-                    QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
-                                {QStringLiteral("data"), data},
-                                {QStringLiteral("total"), m_ctx.store->traceCount(q)}});
+        reply(200, QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
+                               {QStringLiteral("data"), data},
+                               {QStringLiteral("total"), m_ctx.store->traceCount(q)}});
     });
+}
+
+void ManagementApi::listSharers(const ManagementRequest &req, const ManagementReply &reply)
+{
+    // The listing is the routing order: the same Router a request uses, with the same filters.
+    QString model = req.queryValue(QStringLiteral("model"));
+    QString provider = req.queryValue(QStringLiteral("provider"));
+    const qsizetype slash = model.indexOf(QLatin1Char('/'));
+    if (slash > 0 && m_ctx.catalog.provider(model.left(slash))) {
+        provider = model.left(slash);
+        model = model.mid(slash + 1);
+    }
+    Http::HttpHeaders headers;
+    QJsonObject filters;
+    for (const auto &[param, header] : {std::pair{"max-price", "x-aile-max-price"}, std::pair{"min-price", "x-aile-min-price"},
+                                        std::pair{"verified", "x-aile-verified"}}) {
+        const QString v = req.queryValue(QLatin1String(param));
+        if (!v.isEmpty()) {
+            headers.add(header, v.toUtf8());
+            filters.insert(QLatin1String(param), v);
+        }
+    }
+    if (!provider.isEmpty())
+        filters.insert(QStringLiteral("provider"), provider);
+    if (!model.isEmpty())
+        filters.insert(QStringLiteral("model"), model);
+    const QString sort = req.queryValue(QStringLiteral("sort"));
+
+    QJsonArray rows;
+    QString footer;
+    if (model.isEmpty()) {
+        for (const Catalog::Sharer &s : m_ctx.sharers) {
+            if (!provider.isEmpty() && s.provider != provider)
+                continue;
+            QJsonObject o = s.toJson();
+            o.remove(QStringLiteral("credential"));
+            o.insert(QStringLiteral("available"), m_ctx.credentials.contains(s.handle) && !s.blocked
+                                                      && !(m_ctx.health && m_ctx.health->coolingUntil(s.handle, QString()) > 0));
+            rows.append(o);
+        }
+        footer = QStringLiteral("no model given: sharers by handle. Name a model to see the order requests route in.");
+    } else {
+        if (provider.isEmpty())
+            return reply(400, managementError(QStringLiteral("name the model as <provider>/<model>, or give provider=")));
+        const Catalog::ProviderInfo *p = m_ctx.catalog.provider(provider);
+        if (!p)
+            return reply(400, managementError(QStringLiteral("unknown provider %1").arg(provider)));
+        Routing::RequestFacts facts;
+        facts.endpoint = p->speaks(QStringLiteral("chat")) ? Wire::Endpoint::ChatCompletions
+                         : p->speaks(QStringLiteral("messages")) ? Wire::Endpoint::Messages
+                                                                 : Wire::Endpoint::Responses;
+        facts.model = provider + QLatin1Char('/') + model;
+        facts.headers = &headers;
+        facts.promptTokens = 16; // a one-line prompt, as the dry run prices it
+        Routing::Router::Limits limits;
+        if (auto bad = Routing::Router::readLimits(facts, &limits))
+            return reply(bad->status, managementError(bad->message));
+        const Routing::Plan plan = Routing::Router(m_ctx).plan(facts);
+        if (!plan.ok() && plan.targets.isEmpty())
+            return reply(plan.status, managementError(plan.message));
+        int rank = 0;
+        for (const Routing::Target &t : plan.targets) {
+            for (const Routing::Candidate &c : t.candidates) {
+                QJsonObject o{{QStringLiteral("rank"), ++rank},
+                              {QStringLiteral("handle"), c.handle},
+                              {QStringLiteral("name"), c.name},
+                              {QStringLiteral("provider"), c.provider},
+                              {QStringLiteral("model"), c.upstreamModel},
+                              {QStringLiteral("available"), true},
+                              {QStringLiteral("tested"), c.tested},
+                              {QStringLiteral("deadKey"), c.deadKey},
+                              {QStringLiteral("tiedWithPrevious"), c.tiedWithPrevious},
+                              {QStringLiteral("health"), c.health},
+                              {QStringLiteral("ttfbMs"), c.ttfbMs}};
+                if (c.rates) {
+                    o.insert(QStringLiteral("inputPrice"), c.rates->input);
+                    o.insert(QStringLiteral("outputPrice"), c.rates->output);
+                }
+                if (c.quoteUsd)
+                    o.insert(QStringLiteral("quoteUsd"), *c.quoteUsd);
+                rows.append(o);
+            }
+            // Listings read the same gate: cooling, blocked or filtered sharers are shown as unavailable.
+            for (const Routing::Refusal &r : t.refusals)
+                rows.append(QJsonObject{{QStringLiteral("handle"), r.handle},
+                                        {QStringLiteral("name"), r.name},
+                                        {QStringLiteral("provider"), t.provider},
+                                        {QStringLiteral("model"), t.model},
+                                        {QStringLiteral("available"), false},
+                                        {QStringLiteral("reason"), r.reason}});
+        }
+        footer = QStringLiteral("routing order: the top row is where the next request for %1/%2 goes%3")
+                     .arg(provider, model, plan.sampled ? QStringLiteral(" (rows marked tied are drawn again for each request)") : QString());
+    }
+    if (!sort.isEmpty()) {
+        QList<QJsonObject> list;
+        for (const QJsonValue &v : rows)
+            list.append(v.toObject());
+        const QString key = sort == QLatin1String("name") ? QStringLiteral("name")
+                            : sort == QLatin1String("speed") ? QStringLiteral("ttfbMs")
+                                                             : QStringLiteral("quoteUsd");
+        std::stable_sort(list.begin(), list.end(), [&](const QJsonObject &a, const QJsonObject &b) {
+            const QJsonValue x = a.value(key), y = b.value(key);
+            if (x.isString())
+                return x.toString() < y.toString();
+            const double dx = x.isDouble() && x.toDouble() >= 0 ? x.toDouble() : 1e300;
+            const double dy = y.isDouble() && y.toDouble() >= 0 ? y.toDouble() : 1e300;
+            return dx < dy;
+        });
+        rows = QJsonArray();
+        for (const QJsonObject &o : list)
+            rows.append(o);
+        footer = QStringLiteral("sorted by %1: a reading order, not the routing order").arg(sort);
+    }
+    reply(200, QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
+                           {QStringLiteral("order"), sort.isEmpty() ? QStringLiteral("routing") : QStringLiteral("reading")},
+                           {QStringLiteral("filters"), filters},
+                           {QStringLiteral("data"), rows},
+                           {QStringLiteral("footer"), footer}});
+}
+
+void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, QObject *context, const ManagementReply &reply)
+{
+    QJsonObject merged = handle.isEmpty() ? QJsonObject() : m_ctx.sharer(handle)->toJson();
+    for (auto it = body.begin(); it != body.end(); ++it)
+        if (it.key() != QLatin1String("secret"))
+            merged.insert(it.key(), it.value());
+    QString error;
+    auto parsed = Catalog::Sharer::fromJson(merged, &error);
+    if (!parsed)
+        return reply(400, managementError(error));
+    if (!m_ctx.catalog.provider(parsed->provider))
+        return reply(400, managementError(QStringLiteral("unknown provider %1; add it under providers first").arg(parsed->provider)));
+    if (handle.isEmpty() && m_ctx.sharer(parsed->handle))
+        return reply(409, managementError(QStringLiteral("sharer %1 exists already; PUT /sharers/%1 edits it").arg(parsed->handle)));
+    Catalog::Sharer sharer = *parsed;
+    auto commit = [this, reply](const Catalog::Sharer &s, const QString &secret) {
+        if (Catalog::Sharer *existing = m_ctx.sharer(s.handle))
+            *existing = s;
+        else
+            m_ctx.sharers.append(s);
+        if (m_ctx.store)
+            m_ctx.store->saveSharer(s);
+        if (!secret.isEmpty()) {
+            m_ctx.credentials.insert(s.handle, secret);
+            m_ctx.credentialErrors.remove(s.handle);
+        }
+        QJsonObject o = s.toJson();
+        o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(s.handle));
+        reply(200, o);
+    };
+    const QString secret = body.value(QLatin1String("secret")).toString();
+    QPointer<QObject> guard(context);
+    if (!secret.isEmpty()) {
+        // The secret goes to the keychain only; the store keeps the reference.
+        if (!m_ctx.secrets)
+            return reply(503, managementError(QStringLiteral("no secret store is available")));
+        const bool toFile = body.value(QLatin1String("credential")).toString().startsWith(QLatin1String("file:"));
+        sharer.credentialRef = (toFile ? QStringLiteral("file:") : QStringLiteral("keychain:")) + QStringLiteral("aile-sharer-") + sharer.handle;
+        m_ctx.secrets->write(sharer.credentialRef, secret, [guard, reply, commit, sharer, secret](const QString &writeError) {
+            if (!guard)
+                return;
+            if (!writeError.isEmpty())
+                return reply(503, managementError(QStringLiteral("the credential was not stored: %1").arg(writeError)));
+            commit(sharer, secret);
+        });
+        return;
+    }
+    if (!sharer.credentialRef.isEmpty() && sharer.credentialRef != (handle.isEmpty() ? QString() : m_ctx.sharer(handle)->credentialRef)) {
+        m_ctx.secrets->read(sharer.credentialRef, [this, guard, reply, commit, sharer](const QString &value, const QString &readError) {
+            if (!guard)
+                return;
+            if (value.isEmpty())
+                m_ctx.credentialErrors.insert(sharer.handle, readError);
+            commit(sharer, value);
+        });
+        return;
+    }
+    commit(sharer, QString());
+}
+
+void ManagementApi::removeSharer(const QString &handle, const ManagementReply &reply)
+{
+    m_ctx.sharers.removeIf([&](const Catalog::Sharer &s) { return s.handle == handle; });
+    m_ctx.credentials.remove(handle);
+    if (m_ctx.store)
+        m_ctx.store->removeSharer(handle);
+    if (m_ctx.secrets)
+        m_ctx.secrets->remove(QStringLiteral("keychain:aile-sharer-") + handle, [](const QString &) {});
+    reply(200, QJsonObject{{QStringLiteral("removed"), handle}});
 }
 
 } // namespace Aile::Api

@@ -5,6 +5,7 @@
 #include "api/ManagementApi.h"
 #include "config/ConfigFile.h"
 #include "health/HealthBook.h"
+#include "health/Verifier.h"
 #include "http/HttpServer.h"
 #include "http/UpstreamClient.h"
 #include "secrets/SecretStore.h"
@@ -73,6 +74,10 @@ void Engine::start()
     m_management = std::make_unique<Api::ManagementApi>(m_ctx);
     m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_management.get());
     m_secrets = new Secrets::SecretStore(m_options.secretService, m_options.fileSecretsPath, this);
+    m_ctx.secrets = m_secrets;
+    m_verifier = new Health::Verifier(m_ctx, this);
+    m_ctx.verifier = m_verifier;
+    connect(m_verifier, &Health::Verifier::sharerChanged, this, [this] { Q_EMIT statusChanged(status()); });
     resolveSecrets();
 }
 
@@ -232,6 +237,7 @@ void Engine::listen()
         return;
     }
     m_router->setListenPort(m_server->port());
+    m_verifier->startProbing(m_ctx.settings.probeIntervalMs);
     m_running = true;
     Q_EMIT started(m_server->address().toString(), m_server->port());
     Q_EMIT statusChanged(status());
@@ -245,6 +251,25 @@ void Engine::stop()
         m_writer->flush(); // every trace and ledger entry so far is on disk before we say stopped
     m_running = false;
     Q_EMIT stopped();
+}
+
+void Engine::manage(quint64 id, const QString &method, const QString &path, const QByteArray &body)
+{
+    if (!m_management) {
+        Q_EMIT managementReplied(id, 503, QByteArray("{\"error\":{\"message\":\"the engine is not running\"}}"));
+        return;
+    }
+    const qsizetype q = path.indexOf(QLatin1Char('?'));
+    Api::ManagementRequest request{method.toLatin1(), (q < 0 ? path : path.left(q)).toUtf8(), q < 0 ? QByteArray() : path.mid(q + 1).toUtf8(), body};
+    if (!m_management->handles(request.path)) {
+        Q_EMIT managementReplied(id, 404, QByteArray("{\"error\":{\"message\":\"no such management endpoint\"}}"));
+        return;
+    }
+    m_management->handle(request, this, [this, id, request](int code, const QJsonObject &reply) {
+        Q_EMIT managementReplied(id, code, QJsonDocument(reply).toJson(QJsonDocument::Compact));
+        if (code == 200 && request.method != "GET")
+            Q_EMIT statusChanged(status());
+    });
 }
 
 void Engine::requestStatus()

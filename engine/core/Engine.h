@@ -27,6 +27,7 @@ class StoreWriter;
 }
 namespace Health {
 class HealthBook;
+class Verifier;
 }
 
 /// How to start an engine.
@@ -71,6 +72,9 @@ public Q_SLOTS:
     void stop();
     /// Emits statusChanged with the current state.
     void requestStatus();
+    /// The management API in-process (the GUI's way in): the same calls as over HTTP, answered
+    /// by managementReplied with the same id. path may carry a query ("/sharers?model=…").
+    void manage(quint64 id, const QString &method, const QString &path, const QByteArray &body);
 
 Q_SIGNALS:
     void started(const QString &address, quint16 port);
@@ -78,6 +82,7 @@ Q_SIGNALS:
     void stopped();
     void statusChanged(const Aile::EngineStatus &status);
     void tracesRecorded(const QList<Aile::Store::TraceRecord> &traces);
+    void managementReplied(quint64 id, int status, const QByteArray &body);
 
 private:
     bool openStore(QString *error);
@@ -92,6 +97,7 @@ private:
     std::unique_ptr<Store::Store> m_store;
     std::unique_ptr<Store::StoreWriter> m_writer;
     std::unique_ptr<Health::HealthBook> m_health;
+    Health::Verifier *m_verifier = nullptr;
     EngineContext m_ctx;
     Http::HttpServer *m_server = nullptr;
     std::unique_ptr<Api::ManagementApi> m_management;

@@ -20,6 +20,10 @@ class UpstreamClient;
 }
 namespace Health {
 class HealthBook;
+class Verifier;
+}
+namespace Secrets {
+class SecretStore;
 }
 
 /// What the request path reads: the engine's live state, owned by the Engine on its thread and
@@ -31,6 +35,8 @@ struct EngineContext
     Http::UpstreamClient *upstream = nullptr;
     TraceSink *traces = nullptr;
     Health::HealthBook *health = nullptr;
+    Health::Verifier *verifier = nullptr;
+    Secrets::SecretStore *secrets = nullptr;
     EngineSettings settings;
     Catalog::Catalog catalog;
     QList<Catalog::Sharer> sharers;

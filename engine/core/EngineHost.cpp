@@ -11,6 +11,7 @@ EngineHost::EngineHost(EngineOptions options, QObject *parent) : QObject(parent)
     connect(m_engine, &Engine::startFailed, this, &EngineHost::startFailed);
     connect(m_engine, &Engine::statusChanged, this, &EngineHost::statusChanged);
     connect(m_engine, &Engine::tracesRecorded, this, &EngineHost::tracesRecorded);
+    connect(m_engine, &Engine::managementReplied, this, &EngineHost::managementReplied);
     connect(m_engine, &Engine::stopped, this, [this] {
         m_thread.quit();
         Q_EMIT stopped();
@@ -40,6 +41,14 @@ void EngineHost::stop()
         return;
     }
     QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::QueuedConnection);
+}
+
+quint64 EngineHost::manage(const QString &method, const QString &path, const QByteArray &body)
+{
+    const quint64 id = m_nextCall++;
+    QMetaObject::invokeMethod(m_engine, [engine = m_engine, id, method, path, body] { engine->manage(id, method, path, body); },
+                              Qt::QueuedConnection);
+    return id;
 }
 
 void EngineHost::requestStatus()

@@ -20,6 +20,8 @@ public:
     /// Asks the engine to stop; stopped() follows, then the thread ends.
     void stop();
     void requestStatus();
+    /// A management call in-process; the answer comes as managementReplied with the returned id.
+    quint64 manage(const QString &method, const QString &path, const QByteArray &body = {});
     bool isRunning() const { return m_thread.isRunning(); }
 
 Q_SIGNALS:
@@ -28,10 +30,12 @@ Q_SIGNALS:
     void stopped();
     void statusChanged(const Aile::EngineStatus &status);
     void tracesRecorded(const QList<Aile::Store::TraceRecord> &traces);
+    void managementReplied(quint64 id, int status, const QByteArray &body);
 
 private:
     QThread m_thread;
     Engine *m_engine;
+    quint64 m_nextCall = 1;
 };
 
 } // namespace Aile

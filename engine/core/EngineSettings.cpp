@@ -16,6 +16,7 @@ void EngineSettings::apply(const QJsonObject &o)
     tieBandPercent = o.value(QLatin1String("tieBandPercent")).toDouble(tieBandPercent);
     affinityPriceTolerance = o.value(QLatin1String("affinityPriceTolerance")).toDouble(affinityPriceTolerance);
     pinTtlSeconds = qint64(o.value(QLatin1String("pinTtlSeconds")).toDouble(double(pinTtlSeconds)));
+    probeIntervalMs = qMax<qint64>(60'000, qint64(o.value(QLatin1String("probeIntervalMs")).toDouble(double(probeIntervalMs))));
     if (o.contains(QLatin1String("allowedOrigins"))) {
         allowedOrigins.clear();
         for (const QJsonValue &v : o.value(QLatin1String("allowedOrigins")).toArray())
@@ -36,6 +37,7 @@ QJsonObject EngineSettings::toJson() const
                        {QStringLiteral("tieBandPercent"), tieBandPercent},
                        {QStringLiteral("affinityPriceTolerance"), affinityPriceTolerance},
                        {QStringLiteral("pinTtlSeconds"), pinTtlSeconds},
+                       {QStringLiteral("probeIntervalMs"), probeIntervalMs},
                        {QStringLiteral("allowedOrigins"), QJsonArray::fromStringList(allowedOrigins)},
                        {QStringLiteral("allowRemote"), allowRemote}};
 }

@@ -19,6 +19,7 @@ struct EngineSettings
     double tieBandPercent = 0;
     double affinityPriceTolerance = 1.2;
     qint64 pinTtlSeconds = 300;
+    qint64 probeIntervalMs = 300'000;         // a probe per sharer; never faster than once a minute
     QStringList allowedOrigins;               // browser origins allowed to call the proxy
     bool allowRemote = false;                 // listening beyond loopback needs an explicit opt-in
 

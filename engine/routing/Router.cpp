@@ -7,6 +7,8 @@
 
 #include <QtCore/QCryptographicHash>
 
+#include <cmath>
+
 #include <algorithm>
 
 namespace Aile::Routing {
@@ -60,6 +62,109 @@ void weightedShuffle(QList<T> &items, QRandomGenerator &rng, Weight weightOf)
 
 } // namespace
 
+namespace {
+
+// "8", "$8", "8.5" ($/Mtok) or "80%"; nullopt when malformed.
+std::optional<Router::PriceBound> parseBound(const QString &text, const QString &source)
+{
+    QString v = text.trimmed();
+    Router::PriceBound b;
+    b.source = source;
+    if (v.endsWith(QLatin1Char('%'))) {
+        b.percent = true;
+        v.chop(1);
+    } else if (v.startsWith(QLatin1Char('$'))) {
+        v.remove(0, 1);
+    }
+    bool ok = false;
+    b.value = v.trimmed().toDouble(&ok);
+    if (!ok || b.value < 0 || (b.percent && b.value > 1000) || !std::isfinite(b.value))
+        return std::nullopt;
+    return b;
+}
+
+} // namespace
+
+std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
+{
+    const QJsonObject routing = facts.key ? facts.key->routing : QJsonObject();
+    if (routing.contains(QLatin1String("maxPricePercent")))
+        out->maxes.append({routing.value(QLatin1String("maxPricePercent")).toDouble(), true, QStringLiteral("this API key's discount limit")});
+    if (routing.contains(QLatin1String("maxPrice")))
+        out->maxes.append({routing.value(QLatin1String("maxPrice")).toDouble(), false, QStringLiteral("this API key's price limit")});
+    if (routing.contains(QLatin1String("minPricePercent")))
+        out->mins.append({routing.value(QLatin1String("minPricePercent")).toDouble(), true, QStringLiteral("this API key's price floor")});
+    for (const char *name : {"x-aile-max-price", "x-aile-min-price"}) {
+        const QString value = headerText(facts, name);
+        if (value.isEmpty())
+            continue;
+        const QString header = QString::fromLatin1(name);
+        auto b = parseBound(value, header);
+        if (!b)
+            return refused(400, QStringLiteral("%1: \"%2\" is not a price; send $ per million tokens (8) or a percentage of the model's list (80%)")
+                                    .arg(header, value),
+                           QJsonObject{{QStringLiteral("refusedBy"), header}});
+        (header == QLatin1String("x-aile-max-price") ? out->maxes : out->mins).append(*b);
+    }
+    const QString verified = headerText(facts, "x-aile-verified");
+    if (verified == QLatin1String("1") || verified.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0) {
+        out->verifiedOnly = true;
+        out->verifiedSource = QStringLiteral("x-aile-verified");
+    } else if (!verified.isEmpty() && verified != QLatin1String("0") && verified.compare(QLatin1String("false"), Qt::CaseInsensitive) != 0) {
+        return refused(400, QStringLiteral("x-aile-verified takes 1 or 0, not \"%1\"").arg(verified),
+                       QJsonObject{{QStringLiteral("refusedBy"), QStringLiteral("x-aile-verified")}});
+    }
+    if (routing.value(QLatin1String("verifiedOnly")).toBool()) {
+        out->verifiedOnly = true;
+        out->verifiedSource = QStringLiteral("this API key's verified-only filter");
+    }
+    return std::nullopt;
+}
+
+std::optional<Plan> Router::checkPercentNeedsPrice(const Limits &limits, const QString &provider, const QString &model) const
+{
+    // A percentage needs a list price to be a percentage of: refused before the value is read.
+    const Catalog::ModelInfo *info = m_ctx.catalog.model(provider, model);
+    if (info && info->priced())
+        return std::nullopt;
+    for (const QList<PriceBound> &bounds : {limits.maxes, limits.mins})
+        for (const PriceBound &b : bounds)
+            if (b.percent)
+                return refused(404, QStringLiteral("%1/%2 has no published list price, so %3 as a percentage cannot apply; give $ per million tokens instead")
+                                        .arg(provider, model, b.source),
+                               QJsonObject{{QStringLiteral("refusedBy"), b.source}});
+    return std::nullopt;
+}
+
+QString Router::priceRefusal(const Limits &limits, const Billing::Rates &rates, const Catalog::ModelInfo *model, qint64 promptTokens,
+                             QString *source) const
+{
+    std::optional<Billing::Rates> list;
+    if (model && model->priced()) {
+        Catalog::Sharer atList;
+        list = Billing::ratesFor(atList, model, model->id, promptTokens); // the band's own list
+    }
+    for (const PriceBound &max : limits.maxes) {
+        const double cap = max.percent ? (list ? list->higher() * max.value / 100.0 : -1) : max.value;
+        if (cap >= 0 && rates.higher() > cap + 1e-12) {
+            *source = max.source;
+            return QStringLiteral("priced above %1 ($%2/Mtok > $%3/Mtok)").arg(max.source).arg(rates.higher()).arg(cap);
+        }
+    }
+    for (const PriceBound &min : limits.mins) {
+        bool under = false;
+        if (min.percent && list)
+            under = rates.input < list->input * min.value / 100.0 - 1e-12 || rates.output < list->output * min.value / 100.0 - 1e-12;
+        else if (!min.percent)
+            under = rates.higher() < min.value - 1e-12;
+        if (under) {
+            *source = min.source;
+            return QStringLiteral("priced more than %1% below list (%2)").arg(100 - min.value).arg(min.source);
+        }
+    }
+    return {};
+}
+
 QString Router::spelling(const QString &id)
 {
     QString s = id.toLower();
@@ -71,6 +176,9 @@ Plan Router::plan(const RequestFacts &facts) const
 {
     if (facts.model.isEmpty())
         return refused(400, QStringLiteral("the request names no model; send \"model\": \"<provider>/<model>\" (GET /v1/models lists them)"));
+    Limits limits;
+    if (auto bad = readLimits(facts, &limits))
+        return *bad;
     const bool chat = Wire::isChat(facts.endpoint);
     const QString headerProvider = headerText(facts, "x-aile-provider").toLower();
     const QString keyProvider = facts.key ? facts.key->routing.value(QLatin1String("provider")).toString() : QString();
@@ -168,8 +276,10 @@ Plan Router::plan(const RequestFacts &facts) const
         return refused(404, QStringLiteral("provider %1 does not serve %2; it speaks %3")
                                 .arg(provider, QString::fromLatin1(Wire::pathOf(facts.endpoint)), wires.join(QStringLiteral(", "))));
     }
+    if (auto noPrice = checkPercentNeedsPrice(limits, provider, id))
+        return *noPrice;
     Plan plan;
-    Target t = target(provider, id, facts);
+    Target t = filteredTarget(provider, id, facts, limits);
     if (t.candidates.isEmpty()) {
         failEmptyTarget(plan, t);
         plan.targets.append(t);
@@ -197,6 +307,19 @@ void Router::failEmptyTarget(Plan &plan, const Target &t) const
                            .arg(t.provider, t.model).arg((plan.retryAfterMs + 999) / 1000);
         return;
     }
+    const bool allFiltered = !t.refusals.isEmpty()
+                             && std::all_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return !r.refusedBy.isEmpty(); });
+    if (allFiltered) {
+        // The seed's text: what every sharer online is, and where the filter that emptied the pool lives.
+        plan.status = 503;
+        QString why = t.refusals.first().reason;
+        const qsizetype paren = why.indexOf(QLatin1String(" ($"));
+        if (paren > 0)
+            why = why.left(paren);
+        plan.message = QStringLiteral("every sharer online for %1/%2 is %3").arg(t.provider, t.model, why);
+        plan.extra.insert(QStringLiteral("refusedBy"), t.refusals.first().refusedBy);
+        return;
+    }
     plan.status = 503;
     plan.message = t.refusals.isEmpty()
                        ? QStringLiteral("provider %1 has no sharer for %2; add one in Aile's Sharers view").arg(t.provider, t.model)
@@ -204,6 +327,13 @@ void Router::failEmptyTarget(Plan &plan, const Target &t) const
 }
 
 Target Router::target(const QString &provider, const QString &model, const RequestFacts &facts) const
+{
+    Limits limits;
+    readLimits(facts, &limits);
+    return filteredTarget(provider, model, facts, limits);
+}
+
+Target Router::filteredTarget(const QString &provider, const QString &model, const RequestFacts &facts, const Limits &limits) const
 {
     Target t;
     t.provider = provider;
@@ -217,7 +347,9 @@ Target Router::target(const QString &provider, const QString &model, const Reque
                             || (info && s.offers(info->id));
         if (!offers)
             continue;
-        auto refuse = [&](const QString &reason, qint64 until = 0) { t.refusals.append({s.handle, s.name, reason, until}); };
+        auto refuse = [&](const QString &reason, qint64 until = 0, const QString &by = {}) {
+            t.refusals.append({s.handle, s.name, reason, until, by});
+        };
         if (s.blocked) {
             refuse(QStringLiteral("blocked"));
             continue;
@@ -248,6 +380,21 @@ Target Router::target(const QString &provider, const QString &model, const Reque
         if (c.rates)
             c.quoteUsd = Billing::costOf(*c.rates, facts.promptTokens, facts.maxOutputTokens);
         c.tested = s.tested.contains(model) || (info && s.tested.contains(info->id));
+        if (limits.verifiedOnly && !c.tested) {
+            refuse(QStringLiteral("has not passed a test of %1 (%2)").arg(model, limits.verifiedSource), 0, limits.verifiedSource);
+            continue;
+        }
+        if (!limits.maxes.isEmpty() || !limits.mins.isEmpty()) {
+            QString by;
+            const QString why = c.rates ? priceRefusal(limits, *c.rates, info, facts.promptTokens, &by)
+                                        : QStringLiteral("un-quotable under a price limit");
+            if (!why.isEmpty()) {
+                if (by.isEmpty())
+                    by = (!limits.maxes.isEmpty() ? limits.maxes.first() : limits.mins.first()).source;
+                refuse(why, 0, by);
+                continue;
+            }
+        }
         if (m_ctx.health) {
             const Health::SharerHealth &h = m_ctx.health->of(s.handle);
             c.deadKey = h.deadKey;

@@ -54,6 +54,7 @@ struct Refusal
     QString name;
     QString reason;
     qint64 untilMs = 0;                    // cooling: when it ends
+    QString refusedBy;                     // the header or key setting whose filter removed it
 };
 
 /// One provider/model to try, with its sharers in order. A plain request has one target; an
@@ -95,7 +96,31 @@ public:
     /// "claude-sonnet-5.5" and "claude-sonnet-5-5" are one spelling.
     static QString spelling(const QString &id);
 
+    /// A price bound from a header or a key: $/Mtok, or a percentage of the model's list.
+    struct PriceBound
+    {
+        double value = 0;
+        bool percent = false;
+        QString source;        // the header or key setting it came from, for messages and refusedBy
+    };
+    /// Every bound binds, so the stricter of key and header wins: a header can lower the key's
+    /// ceiling and raise its floor, never the other way.
+    struct Limits
+    {
+        QList<PriceBound> maxes;
+        QList<PriceBound> mins;
+        bool verifiedOnly = false;
+        QString verifiedSource;
+    };
+    /// Reads x-aile-max-price, x-aile-min-price, x-aile-verified and the key's own settings.
+    /// Returns an error plan (400) for a malformed value.
+    static std::optional<Plan> readLimits(const RequestFacts &facts, Limits *out);
+
 private:
+    Target filteredTarget(const QString &provider, const QString &model, const RequestFacts &facts, const Limits &limits) const;
+    QString priceRefusal(const Limits &limits, const Billing::Rates &rates, const Catalog::ModelInfo *model, qint64 promptTokens,
+                         QString *source) const;
+    std::optional<Plan> checkPercentNeedsPrice(const Limits &limits, const QString &provider, const QString &model) const;
     Plan planAnyProvider(const RequestFacts &facts, const QString &bareId, const QStringList &limitTo) const;
     QStringList providersListing(const QString &bareId, Wire::Endpoint endpoint, QString *matchedId) const;
     QString matchingModel(const QString &provider, const QString &bareId) const;

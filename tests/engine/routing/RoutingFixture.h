@@ -31,7 +31,11 @@ struct RoutingFixture
                 o.insert(QStringLiteral("baseUrl"), upstream->baseUrl());
             withBase.append(o);
         }
-        engine = std::make_unique<TestEngine>(configWith(withBase, keyRouting, settings), &clock);
+        // Probes would add GET /v1/models calls to what the upstream receives: not in these tests.
+        QJsonObject s = settings;
+        if (!s.contains(QLatin1String("probeIntervalMs")))
+            s.insert(QStringLiteral("probeIntervalMs"), 1e12);
+        engine = std::make_unique<TestEngine>(configWith(withBase, keyRouting, s), &clock);
         return engine->start();
     }
 

@@ -1,0 +1,147 @@
+#include "Verifier.h"
+
+#include "HealthBook.h"
+#include "core/Clock.h"
+#include "core/EngineContext.h"
+#include "dispatch/UpstreamRequestBuilder.h"
+#include "http/UpstreamClient.h"
+#include "store/Store.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QPointer>
+
+namespace Aile::Health {
+
+namespace {
+
+// The first wire a provider speaks, and a minimal body for it.
+std::pair<Wire::Endpoint, QJsonObject> minimalRequest(const Catalog::ProviderInfo *p, const QString &model)
+{
+    const QJsonArray ping{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral("ping")}}};
+    if (p && p->speaks(QStringLiteral("messages")))
+        return {Wire::Endpoint::Messages, QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("max_tokens"), 1}, {QStringLiteral("messages"), ping}}};
+    if (p && !p->speaks(QStringLiteral("chat")) && p->speaks(QStringLiteral("responses")))
+        return {Wire::Endpoint::Responses, QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("input"), QStringLiteral("ping")},
+                                                       {QStringLiteral("max_output_tokens"), 16}, {QStringLiteral("store"), false}}};
+    return {Wire::Endpoint::ChatCompletions, QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("max_tokens"), 1}, {QStringLiteral("messages"), ping}}};
+}
+
+} // namespace
+
+Verifier::Verifier(EngineContext &context, QObject *parent) : QObject(parent), m_ctx(context) {}
+
+void Verifier::testModel(const QString &handle, const QString &model, Done done)
+{
+    const Catalog::Sharer *sharer = m_ctx.sharer(handle);
+    if (!sharer) {
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 404}, {QStringLiteral("message"), QStringLiteral("no sharer %1").arg(handle)}});
+        return;
+    }
+    if (!m_ctx.credentials.contains(sharer->handle)) {
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
+                         {QStringLiteral("message"), QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(sharer->handle))}});
+        return;
+    }
+    const auto [endpoint, body] = minimalRequest(m_ctx.catalog.provider(sharer->provider), model);
+    Http::HttpRequest inbound;
+    inbound.path = Wire::pathOf(endpoint);
+    const Http::UpstreamRequest request =
+        Dispatch::buildUpstreamRequest(m_ctx, *sharer, endpoint, inbound, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    const qint64 started = m_ctx.clock->nowMs();
+    Http::UpstreamCall *call = m_ctx.upstream->send(request, this);
+    auto body_ = std::make_shared<QByteArray>();
+    const QString h = sharer->handle;
+    connect(call, &Http::UpstreamCall::bodyData, this, [body_](const QByteArray &b) {
+        if (body_->size() < 4096)
+            *body_ += b;
+    });
+    connect(call, &Http::UpstreamCall::finished, this, [this, call, h, model, started, body_, done] {
+        const int status = call->status();
+        const bool ok = status >= 200 && status < 300;
+        if (ok) {
+            if (Catalog::Sharer *s = m_ctx.sharer(h)) {
+                if (!s->tested.contains(model))
+                    s->tested.append(model);
+                if (m_ctx.store)
+                    m_ctx.store->saveSharer(*s);
+            }
+            if (m_ctx.health) {
+                m_ctx.health->restore(h); // a passing model test restores a dead key
+                m_ctx.health->recordSuccess(h, m_ctx.clock->nowMs() - started);
+            }
+        } else if ((status == 401 || status == 403) && m_ctx.health) {
+            m_ctx.health->recordFailure(h, model, Failure::AuthRefused);
+        }
+        call->deleteLater();
+        Q_EMIT sharerChanged(h);
+        done(QJsonObject{{QStringLiteral("ok"), ok},
+                         {QStringLiteral("status"), status},
+                         {QStringLiteral("ms"), m_ctx.clock->nowMs() - started},
+                         {QStringLiteral("message"), ok ? QStringLiteral("%1 answered").arg(model)
+                                                        : QStringLiteral("HTTP %1: %2").arg(status).arg(QString::fromUtf8(body_->left(300)).simplified())}});
+    });
+    connect(call, &Http::UpstreamCall::failed, this, [this, call, started, done](Http::UpstreamError, const QString &detail) {
+        call->deleteLater();
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
+                         {QStringLiteral("ms"), m_ctx.clock->nowMs() - started}, {QStringLiteral("message"), detail}});
+    });
+}
+
+void Verifier::probe(const QString &handle, Done done)
+{
+    const Catalog::Sharer *sharer = m_ctx.sharer(handle);
+    if (!sharer || !m_ctx.credentials.contains(sharer->handle)) {
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
+                         {QStringLiteral("message"), sharer ? QStringLiteral("no credential") : QStringLiteral("no such sharer")}});
+        return;
+    }
+    // The cheapest authenticated call every provider here answers: list its models.
+    Http::HttpRequest inbound;
+    Http::UpstreamRequest request = Dispatch::buildUpstreamRequest(m_ctx, *sharer, Wire::Endpoint::ChatCompletions, inbound, {});
+    const Catalog::ProviderInfo *p = m_ctx.catalog.provider(sharer->provider);
+    QString base = m_ctx.baseUrlOf(*sharer);
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    request.method = "GET";
+    request.body.clear();
+    request.headers.remove("content-type");
+    request.url = QUrl(base + (p ? p->apiPath : QStringLiteral("/v1")) + QStringLiteral("/models"));
+    const QString h = sharer->handle;
+    Http::UpstreamCall *call = m_ctx.upstream->send(request, this);
+    connect(call, &Http::UpstreamCall::finished, this, [this, call, h, done] {
+        const int status = call->status();
+        const bool answered = status >= 200 && status < 300;
+        const bool refused = status == 401 || status == 403;
+        if (m_ctx.health)
+            m_ctx.health->recordProbe(h, answered, refused);
+        call->deleteLater();
+        Q_EMIT sharerChanged(h);
+        done(QJsonObject{{QStringLiteral("ok"), answered}, {QStringLiteral("status"), status},
+                         {QStringLiteral("message"), answered ? QStringLiteral("the credential answered")
+                                                              : refused ? QStringLiteral("the provider refused the credential (HTTP %1)").arg(status)
+                                                                        : QStringLiteral("HTTP %1").arg(status)}});
+    });
+    connect(call, &Http::UpstreamCall::failed, this, [this, call, h, done](Http::UpstreamError, const QString &detail) {
+        if (m_ctx.health)
+            m_ctx.health->recordProbe(h, false, false);
+        call->deleteLater();
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), detail}});
+    });
+}
+
+void Verifier::startProbing(qint64 intervalMs)
+{
+    m_intervalMs = qMax<qint64>(60'000, intervalMs);
+    m_ctx.clock->schedule(m_intervalMs, this, [this] { probeAll(); });
+}
+
+void Verifier::probeAll()
+{
+    for (const Catalog::Sharer &s : m_ctx.sharers)
+        if (!s.blocked && m_ctx.credentials.contains(s.handle))
+            probe(s.handle, [](const QJsonObject &) {});
+    m_ctx.clock->schedule(m_intervalMs, this, [this] { probeAll(); });
+}
+
+} // namespace Aile::Health

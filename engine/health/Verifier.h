@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QtCore/QObject>
+#include <QtCore/QJsonObject>
+
+#include <functional>
+
+namespace Aile {
+struct EngineContext;
+}
+
+namespace Aile::Health {
+
+/// Verification of sharers (seed 000 "Verification"): a probe is a cheap authenticated call that
+/// says whether the credential answers; a model test sends one minimal request of one model and,
+/// when it passes, marks that sharer × model tested (and restores a dead key).
+class Verifier : public QObject
+{
+    Q_OBJECT
+public:
+    using Done = std::function<void(const QJsonObject &result)>;
+    explicit Verifier(EngineContext &context, QObject *parent = nullptr);
+
+    void probe(const QString &handle, Done done);
+    void testModel(const QString &handle, const QString &model, Done done);
+    /// Probes every sharer now and then every intervalMs (never more often than once a minute).
+    void startProbing(qint64 intervalMs);
+
+Q_SIGNALS:
+    /// A sharer's standing changed (tested list, dead key): listings and the GUI refresh.
+    void sharerChanged(const QString &handle);
+
+private:
+    void probeAll();
+    EngineContext &m_ctx;
+    qint64 m_intervalMs = 0;
+};
+
+} // namespace Aile::Health
