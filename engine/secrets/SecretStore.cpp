@@ -95,7 +95,7 @@ SecretError withoutSecret(const SecretError &e, const QString &secret)
 {
     if (secret.isEmpty() || (!e.message().contains(secret) && !e.detail().contains(secret)))
         return e;
-    return SecretError(e.kind(), QStringLiteral("the keychain failed (its message is withheld because it quoted the secret)"),
+    return SecretError(e.kind(), QStringLiteral("the secret could not be handled (the error is withheld because it quoted the secret)"),
                        QStringLiteral("withheld"));
 }
 

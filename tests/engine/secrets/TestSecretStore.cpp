@@ -11,6 +11,7 @@
 //   secret-service-thread TestSecretServiceThread: the same from a worker thread, as the engine does.
 //   no-keychain           TestNoKeychain, with DBUS_SESSION_BUS_ADDRESS pointing nowhere, and again
 //                         on a private bus that has no Secret Service.
+//   hung-keychain         TestHungKeychain: a Secret Service that takes every call and never answers.
 // Every role captures Qt's messages (debug included) and checks that no secret is among them.
 // Needs: dbus (dbus-run-session), gnome-keyring, libsecret-tools (secret-tool); scripts/test.sh
 // installs them.
@@ -28,6 +29,9 @@
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QThread>
 #include <QtCore/QTimer>
+#include <QtDBus/QDBusConnection>
+#include <QtDBus/QDBusMessage>
+#include <QtDBus/QDBusVirtualObject>
 #include <QtTest/QtTest>
 
 #include <atomic>
@@ -575,6 +579,81 @@ private Q_SLOTS:
 };
 
 // =====================================================================================================
+// Role "hung-keychain": something owns org.freedesktop.secrets but never answers (a keychain stuck
+// behind an unlock prompt nobody sees, a wedged daemon). The store must give up and say so.
+// =====================================================================================================
+class SilentSecretService : public QDBusVirtualObject
+{
+public:
+    std::atomic<int> calls{0};
+    QString introspect(const QString &) const override { return {}; }
+    bool handleMessage(const QDBusMessage &, const QDBusConnection &) override
+    {
+        ++calls;
+        return true; // taken, and never answered
+    }
+};
+
+class TestHungKeychain : public QObject
+{
+    Q_OBJECT
+    QString m_root;
+    SilentSecretService m_silent;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        installCapture();
+        m_root = qEnvironmentVariable("AILE_SECRETS_TEST_ROOT");
+        QVERIFY2(!m_root.isEmpty(), "run by the parent test");
+        QDBusConnection bus = QDBusConnection::sessionBus();
+        QVERIFY2(bus.isConnected(), "run by the parent test under dbus-run-session");
+        QVERIFY(bus.registerVirtualObject(QStringLiteral("/org/freedesktop/secrets"), &m_silent, QDBusConnection::SubPath));
+        QVERIFY(bus.registerService(QStringLiteral("org.freedesktop.secrets")));
+    }
+
+    void cleanup()
+    {
+        const QString leak = secretsInMessages();
+        QVERIFY2(leak.isEmpty(), qPrintable(leak));
+    }
+
+    void probeGivesUpAndSaysSo()
+    {
+        SecretStore store(defaultServiceName(), {});
+        store.setProbeTimeout(1500);
+        QElapsedTimer took;
+        took.start();
+        const ProbeOutcome p = probeNow(store, SecretStore::ProbeMode::RoundTrip);
+        QVERIFY(p.answered);
+        QVERIFY(took.elapsed() < 15000);
+        QVERIFY(!p.status.available);
+        QCOMPARE(p.status.error.kind(), SecretError::Timeout);
+        QVERIFY2(p.status.error.message().startsWith(QLatin1String("no keychain answered in time")),
+                 qPrintable(p.status.error.message()));
+        QVERIFY(m_silent.calls.load() > 0); // libsecret did reach the silent service
+    }
+
+    void operationsGiveUpAndStoreNothing()
+    {
+        SecretStore store(defaultServiceName(), {});
+        store.setOperationTimeout(1500);
+        QElapsedTimer took;
+        took.start();
+        const Outcome w = writeNow(store, QStringLiteral("keychain:openai-work"), kSecretOne);
+        QVERIFY(w.answered);
+        QCOMPARE(w.error.kind(), SecretError::Timeout);
+        QVERIFY(!mentionsSecret(w.error));
+        const Outcome r = readNow(store, QStringLiteral("keychain:openai-work"));
+        QVERIFY(r.answered);
+        QCOMPARE(r.error.kind(), SecretError::Timeout);
+        QVERIFY(r.secret.isEmpty());
+        QVERIFY(took.elapsed() < 15000);
+        QVERIFY2(filesUnder(m_root).isEmpty(), qPrintable(filesUnder(m_root).join(QLatin1Char(' '))));
+    }
+};
+
+// =====================================================================================================
 // The parent: in-process tests of references and the file, and the roles above in child processes.
 // =====================================================================================================
 class TestSecretStore : public QObject
@@ -956,7 +1035,18 @@ private Q_SLOTS:
         QVERIFY2(run.output.contains("Totals:"), "the role did not run its tests");
     }
 
-    void sessionBusWithoutSecretService()
+    void sessionBusWithoutSecretService() { runOnBareBus(QStringLiteral("no-keychain"), QStringLiteral("no-keychain (a bus without a Secret Service)")); }
+
+    void secretServiceThatNeverAnswers() { runOnBareBus(QStringLiteral("hung-keychain"), QStringLiteral("hung-keychain")); }
+
+    void cleanupTestCase()
+    {
+        const QString leak = secretsInMessages();
+        QVERIFY2(leak.isEmpty(), qPrintable(leak));
+    }
+
+private:
+    void runOnBareBus(const QString &role, const QString &label)
     {
         const QString missing = missingTools({QStringLiteral("dbus-run-session")});
         QVERIFY2(missing.isEmpty(), qPrintable(missing));
@@ -985,19 +1075,12 @@ private Q_SLOTS:
         const RoleRun run = runRole(QStringLiteral("dbus-run-session"),
                                     {QStringLiteral("--config-file=") + config, QStringLiteral("--"),
                                      QCoreApplication::applicationFilePath()},
-                                    roleEnvironment(root.path(), QStringLiteral("no-keychain")),
-                                    QStringLiteral("no-keychain (a bus without a Secret Service)"));
+                                    roleEnvironment(root.path(), role), label);
         QVERIFY(run.started && run.finished);
         QCOMPARE(run.exitCode, 0);
         const QString leak = secretsInOutput(run.output);
         QVERIFY2(leak.isEmpty(), qPrintable(leak));
         QVERIFY2(run.output.contains("Totals:"), "the role did not run its tests");
-    }
-
-    void cleanupTestCase()
-    {
-        const QString leak = secretsInMessages();
-        QVERIFY2(leak.isEmpty(), qPrintable(leak));
     }
 };
 
@@ -1011,6 +1094,10 @@ int main(int argc, char **argv)
     }
     if (role == "secret-service-thread") {
         TestSecretServiceThread t;
+        return QTest::qExec(&t, argc, argv);
+    }
+    if (role == "hung-keychain") {
+        TestHungKeychain t;
         return QTest::qExec(&t, argc, argv);
     }
     if (role == "no-keychain") {
