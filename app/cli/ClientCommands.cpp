@@ -40,16 +40,18 @@ Connection connectionFrom(const QCommandLineParser &parser)
     return c;
 }
 
-// One GET against the management API; returns the status and the body.
-int get(const Connection &c, const QString &path, const QUrlQuery &query, QByteArray *body, QString *error)
+// One call against the management API; returns the status and the body.
+int call(const Connection &c, const QByteArray &method, const QString &path, const QUrlQuery &query, QByteArray *body, QString *error,
+         const QByteArray &payload = {})
 {
     QNetworkAccessManager nam;
     QUrl url(c.base + path);
     url.setQuery(query);
     QNetworkRequest request(url);
     request.setRawHeader("Authorization", "Bearer " + c.token.toUtf8());
-    request.setTransferTimeout(30000);
-    QNetworkReply *reply = nam.get(request);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setTransferTimeout(60000);
+    QNetworkReply *reply = nam.sendCustomRequest(request, method, payload);
     QObject::connect(reply, &QNetworkReply::finished, qApp, &QCoreApplication::quit);
     QCoreApplication::exec();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -85,7 +87,7 @@ int runTraces(const QStringList &arguments)
     QByteArray body;
     QString error;
     QTextStream out(stdout), err(stderr);
-    const int status = get(connectionFrom(parser), QStringLiteral("/keys/usage/requests"), q, &body, &error);
+    const int status = call(connectionFrom(parser), "GET", QStringLiteral("/keys/usage/requests"), q, &body, &error);
     if (status != 200) {
         err << "aile traces: " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
         return 1;
@@ -117,12 +119,105 @@ int runTraces(const QStringList &arguments)
     return 0;
 }
 
+int runSharers(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The sharers in routing order: the top row is where the next request goes.\n"
+        "  aile sharers [--model M] [filters]    list\n"
+        "  aile sharers test HANDLE --model M    send one minimal request of M on that sharer\n"
+        "  aile sharers probe HANDLE             check that its credential answers"));
+    parser.addHelpOption();
+    addConnectionOptions(parser);
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("test or probe (optional)"));
+    parser.addPositionalArgument(QStringLiteral("handle"), QStringLiteral("the sharer, for test and probe"));
+    parser.addOption({QStringLiteral("model"), QStringLiteral("provider/model, as a request names it."), QStringLiteral("MODEL")});
+    parser.addOption({QStringLiteral("provider"), QStringLiteral("Only this provider (x-aile-provider)."), QStringLiteral("PROVIDER")});
+    parser.addOption({QStringLiteral("max-price"), QStringLiteral("As x-aile-max-price: $/Mtok or N%."), QStringLiteral("PRICE")});
+    parser.addOption({QStringLiteral("min-price"), QStringLiteral("As x-aile-min-price: $/Mtok or N%."), QStringLiteral("PRICE")});
+    parser.addOption({QStringLiteral("verified"), QStringLiteral("As x-aile-verified: 1: only sharers that passed a test of the model.")});
+    parser.addOption({QStringLiteral("sort"), QStringLiteral("A reading order instead of the routing order: price, name or speed."), QStringLiteral("KEY")});
+    parser.process(arguments);
+    QTextStream out(stdout), err(stderr);
+    const Connection c = connectionFrom(parser);
+    const QStringList pos = parser.positionalArguments();
+    QByteArray body;
+    QString error;
+    if (!pos.isEmpty()) {
+        if (pos.size() < 2 || (pos.at(0) != QLatin1String("test") && pos.at(0) != QLatin1String("probe"))) {
+            err << "aile sharers: say `test HANDLE --model M` or `probe HANDLE`\n";
+            return 2;
+        }
+        QByteArray payload;
+        if (pos.at(0) == QLatin1String("test")) {
+            if (!parser.isSet(QStringLiteral("model"))) {
+                err << "aile sharers test: --model is needed\n";
+                return 2;
+            }
+            QString model = parser.value(QStringLiteral("model"));
+            if (model.contains(QLatin1Char('/')))
+                model = model.section(QLatin1Char('/'), 1);
+            payload = QJsonDocument(QJsonObject{{QStringLiteral("model"), model}}).toJson(QJsonDocument::Compact);
+        }
+        const int status = call(c, "POST", QStringLiteral("/sharers/%1/%2").arg(pos.at(1), pos.at(0)), {}, &body, &error, payload);
+        const QJsonObject r = QJsonDocument::fromJson(body).object();
+        if (status != 200) {
+            err << "aile sharers " << pos.at(0) << ": " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
+            return 1;
+        }
+        out << (r.value(QLatin1String("ok")).toBool() ? "passed: " : "failed: ") << r.value(QLatin1String("message")).toString() << Qt::endl;
+        return r.value(QLatin1String("ok")).toBool() ? 0 : 1;
+    }
+    QUrlQuery q;
+    for (const char *name : {"model", "provider", "max-price", "min-price", "sort"})
+        if (parser.isSet(QLatin1String(name)))
+            q.addQueryItem(QLatin1String(name), parser.value(QLatin1String(name)));
+    if (parser.isSet(QStringLiteral("verified")))
+        q.addQueryItem(QStringLiteral("verified"), QStringLiteral("1"));
+    const int status = call(c, "GET", QStringLiteral("/sharers"), q, &body, &error);
+    if (status != 200) {
+        err << "aile sharers: " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
+        return 1;
+    }
+    if (parser.isSet(QStringLiteral("json"))) {
+        out << body << Qt::endl;
+        return 0;
+    }
+    const QJsonObject root = QJsonDocument::fromJson(body).object();
+    out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("#"), 3).arg(QStringLiteral("handle"), -17)
+               .arg(QStringLiteral("name"), -20).arg(QStringLiteral("$/Mtok in/out"), -16).arg(QStringLiteral("tested"), -6)
+               .arg(QStringLiteral("state"));
+    for (const QJsonValue &v : root.value(QLatin1String("data")).toArray()) {
+        const QJsonObject o = v.toObject();
+        const bool available = o.value(QLatin1String("available")).toBool();
+        const QString price = o.contains(QLatin1String("inputPrice"))
+                                  ? QStringLiteral("%1/%2").arg(o.value(QLatin1String("inputPrice")).toDouble(), 0, 'g', 4)
+                                        .arg(o.value(QLatin1String("outputPrice")).toDouble(), 0, 'g', 4)
+                                  : QStringLiteral("-");
+        QString state = available ? (o.value(QLatin1String("deadKey")).toBool() ? QStringLiteral("dead key (last)") : QStringLiteral("available"))
+                                  : QStringLiteral("unavailable: ") + o.value(QLatin1String("reason")).toString();
+        if (o.value(QLatin1String("tiedWithPrevious")).toBool())
+            state += QStringLiteral(" (tied)");
+        out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+                   .arg(o.contains(QLatin1String("rank")) ? QString::number(o.value(QLatin1String("rank")).toInt()) : QStringLiteral("-"), 3)
+                   .arg(o.value(QLatin1String("handle")).toString(), -17)
+                   .arg(o.value(QLatin1String("name")).toString().left(20), -20)
+                   .arg(price, -16)
+                   .arg(o.value(QLatin1String("tested")).toBool() ? QStringLiteral("yes") : QStringLiteral("no"), -6)
+                   .arg(state);
+    }
+    out << root.value(QLatin1String("footer")).toString() << Qt::endl;
+    return 0;
+}
+
 } // namespace
 
 int runClientCommand(const QString &command, const QStringList &arguments)
 {
     if (command == QLatin1String("traces"))
         return runTraces(arguments);
+    if (command == QLatin1String("sharers"))
+        return runSharers(arguments);
     QTextStream(stderr) << "aile: unknown command \"" << command << "\"; try aile --help\n";
     return 2;
 }

@@ -13,6 +13,7 @@ void printUsage()
     QTextStream(stdout) << "usage: aile <command> [options]\n\n"
                            "commands:\n"
                            "  serve     run the proxy engine without a window\n"
+                           "  sharers   the sharers in routing order; test a model, probe a credential\n"
                            "  traces    recent requests of a running engine\n\n"
                            "aile <command> --help shows a command's options.\n";
 }
