@@ -303,12 +303,15 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
 
 void ManagementApi::removeSharer(const QString &handle, const ManagementReply &reply)
 {
+    // A credential the app stored for this sharer goes with it; one the user named (env:, their own
+    // keychain entry) is theirs and stays.
+    const QString ref = m_ctx.sharer(handle)->credentialRef;
+    if (m_ctx.secrets && (ref == QStringLiteral("keychain:aile-sharer-") + handle || ref == QStringLiteral("file:aile-sharer-") + handle))
+        m_ctx.secrets->remove(ref, [](const auto &) {});
     m_ctx.sharers.removeIf([&](const Catalog::Sharer &s) { return s.handle == handle; });
     m_ctx.credentials.remove(handle);
     if (m_ctx.store)
         m_ctx.store->removeSharer(handle);
-    if (m_ctx.secrets)
-        m_ctx.secrets->remove(QStringLiteral("keychain:aile-sharer-") + handle, [](const QString &) {});
     reply(200, QJsonObject{{QStringLiteral("removed"), handle}});
 }
 

@@ -156,7 +156,7 @@ bool Engine::applyConfig(QString *error)
     if (!cfg->adminToken.isEmpty()) {
         m_adminTokenRef = cfg->adminToken;
         // A literal token is kept only in memory: the store never holds a secret.
-        if (cfg->adminToken.startsWith(QLatin1String("env:")) || cfg->adminToken.startsWith(QLatin1String("keychain:")))
+        if (Secrets::Reference::parse(cfg->adminToken).has_value())
             m_store->saveSetting(QStringLiteral("adminTokenRef"), cfg->adminToken);
     }
     return true;
@@ -203,7 +203,7 @@ void Engine::resolveSecrets()
         });
     }
     if (!m_adminTokenRef.isEmpty()) {
-        const bool isRef = m_adminTokenRef.startsWith(QLatin1String("env:")) || m_adminTokenRef.startsWith(QLatin1String("keychain:"));
+        const bool isRef = Secrets::Reference::parse(m_adminTokenRef).has_value();
         if (!isRef) {
             m_ctx.adminToken = m_adminTokenRef;
         } else {
