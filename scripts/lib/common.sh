@@ -54,6 +54,10 @@ apt_install() {
         die "missing Debian packages: ${missing[*]} (AILE_NO_INSTALL=1, so not installing them)"
     fi
     command -v apt-get >/dev/null 2>&1 || die "missing packages ${missing[*]}, and apt-get is not here: this script is for Debian 12"
+    if [[ $(id -u) -ne 0 ]] && ! command -v sudo >/dev/null 2>&1; then
+        die "missing Debian packages: ${missing[*]}; sudo is not installed, so install them as root:" \
+            "apt-get install --no-install-recommends ${missing[*]}"
+    fi
     local apt_opts=(-o DPkg::Lock::Timeout=600 -o Dpkg::Use-Pty=0 -q)
     if [[ -z "$AILE_APT_UPDATED" ]]; then
         log "refreshing the package lists (apt-get update)"
