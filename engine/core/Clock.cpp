@@ -1,50 +1,84 @@
 #include "Clock.h"
 
 #include <QtCore/QDateTime>
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QTimer>
 
 namespace Aile {
+
+SystemClock::~SystemClock()
+{
+    delete m_timer;
+}
 
 qint64 SystemClock::nowMs() const
 {
     return QDateTime::currentMSecsSinceEpoch();
 }
 
-SystemClock::~SystemClock()
+qint64 SystemClock::monotonicMs() const
 {
-    // Deleting a timer also drops its connections, so nothing calls back into a dead clock.
-    const auto timers = m_timers;
-    m_timers.clear();
-    qDeleteAll(timers);
+    static QElapsedTimer epoch = [] {
+        QElapsedTimer t;
+        t.start();
+        return t;
+    }();
+    return epoch.elapsed();
 }
 
 quint64 SystemClock::schedule(qint64 delayMs, QObject *context, std::function<void()> fn)
 {
+    if (!m_timer) {
+        m_timer = new QTimer;
+        m_timer->setSingleShot(true);
+        m_timer->setTimerType(Qt::PreciseTimer);
+        QObject::connect(m_timer, &QTimer::timeout, m_timer, [this] { fireDue(); });
+    }
     const quint64 id = m_nextId++;
-    auto *timer = new QTimer;
-    timer->setSingleShot(true);
-    timer->setTimerType(delayMs < 2000 ? Qt::PreciseTimer : Qt::CoarseTimer);
-    QObject::connect(timer, &QTimer::timeout, context, [this, id, timer, fn = std::move(fn)] {
-        m_timers.remove(id);
-        timer->deleteLater();
-        fn();
-    });
-    // A destroyed context disconnects the lambda; the timer must not outlive it silently.
-    QObject::connect(context, &QObject::destroyed, timer, [this, id, timer] {
-        m_timers.remove(id);
-        timer->deleteLater();
-    });
-    m_timers.insert(id, timer);
-    timer->start(int(qBound<qint64>(0, delayMs, qint64(std::numeric_limits<int>::max()))));
+    auto it = m_queue.emplace(monotonicMs() + qMax<qint64>(0, delayMs),
+                              Pending{id, QPointer<QObject>(context), context != nullptr, std::move(fn)});
+    m_index.insert(id, it);
+    if (m_armedFor < 0 || it->first < m_armedFor)
+        rearm();
     return id;
 }
 
 void SystemClock::cancel(quint64 id)
 {
-    if (QObject *timer = m_timers.take(id)) {
-        static_cast<QTimer *>(timer)->stop();
-        timer->deleteLater();
+    auto found = m_index.find(id);
+    if (found == m_index.end())
+        return;
+    m_queue.erase(*found);
+    m_index.erase(found);
+    // The timer may fire early for a cancelled deadline; fireDue then simply re-arms.
+}
+
+void SystemClock::rearm()
+{
+    if (m_queue.empty()) {
+        m_timer->stop();
+        m_armedFor = -1;
+        return;
     }
+    const qint64 next = m_queue.begin()->first;
+    m_armedFor = next;
+    m_timer->start(int(qBound<qint64>(0, next - monotonicMs(), qint64(std::numeric_limits<int>::max()))));
+}
+
+void SystemClock::fireDue()
+{
+    m_armedFor = -1;
+    const qint64 now = monotonicMs();
+    while (!m_queue.empty() && m_queue.begin()->first <= now) {
+        auto node = m_queue.extract(m_queue.begin());
+        m_index.remove(node.mapped().id);
+        Pending &p = node.mapped();
+        if (p.hasContext && !p.context)
+            continue;
+        p.fn();
+    }
+    if (m_armedFor < 0)
+        rearm();
 }
 
 ManualClock::ManualClock(qint64 startMs) : m_now(startMs) {}

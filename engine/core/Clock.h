@@ -4,6 +4,8 @@
 #include <QtCore/QObject>
 #include <QtCore/QPointer>
 
+class QTimer;
+
 #include <functional>
 #include <map>
 
@@ -23,7 +25,9 @@ public:
     virtual void cancel(quint64 id) = 0;
 };
 
-/// Real time: QTimer on the thread that schedules.
+/// Real time. One QTimer (created on the thread that first schedules) serves every deadline
+/// from an ordered map, so arming and cancelling a deadline costs no QObject: the request path
+/// arms several per request.
 class SystemClock final : public Clock
 {
 public:
@@ -34,7 +38,22 @@ public:
     void cancel(quint64 id) override;
 
 private:
-    QHash<quint64, QObject *> m_timers;
+    struct Pending
+    {
+        quint64 id;
+        QPointer<QObject> context;
+        bool hasContext;
+        std::function<void()> fn;
+    };
+    using Queue = std::multimap<qint64, Pending>;
+    void fireDue();
+    void rearm();
+    qint64 monotonicMs() const;
+
+    Queue m_queue;
+    QHash<quint64, Queue::iterator> m_index;
+    QTimer *m_timer = nullptr;
+    qint64 m_armedFor = -1;
     quint64 m_nextId = 1;
 };
 

@@ -37,6 +37,9 @@ const char *const Migrations[] = {
        CREATE TABLE ledger(id INTEGER PRIMARY KEY AUTOINCREMENT, trace_id TEXT, at_ms INTEGER NOT NULL, day TEXT NOT NULL,
            key_id TEXT, route TEXT, target TEXT, sharer TEXT, cost_usd REAL NOT NULL, absorbed_usd REAL NOT NULL);
        CREATE INDEX ledger_day ON ledger(day, key_id);)",
+    // 2: a trace's attempt rows ride in the trace row as JSON: one insert per request instead of
+    //    one per attempt (the attempts table stays readable for traces written before).
+    R"(ALTER TABLE traces ADD COLUMN attempts_json TEXT;)",
 };
 
 QSqlDatabase db(const QString &name)
@@ -76,6 +79,8 @@ Store::Store(const QString &path, bool readOnly)
 
 Store::~Store()
 {
+    m_insertTrace.reset();
+    m_insertLedger.reset();
     {
         QSqlDatabase d = db(m_connection);
         if (d.isValid())
@@ -284,33 +289,31 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
     QSqlDatabase d = db(m_connection);
     if (!d.transaction())
         return false;
-    QSqlQuery t(d), a(d), l(d);
-    t.prepare(QStringLiteral(
-        "INSERT OR REPLACE INTO traces(id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route,"
-        " sharer, sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd, absorbed_usd,"
-        " affinity, stream, error) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-    a.prepare(QStringLiteral(
-        "INSERT OR REPLACE INTO attempts(trace_id, seq, sharer, sharer_name, provider, model, target, status, outcome, reason,"
-        " started_ms, ttfb_ms, duration_ms, input_tokens, output_tokens, quote_usd, dispatched)"
-        " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-    l.prepare(QStringLiteral("INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd)"
-                             " VALUES(?,?,?,?,?,?,?,?,?)"));
+    // Prepared once per connection: the writer runs this for every batch.
+    if (!m_insertTrace) {
+        m_insertTrace = std::make_unique<QSqlQuery>(d);
+        m_insertTrace->prepare(QStringLiteral(
+            "INSERT OR REPLACE INTO traces(id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route,"
+            " sharer, sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd, absorbed_usd,"
+            " affinity, stream, error, attempts_json) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+        m_insertLedger = std::make_unique<QSqlQuery>(d);
+        m_insertLedger->prepare(QStringLiteral(
+            "INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd) VALUES(?,?,?,?,?,?,?,?,?)"));
+    }
+    QSqlQuery &t = *m_insertTrace;
+    QSqlQuery &l = *m_insertLedger;
     bool ok = true;
     for (const TraceRecord &r : traces) {
+        QJsonArray rows;
+        for (const AttemptRecord &x : r.attemptRows)
+            rows.append(x.toJson());
         const QVariantList values{r.id, r.startedMs, r.keyId, r.keyName, r.client, r.endpoint, r.modelAsked, r.modelServed,
                                   r.route, r.sharer, r.sharerName, r.status, r.attempts, r.ttfbMs, r.durationMs,
-                                  r.inputTokens, r.outputTokens, r.costUsd, r.absorbedUsd, r.affinity, int(r.stream), r.error};
+                                  r.inputTokens, r.outputTokens, r.costUsd, r.absorbedUsd, r.affinity, int(r.stream), r.error,
+                                  QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact))};
         for (int i = 0; i < values.size(); ++i)
             t.bindValue(i, values.at(i));
         ok = ok && exec(t, QStringLiteral("insert trace"));
-        for (const AttemptRecord &x : r.attemptRows) {
-            const QVariantList av{r.id, x.seq, x.sharer, x.sharerName, x.provider, x.model, x.target, x.status, x.outcome,
-                                  x.reason, x.startedMs, x.ttfbMs, x.durationMs, x.inputTokens, x.outputTokens, x.quoteUsd,
-                                  int(x.dispatched)};
-            for (int i = 0; i < av.size(); ++i)
-                a.bindValue(i, av.at(i));
-            ok = ok && exec(a, QStringLiteral("insert attempt"));
-        }
     }
     for (const LedgerEntry &e : ledger) {
         const QVariantList lv{e.traceId, e.atMs, e.day, e.keyId, e.route, e.target, e.sharer, e.costUsd, e.absorbedUsd};
@@ -385,15 +388,20 @@ TraceRecord traceFromRow(const QSqlQuery &q)
     r.affinity = q.value(i++).toString();
     r.stream = q.value(i++).toBool();
     r.error = q.value(i++).toString();
+    const QString attempts = q.value(i++).toString();
+    for (const QJsonValue &v : QJsonDocument::fromJson(attempts.toUtf8()).array())
+        r.attemptRows.append(AttemptRecord::fromJson(v.toObject()));
     return r;
 }
 
 const char TraceColumns[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
                             " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
-                            " absorbed_usd, affinity, stream, error";
+                            " absorbed_usd, affinity, stream, error, attempts_json";
 
 void loadAttempts(const QSqlDatabase &d, TraceRecord &r)
 {
+    if (!r.attemptRows.isEmpty())
+        return; // written with the trace (schema 2)
     QSqlQuery q(d);
     q.prepare(QStringLiteral("SELECT seq, sharer, sharer_name, provider, model, target, status, outcome, reason, started_ms,"
                              " ttfb_ms, duration_ms, input_tokens, output_tokens, quote_usd, dispatched FROM attempts"
@@ -442,9 +450,12 @@ QList<TraceRecord> Store::traces(const TraceQuery &query) const
         return out;
     while (q.next())
         out.append(traceFromRow(q));
-    if (query.withAttempts)
-        for (TraceRecord &r : out)
+    for (TraceRecord &r : out) {
+        if (query.withAttempts)
             loadAttempts(d, r);
+        else
+            r.attemptRows.clear();
+    }
     return out;
 }
 

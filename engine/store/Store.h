@@ -8,6 +8,10 @@
 #include <QtCore/QJsonValue>
 #include <QtCore/QString>
 
+#include <memory>
+
+class QSqlQuery;
+
 namespace Aile::Store {
 
 /// Which traces to read, newest first.
@@ -73,6 +77,8 @@ private:
     QString m_connection;
     bool m_readOnly;
     bool m_open = false;
+    std::unique_ptr<QSqlQuery> m_insertTrace;
+    std::unique_ptr<QSqlQuery> m_insertLedger;
 };
 
 /// "YYYY-MM-DD" of a moment, UTC.
