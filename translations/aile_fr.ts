@@ -1,922 +1,924 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="fr_FR">
-    <context>
-        <name>Aile::Ui::AttemptTimeline</name>
-        <message>
-            <source>Attempt timeline</source>
-            <translation>Chronologie des tentatives</translation>
-        </message>
-        <message>
-            <source>%1: %2 after %3, lasted %4</source>
-            <translation>%1 : %2 après %3, a duré %4</translation>
-        </message>
-        <message>
-            <source>No attempt recorded</source>
-            <translation>Aucune tentative enregistrée</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::ChartsView</name>
-        <message>
-            <source>Time to first token per sharer</source>
-            <translation>Délai du premier jeton par partageur</translation>
-        </message>
-        <message>
-            <source>Requests and failures per minute</source>
-            <translation>Requêtes et échecs par minute</translation>
-        </message>
-        <message>
-            <source>Spend per day per key</source>
-            <translation>Dépenses par jour et par clé</translation>
-        </message>
-        <message>
-            <source>Spend per day per route</source>
-            <translation>Dépenses par jour et par route</translation>
-        </message>
-        <message>
-            <source>ms</source>
-            <translation>ms</translation>
-        </message>
-        <message>
-            <source>Time to first token per sharer (no request in the last hour)</source>
-            <translation>Délai du premier jeton par partageur (aucune requête dans la dernière heure)</translation>
-        </message>
-        <message>
-            <source>Time to first token per sharer, last hour</source>
-            <translation>Délai du premier jeton par partageur, dernière heure</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n sharer(s) drawn</source>
-            <translation>
-                <numerusform>%n partageur tracé</numerusform>
-                <numerusform>%n partageurs tracés</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Requests</source>
-            <translation>Requêtes</translation>
-        </message>
-        <message>
-            <source>Failures</source>
-            <translation>Échecs</translation>
-        </message>
-        <message>
-            <source>Requests and failures per minute (none in the last hour)</source>
-            <translation>Requêtes et échecs par minute (aucune dans la dernière heure)</translation>
-        </message>
-        <message>
-            <source>Requests and failures per minute: %1% served in the last hour</source>
-            <translation>Requêtes et échecs par minute : %1 % servies dans la dernière heure</translation>
-        </message>
-        <message>
-            <source>%1 requests, %2 failures in the last hour</source>
-            <translation>%1 requêtes, %2 échecs dans la dernière heure</translation>
-        </message>
-        <message>
-            <source>(no route)</source>
-            <translation>(sans route)</translation>
-        </message>
-        <message>
-            <source>others</source>
-            <translation>autres</translation>
-        </message>
-        <message numerus="yes">
-            <source>%1: %2 over %n day(s)</source>
-            <translation>
-                <numerusform>%1 : %2 sur %n jour</numerusform>
-                <numerusform>%1 : %2 sur %n jours</numerusform>
-            </translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::ClientSnippets</name>
-        <message>
-            <source>Claude Code</source>
-            <translation>Claude Code</translation>
-        </message>
-        <message>
-            <source>Codex CLI</source>
-            <translation>Codex CLI</translation>
-        </message>
-        <message>
-            <source>OpenCode</source>
-            <translation>OpenCode</translation>
-        </message>
-        <message>
-            <source>OpenAI SDK</source>
-            <translation>SDK OpenAI</translation>
-        </message>
-        <message>
-            <source>Anthropic SDK</source>
-            <translation>SDK Anthropic</translation>
-        </message>
-        <message>
-            <source>Set these in the shell that starts claude (or in your shell profile). Claude Code sends bare model names; Aile routes them to the claude provider. The last variable stops Claude Code from calling Anthropic's own hosts for telemetry and updates.</source>
-            <translation>Définissez-les dans le shell qui lance claude (ou dans votre profil de shell). Claude Code envoie des noms de modèles nus ; Aile les dirige vers le fournisseur claude. La dernière variable empêche Claude Code d’appeler les serveurs d’Anthropic pour la télémétrie et les mises à jour.</translation>
-        </message>
-        <message>
-            <source>Codex ignores OPENAI_BASE_URL: it needs this provider block in $CODEX_HOME/config.toml (~/.codex/config.toml by default) and the key in the AILE_KEY variable. Codex speaks only the Responses wire. A bare model goes to the codex provider; write provider/model for another.</source>
-            <translation>Codex ignore OPENAI_BASE_URL : il lui faut ce bloc de fournisseur dans $CODEX_HOME/config.toml (~/.codex/config.toml par défaut) et la clé dans la variable AILE_KEY. Codex ne parle que le protocole Responses. Un modèle nu va au fournisseur codex ; écrivez fournisseur/modèle pour un autre.</translation>
-        </message>
-        <message>
-            <source>Put the JSON in opencode.json, or pass it in OPENCODE_CONFIG_CONTENT. Run it as opencode run -m aile/&lt;model&gt;. The other variables keep OpenCode from fetching model lists, updates and language servers from the Internet; leave them out if you want those.</source>
-            <translation>Placez le JSON dans opencode.json, ou passez-le dans OPENCODE_CONFIG_CONTENT. Lancez-le avec opencode run -m aile/&lt;modèle&gt;. Les autres variables empêchent OpenCode de télécharger listes de modèles, mises à jour et serveurs de langage depuis Internet ; omettez-les si vous les voulez.</translation>
-        </message>
-        <message>
-            <source>The OpenAI SDKs read OPENAI_BASE_URL and OPENAI_API_KEY, or take them in code. The base URL ends in /v1. Name the model as provider/model.</source>
-            <translation>Les SDK OpenAI lisent OPENAI_BASE_URL et OPENAI_API_KEY, ou les reçoivent dans le code. L’URL de base se termine par /v1. Nommez le modèle sous la forme fournisseur/modèle.</translation>
-        </message>
-        <message>
-            <source>The Anthropic SDKs read ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY, or take them in code. The base URL has no /v1. Name the model as provider/model.</source>
-            <translation>Les SDK Anthropic lisent ANTHROPIC_BASE_URL et ANTHROPIC_API_KEY, ou les reçoivent dans le code. L’URL de base n’a pas de /v1. Nommez le modèle sous la forme fournisseur/modèle.</translation>
-        </message>
-        <message>
-            <source>Environment variables</source>
-            <translation>Variables d’environnement</translation>
-        </message>
-        <message>
-            <source>Then run</source>
-            <translation>Puis lancez</translation>
-        </message>
-        <message>
-            <source>$CODEX_HOME/config.toml</source>
-            <translation>$CODEX_HOME/config.toml</translation>
-        </message>
-        <message>
-            <source>opencode.json</source>
-            <translation>opencode.json</translation>
-        </message>
-        <message>
-            <source>Or as environment variables</source>
-            <translation>Ou en variables d’environnement</translation>
-        </message>
-        <message>
-            <source>Python</source>
-            <translation>Python</translation>
-        </message>
-        <message>
-            <source>JavaScript</source>
-            <translation>JavaScript</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::CommandLine</name>
-        <message>
-            <source>Aile: a local LLM router, with its window.</source>
-            <translation>Aile : un routeur local de LLM, avec sa fenêtre.</translation>
-        </message>
-        <message>
-            <source>Where the database lives (default: %1).</source>
-            <translation>Emplacement de la base de données (par défaut : %1).</translation>
-        </message>
-        <message>
-            <source>Address and port (default 127.0.0.1:2453; port 0 picks a free one).</source>
-            <translation>Adresse et port (par défaut 127.0.0.1:2453 ; le port 0 en choisit un libre).</translation>
-        </message>
-        <message>
-            <source>A JSON configuration file applied at start.</source>
-            <translation>Un fichier de configuration JSON appliqué au démarrage.</translation>
-        </message>
-        <message>
-            <source>Opt in to a plain-text secrets file (mode 0600) where no keychain answers.</source>
-            <translation>Accepter un fichier de secrets en clair (mode 0600) là où aucun trousseau ne répond.</translation>
-        </message>
-        <message>
-            <source>--listen takes HOST:PORT, for example 127.0.0.1:2453</source>
-            <translation>--listen attend HÔTE:PORT, par exemple 127.0.0.1:2453</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::ConnectToolDialog</name>
-        <message>
-            <source>&amp;Test connection</source>
-            <translation>&amp;Tester la connexion</translation>
-        </message>
-        <message>
-            <source>Show its t&amp;race</source>
-            <translation>Afficher sa t&amp;race</translation>
-        </message>
-        <message>
-            <source>Connect a tool</source>
-            <translation>Connecter un outil</translation>
-        </message>
-        <message>
-            <source>Tools</source>
-            <translation>Outils</translation>
-        </message>
-        <message>
-            <source>Key name</source>
-            <translation>Nom de la clé</translation>
-        </message>
-        <message>
-            <source>Key</source>
-            <translation>Clé</translation>
-        </message>
-        <message>
-            <source>Paste the key (sk-aile-…)</source>
-            <translation>Collez la clé (sk-aile-…)</translation>
-        </message>
-        <message>
-            <source>Show</source>
-            <translation>Afficher</translation>
-        </message>
-        <message>
-            <source>Show the key</source>
-            <translation>Afficher la clé</translation>
-        </message>
-        <message>
-            <source>Model</source>
-            <translation>Modèle</translation>
-        </message>
-        <message>
-            <source>Model name</source>
-            <translation>Nom du modèle</translation>
-        </message>
-        <message>
-            <source>Aile keeps only a hash of each key, so it cannot show a key again. Paste the key you provisioned (keys[].key in the configuration file is filled in for you). Creating a key from this dialog will come with the engine's key API.</source>
-            <translation>Aile ne garde qu’une empreinte de chaque clé et ne peut donc pas la réafficher. Collez la clé que vous avez fournie (keys[].key du fichier de configuration est reprise pour vous). La création d’une clé depuis cette fenêtre viendra avec l’API des clés du moteur.</translation>
-        </message>
-        <message>
-            <source>About this tool</source>
-            <translation>À propos de cet outil</translation>
-        </message>
-        <message>
-            <source>Key &amp;name:</source>
-            <translation>&amp;Nom de la clé :</translation>
-        </message>
-        <message>
-            <source>&amp;Key:</source>
-            <translation>&amp;Clé :</translation>
-        </message>
-        <message>
-            <source>&amp;Model:</source>
-            <translation>&amp;Modèle :</translation>
-        </message>
-        <message>
-            <source>Copy</source>
-            <translation>Copier</translation>
-        </message>
-        <message>
-            <source>Copied “%1” to the clipboard.</source>
-            <translation>« %1 » copié dans le presse-papiers.</translation>
-        </message>
-        <message>
-            <source>Test connection</source>
-            <translation>Tester la connexion</translation>
-        </message>
-        <message>
-            <source>Show the test's trace</source>
-            <translation>Afficher la trace du test</translation>
-        </message>
-        <message>
-            <source>Test result</source>
-            <translation>Résultat du test</translation>
-        </message>
-        <message>
-            <source>Close</source>
-            <translation>Fermer</translation>
-        </message>
-        <message>
-            <source>(type or paste a key)</source>
-            <translation>(saisissez ou collez une clé)</translation>
-        </message>
-        <message>
-            <source>%1 (%2…)</source>
-            <translation>%1 (%2…)</translation>
-        </message>
-        <message>
-            <source>%1 for %2</source>
-            <translation>%1 pour %2</translation>
-        </message>
-        <message>
-            <source>Copy %1</source>
-            <translation>Copier %1</translation>
-        </message>
-        <message>
-            <source>The proxy is not listening.</source>
-            <translation>Le proxy n’écoute pas.</translation>
-        </message>
-        <message>
-            <source>Paste a key first.</source>
-            <translation>Collez d’abord une clé.</translation>
-        </message>
-        <message>
-            <source>Sending a request to %1 through the proxy…</source>
-            <translation>Envoi d’une requête à %1 par le proxy…</translation>
-        </message>
-        <message>
-            <source>Could not reach the proxy: %1</source>
-            <translation>Impossible de joindre le proxy : %1</translation>
-        </message>
-        <message>
-            <source>HTTP %1 in %2 ms, served by %3 (trace %4).</source>
-            <translation>HTTP %1 en %2 ms, servi par %3 (trace %4).</translation>
-        </message>
-        <message>
-            <source>HTTP %1 in %2 ms: %3</source>
-            <translation>HTTP %1 en %2 ms : %3</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::Format</name>
-        <message>
-            <source>%1 ms</source>
-            <translation>%1 ms</translation>
-        </message>
-        <message>
-            <source>%1 s</source>
-            <translation>%1 s</translation>
-        </message>
-        <message>
-            <source>$%1</source>
-            <translation>%1 $</translation>
-        </message>
-        <message>
-            <source>no answer</source>
-            <translation>pas de réponse</translation>
-        </message>
-        <message>
-            <source>served</source>
-            <translation>servie</translation>
-        </message>
-        <message>
-            <source>failed over</source>
-            <translation>basculée</translation>
-        </message>
-        <message>
-            <source>passed through</source>
-            <translation>transmise telle quelle</translation>
-        </message>
-        <message>
-            <source>refused</source>
-            <translation>refusée</translation>
-        </message>
-        <message>
-            <source>client gone</source>
-            <translation>client parti</translation>
-        </message>
-        <message>
-            <source>cut</source>
-            <translation>coupée</translation>
-        </message>
-        <message>
-            <source>timed out</source>
-            <translation>délai dépassé</translation>
-        </message>
-        <message>
-            <source>cut by the time budget</source>
-            <translation>coupée par le budget de temps</translation>
-        </message>
-        <message>
-            <source>error in the stream</source>
-            <translation>erreur dans le flux</translation>
-        </message>
-        <message>
-            <source>Claude Code</source>
-            <translation>Claude Code</translation>
-        </message>
-        <message>
-            <source>Codex CLI</source>
-            <translation>Codex CLI</translation>
-        </message>
-        <message>
-            <source>OpenCode</source>
-            <translation>OpenCode</translation>
-        </message>
-        <message>
-            <source>OpenAI SDK</source>
-            <translation>SDK OpenAI</translation>
-        </message>
-        <message>
-            <source>Anthropic SDK</source>
-            <translation>SDK Anthropic</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::MainWindow</name>
-        <message>
-            <source>Aile</source>
-            <translation>Aile</translation>
-        </message>
-        <message>
-            <source>Pages</source>
-            <translation>Pages</translation>
-        </message>
-        <message>
-            <source>&amp;Sharers</source>
-            <translation>&amp;Partageurs</translation>
-        </message>
-        <message>
-            <source>&amp;Traces</source>
-            <translation>&amp;Traces</translation>
-        </message>
-        <message>
-            <source>C&amp;harts</source>
-            <translation>&amp;Graphiques</translation>
-        </message>
-        <message>
-            <source>Export failed</source>
-            <translation>Échec de l’export</translation>
-        </message>
-        <message numerus="yes">
-            <source>Exported %n trace(s).</source>
-            <translation>
-                <numerusform>%n trace exportée.</numerusform>
-                <numerusform>%n traces exportées.</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>&amp;File</source>
-            <translation>&amp;Fichier</translation>
-        </message>
-        <message>
-            <source>&amp;Export traces…</source>
-            <translation>&amp;Exporter les traces…</translation>
-        </message>
-        <message>
-            <source>&amp;Quit</source>
-            <translation>&amp;Quitter</translation>
-        </message>
-        <message>
-            <source>&amp;View</source>
-            <translation>&amp;Affichage</translation>
-        </message>
-        <message>
-            <source>&amp;Charts</source>
-            <translation>&amp;Graphiques</translation>
-        </message>
-        <message>
-            <source>&amp;Find in traces</source>
-            <translation>&amp;Rechercher dans les traces</translation>
-        </message>
-        <message>
-            <source>T&amp;ools</source>
-            <translation>&amp;Outils</translation>
-        </message>
-        <message>
-            <source>&amp;Connect a tool…</source>
-            <translation>&amp;Connecter un outil…</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::SharersModel</name>
-        <message>
-            <source>%1 (blocked)</source>
-            <translation>%1 (bloqué)</translation>
-        </message>
-        <message>
-            <source>subscription</source>
-            <translation>abonnement</translation>
-        </message>
-        <message>
-            <source>API key</source>
-            <translation>clé d’API</translation>
-        </message>
-        <message>
-            <source>whole catalogue</source>
-            <translation>tout le catalogue</translation>
-        </message>
-        <message>
-            <source>own quotes</source>
-            <translation>tarifs propres</translation>
-        </message>
-        <message>
-            <source>list price</source>
-            <translation>prix catalogue</translation>
-        </message>
-        <message>
-            <source>%1% of list</source>
-            <translation>%1 % du catalogue</translation>
-        </message>
-        <message>
-            <source>unbounded</source>
-            <translation>illimité</translation>
-        </message>
-        <message>
-            <source>available</source>
-            <translation>disponible</translation>
-        </message>
-        <message>
-            <source>missing: %1</source>
-            <translation>absent : %1</translation>
-        </message>
-        <message>
-            <source>provider default</source>
-            <translation>celle du fournisseur</translation>
-        </message>
-        <message>
-            <source>Credential reference: %1</source>
-            <translation>Référence de l’identifiant : %1</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>Nom</translation>
-        </message>
-        <message>
-            <source>Handle</source>
-            <translation>Identifiant</translation>
-        </message>
-        <message>
-            <source>Provider</source>
-            <translation>Fournisseur</translation>
-        </message>
-        <message>
-            <source>Kind</source>
-            <translation>Type</translation>
-        </message>
-        <message>
-            <source>Models</source>
-            <translation>Modèles</translation>
-        </message>
-        <message>
-            <source>Price</source>
-            <translation>Prix</translation>
-        </message>
-        <message>
-            <source>Priority</source>
-            <translation>Priorité</translation>
-        </message>
-        <message>
-            <source>Weight</source>
-            <translation>Poids</translation>
-        </message>
-        <message>
-            <source>Slots</source>
-            <translation>Créneaux</translation>
-        </message>
-        <message>
-            <source>Credential</source>
-            <translation>Identifiant secret</translation>
-        </message>
-        <message>
-            <source>Base URL</source>
-            <translation>URL de base</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::SharersView</name>
-        <message>
-            <source>Sharers</source>
-            <translation>Partageurs</translation>
-        </message>
-        <message>
-            <source>The upstream accounts the proxy can dial, one per row</source>
-            <translation>Les comptes amont que le proxy peut appeler, un par ligne</translation>
-        </message>
-        <message>
-            <source>Sharers summary</source>
-            <translation>Résumé des partageurs</translation>
-        </message>
-        <message>
-            <source>No sharer yet. Add sharers to the configuration file and start Aile with --config FILE.</source>
-            <translation>Aucun partageur pour l’instant. Ajoutez-en dans le fichier de configuration et lancez Aile avec --config FICHIER.</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n sharer(s), %1 with a usable credential.</source>
-            <translation>
-                <numerusform>%n partageur, %1 avec un identifiant utilisable.</numerusform>
-                <numerusform>%n partageurs, %1 avec un identifiant utilisable.</numerusform>
-            </translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::StatusBanner</name>
-        <message>
-            <source>Proxy status</source>
-            <translation>État du proxy</translation>
-        </message>
-        <message>
-            <source>Spent today</source>
-            <translation>Dépensé aujourd’hui</translation>
-        </message>
-        <message>
-            <source>Proxy state</source>
-            <translation>État du proxy</translation>
-        </message>
-        <message>
-            <source>Proxy starting…</source>
-            <translation>Démarrage du proxy…</translation>
-        </message>
-        <message>
-            <source>Proxy listening on %1</source>
-            <translation>Proxy à l’écoute sur %1</translation>
-        </message>
-        <message>
-            <source>Proxy failed to start: %1</source>
-            <translation>Le proxy n’a pas pu démarrer : %1</translation>
-        </message>
-        <message>
-            <source>Proxy stopping…</source>
-            <translation>Arrêt du proxy…</translation>
-        </message>
-        <message>
-            <source>Today: %1</source>
-            <translation>Aujourd’hui : %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::TraceColumns</name>
-        <message>
-            <source>Time</source>
-            <translation>Heure</translation>
-        </message>
-        <message>
-            <source>Key</source>
-            <translation>Clé</translation>
-        </message>
-        <message>
-            <source>Tool</source>
-            <translation>Outil</translation>
-        </message>
-        <message>
-            <source>Model asked</source>
-            <translation>Modèle demandé</translation>
-        </message>
-        <message>
-            <source>Model served</source>
-            <translation>Modèle servi</translation>
-        </message>
-        <message>
-            <source>Route</source>
-            <translation>Route</translation>
-        </message>
-        <message>
-            <source>Sharer</source>
-            <translation>Partageur</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>Statut</translation>
-        </message>
-        <message>
-            <source>Attempts</source>
-            <translation>Tentatives</translation>
-        </message>
-        <message>
-            <source>First token</source>
-            <translation>Premier jeton</translation>
-        </message>
-        <message>
-            <source>Duration</source>
-            <translation>Durée</translation>
-        </message>
-        <message>
-            <source>Tokens in</source>
-            <translation>Jetons entrée</translation>
-        </message>
-        <message>
-            <source>Tokens out</source>
-            <translation>Jetons sortie</translation>
-        </message>
-        <message>
-            <source>Cost</source>
-            <translation>Coût</translation>
-        </message>
-        <message>
-            <source>Affinity</source>
-            <translation>Affinité</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::TraceDetailPane</name>
-        <message>
-            <source>Selected trace</source>
-            <translation>Trace sélectionnée</translation>
-        </message>
-        <message>
-            <source>Attempts of the selected trace</source>
-            <translation>Tentatives de la trace sélectionnée</translation>
-        </message>
-        <message>
-            <source>#</source>
-            <translation>n°</translation>
-        </message>
-        <message>
-            <source>Sharer</source>
-            <translation>Partageur</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>Statut</translation>
-        </message>
-        <message>
-            <source>Outcome</source>
-            <translation>Issue</translation>
-        </message>
-        <message>
-            <source>Reason</source>
-            <translation>Raison</translation>
-        </message>
-        <message>
-            <source>First byte</source>
-            <translation>Premier octet</translation>
-        </message>
-        <message>
-            <source>Duration</source>
-            <translation>Durée</translation>
-        </message>
-        <message>
-            <source>Tokens in/out</source>
-            <translation>Jetons entrée/sortie</translation>
-        </message>
-        <message>
-            <source>Quote</source>
-            <translation>Devis</translation>
-        </message>
-        <message>
-            <source>Select a trace to see its attempts.</source>
-            <translation>Sélectionnez une trace pour voir ses tentatives.</translation>
-        </message>
-        <message>
-            <source>%1 · %2 · key %3 · %4</source>
-            <translation>%1 · %2 · clé %3 · %4</translation>
-        </message>
-        <message>
-            <source>%1 (route %2)</source>
-            <translation>%1 (route %2)</translation>
-        </message>
-        <message numerus="yes">
-            <source>Model %1 · status %2 · %n attempt(s) · first token %3 · total %4</source>
-            <translation>
-                <numerusform>Modèle %1 · statut %2 · %n tentative · premier jeton %3 · total %4</numerusform>
-                <numerusform>Modèle %1 · statut %2 · %n tentatives · premier jeton %3 · total %4</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Tokens %1 in, %2 out · cost %3 · affinity %4%5</source>
-            <translation>Jetons %1 en entrée, %2 en sortie · coût %3 · affinité %4%5</translation>
-        </message>
-        <message>
-            <source> · streamed</source>
-            <translation> · en flux</translation>
-        </message>
-        <message>
-            <source>Error: %1</source>
-            <translation>Erreur : %1</translation>
-        </message>
-        <message>
-            <source>not dialled</source>
-            <translation>non appelé</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::TraceExport</name>
-        <message>
-            <source>cannot write %1: %2</source>
-            <translation>impossible d’écrire %1 : %2</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::TraceFilterBar</name>
-        <message>
-            <source>Filter by key</source>
-            <translation>Filtrer par clé</translation>
-        </message>
-        <message>
-            <source>Filter by model</source>
-            <translation>Filtrer par modèle</translation>
-        </message>
-        <message>
-            <source>Filter by status</source>
-            <translation>Filtrer par statut</translation>
-        </message>
-        <message>
-            <source>Filter by sharer</source>
-            <translation>Filtrer par partageur</translation>
-        </message>
-        <message>
-            <source>C&amp;lear</source>
-            <translation>&amp;Effacer</translation>
-        </message>
-        <message>
-            <source>Any model</source>
-            <translation>Tout modèle</translation>
-        </message>
-        <message>
-            <source>Model filter text</source>
-            <translation>Texte du filtre de modèle</translation>
-        </message>
-        <message>
-            <source>Any status</source>
-            <translation>Tout statut</translation>
-        </message>
-        <message>
-            <source>Search model, route, sharer, key, error</source>
-            <translation>Chercher modèle, route, partageur, clé, erreur</translation>
-        </message>
-        <message>
-            <source>Search traces</source>
-            <translation>Rechercher dans les traces</translation>
-        </message>
-        <message>
-            <source>Clear the filters</source>
-            <translation>Effacer les filtres</translation>
-        </message>
-        <message>
-            <source>&amp;Key:</source>
-            <translation>&amp;Clé :</translation>
-        </message>
-        <message>
-            <source>&amp;Model:</source>
-            <translation>&amp;Modèle :</translation>
-        </message>
-        <message>
-            <source>Stat&amp;us:</source>
-            <translation>Stat&amp;ut :</translation>
-        </message>
-        <message>
-            <source>Sha&amp;rer:</source>
-            <translation>Pa&amp;rtageur :</translation>
-        </message>
-        <message>
-            <source>Sear&amp;ch:</source>
-            <translation>Rec&amp;hercher :</translation>
-        </message>
-        <message>
-            <source>Any key</source>
-            <translation>Toute clé</translation>
-        </message>
-        <message>
-            <source>Any sharer</source>
-            <translation>Tout partageur</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::TracesView</name>
-        <message>
-            <source>E&amp;xport…</source>
-            <translation>E&amp;xporter…</translation>
-        </message>
-        <message>
-            <source>Traces</source>
-            <translation>Traces</translation>
-        </message>
-        <message>
-            <source>One row per request, newest first</source>
-            <translation>Une ligne par requête, la plus récente en haut</translation>
-        </message>
-        <message>
-            <source>Number of traces</source>
-            <translation>Nombre de traces</translation>
-        </message>
-        <message>
-            <source>Export the filtered traces</source>
-            <translation>Exporter les traces filtrées</translation>
-        </message>
-        <message>
-            <source>Save the filtered traces as JSON or CSV</source>
-            <translation>Enregistrer les traces filtrées en JSON ou CSV</translation>
-        </message>
-        <message>
-            <source>%1 of %2 traces loaded; scroll for more</source>
-            <translation>%1 traces chargées sur %2 ; faites défiler pour en voir plus</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n trace(s)</source>
-            <translation>
-                <numerusform>%n trace</numerusform>
-                <numerusform>%n traces</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>JSON (*.json)</source>
-            <translation>JSON (*.json)</translation>
-        </message>
-        <message>
-            <source>CSV (*.csv)</source>
-            <translation>CSV (*.csv)</translation>
-        </message>
-        <message>
-            <source>Export traces</source>
-            <translation>Exporter les traces</translation>
-        </message>
-        <message>
-            <source>Exporting…</source>
-            <translation>Export en cours…</translation>
-        </message>
-    </context>
-    <context>
-        <name>Aile::Ui::TrayIcon</name>
-        <message>
-            <source>Show Aile</source>
-            <translation>Afficher Aile</translation>
-        </message>
-        <message>
-            <source>Connect a tool…</source>
-            <translation>Connecter un outil…</translation>
-        </message>
-        <message>
-            <source>Quit</source>
-            <translation>Quitter</translation>
-        </message>
-        <message>
-            <source>Proxy starting…</source>
-            <translation>Démarrage du proxy…</translation>
-        </message>
-        <message>
-            <source>Spent today: %1</source>
-            <translation>Dépensé aujourd’hui : %1</translation>
-        </message>
-    </context>
+<context>
+    <name>Aile::Ui::AttemptTimeline</name>
+    <message>
+        <source>Attempt timeline</source>
+        <translation>Chronologie des tentatives</translation>
+    </message>
+    <message>
+        <source>%1: %2 after %3, lasted %4</source>
+        <translation>%1&#xa0;: %2 après %3, a duré %4</translation>
+    </message>
+    <message>
+        <source>No attempt recorded</source>
+        <translation>Aucune tentative enregistrée</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::ChartsView</name>
+    <message>
+        <source>Time to first token per sharer</source>
+        <translation>Délai du premier jeton par partageur</translation>
+    </message>
+    <message>
+        <source>Requests and failures per minute</source>
+        <translation>Requêtes et échecs par minute</translation>
+    </message>
+    <message>
+        <source>Spend per day per key</source>
+        <translation>Dépenses par jour et par clé</translation>
+    </message>
+    <message>
+        <source>Spend per day per route</source>
+        <translation>Dépenses par jour et par route</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>Time to first token per sharer (no request in the last hour)</source>
+        <translation>Délai du premier jeton par partageur (aucune requête dans la dernière heure)</translation>
+    </message>
+    <message>
+        <source>Time to first token per sharer, last hour</source>
+        <translation>Délai du premier jeton par partageur, dernière heure</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>Requêtes</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>Échecs</translation>
+    </message>
+    <message>
+        <source>Requests and failures per minute (none in the last hour)</source>
+        <translation>Requêtes et échecs par minute (aucune dans la dernière heure)</translation>
+    </message>
+    <message>
+        <source>Requests and failures per minute: %1% served in the last hour</source>
+        <translation>Requêtes et échecs par minute&#xa0;: %1&#xa0;% servies dans la dernière heure</translation>
+    </message>
+    <message>
+        <source>%1 requests, %2 failures in the last hour</source>
+        <translation>%1 requêtes, %2 échecs dans la dernière heure</translation>
+    </message>
+    <message>
+        <source>(no route)</source>
+        <translation>(sans route)</translation>
+    </message>
+    <message>
+        <source>others</source>
+        <translation>autres</translation>
+    </message>
+    <message>
+        <source>Sharers drawn: %1</source>
+        <translation>Partageurs tracés&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 in the last %3 days</source>
+        <translation>%1&#xa0;: %2 sur les %3 derniers jours</translation>
+    </message>
+    <message>
+        <source>%1 to %2 (UTC)</source>
+        <translation>du %1 au %2 (UTC)</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::ClientSnippets</name>
+    <message>
+        <source>Claude Code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <source>Codex CLI</source>
+        <translation>Codex CLI</translation>
+    </message>
+    <message>
+        <source>OpenCode</source>
+        <translation>OpenCode</translation>
+    </message>
+    <message>
+        <source>OpenAI SDK</source>
+        <translation>SDK OpenAI</translation>
+    </message>
+    <message>
+        <source>Anthropic SDK</source>
+        <translation>SDK Anthropic</translation>
+    </message>
+    <message>
+        <source>Set these in the shell that starts claude (or in your shell profile). Claude Code sends bare model names; Aile routes them to the claude provider. The last variable stops Claude Code from calling Anthropic&apos;s own hosts for telemetry and updates.</source>
+        <translation>Définissez-les dans le shell qui lance claude (ou dans votre profil de shell). Claude Code envoie des noms de modèles nus&#xa0;; Aile les dirige vers le fournisseur claude. La dernière variable empêche Claude Code d’appeler les serveurs d’Anthropic pour la télémétrie et les mises à jour.</translation>
+    </message>
+    <message>
+        <source>Codex ignores OPENAI_BASE_URL: it needs this provider block in $CODEX_HOME/config.toml (~/.codex/config.toml by default) and the key in the AILE_KEY variable. Codex speaks only the Responses wire. A bare model goes to the codex provider; write provider/model for another.</source>
+        <translation>Codex ignore OPENAI_BASE_URL&#xa0;: il lui faut ce bloc de fournisseur dans $CODEX_HOME/config.toml (~/.codex/config.toml par défaut) et la clé dans la variable AILE_KEY. Codex ne parle que le protocole Responses. Un modèle nu va au fournisseur codex&#xa0;; écrivez fournisseur/modèle pour un autre.</translation>
+    </message>
+    <message>
+        <source>Put the JSON in opencode.json, or pass it in OPENCODE_CONFIG_CONTENT. Run it as opencode run -m aile/&lt;model&gt;. The other variables keep OpenCode from fetching model lists, updates and language servers from the Internet; leave them out if you want those.</source>
+        <translation>Placez le JSON dans opencode.json, ou passez-le dans OPENCODE_CONFIG_CONTENT. Lancez-le avec opencode run -m aile/&lt;modèle&gt;. Les autres variables empêchent OpenCode de télécharger listes de modèles, mises à jour et serveurs de langage depuis Internet&#xa0;; omettez-les si vous les voulez.</translation>
+    </message>
+    <message>
+        <source>The OpenAI SDKs read OPENAI_BASE_URL and OPENAI_API_KEY, or take them in code. The base URL ends in /v1. Name the model as provider/model.</source>
+        <translation>Les SDK OpenAI lisent OPENAI_BASE_URL et OPENAI_API_KEY, ou les reçoivent dans le code. L’URL de base se termine par /v1. Nommez le modèle sous la forme fournisseur/modèle.</translation>
+    </message>
+    <message>
+        <source>The Anthropic SDKs read ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY, or take them in code. The base URL has no /v1. Name the model as provider/model.</source>
+        <translation>Les SDK Anthropic lisent ANTHROPIC_BASE_URL et ANTHROPIC_API_KEY, ou les reçoivent dans le code. L’URL de base n’a pas de /v1. Nommez le modèle sous la forme fournisseur/modèle.</translation>
+    </message>
+    <message>
+        <source>Environment variables</source>
+        <translation>Variables d’environnement</translation>
+    </message>
+    <message>
+        <source>Then run</source>
+        <translation>Puis lancez</translation>
+    </message>
+    <message>
+        <source>$CODEX_HOME/config.toml</source>
+        <translation>$CODEX_HOME/config.toml</translation>
+    </message>
+    <message>
+        <source>opencode.json</source>
+        <translation>opencode.json</translation>
+    </message>
+    <message>
+        <source>Or as environment variables</source>
+        <translation>Ou en variables d’environnement</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>JavaScript</source>
+        <translation>JavaScript</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::CommandLine</name>
+    <message>
+        <source>Aile: a local LLM router, with its window.</source>
+        <translation>Aile&#xa0;: un routeur local de LLM, avec sa fenêtre.</translation>
+    </message>
+    <message>
+        <source>Where the database lives (default: %1).</source>
+        <translation>Emplacement de la base de données (par défaut&#xa0;: %1).</translation>
+    </message>
+    <message>
+        <source>Address and port (default 127.0.0.1:2453; port 0 picks a free one).</source>
+        <translation>Adresse et port (par défaut 127.0.0.1:2453&#xa0;; le port 0 en choisit un libre).</translation>
+    </message>
+    <message>
+        <source>A JSON configuration file applied at start.</source>
+        <translation>Un fichier de configuration JSON appliqué au démarrage.</translation>
+    </message>
+    <message>
+        <source>Opt in to a plain-text secrets file (mode 0600) where no keychain answers.</source>
+        <translation>Accepter un fichier de secrets en clair (mode 0600) là où aucun trousseau ne répond.</translation>
+    </message>
+    <message>
+        <source>--listen takes HOST:PORT, for example 127.0.0.1:2453</source>
+        <translation>--listen attend HÔTE:PORT, par exemple 127.0.0.1:2453</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::ConnectToolDialog</name>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>&amp;Tester la connexion</translation>
+    </message>
+    <message>
+        <source>Show its t&amp;race</source>
+        <translation>Afficher sa t&amp;race</translation>
+    </message>
+    <message>
+        <source>Connect a tool</source>
+        <translation>Connecter un outil</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>Outils</translation>
+    </message>
+    <message>
+        <source>Key name</source>
+        <translation>Nom de la clé</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Clé</translation>
+    </message>
+    <message>
+        <source>Paste the key (sk-aile-…)</source>
+        <translation>Collez la clé (sk-aile-…)</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Afficher</translation>
+    </message>
+    <message>
+        <source>Show the key</source>
+        <translation>Afficher la clé</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Model name</source>
+        <translation>Nom du modèle</translation>
+    </message>
+    <message>
+        <source>Aile keeps only a hash of each key, so it cannot show a key again. Paste the key you provisioned (keys[].key in the configuration file is filled in for you). Creating a key from this dialog will come with the engine&apos;s key API.</source>
+        <translation>Aile ne garde qu’une empreinte de chaque clé et ne peut donc pas la réafficher. Collez la clé que vous avez fournie (keys[].key du fichier de configuration est reprise pour vous). La création d’une clé depuis cette fenêtre viendra avec l’API des clés du moteur.</translation>
+    </message>
+    <message>
+        <source>About this tool</source>
+        <translation>À propos de cet outil</translation>
+    </message>
+    <message>
+        <source>Key &amp;name:</source>
+        <translation>&amp;Nom de la clé&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Key:</source>
+        <translation>&amp;Clé&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modèle&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copier</translation>
+    </message>
+    <message>
+        <source>Copied “%1” to the clipboard.</source>
+        <translation>«&#xa0;%1&#xa0;» copié dans le presse-papiers.</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Tester la connexion</translation>
+    </message>
+    <message>
+        <source>Show the test&apos;s trace</source>
+        <translation>Afficher la trace du test</translation>
+    </message>
+    <message>
+        <source>Test result</source>
+        <translation>Résultat du test</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Fermer</translation>
+    </message>
+    <message>
+        <source>(type or paste a key)</source>
+        <translation>(saisissez ou collez une clé)</translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation>%1 pour %2</translation>
+    </message>
+    <message>
+        <source>Copy %1</source>
+        <translation>Copier %1</translation>
+    </message>
+    <message>
+        <source>The proxy is not listening.</source>
+        <translation>Le proxy n’écoute pas.</translation>
+    </message>
+    <message>
+        <source>Paste a key first.</source>
+        <translation>Collez d’abord une clé.</translation>
+    </message>
+    <message>
+        <source>Sending a request to %1 through the proxy…</source>
+        <translation>Envoi d’une requête à %1 par le proxy…</translation>
+    </message>
+    <message>
+        <source>Could not reach the proxy: %1</source>
+        <translation>Impossible de joindre le proxy&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>HTTP %1 in %2 ms, served by %3 (trace %4).</source>
+        <translation>HTTP %1 en %2&#xa0;ms, servi par %3 (trace %4).</translation>
+    </message>
+    <message>
+        <source>HTTP %1 in %2 ms: %3</source>
+        <translation>HTTP %1 en %2&#xa0;ms&#xa0;: %3</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::Format</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1&#xa0;ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1&#xa0;s</translation>
+    </message>
+    <message>
+        <source>$%1</source>
+        <translation>%1&#xa0;$</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>pas de réponse</translation>
+    </message>
+    <message>
+        <source>served</source>
+        <translation>servie</translation>
+    </message>
+    <message>
+        <source>failed over</source>
+        <translation>basculée</translation>
+    </message>
+    <message>
+        <source>passed through</source>
+        <translation>transmise telle quelle</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>refusée</translation>
+    </message>
+    <message>
+        <source>client gone</source>
+        <translation>client parti</translation>
+    </message>
+    <message>
+        <source>cut</source>
+        <translation>coupée</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>délai dépassé</translation>
+    </message>
+    <message>
+        <source>cut by the time budget</source>
+        <translation>coupée par le budget de temps</translation>
+    </message>
+    <message>
+        <source>error in the stream</source>
+        <translation>erreur dans le flux</translation>
+    </message>
+    <message>
+        <source>Claude Code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <source>Codex CLI</source>
+        <translation>Codex CLI</translation>
+    </message>
+    <message>
+        <source>OpenCode</source>
+        <translation>OpenCode</translation>
+    </message>
+    <message>
+        <source>OpenAI SDK</source>
+        <translation>SDK OpenAI</translation>
+    </message>
+    <message>
+        <source>Anthropic SDK</source>
+        <translation>SDK Anthropic</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>autre</translation>
+    </message>
+    <message>
+        <source>fresh</source>
+        <translation>nouvelle</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>épinglée</translation>
+    </message>
+    <message>
+        <source>moved: %1</source>
+        <translation>déplacée&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::MainWindow</name>
+    <message>
+        <source>Aile</source>
+        <translation>Aile</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation>Pages</translation>
+    </message>
+    <message>
+        <source>&amp;Sharers</source>
+        <translation>&amp;Partageurs</translation>
+    </message>
+    <message>
+        <source>&amp;Traces</source>
+        <translation>&amp;Traces</translation>
+    </message>
+    <message>
+        <source>C&amp;harts</source>
+        <translation>&amp;Graphiques</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Échec de l’export</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Fichier</translation>
+    </message>
+    <message>
+        <source>&amp;Export traces…</source>
+        <translation>&amp;Exporter les traces…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quitter</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Affichage</translation>
+    </message>
+    <message>
+        <source>&amp;Charts</source>
+        <translation>&amp;Graphiques</translation>
+    </message>
+    <message>
+        <source>&amp;Find in traces</source>
+        <translation>&amp;Rechercher dans les traces</translation>
+    </message>
+    <message>
+        <source>T&amp;ools</source>
+        <translation>&amp;Outils</translation>
+    </message>
+    <message>
+        <source>&amp;Connect a tool…</source>
+        <translation>&amp;Connecter un outil…</translation>
+    </message>
+    <message>
+        <source>Traces exported: %1</source>
+        <translation>Traces exportées&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::SharersModel</name>
+    <message>
+        <source>%1 (blocked)</source>
+        <translation>%1 (bloqué)</translation>
+    </message>
+    <message>
+        <source>subscription</source>
+        <translation>abonnement</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>clé d’API</translation>
+    </message>
+    <message>
+        <source>whole catalogue</source>
+        <translation>tout le catalogue</translation>
+    </message>
+    <message>
+        <source>own quotes</source>
+        <translation>tarifs propres</translation>
+    </message>
+    <message>
+        <source>list price</source>
+        <translation>prix catalogue</translation>
+    </message>
+    <message>
+        <source>%1% of list</source>
+        <translation>%1&#xa0;% du catalogue</translation>
+    </message>
+    <message>
+        <source>unbounded</source>
+        <translation>illimité</translation>
+    </message>
+    <message>
+        <source>available</source>
+        <translation>disponible</translation>
+    </message>
+    <message>
+        <source>missing: %1</source>
+        <translation>absent&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>provider default</source>
+        <translation>celle du fournisseur</translation>
+    </message>
+    <message>
+        <source>Credential reference: %1</source>
+        <translation>Référence de l’identifiant&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <source>Handle</source>
+        <translation>Identifiant</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>Fournisseur</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>Modèles</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>Prix</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>Priorité</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>Poids</translation>
+    </message>
+    <message>
+        <source>Slots</source>
+        <translation>Créneaux</translation>
+    </message>
+    <message>
+        <source>Credential</source>
+        <translation>Identifiant secret</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>URL de base</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::SharersView</name>
+    <message>
+        <source>Sharers</source>
+        <translation>Partageurs</translation>
+    </message>
+    <message>
+        <source>The upstream accounts the proxy can dial, one per row</source>
+        <translation>Les comptes amont que le proxy peut appeler, un par ligne</translation>
+    </message>
+    <message>
+        <source>Sharers summary</source>
+        <translation>Résumé des partageurs</translation>
+    </message>
+    <message>
+        <source>No sharer yet. Add sharers to the configuration file and start Aile with --config FILE.</source>
+        <translation>Aucun partageur pour l’instant. Ajoutez-en dans le fichier de configuration et lancez Aile avec --config FICHIER.</translation>
+    </message>
+    <message>
+        <source>Sharers: %1, with a usable credential: %2</source>
+        <translation>Partageurs&#xa0;: %1, avec un identifiant utilisable&#xa0;: %2</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::StatusBanner</name>
+    <message>
+        <source>Proxy status</source>
+        <translation>État du proxy</translation>
+    </message>
+    <message>
+        <source>Spent today</source>
+        <translation>Dépensé aujourd’hui</translation>
+    </message>
+    <message>
+        <source>Proxy state</source>
+        <translation>État du proxy</translation>
+    </message>
+    <message>
+        <source>Proxy starting…</source>
+        <translation>Démarrage du proxy…</translation>
+    </message>
+    <message>
+        <source>Proxy listening on %1</source>
+        <translation>Proxy à l’écoute sur %1</translation>
+    </message>
+    <message>
+        <source>Proxy failed to start: %1</source>
+        <translation>Le proxy n’a pas pu démarrer&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Proxy stopping…</source>
+        <translation>Arrêt du proxy…</translation>
+    </message>
+    <message>
+        <source>Today: %1</source>
+        <translation>Aujourd’hui&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::TraceColumns</name>
+    <message>
+        <source>Time</source>
+        <translation>Heure</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Clé</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Outil</translation>
+    </message>
+    <message>
+        <source>Model asked</source>
+        <translation>Modèle demandé</translation>
+    </message>
+    <message>
+        <source>Model served</source>
+        <translation>Modèle servi</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>Route</translation>
+    </message>
+    <message>
+        <source>Sharer</source>
+        <translation>Partageur</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Statut</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Tentatives</translation>
+    </message>
+    <message>
+        <source>First token</source>
+        <translation>Premier jeton</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Durée</translation>
+    </message>
+    <message>
+        <source>Tokens in</source>
+        <translation>Jetons entrée</translation>
+    </message>
+    <message>
+        <source>Tokens out</source>
+        <translation>Jetons sortie</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>Coût</translation>
+    </message>
+    <message>
+        <source>Affinity</source>
+        <translation>Affinité</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::TraceDetailPane</name>
+    <message>
+        <source>Selected trace</source>
+        <translation>Trace sélectionnée</translation>
+    </message>
+    <message>
+        <source>Attempts of the selected trace</source>
+        <translation>Tentatives de la trace sélectionnée</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>n°</translation>
+    </message>
+    <message>
+        <source>Sharer</source>
+        <translation>Partageur</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Statut</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Issue</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Raison</translation>
+    </message>
+    <message>
+        <source>First byte</source>
+        <translation>Premier octet</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Durée</translation>
+    </message>
+    <message>
+        <source>Tokens in/out</source>
+        <translation>Jetons entrée/sortie</translation>
+    </message>
+    <message>
+        <source>Quote</source>
+        <translation>Devis</translation>
+    </message>
+    <message>
+        <source>Select a trace to see its attempts.</source>
+        <translation>Sélectionnez une trace pour voir ses tentatives.</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · key %3 · %4</source>
+        <translation>%1 · %2 · clé %3 · %4</translation>
+    </message>
+    <message>
+        <source>%1 (route %2)</source>
+        <translation>%1 (route %2)</translation>
+    </message>
+    <message>
+        <source>Tokens %1 in, %2 out · cost %3 · affinity %4%5</source>
+        <translation>Jetons %1 en entrée, %2 en sortie · coût %3 · affinité %4%5</translation>
+    </message>
+    <message>
+        <source> · streamed</source>
+        <translation> · en flux</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Erreur&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>not dialled</source>
+        <translation>non appelé</translation>
+    </message>
+    <message>
+        <source>Model %1 · status %2 · attempts %3 · first token %4 · total %5</source>
+        <translation>Modèle %1 · statut %2 · tentatives %3 · premier jeton %4 · total %5</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::TraceExport</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>impossible d’écrire %1&#xa0;: %2</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::TraceFilterBar</name>
+    <message>
+        <source>Filter by key</source>
+        <translation>Filtrer par clé</translation>
+    </message>
+    <message>
+        <source>Filter by model</source>
+        <translation>Filtrer par modèle</translation>
+    </message>
+    <message>
+        <source>Filter by status</source>
+        <translation>Filtrer par statut</translation>
+    </message>
+    <message>
+        <source>Filter by sharer</source>
+        <translation>Filtrer par partageur</translation>
+    </message>
+    <message>
+        <source>C&amp;lear</source>
+        <translation>&amp;Effacer</translation>
+    </message>
+    <message>
+        <source>Any model</source>
+        <translation>Tout modèle</translation>
+    </message>
+    <message>
+        <source>Model filter text</source>
+        <translation>Texte du filtre de modèle</translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation>Tout statut</translation>
+    </message>
+    <message>
+        <source>Search model, route, sharer, key, error</source>
+        <translation>Chercher modèle, route, partageur, clé, erreur</translation>
+    </message>
+    <message>
+        <source>Search traces</source>
+        <translation>Rechercher dans les traces</translation>
+    </message>
+    <message>
+        <source>Clear the filters</source>
+        <translation>Effacer les filtres</translation>
+    </message>
+    <message>
+        <source>&amp;Key:</source>
+        <translation>&amp;Clé&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modèle&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Stat&amp;us:</source>
+        <translation>Stat&amp;ut&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Sha&amp;rer:</source>
+        <translation>Pa&amp;rtageur&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Sear&amp;ch:</source>
+        <translation>Rec&amp;hercher&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Any key</source>
+        <translation>Toute clé</translation>
+    </message>
+    <message>
+        <source>Any sharer</source>
+        <translation>Tout partageur</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::TracesView</name>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>E&amp;xporter…</translation>
+    </message>
+    <message>
+        <source>Traces</source>
+        <translation>Traces</translation>
+    </message>
+    <message>
+        <source>One row per request, newest first</source>
+        <translation>Une ligne par requête, la plus récente en haut</translation>
+    </message>
+    <message>
+        <source>Number of traces</source>
+        <translation>Nombre de traces</translation>
+    </message>
+    <message>
+        <source>Export the filtered traces</source>
+        <translation>Exporter les traces filtrées</translation>
+    </message>
+    <message>
+        <source>Save the filtered traces as JSON or CSV</source>
+        <translation>Enregistrer les traces filtrées en JSON ou CSV</translation>
+    </message>
+    <message>
+        <source>%1 of %2 traces loaded; scroll for more</source>
+        <translation>%1 traces chargées sur %2&#xa0;; faites défiler pour en voir plus</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export traces</source>
+        <translation>Exporter les traces</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>Export en cours…</translation>
+    </message>
+    <message>
+        <source>Traces: %1</source>
+        <translation>Traces&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::TrayIcon</name>
+    <message>
+        <source>Show Aile</source>
+        <translation>Afficher Aile</translation>
+    </message>
+    <message>
+        <source>Connect a tool…</source>
+        <translation>Connecter un outil…</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Quitter</translation>
+    </message>
+    <message>
+        <source>Proxy starting…</source>
+        <translation>Démarrage du proxy…</translation>
+    </message>
+    <message>
+        <source>Spent today: %1</source>
+        <translation>Dépensé aujourd’hui&#xa0;: %1</translation>
+    </message>
+</context>
 </TS>

@@ -12,6 +12,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
+#include <QtCore/QDate>
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonObject>
 #include <QtCore/QTimer>
@@ -180,7 +181,7 @@ void ChartsView::fillFirstToken(const QList<Store::TraceRecord> &traces, qint64 
     y->applyNiceNumbers();
     chart->setTitle(series.isEmpty() ? tr("Time to first token per sharer (no request in the last hour)")
                                      : tr("Time to first token per sharer, last hour"));
-    m_firstToken->setAccessibleDescription(tr("%n sharer(s) drawn", nullptr, int(series.size())));
+    m_firstToken->setAccessibleDescription(tr("Sharers drawn: %1").arg(series.size()));
 }
 
 void ChartsView::fillPerMinute(const QList<Store::TraceRecord> &traces, qint64 from, qint64 to)
@@ -260,10 +261,15 @@ void ChartsView::fillSpend(QChart *chart, const QString &title, qint64 now, bool
     }
     chart->addSeries(series);
     auto *x = new QBarCategoryAxis;
+    // Fourteen labels fit only as day numbers; the axis title gives the months.
     QStringList labels;
     for (const QString &day : days)
-        labels << day.mid(5);   // MM-DD: the year is the same on a two-week axis
+        labels << QString::number(QDate::fromString(day, Qt::ISODate).day());
     x->append(labels);
+    const auto dayAndMonth = [](const QString &day) {
+        return QLocale().toString(QDate::fromString(day, Qt::ISODate), QStringLiteral("d MMM"));
+    };
+    x->setTitleText(tr("%1 to %2 (UTC)").arg(dayAndMonth(days.first()), dayAndMonth(days.last())));
     auto *y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("$%.2f"));
     double most = 0.01;
@@ -279,7 +285,7 @@ void ChartsView::fillSpend(QChart *chart, const QString &title, qint64 now, bool
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
-    chart->setTitle(tr("%1: %2 over %n day(s)", nullptr, SpendDays).arg(title, Format::money(table.total())));
+    chart->setTitle(tr("%1: %2 in the last %3 days").arg(title, Format::money(table.total())).arg(SpendDays));
 }
 
 void ChartsView::applyPalette(QChart *chart) const

@@ -81,7 +81,20 @@ QString Format::client(const QString &client)
         return tr("OpenAI SDK");
     if (client == QLatin1String("anthropic-sdk"))
         return tr("Anthropic SDK");
+    if (client == QLatin1String("other"))
+        return tr("other");
     return client;
+}
+
+QString Format::affinity(const QString &verdict)
+{
+    if (verdict == QLatin1String("fresh"))
+        return tr("fresh");
+    if (verdict == QLatin1String("pinned"))
+        return tr("pinned");
+    if (verdict.startsWith(QLatin1String("moved:")))
+        return tr("moved: %1").arg(verdict.mid(6));
+    return verdict;
 }
 
 } // namespace Aile::Ui

@@ -26,6 +26,8 @@ public:
     static QString outcome(const QString &outcome);
     /// What a client was recognised as ("Claude Code", "Codex CLI", ...).
     static QString client(const QString &client);
+    /// The session-affinity verdict: fresh, pinned, moved:<reason>.
+    static QString affinity(const QString &verdict);
 };
 
 } // namespace Aile::Ui

@@ -6,6 +6,7 @@
 #include <QtGui/QClipboard>
 #include <QtGui/QFontDatabase>
 #include <QtGui/QGuiApplication>
+#include <QtGui/QTextDocument>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
 #include <QtWidgets/QComboBox>
@@ -80,8 +81,12 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
     keyRow->addWidget(m_showKey);
     auto *form = new QFormLayout;
     form->addRow(tr("Key &name:"), m_keyName);
-    form->addRow(tr("&Key:"), keyRow);
-    form->addRow(QString(), m_keyNote);
+    auto *keyLabel = new QLabel(tr("&Key:"), this);
+    keyLabel->setBuddy(m_key);
+    auto *keyColumn = new QVBoxLayout;
+    keyColumn->addLayout(keyRow);
+    keyColumn->addWidget(m_keyNote);
+    form->addRow(keyLabel, keyColumn);
     form->addRow(tr("&Model:"), m_model);
 
     auto *right = new QVBoxLayout;
@@ -107,8 +112,9 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
         head->addWidget(m_captions[i], 1);
         head->addWidget(m_copies[i]);
         right->addLayout(head);
-        right->addWidget(m_codes[i], 1);
+        right->addWidget(m_codes[i]);
     }
+    right->addStretch(1);
 
     m_test->setObjectName(QStringLiteral("testConnection"));
     m_test->setAccessibleName(tr("Test connection"));
@@ -127,6 +133,8 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->setObjectName(QStringLiteral("connectButtons"));
+    // Set here rather than left to Qt's own catalogue, which a system may not have installed.
+    buttons->button(QDialogButtonBox::Close)->setText(tr("Close"));
     buttons->button(QDialogButtonBox::Close)->setAccessibleName(tr("Close"));
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -148,7 +156,7 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
 
     setKeys({}, {});
     m_tools->setCurrentRow(0);
-    resize(880, 640);
+    resize(900, 760);
 }
 
 void ConnectToolDialog::setBaseUrl(const QString &baseUrl)
@@ -171,7 +179,7 @@ void ConnectToolDialog::setKeys(const QJsonArray &keys, const QHash<QString, QSt
             if (k.value(QLatin1String("revoked")).toBool())
                 continue;
             const QString name = k.value(QLatin1String("name")).toString();
-            m_keyName->addItem(tr("%1 (%2…)").arg(name, k.value(QLatin1String("prefix")).toString()), name);
+            m_keyName->addItem(tr("%1 (%2)").arg(name, k.value(QLatin1String("prefix")).toString()), name);
         }
         int index = m_keyName->findData(current);
         // Offer a key whose plain text we have first: it makes the snippets complete at once.
@@ -187,8 +195,10 @@ void ConnectToolDialog::setKeys(const QJsonArray &keys, const QHash<QString, QSt
 void ConnectToolDialog::setSharers(const QJsonArray &sharers)
 {
     QStringList models;
+    m_sharerNames.clear();
     for (const QJsonValue &v : sharers) {
         const QJsonObject s = v.toObject();
+        m_sharerNames.insert(s.value(QLatin1String("handle")).toString(), s.value(QLatin1String("name")).toString());
         const QString provider = s.value(QLatin1String("provider")).toString();
         for (const QJsonValue &m : s.value(QLatin1String("models")).toArray())
             models << provider + QLatin1Char('/') + m.toString();
@@ -259,6 +269,10 @@ void ConnectToolDialog::rebuild()
             continue;
         m_captions[i]->setText(blocks.at(i).caption);
         m_codes[i]->setPlainText(blocks.at(i).code);
+        const int lines = qBound(1, int(blocks.at(i).code.trimmed().count(QLatin1Char('\n'))) + 1, 16);
+        m_codes[i]->setFixedHeight(lines * m_codes[i]->fontMetrics().lineSpacing() + 2 * m_codes[i]->frameWidth()
+                                   + 2 * int(m_codes[i]->document()->documentMargin()) + 8);
+        m_codes[i]->setVerticalScrollBarPolicy(lines < 16 ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
         m_codes[i]->setAccessibleName(tr("%1 for %2").arg(blocks.at(i).caption, ClientSnippets::name(t)));
         m_copies[i]->setAccessibleName(tr("Copy %1").arg(blocks.at(i).caption));
     }
@@ -317,8 +331,9 @@ void ConnectToolDialog::testConnection()
         if (status == 0) {
             m_result->setText(tr("Could not reach the proxy: %1").arg(reply->errorString()));
         } else if (status < 400) {
+            const QString handle = QString::fromUtf8(reply->rawHeader("x-aile-sharer"));
             m_result->setText(tr("HTTP %1 in %2 ms, served by %3 (trace %4).")
-                                  .arg(QString::number(status), ms, QString::fromUtf8(reply->rawHeader("x-aile-sharer")), traceId));
+                                  .arg(QString::number(status), ms, m_sharerNames.value(handle, handle), traceId));
         } else {
             const QJsonObject error = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject();
             m_result->setText(tr("HTTP %1 in %2 ms: %3").arg(QString::number(status), ms, error.value(QLatin1String("message")).toString()));

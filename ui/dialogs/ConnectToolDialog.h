@@ -75,6 +75,7 @@ private:
     QString m_baseUrl;
     QString m_lastTraceId;
     QHash<QString, QString> m_plainKeys;
+    QHash<QString, QString> m_sharerNames;   // handle → name, for the test's answer
 };
 
 } // namespace Aile::Ui

@@ -12,6 +12,7 @@
 
 #include <QtCore/QDateTime>
 #include <QtCore/QDir>
+#include <QtCore/QLocale>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QSettings>
 #include <QtCore/QTimer>
@@ -86,7 +87,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
         if (count < 0)
             QMessageBox::warning(this, tr("Export failed"), error);
         else
-            statusBar()->showMessage(tr("Exported %n trace(s).", nullptr, count), 8000);
+            statusBar()->showMessage(tr("Traces exported: %1").arg(QLocale().toString(count)), 8000);
     });
 
     // Spend is re-read after each batch (coalesced) and every minute, for the day's rollover.

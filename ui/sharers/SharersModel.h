@@ -12,7 +12,7 @@ class SharersModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Name, Handle, Provider, Kind, Models, Price, Priority, Weight, Slots, Credential, BaseUrl, ColumnCount };
+    enum Column { Name, Handle, Provider, Kind, Models, Price, Priority, Weight, Slots, BaseUrl, Credential, ColumnCount };
 
     explicit SharersModel(QObject *parent = nullptr);
 

@@ -47,7 +47,7 @@ void SharersView::setSharers(const QJsonArray &sharers)
     if (sharers.isEmpty())
         m_summary->setText(tr("No sharer yet. Add sharers to the configuration file and start Aile with --config FILE."));
     else
-        m_summary->setText(tr("%n sharer(s), %1 with a usable credential.", nullptr, int(sharers.size())).arg(ready));
+        m_summary->setText(tr("Sharers: %1, with a usable credential: %2").arg(sharers.size()).arg(ready));
     m_table->resizeColumnsToContents();
 }
 

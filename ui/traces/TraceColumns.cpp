@@ -45,7 +45,7 @@ QString TraceColumns::display(const Store::TraceRecord &t, int column, qint64 no
     case TokensIn: return Format::tokens(t.inputTokens);
     case TokensOut: return Format::tokens(t.outputTokens);
     case Cost: return Format::money(t.costUsd);
-    case Affinity: return t.affinity;
+    case Affinity: return Format::affinity(t.affinity);
     }
     return {};
 }

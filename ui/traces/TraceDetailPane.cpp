@@ -59,11 +59,12 @@ void TraceDetailPane::showTrace(const Store::TraceRecord &t)
         model += QStringLiteral(" → ") + t.modelServed;
     if (!t.route.isEmpty())
         model = tr("%1 (route %2)").arg(model, t.route);
-    lines << tr("Model %1 · status %2 · %n attempt(s) · first token %3 · total %4", nullptr, t.attempts)
-                 .arg(model, Format::status(t.status), Format::duration(t.ttfbMs), Format::duration(t.durationMs));
+    lines << tr("Model %1 · status %2 · attempts %3 · first token %4 · total %5")
+                 .arg(model, Format::status(t.status), QString::number(t.attempts), Format::duration(t.ttfbMs),
+                      Format::duration(t.durationMs));
     lines << tr("Tokens %1 in, %2 out · cost %3 · affinity %4%5")
                  .arg(Format::tokens(t.inputTokens), Format::tokens(t.outputTokens), Format::money(t.costUsd),
-                      t.affinity.isEmpty() ? QStringLiteral("—") : t.affinity,
+                      t.affinity.isEmpty() ? QStringLiteral("—") : Format::affinity(t.affinity),
                       t.stream ? tr(" · streamed") : QString());
     if (!t.error.isEmpty())
         lines << tr("Error: %1").arg(t.error);

@@ -73,6 +73,8 @@ TracesView::TracesView(QWidget *parent)
     connect(m_model, &TraceTableModel::totalCountChanged, this, &TracesView::updateCount);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &TracesView::updateCount);
     connect(m_model, &QAbstractItemModel::modelReset, m_detail, &TraceDetailPane::clear);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &TracesView::sizeColumnsOnce);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &TracesView::sizeColumnsOnce);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &TracesView::showSelected);
     connect(m_export, &QPushButton::clicked, this, &TracesView::chooseExportFile);
     updateCount();
@@ -148,7 +150,15 @@ void TracesView::updateCount()
         m_count->setText(tr("%1 of %2 traces loaded; scroll for more")
                              .arg(locale.toString(m_model->rowCount()), locale.toString(m_model->totalCount())));
     else
-        m_count->setText(tr("%n trace(s)", nullptr, m_model->totalCount()));
+        m_count->setText(tr("Traces: %1").arg(locale.toString(m_model->totalCount())));
+}
+
+void TracesView::sizeColumnsOnce()
+{
+    if (m_columnsSized || m_model->rowCount() == 0)
+        return;
+    m_columnsSized = true;
+    m_table->resizeColumnsToContents();
 }
 
 void TracesView::chooseExportFile()
@@ -209,7 +219,8 @@ void TracesView::saveLayout(QSettings &settings) const
 void TracesView::restoreLayout(const QSettings &settings)
 {
     m_splitter->restoreState(settings.value(QStringLiteral("traces/splitter")).toByteArray());
-    m_table->horizontalHeader()->restoreState(settings.value(QStringLiteral("traces/header")).toByteArray());
+    if (m_table->horizontalHeader()->restoreState(settings.value(QStringLiteral("traces/header")).toByteArray()))
+        m_columnsSized = true;
 }
 
 } // namespace Aile::Ui

@@ -55,6 +55,7 @@ Q_SIGNALS:
 private:
     void showSelected();
     void updateCount();
+    void sizeColumnsOnce();
     bool selectTrace(const QString &traceId);
 
     TraceFilterBar *m_filters;
@@ -67,6 +68,7 @@ private:
     QString m_dbPath;
     QString m_pendingReveal;
     bool m_exporting = false;
+    bool m_columnsSized = false;   // by the user's saved layout, or once to the first rows
 };
 
 } // namespace Aile::Ui

@@ -1,0 +1,196 @@
+// aile-ui-screenshots: renders each view of the desktop app against a real engine, the fake
+// upstream and a seeded store, and saves PNGs. docs/screenshots/render.sh runs it under Xvfb.
+//
+//   aile-ui-screenshots --out DIR [--dark] [--lang fr]
+#include "ScreenshotData.h"
+#include "core/EngineHost.h"
+#include "dialogs/ConnectToolDialog.h"
+#include "mainwindow/MainWindow.h"
+#include "mainwindow/Translations.h"
+#include "testsupport/FakeUpstream.h"
+#include "testsupport/TestEngine.h"
+#include "traces/TraceTableModel.h"
+#include "traces/TracesView.h"
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QDateTime>
+#include <QtCore/QDir>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QLoggingCategory>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QPushButton>
+#include <QtWidgets/QStyleFactory>
+#include <QtWidgets/QTabWidget>
+#include <QtWidgets/QTableView>
+
+using namespace Aile;
+
+namespace {
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2d, 0x2d, 0x30), base(0x1e, 0x1e, 0x1e), text(0xe8, 0xe8, 0xe8);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x27, 0x27, 0x2a));
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3d));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::white);
+    p.setColor(QPalette::Light, QColor(0x50, 0x50, 0x54));
+    p.setColor(QPalette::Midlight, QColor(0x3e, 0x3e, 0x42));
+    p.setColor(QPalette::Mid, QColor(0x5a, 0x5a, 0x5e));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x18));
+    p.setColor(QPalette::Shadow, Qt::black);
+    p.setColor(QPalette::Highlight, QColor(0x2f, 0x7d, 0xd1));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x5a, 0xa9, 0xff));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    return p;
+}
+
+QByteArray chatBody(const QString &model, bool stream)
+{
+    QJsonObject body{{QStringLiteral("model"), model},
+                     {QStringLiteral("max_tokens"), 200},
+                     {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                        {QStringLiteral("content"), QStringLiteral("Refactor this function")}}}}};
+    if (stream)
+        body.insert(QStringLiteral("stream"), true);
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+}
+
+bool save(QWidget *w, const QString &dir, const QString &name)
+{
+    QTest::qWait(400);   // let layouts, charts and the table settle
+    const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
+    const bool ok = w->grab().save(path);
+    QTextStream(stdout) << (ok ? "wrote " : "FAILED ") << path << '\n';
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QLoggingCategory::setFilterRules(QStringLiteral("aile.*.debug=false"));
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("out"), QStringLiteral("Where the PNG files go."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("dark"), QStringLiteral("Render with a dark palette.")});
+    parser.addOption({QStringLiteral("lang"), QStringLiteral("fr for the French translation."), QStringLiteral("LANG")});
+    parser.process(app);
+    const QString out = parser.value(QStringLiteral("out"));
+    if (out.isEmpty() || !QDir().mkpath(out)) {
+        qCritical("aile-ui-screenshots: give --out DIR");
+        return 2;
+    }
+    const bool dark = parser.isSet(QStringLiteral("dark"));
+    const bool french = parser.value(QStringLiteral("lang")) == QLatin1String("fr");
+    const QString suffix = dark ? QStringLiteral("-dark") : french ? QStringLiteral("-fr") : QString();
+
+    // The same look on every machine: Fusion, a fixed locale, and the palette asked for.
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
+    const QLocale locale = french ? QLocale(QLocale::French, QLocale::France) : QLocale(QLocale::English, QLocale::UnitedStates);
+    QLocale::setDefault(locale);
+    if (french)
+        Ui::installTranslations(&app, locale);
+
+    QTemporaryDir dir;
+    Test::FakeUpstream upstream;
+    if (!upstream.listen())
+        return 1;
+    const QString configPath = dir.filePath(QStringLiteral("config.json"));
+    QFile config(configPath);
+    if (!config.open(QIODevice::WriteOnly))
+        return 1;
+    config.write(QJsonDocument(Test::ScreenshotData::config(upstream.baseUrl())).toJson());
+    config.close();
+    const QString dataDir = dir.filePath(QStringLiteral("data"));
+    QString error;
+    if (!Test::ScreenshotData::seedStore(dataDir, QDateTime::currentMSecsSinceEpoch(), &error)) {
+        qCritical("cannot seed the store: %s", qPrintable(error));
+        return 1;
+    }
+
+    EngineOptions options;
+    options.dataDir = dataDir;
+    options.port = 0;
+    options.configPath = configPath;
+    EngineHost host(options);
+    Ui::MainWindow::Options windowOptions;
+    windowOptions.dataDir = dataDir;
+    windowOptions.configPath = configPath;
+    windowOptions.settingsPath = dir.filePath(QStringLiteral("settings.ini"));
+    windowOptions.showTrayIcon = false;
+    Ui::MainWindow window(&host, windowOptions);
+    window.resize(1360, 860);
+    window.show();
+    QSignalSpy started(&host, &EngineHost::started);
+    host.start();
+    if (!started.wait(10000)) {
+        qCritical("the engine did not start");
+        return 1;
+    }
+
+    // A few live requests: one fails over from a rate-limited account to the next.
+    const QList<QPair<QByteArray, QByteArray>> laptop{{"authorization", QByteArray("Bearer ") + Test::ScreenshotData::LaptopKey}};
+    upstream.enqueue(Test::FakeUpstream::error(429, QStringLiteral("rate limited"), false, 20));
+    Test::send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/v1/chat/completions"), chatBody(QStringLiteral("openai/gpt-5.2"), false), laptop);
+    Test::send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/v1/messages"), chatBody(QStringLiteral("claude/claude-sonnet-5"), true),
+               {{"x-api-key", Test::ScreenshotData::LaptopKey}, {"anthropic-version", "2023-06-01"}});
+    Test::send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/v1/chat/completions"), chatBody(QStringLiteral("openai/gpt-5.2"), true),
+               {{"authorization", QByteArray("Bearer ") + Test::ScreenshotData::CiKey}});
+    QTest::qWait(500);
+
+    bool ok = true;
+    if (!dark && !french) {
+        window.tabs()->setCurrentIndex(0);
+        ok = save(&window, out, QStringLiteral("sharers")) && ok;
+    }
+    // The traces page with the failover's attempts in the detail pane.
+    window.tabs()->setCurrentWidget(window.tracesView());
+    Ui::TraceTableModel *model = window.tracesView()->model();
+    int failoverRow = 0;
+    for (int row = 0; row < model->rowCount(); ++row)
+        if (model->trace(row).attempts > 1) {
+            failoverRow = row;
+            break;
+        }
+    window.tracesView()->table()->setCurrentIndex(model->index(failoverRow, 0));
+    ok = save(&window, out, QStringLiteral("traces") + suffix) && ok;
+
+    if (!french) {
+        window.tabs()->setCurrentIndex(2);
+        ok = save(&window, out, QStringLiteral("charts") + suffix) && ok;
+    }
+    if (!dark) {
+        Ui::ConnectToolDialog *dialog = window.connectToolDialog();
+        dialog->selectTool(Ui::ClientSnippets::Tool::Codex);
+        dialog->findChild<QComboBox *>(QStringLiteral("modelChoice"))->setEditText(QStringLiteral("openai/gpt-5.2"));
+        dialog->show();
+        QSignalSpy tested(dialog, &Ui::ConnectToolDialog::testFinished);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("testConnection")), Qt::LeftButton);
+        tested.wait(5000);
+        ok = save(dialog, out, QStringLiteral("connect-tool") + suffix) && ok;
+        dialog->hide();
+    }
+
+    QSignalSpy stopped(&host, &EngineHost::stopped);
+    window.close();
+    stopped.wait(5000);
+    return ok ? 0 : 1;
+}
