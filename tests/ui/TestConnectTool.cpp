@@ -139,6 +139,9 @@ private Q_SLOTS:
         dialog.selectTool(Tool::ClaudeCode);
         QVERIFY(dialog.blockText(0).contains(QLatin1String("sk-aile-other")));
         QCOMPARE(keyEdit->echoMode(), QLineEdit::Password);   // a secret is not shown unless asked
+        // The engine's next status does not undo what the user typed.
+        dialog.setKeys(keys, {{QStringLiteral("laptop"), Key}});
+        QCOMPARE(dialog.key(), QStringLiteral("sk-aile-other"));
     }
 
     void testConnectionSendsARealRequestThroughTheProxy_data()

@@ -189,7 +189,9 @@ void ConnectToolDialog::setKeys(const QJsonArray &keys, const QHash<QString, QSt
                     index = i;
         m_keyName->setCurrentIndex(qMax(0, index));
     }
-    pickKeyName();
+    // A status arrives every few seconds: only a new choice may replace what the user typed.
+    if (m_keyName->currentData().toString() != current || m_key->text().isEmpty())
+        pickKeyName();
 }
 
 void ConnectToolDialog::setSharers(const QJsonArray &sharers)
