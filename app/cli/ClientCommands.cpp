@@ -3,6 +3,7 @@
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDateTime>
+#include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -210,6 +211,59 @@ int runSharers(const QStringList &arguments)
     return 0;
 }
 
+int runConfig(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The running configuration as JSON, without secrets (the configuration file's format).\n"
+        "  aile config export [FILE]   write it (stdout without FILE)\n"
+        "  aile config import FILE     apply one: same handles, key names and providers replace what is there"));
+    parser.addHelpOption();
+    addConnectionOptions(parser);
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("export or import"));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("the JSON file"));
+    parser.process(arguments);
+    QTextStream out(stdout), err(stderr);
+    const QStringList pos = parser.positionalArguments();
+    const Connection c = connectionFrom(parser);
+    QByteArray body;
+    QString error;
+    if (pos.value(0) == QLatin1String("export")) {
+        if (call(c, "GET", QStringLiteral("/admin/config"), {}, &body, &error) != 200) {
+            err << "aile config export: " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
+            return 1;
+        }
+        const QByteArray pretty = QJsonDocument::fromJson(body).toJson();
+        if (pos.size() < 2) {
+            out << pretty;
+            return 0;
+        }
+        QFile f(pos.at(1));
+        if (!f.open(QIODevice::WriteOnly) || f.write(pretty) != pretty.size()) {
+            err << "aile config export: cannot write " << pos.at(1) << Qt::endl;
+            return 1;
+        }
+        return 0;
+    }
+    if (pos.value(0) == QLatin1String("import") && pos.size() == 2) {
+        QFile f(pos.at(1));
+        if (!f.open(QIODevice::ReadOnly)) {
+            err << "aile config import: cannot read " << pos.at(1) << Qt::endl;
+            return 1;
+        }
+        if (call(c, "POST", QStringLiteral("/admin/config"), {}, &body, &error, f.readAll()) != 200) {
+            err << "aile config import: " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
+            return 1;
+        }
+        for (const QJsonValue &n : QJsonDocument::fromJson(body).object().value(QLatin1String("notes")).toArray())
+            err << "note: " << n.toString() << Qt::endl;
+        out << "imported" << Qt::endl;
+        return 0;
+    }
+    err << "aile config: say `export [FILE]` or `import FILE`\n";
+    return 2;
+}
+
 } // namespace
 
 int runClientCommand(const QString &command, const QStringList &arguments)
@@ -218,6 +272,8 @@ int runClientCommand(const QString &command, const QStringList &arguments)
         return runTraces(arguments);
     if (command == QLatin1String("sharers"))
         return runSharers(arguments);
+    if (command == QLatin1String("config"))
+        return runConfig(arguments);
     QTextStream(stderr) << "aile: unknown command \"" << command << "\"; try aile --help\n";
     return 2;
 }

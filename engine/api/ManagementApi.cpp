@@ -1,5 +1,7 @@
 #include "ManagementApi.h"
 
+#include "config/ConfigApply.h"
+#include "core/Clock.h"
 #include "core/EngineContext.h"
 #include "core/TraceSink.h"
 #include "health/HealthBook.h"
@@ -54,6 +56,10 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
         return listTraces(req, context, reply);
     if (req.path == "/sharers" && req.method == "GET")
         return listSharers(req, reply);
+    if (req.path == "/admin/config" && req.method == "GET")
+        return reply(200, Config::exportConfig(m_ctx, m_ctx.adminTokenRef));
+    if (req.path == "/admin/config" && (req.method == "POST" || req.method == "PUT"))
+        return importConfig(req, reply);
     const QJsonObject body = QJsonDocument::fromJson(req.body).object();
     if (req.path == "/sharers" && req.method == "POST")
         return saveSharer({}, body, context, reply);
@@ -299,6 +305,26 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
         return;
     }
     commit(sharer, QString());
+}
+
+void ManagementApi::importConfig(const ManagementRequest &req, const ManagementReply &reply)
+{
+    // The configuration file's format (an export of another machine, say). Secrets are never in
+    // it: sharers name their credential, keys without their plain text only update routing.
+    QString error;
+    const auto cfg = Config::ConfigFile::parse(req.body, &error);
+    if (!cfg)
+        return reply(400, managementError(error));
+    QStringList notes;
+    QString adminRef;
+    if (!Config::applyToStore(*cfg, *m_ctx.store, m_ctx.clock->nowMs(), &adminRef, &notes, &error))
+        return reply(400, managementError(error));
+    if (m_ctx.reloadState)
+        m_ctx.reloadState();
+    reply(200, QJsonObject{{QStringLiteral("imported"), true},
+                           {QStringLiteral("sharers"), int(cfg->sharers.size())},
+                           {QStringLiteral("keys"), int(cfg->keys.size() - notes.size())},
+                           {QStringLiteral("notes"), QJsonArray::fromStringList(notes)}});
 }
 
 void ManagementApi::removeSharer(const QString &handle, const ManagementReply &reply)

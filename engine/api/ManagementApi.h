@@ -40,6 +40,7 @@ private:
     void listSharers(const ManagementRequest &request, const ManagementReply &reply);
     void saveSharer(const QString &handle, const QJsonObject &body, QObject *context, const ManagementReply &reply);
     void removeSharer(const QString &handle, const ManagementReply &reply);
+    void importConfig(const ManagementRequest &request, const ManagementReply &reply);
 
     EngineContext &m_ctx;
 };

@@ -3,6 +3,7 @@
 #include "TraceSink.h"
 #include "api/ApiRouter.h"
 #include "api/ManagementApi.h"
+#include "config/ConfigApply.h"
 #include "config/ConfigFile.h"
 #include "health/HealthBook.h"
 #include "health/Verifier.h"
@@ -73,8 +74,25 @@ void Engine::start()
     connect(m_ctx.traces, &TraceSink::tracesRecorded, this, &Engine::tracesRecorded);
     m_management = std::make_unique<Api::ManagementApi>(m_ctx);
     m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_management.get());
+    m_ctx.adminTokenRef = m_adminTokenRef;
     m_secrets = new Secrets::SecretStore(m_options.secretService, m_options.fileSecretsPath, this);
     m_ctx.secrets = m_secrets;
+    m_ctx.reloadState = [this] {
+        // After an import: read the store again and look up credentials that are new.
+        loadState();
+        for (const Catalog::Sharer &sh : m_ctx.sharers) {
+            if (m_ctx.credentials.contains(sh.handle) || sh.credentialRef.isEmpty())
+                continue;
+            const QString handle = sh.handle;
+            m_secrets->read(sh.credentialRef, [this, handle](const QString &secret, const QString &err) {
+                if (!secret.isEmpty())
+                    m_ctx.credentials.insert(handle, secret);
+                else
+                    m_ctx.credentialErrors.insert(handle, err);
+            });
+        }
+        Q_EMIT statusChanged(status());
+    };
     m_verifier = new Health::Verifier(m_ctx, this);
     m_ctx.verifier = m_verifier;
     connect(m_verifier, &Health::Verifier::sharerChanged, this, [this] { Q_EMIT statusChanged(status()); });
@@ -109,56 +127,11 @@ bool Engine::applyConfig(QString *error)
     auto cfg = Config::ConfigFile::load(m_options.configPath, error);
     if (!cfg)
         return false;
-    const qint64 now = m_ctx.clock->nowMs();
-    for (const Catalog::ProviderInfo &p : cfg->providers)
-        m_store->saveProvider(p);
-    if (!cfg->catalog.isEmpty()) {
-        Catalog::Catalog overrides;
-        if (!overrides.merge(QJsonDocument(cfg->catalog).toJson(), error, true))
-            return false;
-        for (const Catalog::ModelInfo &m : overrides.models())
-            m_store->saveModelOverride(m);
-    }
-    for (const Catalog::Sharer &s : cfg->sharers)
-        m_store->saveSharer(s);
-    const QList<Keys::ApiKey> existing = m_store->keys();
-    for (const Config::ProvisionedKey &pk : cfg->keys) {
-        Keys::ApiKey key;
-        const auto old = std::find_if(existing.begin(), existing.end(), [&](const Keys::ApiKey &k) { return k.name == pk.name; });
-        if (!pk.plainKey.isEmpty()) {
-            key = Keys::ApiKey::fromPlain(pk.name, pk.plainKey, now);
-            if (old != existing.end() && old->hash == key.hash)
-                key.createdMs = old->createdMs;
-            if (old != existing.end()) {
-                key.routing = old->routing;
-                key.routes = old->routes;
-            }
-        } else if (old != existing.end()) {
-            key = *old;
-        } else {
-            *error = QStringLiteral("key \"%1\" is not in the store yet; give its \"key\" to provision it").arg(pk.name);
-            return false;
-        }
-        if (pk.hasRouting)
-            key.routing = pk.routing;
-        if (pk.hasRoutes)
-            key.routes = pk.routes;
-        m_store->saveKey(key);
-    }
-    if (!cfg->settings.isEmpty()) {
-        QJsonObject merged = m_store->setting(QStringLiteral("settings")).toObject();
-        for (auto it = cfg->settings.begin(); it != cfg->settings.end(); ++it)
-            merged.insert(it.key(), it.value());
-        m_store->saveSetting(QStringLiteral("settings"), merged);
-    }
-    if (!cfg->routing.isEmpty())
-        m_store->saveSetting(QStringLiteral("routing"), cfg->routing);
-    if (!cfg->adminToken.isEmpty()) {
-        m_adminTokenRef = cfg->adminToken;
-        // A literal token is kept only in memory: the store never holds a secret.
-        if (Secrets::Reference::parse(cfg->adminToken).has_value())
-            m_store->saveSetting(QStringLiteral("adminTokenRef"), cfg->adminToken);
-    }
+    QString adminRef;
+    if (!Config::applyToStore(*cfg, *m_store, m_ctx.clock->nowMs(), &adminRef, nullptr, error))
+        return false;
+    if (!adminRef.isEmpty())
+        m_adminTokenRef = adminRef;
     return true;
 }
 

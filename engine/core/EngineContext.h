@@ -8,6 +8,8 @@
 #include <QtCore/QHash>
 #include <QtCore/QRandomGenerator>
 
+#include <functional>
+
 namespace Aile {
 
 class Clock;
@@ -45,6 +47,8 @@ struct EngineContext
     QList<Keys::ApiKey> keys;
     QString adminToken;
     QJsonObject routing;                   // default_model, fallback_models, selection, models
+    QString adminTokenRef;                 // where the admin token comes from (exports name it)
+    std::function<void()> reloadState;     // re-reads the store after an import
     mutable QRandomGenerator draw;         // the tie draw of requests without a session; seeded in tests
 
     const Keys::ApiKey *keyByPlain(const QString &plain) const;

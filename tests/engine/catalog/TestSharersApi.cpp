@@ -164,6 +164,34 @@ private Q_SLOTS:
         QVERIFY(!f.engine->context().health->of(Cheap).deadKey);
     }
 
+    void configurationExportsWithoutSecretsAndImportsElsewhere()
+    {
+        // "Configuration exports and imports as JSON without secrets."
+        const Reply exported = admin(QStringLiteral("GET"), QStringLiteral("/admin/config"));
+        QCOMPARE(exported.status, 200);
+        QCOMPARE(exported.json().value(QLatin1String("sharers")).toArray().size(), 2);
+        QVERIFY(!exported.body.contains(TestKey));                                         // the key itself
+        QVERIFY(!exported.body.contains(Keys::hashKey(QLatin1String(TestKey)).toLatin1())); // nor its hash
+        QVERIFY(!exported.body.contains(AdminToken));                                      // nor the admin token
+        for (const QJsonValue &v : exported.json().value(QLatin1String("sharers")).toArray())
+            QVERIFY(v.toObject().value(QLatin1String("credential")).toString().startsWith(QLatin1String("env:"))); // references only
+        QCOMPARE(exported.json().value(QLatin1String("keys")).toArray().first().toObject().value(QLatin1String("name")).toString(),
+                 QStringLiteral("test"));
+        // Onto another engine: the sharers arrive in the same routing order.
+        RoutingFixture other;
+        QVERIFY(other.start(QJsonArray{}));
+        const Reply imported = send(QStringLiteral("POST"), other.engine->baseUrl() + QStringLiteral("/admin/config"), exported.body,
+                                    {{"authorization", QByteArray("Bearer ") + AdminToken}});
+        QCOMPARE(imported.status, 200);
+        const Reply list = send(QStringLiteral("GET"), other.engine->baseUrl() + QStringLiteral("/sharers?model=openai/gpt-5.2"), {},
+                                {{"authorization", QByteArray("Bearer ") + AdminToken}});
+        QCOMPARE(list.json().value(QLatin1String("data")).toArray().first().toObject().value(QLatin1String("handle")).toString(), Cheap);
+        QCOMPARE(list.json().value(QLatin1String("data")).toArray().size(), 2);
+        const Reply bad = send(QStringLiteral("POST"), other.engine->baseUrl() + QStringLiteral("/admin/config"), "{\"sharer\": []}",
+                               {{"authorization", QByteArray("Bearer ") + AdminToken}});
+        QCOMPARE(bad.status, 400);
+    }
+
     void probesRunOnTheirInterval()
     {
         RoutingFixture g;

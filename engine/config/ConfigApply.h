@@ -1,0 +1,27 @@
+#pragma once
+
+#include "ConfigFile.h"
+
+#include <QtCore/QJsonObject>
+#include <QtCore/QStringList>
+
+namespace Aile {
+struct EngineContext;
+namespace Store {
+class Store;
+}
+
+namespace Config {
+
+/// Writes a configuration into the store: entries with the same handle, key name or provider id
+/// replace what the store holds; the rest is kept. A key without its plain text only updates an
+/// existing key's routing; a new one is skipped and named in notes (or an error when notes is null).
+bool applyToStore(const ConfigFile &config, Store::Store &store, qint64 nowMs, QString *adminTokenRef, QStringList *notes,
+                  QString *error);
+
+/// The running configuration in the configuration file's format, without any secret: sharers
+/// keep their credential references, keys their name and routing (never the key or its hash).
+QJsonObject exportConfig(const EngineContext &context, const QString &adminTokenRef);
+
+} // namespace Config
+} // namespace Aile
