@@ -24,29 +24,11 @@ void onSignal(int)
     [[maybe_unused]] auto n = ::write(g_signalPipe[1], &c, 1);
 }
 
-bool parseListen(const QString &value, QHostAddress *address, quint16 *port)
-{
-    const qsizetype colon = value.lastIndexOf(QLatin1Char(':'));
-    if (colon <= 0)
-        return false;
-    QString host = value.left(colon);
-    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
-        host = host.mid(1, host.size() - 2);
-    if (host == QLatin1String("localhost"))
-        host = QStringLiteral("127.0.0.1");
-    bool ok = false;
-    const uint p = value.mid(colon + 1).toUInt(&ok);
-    if (!ok || p > 65535 || !address->setAddress(host))
-        return false;
-    *port = quint16(p);
-    return true;
-}
-
 } // namespace
 
 QString defaultDataDir()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    return Aile::defaultDataDir();
 }
 
 int runServe(const QStringList &arguments)
@@ -71,7 +53,7 @@ int runServe(const QStringList &arguments)
     options.configPath = parser.value(QStringLiteral("config"));
     options.fileSecretsPath = parser.value(QStringLiteral("secrets-file"));
     if (parser.isSet(QStringLiteral("listen"))
-        && !parseListen(parser.value(QStringLiteral("listen")), &options.listenAddress, &options.port)) {
+        && !parseListenAddress(parser.value(QStringLiteral("listen")), &options.listenAddress, &options.port)) {
         err << "aile serve: --listen takes HOST:PORT, for example 127.0.0.1:2453\n";
         return 2;
     }

@@ -17,10 +17,34 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLoggingCategory>
+#include <QtCore/QStandardPaths>
 
 Q_LOGGING_CATEGORY(lcEngine, "aile.engine")
 
 namespace Aile {
+
+bool parseListenAddress(const QString &value, QHostAddress *address, quint16 *port)
+{
+    const qsizetype colon = value.lastIndexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return false;
+    QString host = value.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    if (host == QLatin1String("localhost"))
+        host = QStringLiteral("127.0.0.1");
+    bool ok = false;
+    const uint p = value.mid(colon + 1).toUInt(&ok);
+    if (!ok || p > 65535 || !address->setAddress(host))
+        return false;
+    *port = quint16(p);
+    return true;
+}
+
+QString defaultDataDir()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+}
 
 Engine::Engine(EngineOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
 {

@@ -43,6 +43,11 @@ struct EngineOptions
     std::optional<quint64> drawSeed;  // a fixed seed for the tie draw (tests)
 };
 
+/// Reads "HOST:PORT" as --listen takes it ("localhost" and "[::1]" included).
+bool parseListenAddress(const QString &value, QHostAddress *address, quint16 *port);
+/// The data folder both executables use when none is given (XDG data home, application "aile").
+QString defaultDataDir();
+
 /// What the GUI shows of the engine, as plain values.
 struct EngineStatus
 {

@@ -80,17 +80,7 @@ Reply send(const QString &method, const QString &url, const QByteArray &body,
     if (!body.isEmpty() && !hasType)
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = nam.sendCustomRequest(request, method.toLatin1(), body);
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    loop.exec();
-    Reply r;
-    r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    r.headers = reply->rawHeaderPairs();
-    r.body = reply->readAll();
-    r.error = reply->isFinished() ? reply->error() : QNetworkReply::TimeoutError;
-    reply->abort();
-    reply->deleteLater();
+    Reply r = AsyncClient::wait(reply, timeoutMs);
     return r;
 }
 
@@ -161,6 +151,7 @@ Reply AsyncClient::wait(QNetworkReply *reply, int timeoutMs)
     r.headers = reply->rawHeaderPairs();
     r.body = reply->readAll();
     r.error = reply->isFinished() ? reply->error() : QNetworkReply::TimeoutError;
+    reply->abort();
     reply->deleteLater();
     return r;
 }

@@ -7,25 +7,12 @@ namespace Aile::Ui {
 
 QString CommandLine::defaultDataDir()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    return Aile::defaultDataDir();
 }
 
 bool CommandLine::parseListen(const QString &value, QHostAddress *address, quint16 *port)
 {
-    const qsizetype colon = value.lastIndexOf(QLatin1Char(':'));
-    if (colon <= 0)
-        return false;
-    QString host = value.left(colon);
-    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
-        host = host.mid(1, host.size() - 2);
-    if (host == QLatin1String("localhost"))
-        host = QStringLiteral("127.0.0.1");
-    bool ok = false;
-    const uint p = value.mid(colon + 1).toUInt(&ok);
-    if (!ok || p > 65535 || !address->setAddress(host))
-        return false;
-    *port = quint16(p);
-    return true;
+    return parseListenAddress(value, address, port); // the same reading as aile serve's
 }
 
 std::optional<EngineOptions> CommandLine::parse(const QStringList &arguments, QString *error)
