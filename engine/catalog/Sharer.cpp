@@ -1,5 +1,6 @@
 #include "Sharer.h"
 
+#include <QtCore/QCryptographicHash>
 #include <QtCore/QJsonArray>
 #include <QtCore/QRandomGenerator>
 #include <QtCore/QRegularExpression>
@@ -112,7 +113,16 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
     };
     Sharer s;
     const QString rawHandle = o.value(QLatin1String("handle")).toString();
-    s.handle = rawHandle.isEmpty() ? generateHandle() : normalizeHandle(rawHandle);
+    // Without a handle, one is derived from what names the account, so applying the same
+    // configuration again (every restart) finds the same sharer instead of adding a copy.
+    if (rawHandle.isEmpty()) {
+        const QByteArray identity = (o.value(QLatin1String("provider")).toString() + QLatin1Char('\n')
+                                     + o.value(QLatin1String("name")).toString() + QLatin1Char('\n')
+                                     + o.value(QLatin1String("baseUrl")).toString()).toUtf8();
+        s.handle = QLatin1Char('L') + QString::fromLatin1(QCryptographicHash::hash(identity, QCryptographicHash::Sha256).toHex().left(16));
+    } else {
+        s.handle = normalizeHandle(rawHandle);
+    }
     if (s.handle.isEmpty())
         return fail(QStringLiteral("sharer handle \"%1\" must be L followed by 16 hex digits").arg(rawHandle));
     s.name = o.value(QLatin1String("name")).toString(s.handle);
@@ -128,7 +138,7 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
     s.credentialRef = o.value(QLatin1String("credential")).toString();
     if (!s.credentialRef.isEmpty() && !s.credentialRef.startsWith(QLatin1String("env:"))
         && !s.credentialRef.startsWith(QLatin1String("keychain:")) && !s.credentialRef.startsWith(QLatin1String("file:")))
-        return fail(QStringLiteral("sharer %1: \"credential\" must be env:NAME or keychain:NAME, never the secret itself").arg(s.handle));
+        return fail(QStringLiteral("sharer %1: \"credential\" must be env:NAME, keychain:NAME or file:NAME, never the secret itself").arg(s.handle));
     s.kind = o.value(QLatin1String("kind")).toString(QStringLiteral("api-key"));
     if (s.kind != QLatin1String("api-key") && s.kind != QLatin1String("subscription"))
         return fail(QStringLiteral("sharer %1: \"kind\" must be api-key or subscription").arg(s.handle));

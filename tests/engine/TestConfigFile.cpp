@@ -26,6 +26,17 @@ private Q_SLOTS:
         QCOMPARE(cfg->keys.first().routing.value(QLatin1String("provider")).toString(), QStringLiteral("claude"));
     }
 
+    void aSharerWithoutAHandleKeepsTheSameOneAcrossRestarts()
+    {
+        const QByteArray text = "{\"sharers\": [{\"provider\": \"openai\", \"name\": \"work\"}, {\"provider\": \"openai\", \"name\": \"home\"}]}";
+        const auto first = ConfigFile::parse(text, nullptr);
+        const auto again = ConfigFile::parse(text, nullptr);
+        QVERIFY(first && again);
+        QCOMPARE(first->sharers.at(0).handle, again->sharers.at(0).handle);
+        QVERIFY(first->sharers.at(0).handle != first->sharers.at(1).handle);
+        QCOMPARE(Aile::Catalog::normalizeHandle(first->sharers.at(0).handle), first->sharers.at(0).handle);
+    }
+
     void commentMarkersInsideStringsStay()
     {
         QFile f(QFINDTESTDATA("data/comment-markers.json"));
