@@ -180,9 +180,6 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
         facts.model = provider + QLatin1Char('/') + model;
         facts.headers = &headers;
         facts.promptTokens = 16; // a one-line prompt, as the dry run prices it
-        Routing::Router::Limits limits;
-        if (auto bad = Routing::Router::readLimits(facts, &limits))
-            return reply(bad->status, managementError(bad->message));
         const Routing::Plan plan = Routing::Router(m_ctx).plan(facts);
         if (!plan.ok() && plan.targets.isEmpty())
             return reply(plan.status, managementError(plan.message));

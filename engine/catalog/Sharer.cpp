@@ -2,7 +2,6 @@
 
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QJsonArray>
-#include <QtCore/QRandomGenerator>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QUrl>
 
@@ -15,14 +14,6 @@ QString normalizeHandle(const QString &handle)
     if (!re.match(h).hasMatch())
         return {};
     return QLatin1Char('L') + h.mid(1).toLower();
-}
-
-QString generateHandle()
-{
-    QString out = QStringLiteral("L");
-    for (int i = 0; i < 16; ++i)
-        out += QLatin1Char("0123456789abcdef"[QRandomGenerator::system()->bounded(16)]);
-    return out;
 }
 
 QJsonObject PriceSheet::toJson() const

@@ -54,6 +54,5 @@ struct Sharer
 
 /// "L" + 16 hex digits, read in any case; returns the canonical lower-case form or empty.
 QString normalizeHandle(const QString &handle);
-QString generateHandle();
 
 } // namespace Aile::Catalog
