@@ -264,6 +264,150 @@ int runConfig(const QStringList &arguments)
     return 2;
 }
 
+
+QString money(const QJsonValue &v)
+{
+    return v.isDouble() ? QString::number(v.toDouble(), 'g', 6) : QStringLiteral("?");
+}
+
+int runCatalog(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The price table: list prices in USD per million tokens, the shipped figures with your overrides.\n"
+        "  aile catalog [--provider P]                         list it (* marks an override, ~ an estimate)\n"
+        "  aile catalog set PROVIDER/MODEL --input X --output Y  override an entry (only the given fields)\n"
+        "  aile catalog reset PROVIDER/MODEL                   back to the shipped figures\n"
+        "  aile catalog import FILE                            re-import a table (the shipped JSON format)\n"
+        "  aile catalog add-provider ID --base-url URL --compatible openai|anthropic   a provider of your own"));
+    parser.addHelpOption();
+    addConnectionOptions(parser);
+    parser.addOption({QStringLiteral("provider"), QStringLiteral("Only this provider's models."), QStringLiteral("P")});
+    const QList<QPair<QString, QString>> prices{{QStringLiteral("input"), QStringLiteral("input")},
+                                                {QStringLiteral("output"), QStringLiteral("output")},
+                                                {QStringLiteral("cache-read"), QStringLiteral("cacheRead")},
+                                                {QStringLiteral("cache-write"), QStringLiteral("cacheWrite")}};
+    for (const auto &p : prices)
+        parser.addOption({p.first, QStringLiteral("The %1 price, USD per million tokens.").arg(p.first), QStringLiteral("USD")});
+    parser.addOption({QStringLiteral("context-window"), QStringLiteral("The context window in tokens."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("base-url"), QStringLiteral("add-provider: where it answers."), QStringLiteral("URL")});
+    parser.addOption({QStringLiteral("compatible"), QStringLiteral("add-provider: openai or anthropic."), QStringLiteral("API")});
+    parser.addOption({QStringLiteral("name"), QStringLiteral("add-provider: a display name."), QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("self-hosted"), QStringLiteral("add-provider: capacity you run yourself.")});
+    parser.addOption({QStringLiteral("data-collection"), QStringLiteral("add-provider: deny, allow or unknown."), QStringLiteral("POLICY")});
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("set, reset, import or add-provider (none: list)"));
+    parser.process(arguments);
+    QTextStream out(stdout), err(stderr);
+    const QStringList pos = parser.positionalArguments();
+    const Connection c = connectionFrom(parser);
+    const QString action = pos.value(0);
+    QByteArray body;
+    QString error;
+    auto fail = [&](const QString &what) {
+        err << "aile catalog " << what << ": " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
+        return 1;
+    };
+    auto modelPath = [](const QString &spec) {
+        const qsizetype slash = spec.indexOf(QLatin1Char('/'));
+        return QStringLiteral("/catalog/models/%1/%2")
+            .arg(QString::fromLatin1(QUrl::toPercentEncoding(spec.left(slash))), QString::fromLatin1(QUrl::toPercentEncoding(spec.mid(slash + 1), "/")));
+    };
+    if (action.isEmpty()) {
+        QUrlQuery q;
+        if (parser.isSet(QStringLiteral("provider")))
+            q.addQueryItem(QStringLiteral("provider"), parser.value(QStringLiteral("provider")));
+        if (call(c, "GET", QStringLiteral("/catalog"), q, &body, &error) != 200)
+            return fail(QStringLiteral("list"));
+        if (parser.isSet(QStringLiteral("json"))) {
+            out << body;
+            return 0;
+        }
+        out << QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
+                   .arg(QStringLiteral("MODEL"), -44)
+                   .arg(QStringLiteral("INPUT"), 9)
+                   .arg(QStringLiteral("OUTPUT"), 9)
+                   .arg(QStringLiteral("CACHE-R"), 9)
+                   .arg(QStringLiteral("CACHE-W"), 9)
+                   .arg(QStringLiteral("CONTEXT"), 9)
+                   .arg(QStringLiteral("SOURCE"));
+        for (const QJsonValue &v : QJsonDocument::fromJson(body).object().value(QLatin1String("models")).toArray()) {
+            const QJsonObject m = v.toObject();
+            const QString mark = m.value(QLatin1String("overridden")).toBool() ? QStringLiteral("*")
+                                 : m.value(QLatin1String("estimated")).toBool() ? QStringLiteral("~")
+                                                                                 : QString();
+            out << QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
+                       .arg(QString(m.value(QLatin1String("provider")).toString() + QLatin1Char('/') + m.value(QLatin1String("id")).toString() + mark), -44)
+                       .arg(money(m.value(QLatin1String("input"))), 9)
+                       .arg(money(m.value(QLatin1String("output"))), 9)
+                       .arg(money(m.value(QLatin1String("cacheRead"))), 9)
+                       .arg(money(m.value(QLatin1String("cacheWrite"))), 9)
+                       .arg(qint64(m.value(QLatin1String("contextWindow")).toDouble()), 9)
+                       .arg(m.value(QLatin1String("overridden")).toBool() ? QStringLiteral("your override")
+                                                                           : m.value(QLatin1String("sourceDate")).toString());
+        }
+        out << "USD per million tokens. * your override, ~ estimated (no published figure at hand)." << Qt::endl;
+        return 0;
+    }
+    if (action == QLatin1String("set") && pos.size() == 2 && pos.at(1).contains(QLatin1Char('/'))) {
+        QJsonObject edit;
+        for (const auto &p : prices) {
+            if (!parser.isSet(p.first))
+                continue;
+            bool ok = false;
+            const double v = parser.value(p.first).toDouble(&ok);
+            if (!ok) {
+                err << "aile catalog set: --" << p.first << " needs a number, e.g. 2.5" << Qt::endl;
+                return 2;
+            }
+            edit.insert(p.second, v);
+        }
+        if (parser.isSet(QStringLiteral("context-window")))
+            edit.insert(QStringLiteral("contextWindow"), parser.value(QStringLiteral("context-window")).toDouble());
+        if (edit.isEmpty()) {
+            err << "aile catalog set: give at least one of --input, --output, --cache-read, --cache-write, --context-window" << Qt::endl;
+            return 2;
+        }
+        if (call(c, "PUT", modelPath(pos.at(1)), {}, &body, &error, QJsonDocument(edit).toJson(QJsonDocument::Compact)) != 200)
+            return fail(QStringLiteral("set"));
+        out << pos.at(1) << " overridden" << Qt::endl;
+        return 0;
+    }
+    if (action == QLatin1String("reset") && pos.size() == 2 && pos.at(1).contains(QLatin1Char('/'))) {
+        if (call(c, "DELETE", modelPath(pos.at(1)), {}, &body, &error) != 200)
+            return fail(QStringLiteral("reset"));
+        out << pos.at(1) << " is back to the shipped figures" << Qt::endl;
+        return 0;
+    }
+    if (action == QLatin1String("import") && pos.size() == 2) {
+        QFile f(pos.at(1));
+        if (!f.open(QIODevice::ReadOnly)) {
+            err << "aile catalog import: cannot read " << pos.at(1) << Qt::endl;
+            return 1;
+        }
+        if (call(c, "POST", QStringLiteral("/catalog/import"), {}, &body, &error, f.readAll()) != 200)
+            return fail(QStringLiteral("import"));
+        const QJsonObject r = QJsonDocument::fromJson(body).object();
+        out << "imported " << r.value(QLatin1String("models")).toInt() << " models and " << r.value(QLatin1String("providers")).toInt()
+            << " providers as overrides" << Qt::endl;
+        return 0;
+    }
+    if (action == QLatin1String("add-provider") && pos.size() == 2) {
+        QJsonObject p{{QStringLiteral("baseUrl"), parser.value(QStringLiteral("base-url"))},
+                      {QStringLiteral("compatible"), parser.value(QStringLiteral("compatible"))},
+                      {QStringLiteral("selfHosted"), parser.isSet(QStringLiteral("self-hosted"))}};
+        if (parser.isSet(QStringLiteral("name")))
+            p.insert(QStringLiteral("name"), parser.value(QStringLiteral("name")));
+        if (parser.isSet(QStringLiteral("data-collection")))
+            p.insert(QStringLiteral("dataCollection"), parser.value(QStringLiteral("data-collection")));
+        if (call(c, "PUT", QStringLiteral("/catalog/providers/") + pos.at(1), {}, &body, &error, QJsonDocument(p).toJson(QJsonDocument::Compact)) != 200)
+            return fail(QStringLiteral("add-provider"));
+        out << "provider " << pos.at(1) << " added" << Qt::endl;
+        return 0;
+    }
+    err << "aile catalog: say nothing (list), `set PROVIDER/MODEL --input X`, `reset PROVIDER/MODEL`, `import FILE` or `add-provider ID`\n";
+    return 2;
+}
+
 } // namespace
 
 int runClientCommand(const QString &command, const QStringList &arguments)
@@ -274,6 +418,8 @@ int runClientCommand(const QString &command, const QStringList &arguments)
         return runSharers(arguments);
     if (command == QLatin1String("config"))
         return runConfig(arguments);
+    if (command == QLatin1String("catalog"))
+        return runCatalog(arguments);
     QTextStream(stderr) << "aile: unknown command \"" << command << "\"; try aile --help\n";
     return 2;
 }

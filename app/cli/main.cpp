@@ -15,6 +15,7 @@ void printUsage()
                            "  serve     run the proxy engine without a window\n"
                            "  sharers   the sharers in routing order; test a model, probe a credential\n"
                            "  config    export or import the configuration (JSON, no secrets)\n"
+                           "  catalog   the price table: list, override an entry, re-import, add a provider\n"
                            "  traces    recent requests of a running engine\n\n"
                            "aile <command> --help shows a command's options.\n";
 }

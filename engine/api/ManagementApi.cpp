@@ -1,5 +1,7 @@
 #include "ManagementApi.h"
 
+#include "CatalogApi.h"
+
 #include "config/ConfigApply.h"
 #include "core/Clock.h"
 #include "core/EngineContext.h"
@@ -46,12 +48,14 @@ bool ManagementRequest::hasQuery(const QString &name) const
 bool ManagementApi::handles(const QByteArray &path) const
 {
     return path.startsWith("/keys/") || path == "/keys" || path == "/sharers" || path.startsWith("/sharers/") || path == "/v1/routing"
-           || path.startsWith("/admin/");
+           || path.startsWith("/admin/") || CatalogApi::handles(path);
 }
 
 void ManagementApi::handle(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
 {
     const QList<QByteArray> parts = req.path.mid(1).split('/');
+    if (CatalogApi::handles(req.path))
+        return CatalogApi(m_ctx).handle(req, reply);
     if (req.path == "/keys/usage/requests" && req.method == "GET")
         return listTraces(req, context, reply);
     if (req.path == "/sharers" && req.method == "GET")

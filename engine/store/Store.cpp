@@ -243,6 +243,14 @@ bool Store::saveProvider(const Catalog::ProviderInfo &provider)
     return exec(q, QStringLiteral("save provider"));
 }
 
+bool Store::removeProvider(const QString &id)
+{
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("DELETE FROM providers WHERE id = ?"));
+    q.addBindValue(id);
+    return exec(q, QStringLiteral("remove provider"));
+}
+
 QList<Catalog::ModelInfo> Store::modelOverrides() const
 {
     QList<Catalog::ModelInfo> out;
@@ -262,6 +270,15 @@ bool Store::saveModelOverride(const Catalog::ModelInfo &model)
     q.addBindValue(model.id);
     q.addBindValue(toJsonText(model.toJson()));
     return exec(q, QStringLiteral("save model override"));
+}
+
+bool Store::removeModelOverride(const QString &provider, const QString &id)
+{
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("DELETE FROM model_overrides WHERE provider = ? AND id = ?"));
+    q.addBindValue(provider);
+    q.addBindValue(id);
+    return exec(q, QStringLiteral("remove model override"));
 }
 
 QJsonValue Store::setting(const QString &name) const

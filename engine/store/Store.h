@@ -56,8 +56,10 @@ public:
 
     QList<Catalog::ProviderInfo> customProviders() const;
     bool saveProvider(const Catalog::ProviderInfo &provider);
+    bool removeProvider(const QString &id);
     QList<Catalog::ModelInfo> modelOverrides() const;
     bool saveModelOverride(const Catalog::ModelInfo &model);
+    bool removeModelOverride(const QString &provider, const QString &id);
 
     QJsonValue setting(const QString &name) const;
     bool saveSetting(const QString &name, const QJsonValue &value);

@@ -1,0 +1,249 @@
+#include "CatalogApi.h"
+
+#include "core/EngineContext.h"
+#include "store/Store.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QUrl>
+
+#include <cmath>
+
+namespace Aile::Api {
+namespace {
+
+constexpr double MaxListPrice = 100000;   // $/Mtok: far above any published price, below nonsense
+
+/// Prices, thresholds and windows a user may type: numbers, not negative, not absurd.
+QString modelProblem(const QJsonObject &o)
+{
+    static const char *const prices[] = {"input", "output", "cacheRead", "cacheWrite"};
+    for (const char *name : prices) {
+        const QJsonValue v = o.value(QLatin1String(name));
+        if (v.isUndefined() || v.isNull())
+            continue;
+        if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() < 0 || v.toDouble() > MaxListPrice)
+            return QStringLiteral("\"%1\" must be a price in USD per million tokens between 0 and %2, or null for unknown")
+                .arg(QLatin1String(name))
+                .arg(MaxListPrice);
+    }
+    const QJsonObject lc = o.value(QLatin1String("longContext")).toObject();
+    for (const char *name : {"threshold", "input", "output"}) {
+        const QJsonValue v = lc.value(QLatin1String(name));
+        if (!v.isUndefined() && (!v.isDouble() || v.toDouble() < 0 || v.toDouble() > (name[0] == 't' ? 1e9 : MaxListPrice)))
+            return QStringLiteral("\"longContext.%1\" must be a number of at least 0").arg(QLatin1String(name));
+    }
+    for (const char *name : {"contextWindow", "maxOutput"}) {
+        const QJsonValue v = o.value(QLatin1String(name));
+        if (!v.isUndefined() && !v.isNull() && (!v.isDouble() || v.toDouble() < 0 || v.toDouble() > 1e9))
+            return QStringLiteral("\"%1\" must be a number of tokens of at least 0").arg(QLatin1String(name));
+    }
+    return {};
+}
+
+/// A provider added by base URL: "compatible" picks the wire and the auth header of the API
+/// family it copies; everything else may still be given as in the catalogue format.
+QJsonObject providerFromShorthand(QJsonObject o, QString *error)
+{
+    const QString compatible = o.take(QLatin1String("compatible")).toString();
+    if (compatible == QLatin1String("openai")) {
+        if (!o.contains(QLatin1String("wires")))
+            o.insert(QStringLiteral("wires"), QJsonArray{QStringLiteral("chat"), QStringLiteral("embeddings")});
+        if (!o.contains(QLatin1String("auth")))
+            o.insert(QStringLiteral("auth"), QStringLiteral("bearer"));
+    } else if (compatible == QLatin1String("anthropic")) {
+        if (!o.contains(QLatin1String("wires")))
+            o.insert(QStringLiteral("wires"), QJsonArray{QStringLiteral("messages")});
+        if (!o.contains(QLatin1String("auth")))
+            o.insert(QStringLiteral("auth"), QStringLiteral("x-api-key"));
+    } else if (!compatible.isEmpty()) {
+        *error = QStringLiteral("\"compatible\" is \"openai\" or \"anthropic\" (the API the provider copies), not \"%1\"").arg(compatible);
+        return {};
+    }
+    static const QSet<QString> wires{QStringLiteral("chat"),       QStringLiteral("responses"),   QStringLiteral("messages"),
+                                     QStringLiteral("embeddings"), QStringLiteral("moderations"), QStringLiteral("rerank")};
+    for (const QJsonValue &w : o.value(QLatin1String("wires")).toArray())
+        if (!wires.contains(w.toString())) {
+            *error = QStringLiteral("unknown wire \"%1\"; a provider speaks chat, responses, messages, embeddings, moderations or rerank")
+                         .arg(w.toString());
+            return {};
+        }
+    const QString auth = o.value(QLatin1String("auth")).toString(QStringLiteral("bearer"));
+    if (auth != QLatin1String("bearer") && auth != QLatin1String("x-api-key")) {
+        *error = QStringLiteral("\"auth\" is \"bearer\" or \"x-api-key\", not \"%1\"").arg(auth);
+        return {};
+    }
+    const QUrl url(o.value(QLatin1String("baseUrl")).toString());
+    if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")) || url.host().isEmpty()) {
+        *error = QStringLiteral("\"baseUrl\" must be an http:// or https:// address, e.g. \"http://127.0.0.1:8080\"");
+        return {};
+    }
+    const QString policy = o.value(QLatin1String("dataCollection")).toString(QStringLiteral("unknown"));
+    if (policy != QLatin1String("deny") && policy != QLatin1String("allow") && policy != QLatin1String("unknown")) {
+        *error = QStringLiteral("\"dataCollection\" is \"deny\", \"allow\" or \"unknown\", not \"%1\"").arg(policy);
+        return {};
+    }
+    return o;
+}
+
+} // namespace
+
+void CatalogApi::handle(const ManagementRequest &req, const ManagementReply &reply)
+{
+    // /catalog, /catalog/import, /catalog/providers/{id}, /catalog/models/{provider}/{id…}
+    // (a namespaced model id such as "anthropic/claude-sonnet-5" keeps its slash).
+    const QList<QByteArray> parts = req.path.mid(1).split('/');
+    const QJsonObject body = QJsonDocument::fromJson(req.body).object();
+    if (parts.size() == 1 && req.method == "GET")
+        return list(req, reply);
+    if (parts.size() == 2 && parts.at(1) == "import" && (req.method == "POST" || req.method == "PUT"))
+        return import(req.body, reply);
+    if (parts.size() == 3 && parts.at(1) == "providers") {
+        const QString id = QString::fromUtf8(QByteArray::fromPercentEncoding(parts.at(2)));
+        if (req.method == "PUT")
+            return putProvider(id, body, reply);
+        if (req.method == "DELETE")
+            return removeProvider(id, reply);
+    }
+    if (parts.size() >= 4 && parts.at(1) == "models") {
+        const QString provider = QString::fromUtf8(QByteArray::fromPercentEncoding(parts.at(2)));
+        const QString id = QString::fromUtf8(QByteArray::fromPercentEncoding(QByteArrayList(parts.mid(3)).join('/')));
+        if (req.method == "GET") {
+            const Catalog::ModelInfo *m = m_ctx.catalog.model(provider, id);
+            if (!m)
+                return reply(404, managementError(QStringLiteral("no model %1/%2 in the catalogue; GET /catalog lists them").arg(provider, id)));
+            return reply(200, m->toJson());
+        }
+        if (req.method == "PUT")
+            return putModel(provider, id, body, reply);
+        if (req.method == "DELETE")
+            return resetModel(provider, id, reply);
+    }
+    reply(404, managementError(QStringLiteral("no such catalogue endpoint: %1 %2; see docs/management-api.md")
+                                   .arg(QString::fromLatin1(req.method), QString::fromLatin1(req.path))));
+}
+
+void CatalogApi::list(const ManagementRequest &req, const ManagementReply &reply) const
+{
+    const QString only = req.queryValue(QStringLiteral("provider"));
+    QJsonArray providers, models;
+    for (const Catalog::ProviderInfo &p : m_ctx.catalog.providers())
+        if (only.isEmpty() || p.id == only)
+            providers.append(p.toJson());
+    for (const Catalog::ModelInfo &m : m_ctx.catalog.models())
+        if (only.isEmpty() || m.provider == only)
+            models.append(m.toJson());
+    reply(200, QJsonObject{{QStringLiteral("providers"), providers}, {QStringLiteral("models"), models}});
+}
+
+void CatalogApi::putModel(const QString &provider, const QString &id, const QJsonObject &body, const ManagementReply &reply)
+{
+    if (!m_ctx.catalog.provider(provider))
+        return reply(404, managementError(QStringLiteral("no provider \"%1\"; add it first with PUT /catalog/providers/%1").arg(provider)));
+    // The given fields replace the entry's; the rest stays as shipped (or as last overridden).
+    const Catalog::ModelInfo *existing = m_ctx.catalog.model(provider, id);
+    QJsonObject merged = existing ? existing->toJson() : QJsonObject{};
+    for (auto it = body.begin(); it != body.end(); ++it)
+        merged.insert(it.key(), it.value());
+    merged.insert(QStringLiteral("provider"), provider);
+    merged.insert(QStringLiteral("id"), existing ? existing->id : id);
+    if (const QString problem = modelProblem(merged); !problem.isEmpty())
+        return reply(400, managementError(problem));
+    QString error;
+    auto model = Catalog::ModelInfo::fromJson(merged, &error);
+    if (!model)
+        return reply(400, managementError(error));
+    model->overridden = true;
+    if (!m_ctx.store->saveModelOverride(*model))
+        return reply(500, managementError(QStringLiteral("the store refused the override; see the log")));
+    reload();
+    reply(200, m_ctx.catalog.model(provider, model->id)->toJson());
+}
+
+void CatalogApi::resetModel(const QString &provider, const QString &id, const ManagementReply &reply)
+{
+    const Catalog::ModelInfo *m = m_ctx.catalog.model(provider, id);
+    if (!m || !m->overridden)
+        return reply(404, managementError(QStringLiteral("%1/%2 has no override to remove; GET /catalog shows which entries are overridden")
+                                              .arg(provider, id)));
+    const QString canonical = m->id;
+    m_ctx.store->removeModelOverride(provider, canonical);
+    reload();
+    const Catalog::ModelInfo *shipped = m_ctx.catalog.model(provider, canonical);
+    reply(200, QJsonObject{{QStringLiteral("removed"), true},
+                           {QStringLiteral("model"), shipped ? QJsonValue(shipped->toJson()) : QJsonValue(QJsonValue::Null)}});
+}
+
+void CatalogApi::putProvider(const QString &id, const QJsonObject &body, const ManagementReply &reply)
+{
+    QString error;
+    QJsonObject o = providerFromShorthand(body, &error);
+    if (!error.isEmpty())
+        return reply(400, managementError(error));
+    o.insert(QStringLiteral("id"), id);
+    const Catalog::Catalog shipped = Catalog::Catalog::builtIn();
+    o.insert(QStringLiteral("builtIn"), shipped.provider(id) != nullptr);
+    auto provider = Catalog::ProviderInfo::fromJson(o, &error);
+    if (!provider)
+        return reply(400, managementError(error));
+    if (!m_ctx.store->saveProvider(*provider))
+        return reply(500, managementError(QStringLiteral("the store refused the provider; see the log")));
+    reload();
+    reply(200, m_ctx.catalog.provider(id)->toJson());
+}
+
+void CatalogApi::removeProvider(const QString &id, const ManagementReply &reply)
+{
+    const bool stored = [&] {
+        for (const Catalog::ProviderInfo &p : m_ctx.store->customProviders())
+            if (p.id == id)
+                return true;
+        return false;
+    }();
+    if (!stored)
+        return reply(404, managementError(QStringLiteral("no provider \"%1\" of yours; the shipped ones cannot be removed").arg(id)));
+    const bool shipped = Catalog::Catalog::builtIn().provider(id) != nullptr;
+    if (!shipped)
+        for (const Catalog::Sharer &s : m_ctx.sharers)
+            if (s.provider == id)
+                return reply(409, managementError(QStringLiteral("sharer %1 (%2) uses provider \"%3\"; remove it or move it to another provider first")
+                                                      .arg(s.handle, s.name, id)));
+    m_ctx.store->removeProvider(id);
+    reload();
+    reply(200, QJsonObject{{QStringLiteral("removed"), true}, {QStringLiteral("restoredShipped"), shipped}});
+}
+
+void CatalogApi::import(const QByteArray &json, const ManagementReply &reply)
+{
+    // A whole table (the shipped format, or an export's "catalog" object): every entry becomes an
+    // override. Checked in full before anything is stored.
+    QString error;
+    Catalog::Catalog table;
+    if (!table.merge(json, &error, true))
+        return reply(400, managementError(error));
+    const QJsonObject root = QJsonDocument::fromJson(json).object();
+    for (const QJsonValue &v : root.value(QLatin1String("models")).toArray())
+        if (const QString problem = modelProblem(v.toObject()); !problem.isEmpty())
+            return reply(400, managementError(QStringLiteral("%1/%2: %3")
+                                                  .arg(v[QLatin1String("provider")].toString(), v[QLatin1String("id")].toString(), problem)));
+    for (const Catalog::ModelInfo &m : table.models())
+        if (!m_ctx.catalog.provider(m.provider) && !table.provider(m.provider))
+            return reply(400, managementError(QStringLiteral("model %1/%2 names an unknown provider; add the provider to the file's \"providers\"")
+                                                  .arg(m.provider, m.id)));
+    for (const Catalog::ProviderInfo &p : table.providers())
+        m_ctx.store->saveProvider(p);
+    for (const Catalog::ModelInfo &m : table.models())
+        m_ctx.store->saveModelOverride(m);
+    reload();
+    reply(200, QJsonObject{{QStringLiteral("imported"), true},
+                           {QStringLiteral("providers"), int(table.providers().size())},
+                           {QStringLiteral("models"), int(table.models().size())}});
+}
+
+void CatalogApi::reload()
+{
+    if (m_ctx.reloadState)
+        m_ctx.reloadState();
+}
+
+} // namespace Aile::Api
