@@ -184,6 +184,16 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     if (!capField.isEmpty() && body.value(capField).isDouble())
         facts.maxOutputTokens = qint64(body.value(capField).toDouble());
     facts.stream = body.value(QLatin1String("stream")).toBool();
+    facts.needs = Routing::RequestNeeds::of(endpoint, body);
+    // provider.sort (seed 004 §5): "price", "latency" or "throughput", or {"by": …}.
+    const QJsonValue sortValue = body.value(QLatin1String("provider")).toObject().value(QLatin1String("sort"));
+    if (!sortValue.isUndefined() && !sortValue.isNull()) {
+        facts.sort = sortValue.isObject() ? sortValue.toObject().value(QLatin1String("by")).toString() : sortValue.toString();
+        if (facts.sort != QLatin1String("price") && facts.sort != QLatin1String("latency") && facts.sort != QLatin1String("throughput")) {
+            refuse(QStringLiteral("provider.sort is \"price\", \"latency\" or \"throughput\"; leave it out for the default order"));
+            return;
+        }
+    }
 
     Routing::Router router(m_ctx);
     // A refused plan still goes through ProxyRequest: every request is a trace row.

@@ -160,6 +160,13 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
 
     QJsonArray rows;
     QString footer;
+    // What the GUI shows beside each sharer: its quota windows and its published health.
+    const qint64 now = m_ctx.clock->nowMs();
+    auto addSignals = [&](QJsonObject &o, const QString &handle) {
+        o.insert(QStringLiteral("quota"), m_ctx.quota.toJson(handle, now));
+        if (m_ctx.health)
+            o.insert(QStringLiteral("stats"), m_ctx.health->window().stats(handle, now).toJson());
+    };
     if (model.isEmpty()) {
         for (const Catalog::Sharer &s : m_ctx.sharers) {
             if (!provider.isEmpty() && s.provider != provider)
@@ -168,6 +175,7 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
             o.remove(QStringLiteral("credential"));
             o.insert(QStringLiteral("available"), m_ctx.credentials.contains(s.handle) && !s.blocked
                                                       && !(m_ctx.health && m_ctx.health->coolingUntil(s.handle, QString()) > 0));
+            addSignals(o, s.handle);
             rows.append(o);
         }
         footer = QStringLiteral("no model given: sharers by handle. Name a model to see the order requests route in.");
@@ -200,7 +208,11 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
                               {QStringLiteral("deadKey"), c.deadKey},
                               {QStringLiteral("tiedWithPrevious"), c.tiedWithPrevious},
                               {QStringLiteral("health"), c.health},
+                              {QStringLiteral("priority"), c.priority},
+                              {QStringLiteral("weight"), c.weight},
+                              {QStringLiteral("degraded"), c.degraded},
                               {QStringLiteral("ttfbMs"), c.ttfbMs}};
+                addSignals(o, c.handle);
                 if (c.rates) {
                     o.insert(QStringLiteral("inputPrice"), c.rates->input);
                     o.insert(QStringLiteral("outputPrice"), c.rates->output);
@@ -210,13 +222,17 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
                 rows.append(o);
             }
             // Listings read the same gate: cooling, blocked or filtered sharers are shown as unavailable.
-            for (const Routing::Refusal &r : t.refusals)
-                rows.append(QJsonObject{{QStringLiteral("handle"), r.handle},
-                                        {QStringLiteral("name"), r.name},
-                                        {QStringLiteral("provider"), t.provider},
-                                        {QStringLiteral("model"), t.model},
-                                        {QStringLiteral("available"), false},
-                                        {QStringLiteral("reason"), r.reason}});
+            for (const Routing::Refusal &r : t.refusals) {
+                QJsonObject o{{QStringLiteral("handle"), r.handle},
+                              {QStringLiteral("name"), r.name},
+                              {QStringLiteral("provider"), t.provider},
+                              {QStringLiteral("model"), t.model},
+                              {QStringLiteral("available"), false},
+                              {QStringLiteral("reason"), r.reason},
+                              {QStringLiteral("skip"), r.code}};
+                addSignals(o, r.handle);
+                rows.append(o);
+            }
         }
         footer = QStringLiteral("routing order: the top row is where the next request for %1/%2 goes%3")
                      .arg(provider, model, plan.sampled ? QStringLiteral(" (rows marked tied are drawn again for each request)") : QString());

@@ -3,6 +3,8 @@
 #include "EngineSettings.h"
 #include "catalog/Catalog.h"
 #include "catalog/Sharer.h"
+#include "health/HealthWindow.h"
+#include "health/QuotaBook.h"
 #include "keys/ApiKey.h"
 
 #include <QtCore/QHash>
@@ -39,6 +41,8 @@ struct EngineContext
     Health::HealthBook *health = nullptr;
     Health::Verifier *verifier = nullptr;
     Secrets::SecretStore *secrets = nullptr;
+    Health::QuotaBook quota;               // providers' quota windows, from response headers
+    Health::HealthWindow window;           // 30-minute success rate and latency per sharer
     EngineSettings settings;
     Catalog::Catalog catalog;
     QList<Catalog::Sharer> sharers;

@@ -13,7 +13,12 @@ void EngineSettings::apply(const QJsonObject &o)
     connectTimeoutMs = qint64(o.value(QLatin1String("connectTimeoutMs")).toDouble(double(connectTimeoutMs)));
     holdAfterMs = qint64(o.value(QLatin1String("holdAfterMs")).toDouble(double(holdAfterMs)));
     holdKeepaliveMs = qint64(o.value(QLatin1String("holdKeepaliveMs")).toDouble(double(holdKeepaliveMs)));
-    tieBandPercent = o.value(QLatin1String("tieBandPercent")).toDouble(tieBandPercent);
+    tieBandPercent = qBound(0.0, o.value(QLatin1String("tieBandPercent")).toDouble(tieBandPercent), 100.0);
+    comparisonInputWeight = qMax(0.0, o.value(QLatin1String("comparisonInputWeight")).toDouble(comparisonInputWeight));
+    comparisonOutputWeight = qMax(0.0, o.value(QLatin1String("comparisonOutputWeight")).toDouble(comparisonOutputWeight));
+    degradedSuccessRate = qBound(0.0, o.value(QLatin1String("degradedSuccessRate")).toDouble(degradedSuccessRate), 1.0);
+    degradedMinAttempts = qMax(1, o.value(QLatin1String("degradedMinAttempts")).toInt(degradedMinAttempts));
+    sortMinSamples = qMax(1, o.value(QLatin1String("sortMinSamples")).toInt(sortMinSamples));
     affinityPriceTolerance = o.value(QLatin1String("affinityPriceTolerance")).toDouble(affinityPriceTolerance);
     pinTtlSeconds = qint64(o.value(QLatin1String("pinTtlSeconds")).toDouble(double(pinTtlSeconds)));
     probeIntervalMs = qMax<qint64>(60'000, qint64(o.value(QLatin1String("probeIntervalMs")).toDouble(double(probeIntervalMs))));
@@ -35,6 +40,11 @@ QJsonObject EngineSettings::toJson() const
                        {QStringLiteral("holdAfterMs"), holdAfterMs},
                        {QStringLiteral("holdKeepaliveMs"), holdKeepaliveMs},
                        {QStringLiteral("tieBandPercent"), tieBandPercent},
+                       {QStringLiteral("comparisonInputWeight"), comparisonInputWeight},
+                       {QStringLiteral("comparisonOutputWeight"), comparisonOutputWeight},
+                       {QStringLiteral("degradedSuccessRate"), degradedSuccessRate},
+                       {QStringLiteral("degradedMinAttempts"), degradedMinAttempts},
+                       {QStringLiteral("sortMinSamples"), sortMinSamples},
                        {QStringLiteral("affinityPriceTolerance"), affinityPriceTolerance},
                        {QStringLiteral("pinTtlSeconds"), pinTtlSeconds},
                        {QStringLiteral("probeIntervalMs"), probeIntervalMs},

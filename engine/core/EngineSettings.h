@@ -17,6 +17,15 @@ struct EngineSettings
     qint64 holdAfterMs = 25'000;              // a streamed request without a head is committed to 200
     qint64 holdKeepaliveMs = 15'000;          // keepalive comment period on a held stream
     double tieBandPercent = 0;
+    // Seed 004's comparison price weights; 0 and 0 price each request by its own token estimate
+    // (the quote), which is the comparison price weighted by that request's input and output.
+    double comparisonInputWeight = 0;
+    double comparisonOutputWeight = 0;
+    // Degraded (after Available ones): a success rate under this over the last 30 minutes, with
+    // at least degradedMinAttempts attempts, or a half-open breaker.
+    double degradedSuccessRate = 0.8;
+    int degradedMinAttempts = 10;
+    int sortMinSamples = 3;                   // provider.sort latency/throughput: enough samples
     double affinityPriceTolerance = 1.2;
     qint64 pinTtlSeconds = 300;
     qint64 probeIntervalMs = 300'000;         // a probe per sharer; never faster than once a minute

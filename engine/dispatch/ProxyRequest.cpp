@@ -102,6 +102,7 @@ void ProxyRequest::start()
             a.target = m_plan.anyProvider ? t.label() : QString();
             a.outcome = QStringLiteral("refused");
             a.reason = r.reason;
+            a.skip = r.code;
             a.startedMs = m_startedMs;
             a.dispatched = false;
             m_trace.attemptRows.append(a);
@@ -129,7 +130,7 @@ bool ProxyRequest::advance()
     return false;
 }
 
-void ProxyRequest::refuseCandidate(const QString &reason)
+void ProxyRequest::refuseCandidate(const QString &reason, const QString &skip)
 {
     // A pre-dispatch refusal is free: it does not count as a dial, only against the scan cap.
     ++m_scanned;
@@ -142,6 +143,7 @@ void ProxyRequest::refuseCandidate(const QString &reason)
     a.target = m_plan.anyProvider ? target().label() : QString();
     a.outcome = QStringLiteral("refused");
     a.reason = reason;
+    a.skip = skip;
     a.startedMs = m_ctx.clock->nowMs();
     a.dispatched = false;
     m_trace.attemptRows.append(a);
@@ -163,11 +165,11 @@ void ProxyRequest::dialNext()
         // The plan was made before earlier attempts; look again at what changed since.
         const qint64 cooling = m_ctx.health ? m_ctx.health->coolingUntil(c.handle, c.upstreamModel) : 0;
         if (cooling > 0) {
-            refuseCandidate(QStringLiteral("cooling down"));
+            refuseCandidate(QStringLiteral("cooling down"), QStringLiteral("cooldown"));
             continue;
         }
         if (sharer->slots > 0 && m_ctx.health && m_ctx.health->of(c.handle).inFlight >= sharer->slots) {
-            refuseCandidate(QStringLiteral("busy: all %1 slots in use").arg(sharer->slots));
+            refuseCandidate(QStringLiteral("busy: all %1 slots in use").arg(sharer->slots), QStringLiteral("busy"));
             continue;
         }
         break;
@@ -228,12 +230,10 @@ void ProxyRequest::handleHead()
     const qint64 now = m_ctx.clock->nowMs();
     m_attempt.ttfbMs = now - m_attemptStartedMs;
     m_attempt.status = m_call->status();
-    // x-ratelimit-* headers feed the sharer's capacity headroom.
-    const Http::HttpHeaders &h = m_call->headers();
-    const QByteArray remaining = h.value("x-ratelimit-remaining-requests");
-    const QByteArray limit = h.value("x-ratelimit-limit-requests");
-    if (m_ctx.health && !remaining.isEmpty() && limit.toDouble() > 0)
-        m_ctx.health->setHeadroom(current().handle, remaining.toDouble() / limit.toDouble());
+    // Rate-limit and quota headers: subscription windows (seed 002 §6) and capacity headroom.
+    m_ctx.quota.observe(current().handle, m_call->headers(), now);
+    if (const double headroom = m_ctx.quota.headroom(current().handle, now); m_ctx.health && headroom >= 0)
+        m_ctx.health->setHeadroom(current().handle, headroom);
     if (failsOver(m_call->status())) {
         m_draining = true; // read the error body, then move on
         return;
@@ -404,6 +404,10 @@ void ProxyRequest::handleUpstreamFinished()
         reason = QStringLiteral("HTTP %1").arg(m_attempt.status);
     } else if (m_ctx.health) {
         m_ctx.health->recordSuccess(handle, m_attempt.ttfbMs);
+        // Output tokens per second after the first byte (provider.sort = throughput).
+        const qint64 generatingMs = m_ctx.clock->nowMs() - m_attemptStartedMs - qMax<qint64>(0, m_attempt.ttfbMs);
+        if (usage.outputTokens > 0 && generatingMs > 0)
+            m_ctx.health->recordThroughput(handle, double(usage.outputTokens) * 1000.0 / double(generatingMs));
     }
     releaseSlot();
     endAttempt(outcome, reason);

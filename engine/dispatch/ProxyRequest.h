@@ -60,7 +60,7 @@ private:
     void commit(int status);
     void relay(const QByteArray &bytes);
     void endAttempt(const QString &outcome, const QString &reason);
-    void refuseCandidate(const QString &reason);
+    void refuseCandidate(const QString &reason, const QString &skip);
     void failOver(const QString &outcome, const QString &reason, std::optional<Health::Failure> failure, qint64 retryAfterMs = -1);
     void answerFailure();
     void answerError(int status, const QString &message, const QJsonObject &extra = {}, qint64 retryAfterMs = -1);

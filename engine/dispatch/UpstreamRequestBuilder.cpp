@@ -12,6 +12,7 @@ UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QStrin
     UpstreamBody out;
     body.insert(QStringLiteral("model"), upstreamModel);
     body.remove(QStringLiteral("models"));
+    body.remove(QStringLiteral("provider"));   // Aile's own routing preferences (provider.sort)
     if (endpoint == Wire::Endpoint::ChatCompletions && body.value(QLatin1String("stream")).toBool()) {
         QJsonObject options = body.value(QLatin1String("stream_options")).toObject();
         if (!options.value(QLatin1String("include_usage")).toBool()) {

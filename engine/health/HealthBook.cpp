@@ -68,6 +68,7 @@ void HealthBook::recordSuccess(const QString &handle, qint64 ttfbMs)
         ++h.ttfbSamples;
     }
     addOutcome(h, true);
+    m_window.record(handle, true, ttfbMs, m_clock->nowMs());
 }
 
 qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Failure failure, qint64 retryAfterMs)
@@ -75,6 +76,7 @@ qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Fa
     SharerHealth &h = m_health[handle];
     const qint64 now = m_clock->nowMs();
     addOutcome(h, false);
+    m_window.record(handle, false, -1, now);
     switch (failure) {
     case Failure::AuthRefused:
         h.deadKey = true;
@@ -113,6 +115,21 @@ qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Fa
     default: h.cooldownReason = QStringLiteral("timed out"); break;
     }
     return h.cooldownUntilMs;
+}
+
+void HealthBook::recordThroughput(const QString &handle, double tokensPerSecond)
+{
+    if (tokensPerSecond <= 0)
+        return;
+    SharerHealth &h = m_health[handle];
+    h.throughput = h.throughputSamples == 0 ? tokensPerSecond : (1 - Alpha) * h.throughput + Alpha * tokensPerSecond;
+    ++h.throughputSamples;
+}
+
+bool HealthBook::halfOpen(const QString &handle) const
+{
+    const SharerHealth &h = of(handle);
+    return h.ladderStep >= BreakerTrips && h.cooldownUntilMs <= m_clock->nowMs();
 }
 
 void HealthBook::recordBudgetCut(const QString &handle, qint64 elapsedMs)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "HealthWindow.h"
+
 #include <QtCore/QHash>
 #include <QtCore/QRandomGenerator>
 #include <QtCore/QSet>
@@ -38,6 +40,8 @@ struct SharerHealth
     double successRate = 1.0;           // moving average of outcomes
     int outcomes = 0;
     double headroom = -1;               // share of the rate window left, 0..1; -1 unknown
+    double throughput = 0;              // moving average of output tokens per second
+    int throughputSamples = 0;
     int inFlight = 0;
 };
 
@@ -70,12 +74,25 @@ public:
     /// A passing model test or a re-link restores a dead key.
     void restore(const QString &handle);
     void setHeadroom(const QString &handle, double headroom);
+    /// Output tokens per second of a served answer (provider.sort = throughput).
+    void recordThroughput(const QString &handle, double tokensPerSecond);
+    /// Consecutive failures that trip the breaker: once its cooldown ends, the sharer is half-open.
+    static constexpr int BreakerTrips = 3;
+    /// A tripped breaker that let a sharer back after its cooldown, with no success since (seed
+    /// 004 Degraded: it comes after Available sharers until one succeeds).
+    bool halfOpen(const QString &handle) const;
+    /// Every attempt's outcome over the last 30 minutes (seed 003 "État de santé").
+    const HealthWindow &window() const { return m_window; }
 
     /// The health factor in the tie draw, in (0, 1]; neutral (1) for a sharer with no history.
     double weight(const QString &handle) const;
 
     void setJitterSource(QRandomGenerator *rng) { m_rng = rng; }
-    void reset() { m_health.clear(); }
+    void reset()
+    {
+        m_health.clear();
+        m_window.reset();
+    }
 
 private:
     void addOutcome(SharerHealth &h, bool ok);
@@ -83,6 +100,7 @@ private:
     Clock *m_clock;
     QRandomGenerator *m_rng = nullptr;
     QHash<QString, SharerHealth> m_health;
+    HealthWindow m_window;
 };
 
 /// Reads a Retry-After value: delta-seconds or an HTTP date. -1 when absent or unreadable.

@@ -6,6 +6,7 @@
 #include "keys/ApiKey.h"
 
 #include <QtCore/QCryptographicHash>
+#include <QtCore/QDateTime>
 
 #include <cmath>
 
@@ -300,11 +301,27 @@ void Router::failEmptyTarget(Plan &plan, const Target &t) const
         else
             allCooling = false;
     }
+    if (!t.refusals.isEmpty()
+        && std::all_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("capability"); })) {
+        // Seed 004: what the request uses that no candidate supports, named.
+        QString what = t.refusals.first().reason;
+        what = what.mid(what.indexOf(QLatin1String("support ")) + 8).section(QLatin1String(", which"), 0, 0);
+        plan.status = 400;
+        plan.message = QStringLiteral("%1/%2 does not support %3, which this request uses; send it to a model that does "
+                                      "(GET /catalog lists each model's capabilities), or leave that part out")
+                           .arg(t.provider, t.model, what);
+        plan.extra.insert(QStringLiteral("refusedBy"), QStringLiteral("capability"));
+        return;
+    }
     if (allCooling && earliest > 0) {
         plan.status = 429;
         plan.retryAfterMs = earliest - m_ctx.clock->nowMs();
-        plan.message = QStringLiteral("every sharer of %1 for %2 is cooling down after failures; retry in %3 s")
-                           .arg(t.provider, t.model).arg((plan.retryAfterMs + 999) / 1000);
+        const bool quota = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("quota_exhausted"); });
+        const bool cooling = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code != QLatin1String("quota_exhausted"); });
+        const QString why = quota && cooling ? QStringLiteral("is cooling down after failures or has used up its subscription quota")
+                            : quota           ? QStringLiteral("has used up its subscription quota")
+                                              : QStringLiteral("is cooling down after failures");
+        plan.message = QStringLiteral("every sharer of %1 for %2 %3; retry in %4 s").arg(t.provider, t.model, why).arg((plan.retryAfterMs + 999) / 1000);
         return;
     }
     const bool allFiltered = !t.refusals.isEmpty()
@@ -339,6 +356,9 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
     t.provider = provider;
     t.model = model;
     const Catalog::ModelInfo *info = m_ctx.catalog.model(provider, model);
+    const qint64 now = m_ctx.clock->nowMs();
+    // What the request uses that the model lacks (seed 004): the same for every sharer of it.
+    const QString lacking = info ? facts.needs.missingIn(*info, facts.promptTokens) : QString();
     for (const Catalog::Sharer &s : m_ctx.sharers) {
         if (s.provider != provider)
             continue;
@@ -347,19 +367,32 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
                             || (info && s.offers(info->id));
         if (!offers)
             continue;
-        auto refuse = [&](const QString &reason, qint64 until = 0, const QString &by = {}) {
-            t.refusals.append({s.handle, s.name, reason, until, by});
+        auto refuse = [&](const QString &reason, const QString &code, qint64 until = 0, const QString &by = {}) {
+            t.refusals.append({s.handle, s.name, reason, until, by, code});
         };
+        if (!lacking.isEmpty()) {
+            refuse(QStringLiteral("does not support %1, which this request uses").arg(lacking), QStringLiteral("capability"));
+            continue;
+        }
         if (s.blocked) {
-            refuse(QStringLiteral("blocked"));
+            refuse(QStringLiteral("blocked"), QStringLiteral("blocked"));
             continue;
         }
         if (!m_ctx.credentials.contains(s.handle)) {
-            refuse(QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(s.handle)));
+            refuse(QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(s.handle)), QStringLiteral("no_credential"));
             continue;
         }
-        if (s.weight == 0) {
-            refuse(QStringLiteral("weight 0"));
+        // router.models.<model>.providers.<handle> (seed 002): enabled, priority, weight.
+        const QJsonObject over = modelOverride(model, info, s.handle);
+        if (!over.value(QLatin1String("enabled")).toBool(true)) {
+            refuse(QStringLiteral("disabled for %1 (routing.models)").arg(model), QStringLiteral("disabled"));
+            continue;
+        }
+        const int weight = over.contains(QLatin1String("weight"))
+                               ? qBound(0, int(std::lround(over.value(QLatin1String("weight")).toDouble())), 10000)
+                               : s.weight;
+        if (weight == 0) {
+            refuse(QStringLiteral("weight 0"), QStringLiteral("weight_0"));
             continue;
         }
         const qint64 until = m_ctx.health ? m_ctx.health->coolingUntil(s.handle, model) : 0;
@@ -368,7 +401,13 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
             const bool modelOff = h.modelOffUntil.value(model, 0) >= until;
             refuse(modelOff ? QStringLiteral("no quota for this model on this account")
                             : QStringLiteral("cooling down (%1)").arg(h.cooldownReason),
-                   until);
+                   QStringLiteral("cooldown"), until);
+            continue;
+        }
+        // An exhausted subscription window in a fresh snapshot, with a known reset (seed 002 §6).
+        if (const qint64 reset = m_ctx.quota.exhaustedUntil(s.handle, model, now); reset > 0) {
+            refuse(QStringLiteral("quota exhausted until %1").arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)),
+                   QStringLiteral("quota_exhausted"), reset);
             continue;
         }
         Candidate c;
@@ -380,8 +419,14 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
         if (c.rates)
             c.quoteUsd = Billing::costOf(*c.rates, facts.promptTokens, facts.maxOutputTokens);
         c.tested = s.tested.contains(model) || (info && s.tested.contains(info->id));
+        c.priority = over.contains(QLatin1String("priority")) ? qBound(0, over.value(QLatin1String("priority")).toInt(), 10000) : s.priority;
+        c.weight = weight;
+        c.subscription = s.isSubscription();
+        if (c.subscription)
+            c.allowanceResetMs = m_ctx.quota.allowanceResetMs(s.handle, model, now);
         if (limits.verifiedOnly && !c.tested) {
-            refuse(QStringLiteral("has not passed a test of %1 (%2)").arg(model, limits.verifiedSource), 0, limits.verifiedSource);
+            refuse(QStringLiteral("has not passed a test of %1 (%2)").arg(model, limits.verifiedSource), QStringLiteral("filter"), 0,
+                   limits.verifiedSource);
             continue;
         }
         if (!limits.maxes.isEmpty() || !limits.mins.isEmpty()) {
@@ -391,7 +436,7 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
             if (!why.isEmpty()) {
                 if (by.isEmpty())
                     by = (!limits.maxes.isEmpty() ? limits.maxes.first() : limits.mins.first()).source;
-                refuse(why, 0, by);
+                refuse(why, QStringLiteral("filter"), 0, by);
                 continue;
             }
         }
@@ -400,10 +445,44 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
             c.deadKey = h.deadKey;
             c.health = m_ctx.health->weight(s.handle);
             c.ttfbMs = h.ttfbSamples > 0 ? h.ttfbMs : -1;
+            c.ttfbSamples = h.ttfbSamples;
+            c.throughput = h.throughputSamples > 0 ? h.throughput : -1;
+            c.throughputSamples = h.throughputSamples;
+            const Health::HealthWindow::Stats w = m_ctx.health->window().stats(s.handle, now);
+            c.degraded = m_ctx.health->halfOpen(s.handle)
+                         || (w.attempts >= m_ctx.settings.degradedMinAttempts && w.successRate < m_ctx.settings.degradedSuccessRate);
         }
         t.candidates.append(c);
     }
     return t;
+}
+
+QJsonObject Router::modelOverride(const QString &model, const Catalog::ModelInfo *info, const QString &handle) const
+{
+    const QJsonObject models = m_ctx.routing.value(QLatin1String("models")).toObject();
+    if (models.isEmpty())
+        return {};
+    // The entry may name the model as the catalogue does, by an alias, or in another spelling.
+    QStringList names{model};
+    if (info) {
+        names << info->id;
+        names += info->aliases;
+    }
+    for (auto it = models.begin(); it != models.end(); ++it) {
+        const QString key = it.key().contains(QLatin1Char('/')) ? it.key().section(QLatin1Char('/'), 1) : it.key();
+        for (const QString &n : names)
+            if (spelling(key) == spelling(n))
+                return it.value().toObject().value(QLatin1String("providers")).toObject().value(handle).toObject();
+    }
+    return {};
+}
+
+std::optional<double> Router::sortPrice(const Candidate &c) const
+{
+    const EngineSettings &st = m_ctx.settings;
+    if (c.rates && (st.comparisonInputWeight > 0 || st.comparisonOutputWeight > 0))
+        return comparisonPrice(*c.rates, st.comparisonInputWeight, st.comparisonOutputWeight);
+    return c.quoteUsd;
 }
 
 void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
@@ -416,44 +495,93 @@ void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
         seeded.seed(quint32(quint8(h[0]) | quint8(h[1]) << 8 | quint8(h[2]) << 16 | quint32(quint8(h[3])) << 24));
         rng = &seeded;
     }
-    QHash<QString, int> weights;
-    for (const Catalog::Sharer &s : m_ctx.sharers)
-        weights.insert(s.handle, s.weight);
     const double band = qMax(0.0, m_ctx.settings.tieBandPercent) / 100.0;
-
-    // Price is primary; un-quotable sharers sort last, never first; dead keys after everyone.
-    std::stable_sort(t.candidates.begin(), t.candidates.end(), [](const Candidate &a, const Candidate &b) {
+    QHash<QString, std::optional<double>> price;
+    for (const Candidate &c : t.candidates)
+        price.insert(c.handle, sortPrice(c));
+    // provider.sort latency/throughput (seed 004 §5): the measured metric, lower is better.
+    const bool bySpeed = facts.sort == QLatin1String("latency") || facts.sort == QLatin1String("throughput");
+    auto metric = [&](const Candidate &c) -> std::optional<double> {
+        if (facts.sort == QLatin1String("latency"))
+            return c.ttfbSamples >= m_ctx.settings.sortMinSamples ? std::optional<double>(c.ttfbMs) : std::nullopt;
+        if (facts.sort == QLatin1String("throughput"))
+            return c.throughputSamples >= m_ctx.settings.sortMinSamples ? std::optional<double>(-c.throughput) : std::nullopt;
+        return std::nullopt;
+    };
+    // Dead keys and Degraded sharers after every other candidate; then priority tiers, higher
+    // first (seed 002); then price, un-quotable last, never first (or the sort the body asked for).
+    std::stable_sort(t.candidates.begin(), t.candidates.end(), [&](const Candidate &a, const Candidate &b) {
         if (a.deadKey != b.deadKey)
             return !a.deadKey;
-        if (a.quoteUsd.has_value() != b.quoteUsd.has_value())
-            return a.quoteUsd.has_value();
-        if (a.quoteUsd && *a.quoteUsd != *b.quoteUsd)
-            return *a.quoteUsd < *b.quoteUsd;
+        if (a.degraded != b.degraded)
+            return !a.degraded;
+        if (a.priority != b.priority)
+            return a.priority > b.priority;
+        if (bySpeed) {
+            const auto ma = metric(a), mb = metric(b);
+            if (ma.has_value() != mb.has_value())
+                return ma.has_value();
+            if (ma && *ma != *mb)
+                return *ma < *mb;
+        }
+        const auto pa = price.value(a.handle), pb = price.value(b.handle);
+        if (pa.has_value() != pb.has_value())
+            return pa.has_value();
+        if (pa && *pa != *pb)
+            return *pa < *pb;
         return false;
     });
+    if (!facts.sort.isEmpty()) {
+        // With a sort, weights no longer split traffic: the order is strict; equal ones keep the
+        // tested-first rule and then the configuration's order.
+        std::stable_sort(t.candidates.begin(), t.candidates.end(), [&](const Candidate &a, const Candidate &b) {
+            if (a.deadKey != b.deadKey || a.degraded != b.degraded || a.priority != b.priority)
+                return false;
+            if (bySpeed && metric(a) != metric(b))
+                return false;
+            if (price.value(a.handle) != price.value(b.handle))
+                return false;
+            return a.tested && !b.tested;
+        });
+        return;
+    }
+    const bool quotaReset = m_ctx.routing.value(QLatin1String("selection")).toString() == QLatin1String("quota-reset");
     QList<Candidate> out;
     qsizetype i = 0;
     while (i < t.candidates.size()) {
-        // A tie group: the same price (within the tie band), the same dead-key standing.
+        // A tie group: the same price (within the tie band), tier and standing.
         const Candidate &first = t.candidates.at(i);
+        const std::optional<double> firstPrice = price.value(first.handle);
         qsizetype j = i + 1;
         while (j < t.candidates.size()) {
             const Candidate &c = t.candidates.at(j);
-            if (c.deadKey != first.deadKey || c.quoteUsd.has_value() != first.quoteUsd.has_value())
+            const std::optional<double> p = price.value(c.handle);
+            if (c.deadKey != first.deadKey || c.degraded != first.degraded || c.priority != first.priority
+                || p.has_value() != firstPrice.has_value())
                 break;
-            if (first.quoteUsd && *c.quoteUsd > *first.quoteUsd * (1.0 + band) && *c.quoteUsd != *first.quoteUsd)
+            if (firstPrice && *p > *firstPrice * (1.0 + band) && *p != *firstPrice)
                 break;
             ++j;
         }
-        QList<Candidate> tested, untested;
-        for (qsizetype k = i; k < j; ++k)
-            (t.candidates.at(k).tested ? tested : untested).append(t.candidates.at(k));
-        auto weightOf = [&](const Candidate &c) { return double(weights.value(c.handle, 1)) * c.health; };
+        QList<Candidate> resetting, tested, untested;
+        for (qsizetype k = i; k < j; ++k) {
+            const Candidate &c = t.candidates.at(k);
+            // router.selection = quota-reset: subscriptions with a fresh snapshot first, soonest
+            // reset of their allowance first; the rest in their weighted order (seed 002).
+            if (quotaReset && c.allowanceResetMs)
+                resetting.append(c);
+            else
+                (c.tested ? tested : untested).append(c);
+        }
+        std::stable_sort(resetting.begin(), resetting.end(),
+                         [](const Candidate &a, const Candidate &b) { return *a.allowanceResetMs < *b.allowanceResetMs; });
+        auto weightOf = [](const Candidate &c) { return double(c.weight) * c.health; };
         if (tested.size() > 1 || untested.size() > 1)
             *sampled = true;
         weightedShuffle(tested, *rng, weightOf);
         weightedShuffle(untested, *rng, weightOf);
         const qsizetype groupStart = out.size();
+        out += resetting;
         out += tested;
         out += untested;
         for (qsizetype k = groupStart + 1; k < out.size(); ++k)

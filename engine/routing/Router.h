@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClientKind.h"
+#include "RequestNeeds.h"
 #include "billing/Quote.h"
 #include "wire/Wire.h"
 
@@ -29,6 +30,8 @@ struct RequestFacts
     qint64 maxOutputTokens = Billing::DefaultMaxTokens;
     bool stream = false;
     std::optional<quint64> drawSeed;       // a session's stable seed; unset: a random draw
+    RequestNeeds needs;                    // capabilities the body uses (seed 004 filter)
+    QString sort;                          // provider.sort: price, latency or throughput; empty: default order
 };
 
 /// One sharer that may serve, in routing order.
@@ -43,7 +46,15 @@ struct Candidate
     bool tested = false;
     bool deadKey = false;
     double health = 1.0;                   // the tie-draw factor
+    int priority = 0;                      // tier (seed 002): higher first
+    int weight = 1;                        // share of the tie draw (seed 002), per-model override applied
+    bool degraded = false;                 // recent success rate low, or a half-open breaker (seed 004)
+    bool subscription = false;
+    std::optional<qint64> allowanceResetMs;   // quota-reset selection: when the longest fresh window resets
     double ttfbMs = -1;                    // observed, -1 without samples
+    int ttfbSamples = 0;
+    double throughput = -1;                // output tokens per second observed, -1 without samples
+    int throughputSamples = 0;
     bool tiedWithPrevious = false;         // same price as the one before it (a drawn order)
 };
 
@@ -55,6 +66,7 @@ struct Refusal
     QString reason;
     qint64 untilMs = 0;                    // cooling: when it ends
     QString refusedBy;                     // the header or key setting whose filter removed it
+    QString code;                          // cooldown, quota_exhausted, capability, disabled, …
 };
 
 /// One provider/model to try, with its sharers in order. A plain request has one target; an
@@ -125,6 +137,10 @@ private:
     QStringList providersListing(const QString &bareId, Wire::Endpoint endpoint, QString *matchedId) const;
     QString matchingModel(const QString &provider, const QString &bareId) const;
     void order(Target &target, const RequestFacts &facts, bool *sampled) const;
+    /// The price the order compares: the quote, or seed 004's comparison price when its weights are set.
+    std::optional<double> sortPrice(const Candidate &c) const;
+    /// router.models.<model>.providers.<handle>: priority, weight, enabled for one model.
+    QJsonObject modelOverride(const QString &model, const Catalog::ModelInfo *info, const QString &handle) const;
     void failEmptyTarget(Plan &plan, const Target &target) const;
 
     const EngineContext &m_ctx;

@@ -6,7 +6,7 @@ namespace Aile::Store {
 
 QJsonObject AttemptRecord::toJson() const
 {
-    return QJsonObject{{QStringLiteral("seq"), seq},
+    QJsonObject o{{QStringLiteral("seq"), seq},
                        {QStringLiteral("sharer"), sharer},
                        {QStringLiteral("sharerName"), sharerName},
                        {QStringLiteral("provider"), provider},
@@ -22,6 +22,9 @@ QJsonObject AttemptRecord::toJson() const
                        {QStringLiteral("outputTokens"), outputTokens},
                        {QStringLiteral("quoteUsd"), quoteUsd},
                        {QStringLiteral("dispatched"), dispatched}};
+    if (!skip.isEmpty())
+        o.insert(QStringLiteral("skip"), skip);
+    return o;
 }
 
 AttemptRecord AttemptRecord::fromJson(const QJsonObject &o)
@@ -36,6 +39,7 @@ AttemptRecord AttemptRecord::fromJson(const QJsonObject &o)
     a.status = o.value(QLatin1String("status")).toInt();
     a.outcome = o.value(QLatin1String("outcome")).toString();
     a.reason = o.value(QLatin1String("reason")).toString();
+    a.skip = o.value(QLatin1String("skip")).toString();
     a.startedMs = qint64(o.value(QLatin1String("startedMs")).toDouble());
     a.ttfbMs = qint64(o.value(QLatin1String("ttfbMs")).toDouble(-1));
     a.durationMs = qint64(o.value(QLatin1String("durationMs")).toDouble());
