@@ -27,6 +27,9 @@ class Verifier;
 namespace Secrets {
 class SecretStore;
 }
+namespace Routing {
+class PinBook;
+}
 
 /// What the request path reads: the engine's live state, owned by the Engine on its thread and
 /// handed by reference to the handlers (no globals). Only the engine thread touches it.
@@ -39,6 +42,7 @@ struct EngineContext
     Health::HealthBook *health = nullptr;
     Health::Verifier *verifier = nullptr;
     Secrets::SecretStore *secrets = nullptr;
+    Routing::PinBook *pins = nullptr;      // session affinity (routing/Affinity.h), in memory only
     EngineSettings settings;
     Catalog::Catalog catalog;
     QList<Catalog::Sharer> sharers;
