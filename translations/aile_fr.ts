@@ -406,6 +406,74 @@
         <source>moved: %1</source>
         <translation>déplacée&#xa0;: %1</translation>
     </message>
+    <message>
+        <source>off</source>
+        <translation>désactivée</translation>
+    </message>
+    <message>
+        <source>cooling</source>
+        <translation>en refroidissement</translation>
+    </message>
+    <message>
+        <source>price</source>
+        <translation>prix</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <translation>occupé</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>échec</translation>
+    </message>
+    <message>
+        <source>unavailable</source>
+        <translation>indisponible</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>ordre imposé</translation>
+    </message>
+    <message>
+        <source>sort</source>
+        <translation>tri</translation>
+    </message>
+    <message>
+        <source>sharer named</source>
+        <translation>partageur nommé</translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation>ignorée&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>its reasoning</source>
+        <translation>son raisonnement</translation>
+    </message>
+    <message>
+        <source>its tool call</source>
+        <translation>son appel d&apos;outil</translation>
+    </message>
+    <message>
+        <source>the client&apos;s thread</source>
+        <translation>le fil du client</translation>
+    </message>
+    <message>
+        <source>its opening in the session</source>
+        <translation>son ouverture dans la session</translation>
+    </message>
+    <message>
+        <source>the session</source>
+        <translation>la session</translation>
+    </message>
+    <message>
+        <source>prompt_cache_key</source>
+        <translation>prompt_cache_key</translation>
+    </message>
+    <message>
+        <source>its opening and first answer</source>
+        <translation>son ouverture et sa première réponse</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::MainWindow</name>
@@ -763,6 +831,14 @@
     <message>
         <source>Model %1 · status %2 · attempts %3 · first token %4 · total %5</source>
         <translation>Modèle %1 · statut %2 · tentatives %3 · premier jeton %4 · total %5</translation>
+    </message>
+    <message>
+        <source>Conversation pinned to %1 by %2, until %3</source>
+        <translation>Conversation épinglée sur %1 par %2, jusqu&apos;à %3</translation>
+    </message>
+    <message>
+        <source> · found by %1</source>
+        <translation> · trouvée par %1</translation>
     </message>
 </context>
 <context>

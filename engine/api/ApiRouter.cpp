@@ -5,6 +5,7 @@
 #include "dispatch/ProxyRequest.h"
 #include "health/HealthBook.h"
 #include "http/HttpExchange.h"
+#include "routing/Affinity.h"
 #include "routing/Router.h"
 
 #include <QtCore/QJsonArray>
@@ -194,11 +195,18 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
             return;
         }
     }
+    // Session affinity (SPEC §10): what the request says of its conversation. A session draws its
+    // ties the same way every time.
+    const Routing::SessionEvidence evidence = Routing::readSessionEvidence(endpoint, req.headers, body, client, key.id, facts.model);
+    facts.drawSeed = evidence.drawSeed;
 
     Routing::Router router(m_ctx);
     // A refused plan still goes through ProxyRequest: every request is a trace row.
     Routing::Plan plan = router.plan(facts);
+    Routing::Affinity affinity;
+    affinity.place(m_ctx.pins, m_ctx.settings, plan, facts, body, evidence, m_ctx.clock);
     auto *request = new Dispatch::ProxyRequest(m_ctx, exchange, key, endpoint, body, std::move(plan), facts.client);
+    request->setAffinity(std::move(affinity));
     request->start();
 }
 

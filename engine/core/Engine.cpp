@@ -6,6 +6,7 @@
 #include "config/ConfigApply.h"
 #include "config/ConfigFile.h"
 #include "health/HealthBook.h"
+#include "routing/Affinity.h"
 #include "health/Verifier.h"
 #include "http/HttpServer.h"
 #include "http/UpstreamClient.h"
@@ -93,6 +94,9 @@ void Engine::start()
     m_health = std::make_unique<Health::HealthBook>(m_ctx.clock);
     m_health->setJitterSource(&m_ctx.draw);
     m_ctx.health = m_health.get();
+    // Session pins too: a restart starts every conversation fresh.
+    m_pins = std::make_unique<Routing::PinBook>(m_ctx.clock);
+    m_ctx.pins = m_pins.get();
     m_ctx.upstream = new Http::UpstreamClient(m_ctx.clock, this);
     m_ctx.traces = new TraceSink(m_writer.get(), this);
     connect(m_ctx.traces, &TraceSink::tracesRecorded, this, &Engine::tracesRecorded);

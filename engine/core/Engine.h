@@ -25,6 +25,9 @@ class SecretStore;
 namespace Store {
 class StoreWriter;
 }
+namespace Routing {
+class PinBook;
+}
 namespace Health {
 class HealthBook;
 class Verifier;
@@ -102,6 +105,7 @@ private:
     std::unique_ptr<Store::Store> m_store;
     std::unique_ptr<Store::StoreWriter> m_writer;
     std::unique_ptr<Health::HealthBook> m_health;
+    std::unique_ptr<Routing::PinBook> m_pins;
     Health::Verifier *m_verifier = nullptr;
     EngineContext m_ctx;
     Http::HttpServer *m_server = nullptr;

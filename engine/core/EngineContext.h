@@ -3,7 +3,6 @@
 #include "EngineSettings.h"
 #include "catalog/Catalog.h"
 #include "catalog/Sharer.h"
-#include "health/HealthWindow.h"
 #include "health/QuotaBook.h"
 #include "keys/ApiKey.h"
 
@@ -29,6 +28,9 @@ class Verifier;
 namespace Secrets {
 class SecretStore;
 }
+namespace Routing {
+class PinBook;
+}
 
 /// What the request path reads: the engine's live state, owned by the Engine on its thread and
 /// handed by reference to the handlers (no globals). Only the engine thread touches it.
@@ -42,7 +44,7 @@ struct EngineContext
     Health::Verifier *verifier = nullptr;
     Secrets::SecretStore *secrets = nullptr;
     Health::QuotaBook quota;               // providers' quota windows, from response headers
-    Health::HealthWindow window;           // 30-minute success rate and latency per sharer
+    Routing::PinBook *pins = nullptr;      // session affinity (routing/Affinity.h), in memory only
     EngineSettings settings;
     Catalog::Catalog catalog;
     QList<Catalog::Sharer> sharers;

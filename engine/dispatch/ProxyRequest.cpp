@@ -9,6 +9,8 @@
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QRandomGenerator>
 
+#include <utility>
+
 Q_LOGGING_CATEGORY(lcDispatch, "aile.engine.dispatch")
 
 namespace Aile::Dispatch {
@@ -85,6 +87,7 @@ ProxyRequest::~ProxyRequest()
 {
     if (m_call)
         m_call->abort();
+    stopWaiting();
     releaseSlot();
 }
 
@@ -108,6 +111,7 @@ void ProxyRequest::start()
             m_trace.attemptRows.append(a);
         }
     }
+    m_trace.affinity = m_affinity.verdictFor({});
     if (!m_plan.ok()) {
         answerError(m_plan.status, m_plan.message, m_plan.extra, m_plan.retryAfterMs);
         return;
@@ -154,7 +158,8 @@ void ProxyRequest::dialNext()
     if (m_finished)
         return;
     for (;;) {
-        if (m_dials >= m_ctx.settings.maxDials || m_scanned > m_ctx.settings.scanCap || !advance()) {
+        const bool again = std::exchange(m_retryCurrent, false);
+        if (m_dials >= m_ctx.settings.maxDials || m_scanned > m_ctx.settings.scanCap || !(again || advance())) {
             answerFailure();
             return;
         }
@@ -165,10 +170,14 @@ void ProxyRequest::dialNext()
         // The plan was made before earlier attempts; look again at what changed since.
         const qint64 cooling = m_ctx.health ? m_ctx.health->coolingUntil(c.handle, c.upstreamModel) : 0;
         if (cooling > 0) {
+            m_affinity.passedOver(c.handle, QStringLiteral("cooling"));
             refuseCandidate(QStringLiteral("cooling down"), QStringLiteral("cooldown"));
             continue;
         }
         if (sharer->slots > 0 && m_ctx.health && m_ctx.health->of(c.handle).inFlight >= sharer->slots) {
+            if (waitForPinned(*sharer))
+                return;
+            m_affinity.passedOver(c.handle, QStringLiteral("busy"));
             refuseCandidate(QStringLiteral("busy: all %1 slots in use").arg(sharer->slots), QStringLiteral("busy"));
             continue;
         }
@@ -254,6 +263,7 @@ void ProxyRequest::commit(int status)
     m_trace.sharerName = current().name;
     m_trace.modelServed = target().label();
     m_trace.ttfbMs = m_ctx.clock->nowMs() - m_startedMs;
+    m_trace.affinity = m_affinity.verdictFor(current().handle);
     m_lastActivityMs = m_ctx.clock->nowMs();
     m_idleDeadline.start(m_ctx.clock, m_ctx.settings.idleTimeoutMs, this, [this] { handleIdleCheck(); });
     if (m_held)
@@ -393,21 +403,27 @@ void ProxyRequest::handleUpstreamFinished()
         reason = m_meter->errorMessage();
         if (m_ctx.health)
             m_ctx.health->recordFailure(handle, current().upstreamModel, Health::Failure::ServerError);
+        m_affinity.failed(handle);
     } else if (m_sse && !m_meter->sawEndEvent() && (m_endpoint == Wire::Endpoint::Messages || m_endpoint == Wire::Endpoint::Responses)) {
         // An account at its quota edge often ends a stream early but cleanly: cool it for 10 minutes.
         outcome = QStringLiteral("cut");
         reason = QStringLiteral("the stream ended before the provider's end event; the sharer cools down for 10 minutes");
         if (m_ctx.health)
             m_ctx.health->recordFailure(handle, current().upstreamModel, Health::Failure::CutStream);
+        m_affinity.failed(handle);
     } else if (m_attempt.status >= 400) {
         outcome = QStringLiteral("passed_through");
         reason = QStringLiteral("HTTP %1").arg(m_attempt.status);
-    } else if (m_ctx.health) {
-        m_ctx.health->recordSuccess(handle, m_attempt.ttfbMs);
-        // Output tokens per second after the first byte (provider.sort = throughput).
-        const qint64 generatingMs = m_ctx.clock->nowMs() - m_attemptStartedMs - qMax<qint64>(0, m_attempt.ttfbMs);
-        if (usage.outputTokens > 0 && generatingMs > 0)
-            m_ctx.health->recordThroughput(handle, double(usage.outputTokens) * 1000.0 / double(generatingMs));
+    } else {
+        if (m_ctx.health) {
+            m_ctx.health->recordSuccess(handle, m_attempt.ttfbMs);
+            // Output tokens per second after the first byte (provider.sort = throughput).
+            const qint64 generatingMs = m_ctx.clock->nowMs() - m_attemptStartedMs - qMax<qint64>(0, m_attempt.ttfbMs);
+            if (usage.outputTokens > 0 && generatingMs > 0)
+                m_ctx.health->recordThroughput(handle, double(usage.outputTokens) * 1000.0 / double(generatingMs));
+        }
+        // Only an answer that ended cleanly pins its account.
+        m_trace.pin = m_affinity.served(handle, current().name, m_meter->reasoningTokens(), m_meter->toolCallIds());
     }
     releaseSlot();
     endAttempt(outcome, reason);
@@ -431,6 +447,7 @@ void ProxyRequest::handleUpstreamFailed(Http::UpstreamError error, const QString
         m_attempt.outputTokens = usage.outputTokens;
         if (m_ctx.health)
             m_ctx.health->recordFailure(current().handle, current().upstreamModel, Health::Failure::Connection);
+        m_affinity.failed(current().handle);
         releaseSlot();
         endAttempt(QStringLiteral("cut"), detail);
         if (m_exchange) {
@@ -508,8 +525,40 @@ void ProxyRequest::releaseSlot()
     if (m_slotHeld && m_ctx.health && m_pos.target < m_plan.targets.size() && m_pos.candidate >= 0) {
         int &n = m_ctx.health->mutableOf(current().handle).inFlight;
         n = qMax(0, n - 1);
+        if (m_ctx.pins)
+            m_ctx.pins->slotFreed(current().handle); // a request waiting for this account may go
     }
     m_slotHeld = false;
+}
+
+bool ProxyRequest::waitForPinned(const Catalog::Sharer &sharer)
+{
+    // A busy account holding the conversation is worth a short wait (SPEC §10); once.
+    if (!m_ctx.pins || m_waitedFor == sharer.handle)
+        return false;
+    const qint64 waitMs = m_affinity.busyWaitMs(sharer, m_clientStream);
+    if (waitMs <= 0)
+        return false;
+    m_waitedFor = sharer.handle;
+    m_waitingFor = sharer.handle;
+    auto resume = [this] {
+        if (m_waitingFor.isEmpty() || m_finished)
+            return; // already woken (the slot freed and the deadline both fire)
+        stopWaiting();
+        m_retryCurrent = true;
+        dialNext();
+    };
+    m_ctx.pins->wait(sharer.handle, this, resume);
+    m_waitDeadline.start(m_ctx.clock, waitMs, this, resume);
+    return true;
+}
+
+void ProxyRequest::stopWaiting()
+{
+    m_waitDeadline.stop();
+    if (!m_waitingFor.isEmpty() && m_ctx.pins)
+        m_ctx.pins->stopWaiting(m_waitingFor, this);
+    m_waitingFor.clear();
 }
 
 void ProxyRequest::endAttempt(const QString &outcome, const QString &reason)
@@ -534,6 +583,7 @@ void ProxyRequest::failOver(const QString &outcome, const QString &reason, std::
             m_earliestRetryMs = m_earliestRetryMs == 0 ? until : qMin(m_earliestRetryMs, until);
     }
     m_failureStatuses.append(m_attempt.status);
+    m_affinity.failed(current().handle); // a failing account loses the conversation's pin
     m_lastFailure = QStringLiteral("%1 (%2): %3").arg(current().name, outcome, reason);
     endAttempt(outcome, reason);
     dialNext();
@@ -562,6 +612,7 @@ void ProxyRequest::answerFailure()
 void ProxyRequest::answerError(int status, const QString &message, const QJsonObject &extra, qint64 retryAfterMs)
 {
     m_trace.status = m_held ? 200 : status;
+    m_trace.affinity = m_affinity.verdictFor({});
     m_trace.error = message;
     if (m_exchange && m_held) {
         // The 200 went out long ago: the failure arrives as the wire's own error frame.
@@ -572,6 +623,7 @@ void ProxyRequest::answerError(int status, const QString &message, const QJsonOb
         headers.add("content-type", "application/json");
         headers.add("x-aile-request-id", m_trace.id.toLatin1());
         headers.add("x-aile-attempts", QByteArray::number(m_dials));
+        headers.add("x-aile-session-affinity", m_trace.affinity.toLatin1());
         if (retryAfterMs >= 0)
             headers.add("retry-after", QByteArray::number((retryAfterMs + 999) / 1000));
         m_exchange->respond(status, headers, Wire::errorBody(Wire::errorShapeFor(m_endpoint), status, message, extra));
@@ -584,6 +636,7 @@ void ProxyRequest::finish()
     if (m_finished)
         return;
     m_finished = true;
+    stopWaiting();
     m_firstByteDeadline.stop();
     m_idleDeadline.stop();
     m_holdDeadline.stop();

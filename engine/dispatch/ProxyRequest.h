@@ -4,6 +4,7 @@
 #include "health/HealthBook.h"
 #include "http/UpstreamClient.h"
 #include "keys/ApiKey.h"
+#include "routing/Affinity.h"
 #include "routing/Router.h"
 #include "store/TraceRecord.h"
 #include "wire/ResponseMeter.h"
@@ -33,6 +34,8 @@ public:
                  Wire::Endpoint endpoint, QJsonObject body, Routing::Plan plan, Routing::ClientKind client);
     ~ProxyRequest() override;
 
+    /// The request's session affinity, placed in the plan before start().
+    void setAffinity(Routing::Affinity affinity) { m_affinity = std::move(affinity); }
     /// Dials, or answers the plan's error when routing refused the request.
     void start();
     QString traceId() const { return m_trace.id; }
@@ -65,6 +68,8 @@ private:
     void answerFailure();
     void answerError(int status, const QString &message, const QJsonObject &extra = {}, qint64 retryAfterMs = -1);
     void releaseSlot();
+    bool waitForPinned(const Catalog::Sharer &sharer);
+    void stopWaiting();
     void finish();
     Http::HttpHeaders aileHeaders() const;
     const Routing::Target &target() const { return m_plan.targets.at(m_pos.target); }
@@ -107,6 +112,12 @@ private:
     QList<int> m_failureStatuses;
     qint64 m_earliestRetryMs = 0;
     QString m_lastFailure;
+    // Session affinity (routing/Affinity.h): the verdict, and the wait for a busy pinned account.
+    Routing::Affinity m_affinity;
+    Deadline m_waitDeadline;
+    QString m_waitingFor;         // the busy account this request waits for
+    QString m_waitedFor;          // the account it already waited for once
+    bool m_retryCurrent = false;  // dialNext looks at the current candidate again
 };
 
 /// Records a request refused before routing (malformed body and the like) as a trace row.

@@ -40,6 +40,8 @@ const char *const Migrations[] = {
     // 2: a trace's attempt rows ride in the trace row as JSON: one insert per request instead of
     //    one per attempt (the attempts table stays readable for traces written before).
     R"(ALTER TABLE traces ADD COLUMN attempts_json TEXT;)",
+    // 3: the conversation's session pin after the request (JSON), beside its affinity verdict.
+    R"(ALTER TABLE traces ADD COLUMN affinity_pin TEXT;)",
 };
 
 QSqlDatabase db(const QString &name)
@@ -312,7 +314,7 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
         m_insertTrace->prepare(QStringLiteral(
             "INSERT OR REPLACE INTO traces(id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route,"
             " sharer, sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd, absorbed_usd,"
-            " affinity, stream, error, attempts_json) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+            " affinity, stream, error, attempts_json, affinity_pin) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
         m_insertLedger = std::make_unique<QSqlQuery>(d);
         m_insertLedger->prepare(QStringLiteral(
             "INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd) VALUES(?,?,?,?,?,?,?,?,?)"));
@@ -327,7 +329,8 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
         const QVariantList values{r.id, r.startedMs, r.keyId, r.keyName, r.client, r.endpoint, r.modelAsked, r.modelServed,
                                   r.route, r.sharer, r.sharerName, r.status, r.attempts, r.ttfbMs, r.durationMs,
                                   r.inputTokens, r.outputTokens, r.costUsd, r.absorbedUsd, r.affinity, int(r.stream), r.error,
-                                  QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact))};
+                                  QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact)),
+                                  r.pin.isEmpty() ? QVariant(QString()) : QVariant(toJsonText(r.pin))};
         for (int i = 0; i < values.size(); ++i)
             t.bindValue(i, values.at(i));
         ok = ok && exec(t, QStringLiteral("insert trace"));
@@ -408,12 +411,13 @@ TraceRecord traceFromRow(const QSqlQuery &q)
     const QString attempts = q.value(i++).toString();
     for (const QJsonValue &v : QJsonDocument::fromJson(attempts.toUtf8()).array())
         r.attemptRows.append(AttemptRecord::fromJson(v.toObject()));
+    r.pin = fromJsonText(q.value(i++).toString());
     return r;
 }
 
 const char TraceColumns[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
                             " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
-                            " absorbed_usd, affinity, stream, error, attempts_json";
+                            " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin";
 
 void loadAttempts(const QSqlDatabase &d, TraceRecord &r)
 {

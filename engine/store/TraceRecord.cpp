@@ -75,6 +75,7 @@ QJsonObject TraceRecord::toJson() const
                        {QStringLiteral("costUsd"), costUsd},
                        {QStringLiteral("absorbedUsd"), absorbedUsd},
                        {QStringLiteral("affinity"), affinity},
+                       {QStringLiteral("pin"), pin},
                        {QStringLiteral("stream"), stream},
                        {QStringLiteral("error"), error},
                        {QStringLiteral("attemptRows"), rows}};
@@ -103,6 +104,7 @@ TraceRecord TraceRecord::fromJson(const QJsonObject &o)
     t.costUsd = o.value(QLatin1String("costUsd")).toDouble();
     t.absorbedUsd = o.value(QLatin1String("absorbedUsd")).toDouble();
     t.affinity = o.value(QLatin1String("affinity")).toString();
+    t.pin = o.value(QLatin1String("pin")).toObject();
     t.stream = o.value(QLatin1String("stream")).toBool();
     t.error = o.value(QLatin1String("error")).toString();
     for (const QJsonValue &v : o.value(QLatin1String("attemptRows")).toArray())

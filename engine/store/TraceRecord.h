@@ -54,7 +54,8 @@ struct TraceRecord
     qint64 outputTokens = -1;
     double costUsd = 0;
     double absorbedUsd = 0;
-    QString affinity;
+    QString affinity;        // fresh, pinned, off, skipped: <why>, moved: <why> (x-aile-session-affinity)
+    QJsonObject pin;         // the conversation's pin after this request: sharer, sharerName, by, untilMs, foundBy
     bool stream = false;
     QString error;
     QList<AttemptRecord> attemptRows;

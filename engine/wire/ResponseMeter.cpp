@@ -15,6 +15,30 @@ qint64 intOr(const QJsonObject &o, const char *key, qint64 fallback)
 }
 } // namespace
 
+void readChatReasoning(const QJsonObject &o, QStringList *out)
+{
+    // Chat answers carry encrypted reasoning under several names, depending on the gateway.
+    for (const char *field : {"reasoning_encrypted_content", "encrypted_content", "reasoning_signature"}) {
+        const QString v = o.value(QLatin1String(field)).toString();
+        if (!v.isEmpty())
+            out->append(v);
+    }
+    // reasoning_details (OpenRouter: reasoning.encrypted data, reasoning.text signatures) and
+    // thinking_blocks (LiteLLM: Anthropic's thinking blocks with their signatures).
+    for (const char *list : {"reasoning_details", "thinking_blocks"}) {
+        for (const QJsonValue &d : o.value(QLatin1String(list)).toArray()) {
+            const QJsonObject r = d.toObject();
+            const QString type = r.value(QLatin1String("type")).toString();
+            const QString signature = r.value(QLatin1String("signature")).toString();
+            const QString data = r.value(QLatin1String("data")).toString();
+            if (!signature.isEmpty())
+                out->append(signature);
+            else if (!data.isEmpty() && (type.contains(QLatin1String("encrypted")) || type == QLatin1String("redacted_thinking")))
+                out->append(data);
+        }
+    }
+}
+
 ResponseMeter::ResponseMeter(Endpoint endpoint, bool streamed) : m_endpoint(endpoint), m_streamed(streamed) {}
 
 QList<SseEvent> ResponseMeter::feedStream(const QByteArray &bytes)
@@ -136,11 +160,7 @@ void ResponseMeter::readChatObject(const QJsonObject &o)
             if (!id.isEmpty())
                 m_toolCalls.append(id);
         }
-        for (const char *field : {"reasoning_encrypted_content", "encrypted_content", "reasoning_signature"}) {
-            const QString v = msg.value(QLatin1String(field)).toString();
-            if (!v.isEmpty())
-                m_reasoning.append(v);
-        }
+        readChatReasoning(msg, &m_reasoning);
     }
 }
 

@@ -8,6 +8,11 @@
 
 namespace Aile::Wire {
 
+/// The encrypted reasoning a chat message (or a streamed delta) carries, under any of the names
+/// gateways use: reasoning_encrypted_content, encrypted_content, reasoning_signature,
+/// reasoning_details (OpenRouter), thinking_blocks (LiteLLM).
+void readChatReasoning(const QJsonObject &message, QStringList *out);
+
 /// Token usage as the provider reported it. -1 where it reported nothing.
 struct Usage
 {

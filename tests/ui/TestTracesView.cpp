@@ -15,6 +15,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QTableView>
@@ -64,7 +65,12 @@ Store::TraceRecord failover()
     t.inputTokens = 1200;
     t.outputTokens = 300;
     t.costUsd = 0.0081;
-    t.affinity = QStringLiteral("fresh");
+    t.affinity = QStringLiteral("moved: failed");   // the conversation was on "work", which failed
+    t.pin = QJsonObject{{QStringLiteral("sharer"), t.sharer},
+                        {QStringLiteral("sharerName"), t.sharerName},
+                        {QStringLiteral("by"), QJsonArray{QStringLiteral("tool call"), QStringLiteral("session")}},
+                        {QStringLiteral("foundBy"), QStringLiteral("session")},
+                        {QStringLiteral("untilMs"), t.startedMs + 300'000}};
     t.stream = true;
     t.attemptRows = {attempt(1, QStringLiteral("work"), 429, QStringLiteral("failed_over"), QStringLiteral("rate limited"), t.startedMs, 300, 320),
                      attempt(2, QStringLiteral("home"), 0, QStringLiteral("refused"), QStringLiteral("cooling for 40 s"), t.startedMs + 330, -1, 0, false),
@@ -174,6 +180,13 @@ private Q_SLOTS:
         QCOMPARE(attempts->item(1, Ui::TraceDetailPane::Reason)->text(), QStringLiteral("cooling for 40 s"));
         QCOMPARE(attempts->item(2, Ui::TraceDetailPane::FirstByte)->text(), QStringLiteral("1.06 s"));
         QCOMPARE(attempts->item(2, Ui::TraceDetailPane::Duration)->text(), QStringLiteral("2.76 s"));
+        // The session-affinity verdict and the conversation's pin after the request.
+        auto *summary = view.findChild<QLabel *>(QStringLiteral("traceSummary"));
+        QVERIFY(summary);
+        QVERIFY2(summary->text().contains(QLatin1String("affinity moved: failed")), qPrintable(summary->text()));
+        QVERIFY2(summary->text().contains(QLatin1String("Conversation pinned to team, \"backup\" by its tool call, the session")),
+                 qPrintable(summary->text()));
+        QVERIFY(summary->text().contains(QLatin1String("found by the session")));
 
         auto *timeline = view.findChild<Ui::AttemptTimeline *>(QStringLiteral("attemptTimeline"));
         QVERIFY(timeline);

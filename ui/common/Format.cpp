@@ -92,9 +92,51 @@ QString Format::affinity(const QString &verdict)
         return tr("fresh");
     if (verdict == QLatin1String("pinned"))
         return tr("pinned");
+    if (verdict == QLatin1String("off"))
+        return tr("off");
+    const auto reason = [](const QString &why) -> QString {
+        if (why == QLatin1String("cooling"))
+            return tr("cooling");
+        if (why == QLatin1String("price"))
+            return tr("price");
+        if (why == QLatin1String("busy"))
+            return tr("busy");
+        if (why == QLatin1String("failed"))
+            return tr("failed");
+        if (why == QLatin1String("unavailable"))
+            return tr("unavailable");
+        if (why == QLatin1String("order"))
+            return tr("order");
+        if (why == QLatin1String("sort"))
+            return tr("sort");
+        if (why == QLatin1String("sharer named"))
+            return tr("sharer named");
+        return why;
+    };
     if (verdict.startsWith(QLatin1String("moved:")))
-        return tr("moved: %1").arg(verdict.mid(6));
+        return tr("moved: %1").arg(reason(verdict.mid(6).trimmed()));
+    if (verdict.startsWith(QLatin1String("skipped:")))
+        return tr("skipped: %1").arg(reason(verdict.mid(8).trimmed()));
     return verdict;
+}
+
+QString Format::pinEvidence(const QString &kind)
+{
+    if (kind == QLatin1String("reasoning"))
+        return tr("its reasoning");
+    if (kind == QLatin1String("tool call"))
+        return tr("its tool call");
+    if (kind == QLatin1String("thread"))
+        return tr("the client's thread");
+    if (kind == QLatin1String("conversation"))
+        return tr("its opening in the session");
+    if (kind == QLatin1String("session"))
+        return tr("the session");
+    if (kind == QLatin1String("prompt_cache_key"))
+        return tr("prompt_cache_key");
+    if (kind == QLatin1String("opening"))
+        return tr("its opening and first answer");
+    return kind;
 }
 
 } // namespace Aile::Ui

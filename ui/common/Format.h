@@ -26,8 +26,10 @@ public:
     static QString outcome(const QString &outcome);
     /// What a client was recognised as ("Claude Code", "Codex CLI", ...).
     static QString client(const QString &client);
-    /// The session-affinity verdict: fresh, pinned, moved:<reason>.
+    /// The session-affinity verdict: fresh, pinned, off, skipped: <why>, moved: <why>.
     static QString affinity(const QString &verdict);
+    /// What a session pin was found or kept by (reasoning, tool call, thread, session, ...).
+    static QString pinEvidence(const QString &kind);
 };
 
 } // namespace Aile::Ui

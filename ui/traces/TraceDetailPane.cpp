@@ -3,6 +3,7 @@
 #include "AttemptTimeline.h"
 #include "common/Format.h"
 
+#include <QtCore/QJsonArray>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QTableWidget>
@@ -66,6 +67,21 @@ void TraceDetailPane::showTrace(const Store::TraceRecord &t)
                  .arg(Format::tokens(t.inputTokens), Format::tokens(t.outputTokens), Format::money(t.costUsd),
                       t.affinity.isEmpty() ? QStringLiteral("—") : Format::affinity(t.affinity),
                       t.stream ? tr(" · streamed") : QString());
+    if (!t.pin.isEmpty()) {
+        // The conversation's pin after this request: which account, kept by what, until when.
+        const QString who = t.pin.value(QLatin1String("sharerName")).toString();
+        QStringList by;
+        for (const QJsonValue &v : t.pin.value(QLatin1String("by")).toArray())
+            by << Format::pinEvidence(v.toString());
+        QString line = tr("Conversation pinned to %1 by %2, until %3")
+                           .arg(who.isEmpty() ? t.pin.value(QLatin1String("sharer")).toString() : who,
+                                by.join(QStringLiteral(", ")),
+                                Format::dateTime(qint64(t.pin.value(QLatin1String("untilMs")).toDouble())));
+        const QString found = t.pin.value(QLatin1String("foundBy")).toString();
+        if (!found.isEmpty())
+            line += tr(" · found by %1").arg(Format::pinEvidence(found));
+        lines << line;
+    }
     if (!t.error.isEmpty())
         lines << tr("Error: %1").arg(t.error);
     m_summary->setText(lines.join(QLatin1Char('\n')));

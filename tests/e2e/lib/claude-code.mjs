@@ -29,15 +29,30 @@ function isNativeExecutable(file) {
   return head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])) || head.readUInt32LE(0) === 0xfeedfacf;
 }
 
+/** A HOME and working folder kept across runs (for --resume); remove() deletes both. */
+export function claudeDirs() {
+  const home = mkdtempSync(path.join(tmpdir(), 'aile-e2e-claude-home-'));
+  const work = mkdtempSync(path.join(tmpdir(), 'aile-e2e-claude-cwd-'));
+  return {
+    home,
+    work,
+    remove: () => {
+      rmSync(home, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
 /**
  * `claude -p PROMPT --output-format json [...extra]` through the engine. Resolves with the parsed
  * JSON result, plus stdout and stderr. Only PATH comes from the caller's environment.
  */
-export function runClaude(stack, prompt, extra = [], { timeoutMs = 120000 } = {}) {
+export function runClaude(stack, prompt, extra = [], { timeoutMs = 120000, dirs = null } = {}) {
   const { bin, reason } = claudeBinary();
   if (!bin) throw new Error(reason);
-  const home = mkdtempSync(path.join(tmpdir(), 'aile-e2e-claude-home-'));
-  const work = mkdtempSync(path.join(tmpdir(), 'aile-e2e-claude-cwd-'));
+  // A conversation continued with --resume needs the same HOME and working folder (claudeDirs()).
+  const home = dirs?.home ?? mkdtempSync(path.join(tmpdir(), 'aile-e2e-claude-home-'));
+  const work = dirs?.work ?? mkdtempSync(path.join(tmpdir(), 'aile-e2e-claude-cwd-'));
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
@@ -64,8 +79,10 @@ export function runClaude(stack, prompt, extra = [], { timeoutMs = 120000 } = {}
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      rmSync(home, { recursive: true, force: true });
-      rmSync(work, { recursive: true, force: true });
+      if (!dirs) {
+        rmSync(home, { recursive: true, force: true });
+        rmSync(work, { recursive: true, force: true });
+      }
       let result = null;
       try {
         result = JSON.parse(stdout.trim().split('\n').filter(Boolean).at(-1) ?? '');
