@@ -1,0 +1,139 @@
+// Issue 5 (seed 001 "Speed first", "Sharers that keep failing"; seed 003 spend limits): a key's
+// prefer-speed order, moving failing sharers back, and its daily spend limit.
+#include "KeysFixture.h"
+
+using namespace Aile;
+using namespace Aile::Test;
+
+namespace {
+const QString A = QStringLiteral("L00000000000000a1");   // cheapest, slow
+const QString B = QStringLiteral("L00000000000000a2");   // fast
+const QString C = QStringLiteral("L00000000000000a3");   // dearest, no samples
+const QString Gpt = QStringLiteral("openai/gpt-5.2");
+constexpr qint64 Minute = 60 * 1000;
+} // namespace
+
+class TestKeyBehaviours : public QObject
+{
+    Q_OBJECT
+private:
+    RoutingFixture f;
+
+    QString firstDialled(const QList<QPair<QByteArray, QByteArray>> &headers = {})
+    {
+        const qsizetype before = f.upstream->received().size();
+        const Reply r = f.chat(Gpt, headers);
+        if (f.upstream->received().size() <= before)
+            return QStringLiteral("status %1").arg(r.status);
+        return QString::fromLatin1(FakeUpstream::credentialOf(f.upstream->received().at(before)));
+    }
+    void samples(const QString &handle, qint64 ttfbMs, int n)
+    {
+        for (int i = 0; i < n; ++i)
+            f.engine->context().health->recordSuccess(handle, ttfbMs);
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        const QStringList models{QStringLiteral("gpt-5.2"), QStringLiteral("text-embedding-3-small")};
+        QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("openai"), {}, models, atPercent(40)),
+                                   sharer(B, QStringLiteral("openai"), {}, models, atPercent(60)),
+                                   sharer(C, QStringLiteral("openai"), {}, models, atPercent(90))}));
+    }
+    void cleanup() { setKeyRouting(f, {}); }
+
+    void speedFirstOrdersBy500msBandsThenPrice()
+    {
+        samples(A, 2100, 3);   // band 4
+        samples(B, 120, 3);    // band 0
+        samples(C, 90, 2);     // too few samples: middling (the median band, 4), after the cheaper A
+        QCOMPARE(firstDialled(), A); // price first by default
+        setKeyRouting(f, {{QStringLiteral("prefer"), QStringLiteral("speed")}});
+        QCOMPARE(firstDialled(), B);
+        const Reply listing = send(QStringLiteral("GET"), f.engine->baseUrl() + QStringLiteral("/sharers?model=openai/gpt-5.2"), {},
+                                   {{"authorization", QByteArray("Bearer ") + AdminToken}});
+        Q_UNUSED(listing); // the listing has no key: price order
+        // Within a band, price decides: B and A in one band → A first.
+        samples(B, 2300, 20);
+        QCOMPARE(firstDialled(), A);
+        // Not on the non-chat endpoints.
+        samples(B, 10, 40);
+        const Reply r = f.post(QStringLiteral("/v1/embeddings"),
+                               bodyOf(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/text-embedding-3-small")}, {QStringLiteral("input"), QStringLiteral("x")}}));
+        QCOMPARE(r.header("x-aile-sharer"), A.toLatin1());
+        QCOMPARE(firstDialled(), B);
+    }
+
+    void aSharerFailing3TimesIn5MinutesGoesLastFor10Minutes()
+    {
+        setKeyRouting(f, {{QStringLiteral("demoteFailing"), true}});
+        for (int i = 0; i < 3; ++i) {
+            f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(500, QStringLiteral("boom")));
+            QCOMPARE(f.chat(Gpt).header("x-aile-sharer"), B.toLatin1());
+            f.clock.advance(2 * Minute); // past A's cooldown, inside the 5-minute window
+        }
+        // Demoted: B goes first now, though A is cheaper and no longer cooling.
+        QCOMPARE(firstDialled(), B);
+        // Never removed: as the only sharer left it still serves.
+        QCOMPARE(firstDialled({{"x-aile-sharer", A.toLatin1()}}), A);
+        // That success cleared it: A is first again.
+        QCOMPARE(firstDialled(), A);
+        // Three failures again, then 10 minutes: back in price order.
+        for (int i = 0; i < 3; ++i) {
+            f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(503, QStringLiteral("busy")));
+            QCOMPARE(f.chat(Gpt).status, 200);
+            f.clock.advance(2 * Minute);
+        }
+        QCOMPARE(firstDialled(), B);
+        f.clock.advance(9 * Minute);
+        QCOMPARE(firstDialled(), A);
+    }
+
+    void onlyTheSharersOwnFailuresCountAndOnlyForThatKey()
+    {
+        // An error the request caused (400, passed through) is not the sharer's failure.
+        setKeyRouting(f, {{QStringLiteral("demoteFailing"), true}});
+        for (int i = 0; i < 3; ++i) {
+            f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(400, QStringLiteral("bad request")));
+            QCOMPARE(f.chat(Gpt).status, 400);
+        }
+        QCOMPARE(firstDialled(), A);
+        // Failures 6 minutes apart never make 3 in 5 minutes.
+        for (int i = 0; i < 3; ++i) {
+            f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(500, QStringLiteral("boom")));
+            QCOMPARE(f.chat(Gpt).header("x-aile-sharer"), B.toLatin1());
+            f.clock.advance(3 * Minute);
+        }
+        QCOMPARE(firstDialled(), A);
+        // A key without the setting keeps price order whatever happens.
+        setKeyRouting(f, {});
+        for (int i = 0; i < 3; ++i) {
+            f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(500, QStringLiteral("boom")));
+            QCOMPARE(f.chat(Gpt).status, 200);
+            f.clock.advance(2 * Minute);
+        }
+        QCOMPARE(firstDialled(), A);
+    }
+
+    void theSpendLimitIsCheckedOnceBeforeTheFirstAttempt()
+    {
+        // One answer bills (12 × $1.75 + 5 × $14) / 1e6 × 40% = $0.0000364.
+        setKeyRouting(f, {{QStringLiteral("spendLimitUsdPerDay"), 0.00005}});
+        QCOMPARE(f.chat(Gpt).status, 200);
+        QVERIFY(ledgerToday(f).first > 0);
+        QCOMPARE(f.chat(Gpt).status, 200); // 0.0000364 < 0.00005: still under
+        QVERIFY(ledgerToday(f).first >= 0.00005);
+        const Reply r = f.chat(Gpt);
+        QCOMPARE(r.status, 403);
+        QCOMPARE(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("code")).toString(), QStringLiteral("budget_exceeded"));
+        QVERIFY2(errorMessage(r).contains(QLatin1String("daily spend limit")), qPrintable(errorMessage(r)));
+        QCOMPARE(f.upstream->received().size(), 2);
+        // The next UTC day starts afresh.
+        f.clock.advance(24 * 60 * Minute);
+        QCOMPARE(f.chat(Gpt).status, 200);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKeyBehaviours)
+#include "TestKeyBehaviours.moc"
