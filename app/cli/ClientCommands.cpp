@@ -406,6 +406,7 @@ int runCatalog(const QStringList &arguments)
     }
     err << "aile catalog: say nothing (list), `set PROVIDER/MODEL --input X`, `reset PROVIDER/MODEL`, `import FILE` or `add-provider ID`\n";
     return 2;
+}
 
 int runKeys(const QStringList &arguments)
 {

@@ -114,6 +114,7 @@ qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Fa
     case Failure::Connection: h.cooldownReason = QStringLiteral("connection failed"); break;
     default: h.cooldownReason = QStringLiteral("timed out"); break;
     }
+    h.benchedForMs = h.cooldownUntilMs - now;
     return h.cooldownUntilMs;
 }
 
@@ -129,7 +130,8 @@ void HealthBook::recordThroughput(const QString &handle, double tokensPerSecond)
 bool HealthBook::halfOpen(const QString &handle) const
 {
     const SharerHealth &h = of(handle);
-    return h.ladderStep >= BreakerTrips && h.cooldownUntilMs <= m_clock->nowMs();
+    const qint64 now = m_clock->nowMs();
+    return h.ladderStep >= BreakerTrips && h.cooldownUntilMs <= now && now < h.cooldownUntilMs + h.benchedForMs;
 }
 
 void HealthBook::recordBudgetCut(const QString &handle, qint64 elapsedMs)

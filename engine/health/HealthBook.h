@@ -30,6 +30,7 @@ struct SharerHealth
     qint64 cooldownUntilMs = 0;
     QString cooldownReason;
     int ladderStep = 0;                 // consecutive failures that benched it
+    qint64 benchedForMs = 0;            // the length of its last cooldown
     QHash<QString, qint64> modelOffUntil;   // model → until (limit: 0)
     bool deadKey = false;
     bool deadByProbeOnly = false;
@@ -78,8 +79,8 @@ public:
     void recordThroughput(const QString &handle, double tokensPerSecond);
     /// Consecutive failures that trip the breaker: once its cooldown ends, the sharer is half-open.
     static constexpr int BreakerTrips = 3;
-    /// A tripped breaker that let a sharer back after its cooldown, with no success since (seed
-    /// 004 Degraded: it comes after Available sharers until one succeeds).
+    /// A tripped breaker that let a sharer back after its cooldown, with no success since: on
+    /// probation for as long again as it was benched (seed 004 Degraded: after Available sharers).
     bool halfOpen(const QString &handle) const;
     /// Every attempt's outcome over the last 30 minutes (seed 003 "État de santé").
     const HealthWindow &window() const { return m_window; }

@@ -113,6 +113,10 @@ private Q_SLOTS:
             QCOMPARE(f.chat(Gpt).status, 200);
             f.clock.advance(2 * Minute);
         }
+        // Not demoted for this key. (A is still behind B for a while, but as every key sees it:
+        // its breaker tripped and it is on probation, Degraded in seed 004's sense.)
+        QVERIFY(!f.engine->context().failing.demoted(f.engine->context().keys.first().id, QStringLiteral("openai"), A, f.clock.nowMs()));
+        f.clock.advance(10 * Minute);
         QCOMPARE(firstDialled(), A);
     }
 

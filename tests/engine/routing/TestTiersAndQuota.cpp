@@ -103,6 +103,10 @@ private Q_SLOTS:
         setRouting(f, over({{QStringLiteral("weight"), 0}}, {}));
         QCOMPARE(order(f), (QStringList{B, A + QStringLiteral("!weight_0")}));
         QCOMPARE(servedBy(f), B.toLatin1());
+        // Weight 0 leaves it out of normal routing, but naming it still reaches it.
+        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(Model), {{"x-aile-sharer", A.toLatin1()}})
+                     .header("x-aile-sharer"),
+                 A.toLatin1());
         // The spelling of the model in the override does not matter.
         setRouting(f, QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("gpt-5-2"),
                                                                           QJsonObject{{QStringLiteral("providers"), QJsonObject{{A, QJsonObject{{QStringLiteral("enabled"), false}}}}}}}}}});
