@@ -67,6 +67,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     setCentralWidget(central);
     buildMenus();
 
+    m_sharers->setEngine(m_host);
     connect(m_host, &EngineHost::started, this, &MainWindow::handleStarted);
     connect(m_host, &EngineHost::startFailed, this, &MainWindow::handleStartFailed);
     connect(m_host, &EngineHost::statusChanged, this, &MainWindow::handleStatus);
