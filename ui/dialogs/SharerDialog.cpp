@@ -2,7 +2,6 @@
 
 #include "core/EngineHost.h"
 
-#include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLocale>
 #include <QtWidgets/QCheckBox>
@@ -25,6 +24,9 @@ namespace {
 
 enum PriceMode { List, Percent, Quotes };
 
+const QString CustomOpenAi = QStringLiteral("custom:openai");
+const QString CustomAnthropic = QStringLiteral("custom:anthropic");
+
 template<typename W>
 W *named(W *w, const char *objectName, const QString &accessible)
 {
@@ -33,14 +35,24 @@ W *named(W *w, const char *objectName, const QString &accessible)
     return w;
 }
 
+QString messageOf(int status, const QByteArray &body)
+{
+    const QString message = QJsonDocument::fromJson(body).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
+    return message.isEmpty() ? SharerDialog::tr("The engine answered HTTP %1").arg(status) : message;
+}
+
 } // namespace
 
-SharerDialog::SharerDialog(EngineHost *host, const QStringList &providers, const QJsonObject &sharer, QWidget *parent)
+SharerDialog::SharerDialog(EngineHost *host, const QJsonArray &providers, const SecretStorage &storage, const QJsonObject &sharer,
+                           QWidget *parent)
     : QDialog(parent),
       m_host(host),
+      m_providers(providers),
       m_handle(sharer.value(QLatin1String("handle")).toString()),
+      m_handleEdit(named(new QLineEdit(this), "sharerHandle", tr("Handle"))),
       m_name(named(new QLineEdit(this), "sharerName", tr("Name"))),
       m_provider(named(new QComboBox(this), "sharerProvider", tr("Provider"))),
+      m_customId(named(new QLineEdit(this), "sharerCustomId", tr("Provider id"))),
       m_baseUrl(named(new QLineEdit(this), "sharerBaseUrl", tr("Base URL"))),
       m_kind(named(new QComboBox(this), "sharerKind", tr("Kind"))),
       m_priceMode(named(new QComboBox(this), "sharerPriceMode", tr("Price"))),
@@ -49,18 +61,31 @@ SharerDialog::SharerDialog(EngineHost *host, const QStringList &providers, const
       m_quoteButtons(new QWidget(this)),
       m_models(named(new QLineEdit(this), "sharerModels", tr("Models offered"))),
       m_slots(named(new QSpinBox(this), "sharerSlots", tr("Concurrency slots"))),
+      m_dataCollection(named(new QComboBox(this), "sharerDataCollection", tr("Data collection"))),
       m_secret(named(new QLineEdit(this), "sharerSecret", tr("Credential"))),
       m_fileSecret(named(new QCheckBox(tr("Keep it in the plain-text secrets file (mode 0600) instead of the keychain"), this),
                          "sharerFileSecret", tr("Keep the credential in the plain-text secrets file"))),
+      m_secretNote(named(new QLabel(this), "sharerSecretNote", tr("Where the credential goes"))),
       m_error(named(new QLabel(this), "sharerError", tr("Error"))),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setObjectName(QStringLiteral("sharerDialog"));
     setWindowTitle(m_handle.isEmpty() ? tr("Add sharer") : tr("Edit sharer %1").arg(m_handle));
 
-    m_provider->setEditable(true);   // user-defined providers are added by name
-    m_provider->addItems(providers);
-    m_baseUrl->setPlaceholderText(tr("provider default"));
+    m_handleEdit->setPlaceholderText(tr("optional: L and 16 hex digits; derived from provider, name and URL when empty"));
+    m_handleEdit->setText(m_handle);
+    m_handleEdit->setReadOnly(!m_handle.isEmpty());
+    m_name->setPlaceholderText(tr("e.g. work key"));
+    for (const QJsonValue &v : m_providers) {
+        const QJsonObject p = v.toObject();
+        const QString id = p.value(QLatin1String("id")).toString();
+        const QString name = p.value(QLatin1String("name")).toString(id);
+        m_provider->addItem(name == id ? id : QStringLiteral("%1 (%2)").arg(name, id), id);
+    }
+    m_provider->insertSeparator(m_provider->count());
+    m_provider->addItem(tr("Custom, OpenAI-compatible…"), CustomOpenAi);
+    m_provider->addItem(tr("Custom, Anthropic-compatible…"), CustomAnthropic);
+    m_customId->setPlaceholderText(tr("a short id, e.g. myco: model names read myco/model"));
     m_kind->addItem(tr("API key"), QStringLiteral("api-key"));
     m_kind->addItem(tr("Subscription"), QStringLiteral("subscription"));
     m_priceMode->addItem(tr("List price"), List);
@@ -74,6 +99,7 @@ SharerDialog::SharerDialog(EngineHost *host, const QStringList &providers, const
     m_quotes->horizontalHeader()->setStretchLastSection(true);
     m_quotes->verticalHeader()->hide();
     m_quotes->setTabKeyNavigation(false);
+    m_quotes->setMaximumHeight(120);
     auto *addQuote = named(new QPushButton(tr("Add &quote"), m_quoteButtons), "sharerAddQuote", tr("Add quote"));
     auto *removeQuote = named(new QPushButton(tr("Remove q&uote"), m_quoteButtons), "sharerRemoveQuote", tr("Remove quote"));
     auto *quoteLayout = new QHBoxLayout(m_quoteButtons);
@@ -81,21 +107,48 @@ SharerDialog::SharerDialog(EngineHost *host, const QStringList &providers, const
     quoteLayout->addWidget(addQuote);
     quoteLayout->addWidget(removeQuote);
     quoteLayout->addStretch(1);
-    m_models->setPlaceholderText(tr("comma-separated; empty: the whole catalogue"));
+    m_models->setPlaceholderText(tr("comma-separated; empty: the provider's whole catalogue"));
     m_slots->setRange(0, 1000);
     m_slots->setSpecialValueText(tr("unbounded"));
+    m_dataCollection->addItem(tr("The provider's policy"), QString());
+    m_dataCollection->addItem(tr("Denies training on prompts"), QStringLiteral("deny"));
+    m_dataCollection->addItem(tr("Allows training on prompts"), QStringLiteral("allow"));
+    m_dataCollection->addItem(tr("Unknown"), QStringLiteral("unknown"));
     m_secret->setEchoMode(QLineEdit::Password);
-    m_secret->setPlaceholderText(m_handle.isEmpty() ? tr("API key or token") : tr("unchanged (use Re-link to replace it)"));
+    m_secret->setPlaceholderText(m_handle.isEmpty() ? tr("API key or token, or env:VARIABLE") : tr("unchanged (use Re-link to replace it)"));
+
+    // Where a typed secret will go, said before the user types it.
+    m_fileSecret->setEnabled(!storage.file.isEmpty());
+    if (storage.file.isEmpty())
+        m_fileSecret->setToolTip(tr("Start Aile with --secrets-file FILE to opt in to a plain-text secrets file"));
+    else
+        m_fileSecret->setToolTip(tr("The secrets file: %1").arg(storage.file));
+    if (storage.probed && !storage.keychain) {
+        m_fileSecret->setChecked(!storage.file.isEmpty());
+        m_secretNote->setText(storage.file.isEmpty()
+                                  ? tr("No keychain answers on this system, so a typed credential cannot be stored and "
+                                       "nothing is written in plain text. Name an environment variable (env:NAME), start "
+                                       "a keychain, or start Aile with --secrets-file FILE.")
+                                  : tr("No keychain answers on this system: a typed credential can only go to the "
+                                       "plain-text secrets file."));
+    } else {
+        m_secretNote->setText(tr("A typed credential is stored in the system keychain, never in the configuration."));
+    }
+    m_secretNote->setWordWrap(true);
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->hide();
+    m_buttons->button(QDialogButtonBox::Ok)->setText(m_handle.isEmpty() ? tr("&Add") : tr("&Save"));
     m_buttons->button(QDialogButtonBox::Ok)->setAccessibleName(tr("Save sharer"));
     m_buttons->button(QDialogButtonBox::Cancel)->setAccessibleName(tr("Cancel"));
     m_buttons->setObjectName(QStringLiteral("sharerButtons"));
 
     auto *form = new QFormLayout;
+    form->setObjectName(QStringLiteral("sharerForm"));
+    form->addRow(tr("&Handle:"), m_handleEdit);
     form->addRow(tr("&Name:"), m_name);
     form->addRow(tr("&Provider:"), m_provider);
+    form->addRow(tr("Provider &id:"), m_customId);
     form->addRow(tr("&Base URL:"), m_baseUrl);
     form->addRow(tr("&Kind:"), m_kind);
     form->addRow(tr("P&rice:"), m_priceMode);
@@ -104,17 +157,20 @@ SharerDialog::SharerDialog(EngineHost *host, const QStringList &providers, const
     form->addRow(QString(), m_quoteButtons);
     form->addRow(tr("&Models offered:"), m_models);
     form->addRow(tr("&Slots:"), m_slots);
+    form->addRow(tr("&Data collection:"), m_dataCollection);
     form->addRow(tr("&Credential:"), m_secret);
     form->addRow(QString(), m_fileSecret);
+    form->addRow(QString(), m_secretNote);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_error);
     layout->addWidget(m_buttons);
+    setMinimumWidth(560);
 
     // Editing starts from what the engine holds.
     if (!sharer.isEmpty()) {
         m_name->setText(sharer.value(QLatin1String("name")).toString());
-        m_provider->setCurrentText(sharer.value(QLatin1String("provider")).toString());
+        selectProvider(sharer.value(QLatin1String("provider")).toString());
         m_baseUrl->setText(sharer.value(QLatin1String("baseUrl")).toString());
         m_kind->setCurrentIndex(qMax(0, m_kind->findData(sharer.value(QLatin1String("kind")).toString(QStringLiteral("api-key")))));
         const QJsonObject price = sharer.value(QLatin1String("price")).toObject();
@@ -133,10 +189,12 @@ SharerDialog::SharerDialog(EngineHost *host, const QStringList &providers, const
             models << v.toString();
         m_models->setText(models.join(QStringLiteral(", ")));
         m_slots->setValue(sharer.value(QLatin1String("slots")).toInt());
+        m_dataCollection->setCurrentIndex(qMax(0, m_dataCollection->findData(sharer.value(QLatin1String("dataCollection")).toString())));
         m_fileSecret->setChecked(sharer.value(QLatin1String("credential")).toString().startsWith(QLatin1String("file:")));
     }
 
     connect(m_priceMode, &QComboBox::currentIndexChanged, this, &SharerDialog::updatePriceMode);
+    connect(m_provider, &QComboBox::currentIndexChanged, this, &SharerDialog::updateProvider);
     connect(addQuote, &QPushButton::clicked, this, [this] { addQuoteRow(); });
     connect(removeQuote, &QPushButton::clicked, this, [this] {
         if (m_quotes->currentRow() >= 0)
@@ -146,6 +204,14 @@ SharerDialog::SharerDialog(EngineHost *host, const QStringList &providers, const
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SharerDialog::reject);
     connect(m_host, &EngineHost::managementReplied, this, &SharerDialog::handleReply);
     updatePriceMode();
+    updateProvider();
+}
+
+void SharerDialog::selectProvider(const QString &id)
+{
+    const int index = m_provider->findData(id);
+    if (index >= 0)
+        m_provider->setCurrentIndex(index);
 }
 
 void SharerDialog::addQuoteRow(const QString &model, double input, double output)
@@ -153,25 +219,57 @@ void SharerDialog::addQuoteRow(const QString &model, double input, double output
     const int row = m_quotes->rowCount();
     m_quotes->insertRow(row);
     m_quotes->setItem(row, 0, new QTableWidgetItem(model));
-    m_quotes->setItem(row, 1, new QTableWidgetItem(QString::number(input)));
-    m_quotes->setItem(row, 2, new QTableWidgetItem(QString::number(output)));
+    m_quotes->setItem(row, 1, new QTableWidgetItem(QLocale().toString(input)));
+    m_quotes->setItem(row, 2, new QTableWidgetItem(QLocale().toString(output)));
 }
 
 void SharerDialog::updatePriceMode()
 {
     const int mode = m_priceMode->currentData().toInt();
-    m_percent->setEnabled(mode == Percent);
-    m_quotes->setEnabled(mode == Quotes);
-    m_quoteButtons->setEnabled(mode == Quotes);
+    auto *form = findChild<QFormLayout *>(QStringLiteral("sharerForm"));
+    form->setRowVisible(m_percent, mode == Percent);
+    form->setRowVisible(m_quotes, mode == Quotes);
+    form->setRowVisible(m_quoteButtons, mode == Quotes);
+}
+
+void SharerDialog::updateProvider()
+{
+    const QString id = m_provider->currentData().toString();
+    const bool custom = id == CustomOpenAi || id == CustomAnthropic;
+    findChild<QFormLayout *>(QStringLiteral("sharerForm"))->setRowVisible(m_customId, custom && m_handle.isEmpty());
+    QString defaultUrl;
+    for (const QJsonValue &v : m_providers)
+        if (v.toObject().value(QLatin1String("id")).toString() == id)
+            defaultUrl = v.toObject().value(QLatin1String("baseUrl")).toString();
+    m_baseUrl->setPlaceholderText(custom               ? tr("required: scheme and host, e.g. http://localhost:8080")
+                                  : defaultUrl.isEmpty() ? tr("required for this provider")
+                                                         : tr("the provider's: %1").arg(defaultUrl));
+}
+
+QJsonObject SharerDialog::customProvider() const
+{
+    const QString id = m_provider->currentData().toString();
+    if (id != CustomOpenAi && id != CustomAnthropic)
+        return {};
+    const bool anthropic = id == CustomAnthropic;
+    // The engine validates the id and the URL; its message is what the dialog shows.
+    return QJsonObject{{QStringLiteral("id"), m_customId->text().trimmed()},
+                       {QStringLiteral("wires"), QJsonArray{anthropic ? QStringLiteral("messages") : QStringLiteral("chat")}},
+                       {QStringLiteral("auth"), anthropic ? QStringLiteral("x-api-key") : QStringLiteral("bearer")},
+                       {QStringLiteral("baseUrl"), m_baseUrl->text().trimmed()}};
 }
 
 QJsonObject SharerDialog::body() const
 {
+    const QJsonObject custom = customProvider();
+    const QString provider = custom.isEmpty() ? m_provider->currentData().toString() : custom.value(QLatin1String("id")).toString();
     QJsonObject o{{QStringLiteral("name"), m_name->text().trimmed()},
-                  {QStringLiteral("provider"), m_provider->currentText().trimmed()},
+                  {QStringLiteral("provider"), provider},
                   {QStringLiteral("baseUrl"), m_baseUrl->text().trimmed()},
                   {QStringLiteral("kind"), m_kind->currentData().toString()},
                   {QStringLiteral("slots"), m_slots->value()}};
+    if (m_handle.isEmpty() && !m_handleEdit->text().trimmed().isEmpty())
+        o.insert(QStringLiteral("handle"), m_handleEdit->text().trimmed());
     switch (m_priceMode->currentData().toInt()) {
     case List: o.insert(QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 100}}); break;
     case Percent: o.insert(QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), m_percent->value()}}); break;
@@ -200,8 +298,14 @@ QJsonObject SharerDialog::body() const
         if (!m.trimmed().isEmpty())
             models.append(m.trimmed());
     o.insert(QStringLiteral("models"), models);
-    if (!m_secret->text().isEmpty()) {
-        o.insert(QStringLiteral("secret"), m_secret->text());
+    const QString policy = m_dataCollection->currentData().toString();
+    if (!policy.isEmpty())
+        o.insert(QStringLiteral("dataCollection"), policy);
+    const QString secret = m_secret->text().trimmed();
+    if (secret.startsWith(QLatin1String("env:"))) {
+        o.insert(QStringLiteral("credential"), secret);   // a reference, not the secret
+    } else if (!secret.isEmpty()) {
+        o.insert(QStringLiteral("secret"), secret);
         if (m_fileSecret->isChecked())
             o.insert(QStringLiteral("credential"), QStringLiteral("file:"));
     }
@@ -210,36 +314,59 @@ QJsonObject SharerDialog::body() const
 
 QString SharerDialog::error() const
 {
-    return m_error->isVisible() ? m_error->text() : QString();
+    return m_error->isHidden() ? QString() : m_error->text();
 }
 
 void SharerDialog::submit()
 {
     // No local rules: the engine's answer is the validation, word for word.
-    if (m_call != 0)
+    if (m_call != 0 || m_providerCall != 0)
         return;
     m_error->hide();
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
+    const QJsonObject custom = customProvider();
+    if (!custom.isEmpty()) {
+        // The provider first, as the configuration file would declare it; then the sharer.
+        const QJsonObject doc{{QStringLiteral("providers"), QJsonArray{custom}}};
+        m_providerCall = m_host->manage(QStringLiteral("POST"), QStringLiteral("/admin/config"), QJsonDocument(doc).toJson(QJsonDocument::Compact));
+        return;
+    }
+    sendSharer();
+}
+
+void SharerDialog::sendSharer()
+{
     const QByteArray payload = QJsonDocument(body()).toJson(QJsonDocument::Compact);
     m_call = m_handle.isEmpty() ? m_host->manage(QStringLiteral("POST"), QStringLiteral("/sharers"), payload)
                                 : m_host->manage(QStringLiteral("PUT"), QStringLiteral("/sharers/") + m_handle, payload);
 }
 
+void SharerDialog::showError(int status, const QByteArray &body)
+{
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(true);
+    m_error->setText(messageOf(status, body));
+    m_error->show();
+}
+
 void SharerDialog::handleReply(quint64 id, int status, const QByteArray &body)
 {
-    if (id != m_call || m_call == 0)
+    if (id == 0)
+        return;
+    if (id == m_providerCall) {
+        m_providerCall = 0;
+        if (status != 200)
+            return showError(status, body);
+        return sendSharer();
+    }
+    if (id != m_call)
         return;
     m_call = 0;
+    if (status != 200)
+        return showError(status, body);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(true);
     const QJsonObject o = QJsonDocument::fromJson(body).object();
-    if (status == 200) {
-        Q_EMIT saved(o.value(QLatin1String("handle")).toString(), o.value(QLatin1String("name")).toString());
-        QDialog::done(Accepted);
-        return;
-    }
-    const QString message = o.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
-    m_error->setText(message.isEmpty() ? tr("The engine answered HTTP %1").arg(status) : message);
-    m_error->show();
+    Q_EMIT saved(o.value(QLatin1String("handle")).toString(), o.value(QLatin1String("name")).toString());
+    QDialog::done(Accepted);
 }
 
 void SharerDialog::done(int result)

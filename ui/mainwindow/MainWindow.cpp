@@ -172,7 +172,7 @@ void MainWindow::handleStartFailed(const QString &error)
 void MainWindow::handleStatus(const Aile::EngineStatus &status)
 {
     m_lastStatus = status;
-    m_sharers->setSharers(status.sharers);
+    m_sharers->setStatus(status);
     m_traces->setKeys(status.keys);
     m_traces->setSharers(status.sharers);
     m_charts->setKeys(status.keys);

@@ -1,12 +1,15 @@
 #include "SharersView.h"
 
 #include "SharerOrderModel.h"
+#include "core/Engine.h"
 #include "core/EngineHost.h"
-#include "dialogs/SharerDialog.h"
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QUrlQuery>
+#include <QtCore/QStringListModel>
 #include <QtWidgets/QCheckBox>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QCompleter>
 #include <QtWidgets/QFormLayout>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
@@ -42,7 +45,10 @@ SharersView::SharersView(QWidget *parent)
     : QWidget(parent),
       m_model(new SharerOrderModel(this)),
       m_table(new QTableView(this)),
+      m_keychainBanner(new QLabel(this)),
       m_modelEdit(new QLineEdit(this)),
+      m_modelCompleter(new QCompleter(this)),
+      m_providerFilter(new QComboBox(this)),
       m_maxPrice(new QLineEdit(this)),
       m_minPrice(new QLineEdit(this)),
       m_verified(new QCheckBox(tr("&Verified only"), this)),
@@ -62,6 +68,15 @@ SharersView::SharersView(QWidget *parent)
     m_modelEdit->setPlaceholderText(tr("provider/model, e.g. openai/gpt-5.2"));
     m_modelEdit->setAccessibleName(tr("Model"));
     m_modelEdit->setToolTip(tr("Name a model to see the order its requests route in"));
+    m_modelEdit->setClearButtonEnabled(true);
+    m_modelCompleter->setModel(new QStringListModel(m_modelCompleter));
+    m_modelCompleter->setCaseSensitivity(Qt::CaseInsensitive);
+    m_modelCompleter->setFilterMode(Qt::MatchContains);
+    m_modelEdit->setCompleter(m_modelCompleter);
+    m_providerFilter->setObjectName(QStringLiteral("sharersProviderFilter"));
+    m_providerFilter->setAccessibleName(tr("Provider"));
+    m_providerFilter->setToolTip(tr("Only the sharers of one provider"));
+    m_providerFilter->addItem(tr("Any provider"), QString());
     m_maxPrice->setObjectName(QStringLiteral("sharersMaxPrice"));
     m_maxPrice->setAccessibleName(tr("Maximum price"));
     m_maxPrice->setToolTip(tr("As the x-aile-max-price request header"));
@@ -75,12 +90,16 @@ SharersView::SharersView(QWidget *parent)
     auto *filters = new QHBoxLayout;
     auto *modelLabel = new QLabel(tr("&Model:"), this);
     modelLabel->setBuddy(m_modelEdit);
+    auto *providerLabel = new QLabel(tr("Pro&vider:"), this);
+    providerLabel->setBuddy(m_providerFilter);
     auto *maxLabel = new QLabel(tr("Ma&x price:"), this);
     maxLabel->setBuddy(m_maxPrice);
     auto *minLabel = new QLabel(tr("Mi&n price:"), this);
     minLabel->setBuddy(m_minPrice);
     filters->addWidget(modelLabel);
     filters->addWidget(m_modelEdit, 2);
+    filters->addWidget(providerLabel);
+    filters->addWidget(m_providerFilter, 1);
     filters->addWidget(maxLabel);
     filters->addWidget(m_maxPrice, 1);
     filters->addWidget(minLabel);
@@ -106,6 +125,18 @@ SharersView::SharersView(QWidget *parent)
     m_table->setAccessibleName(tr("Sharers"));
     m_table->setAccessibleDescription(tr("The upstream accounts the proxy can dial, in the order requests route to them"));
 
+    // Said plainly, above everything, when no keychain answers (the engine probes at start).
+    m_keychainBanner->setObjectName(QStringLiteral("sharersKeychainBanner"));
+    m_keychainBanner->setAccessibleName(tr("Keychain"));
+    m_keychainBanner->setWordWrap(true);
+    m_keychainBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_keychainBanner->setFrameShape(QFrame::StyledPanel);
+    m_keychainBanner->setMargin(6);
+    m_keychainBanner->setBackgroundRole(QPalette::ToolTipBase);
+    m_keychainBanner->setForegroundRole(QPalette::ToolTipText);
+    m_keychainBanner->setAutoFillBackground(true);
+    m_keychainBanner->hide();
+
     m_message->setObjectName(QStringLiteral("sharersMessage"));
     m_message->setWordWrap(true);
     m_message->setAccessibleName(tr("Last sharer action"));
@@ -115,6 +146,7 @@ SharersView::SharersView(QWidget *parent)
     m_footer->setAccessibleName(tr("Sharers listing order"));
 
     auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_keychainBanner);
     layout->addLayout(filters);
     layout->addLayout(buttons);
     layout->addWidget(m_message);
@@ -125,6 +157,7 @@ SharersView::SharersView(QWidget *parent)
     connect(m_maxPrice, &QLineEdit::editingFinished, this, &SharersView::refresh);
     connect(m_minPrice, &QLineEdit::editingFinished, this, &SharersView::refresh);
     connect(m_verified, &QCheckBox::toggled, this, &SharersView::refresh);
+    connect(m_providerFilter, &QComboBox::activated, this, &SharersView::refresh);
     connect(m_table->horizontalHeader(), &QHeaderView::sectionClicked, this, &SharersView::handleHeaderClick);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &SharersView::updateButtons);
     connect(m_add, &QPushButton::clicked, this, &SharersView::addSharer);
@@ -139,15 +172,69 @@ SharersView::SharersView(QWidget *parent)
 
 void SharersView::setEngine(EngineHost *host)
 {
+    if (m_host)
+        disconnect(m_host, nullptr, this, nullptr);
     m_host = host;
-    connect(m_host, &EngineHost::managementReplied, this, &SharersView::handleReply);
+    if (m_host)
+        connect(m_host, &EngineHost::managementReplied, this, &SharersView::handleReply);
     updateButtons();
 }
 
-void SharersView::setSharers(const QJsonArray &sharers)
+void SharersView::setStatus(const EngineStatus &status)
 {
-    m_configured = sharers;
+    m_configured = status.sharers;
+    m_providers = status.providers;
+    m_storage = SecretStorage{status.keychainProbed, status.keychainAvailable, status.keychainError, status.secretsFile};
+    m_model->setConfigured(m_configured);
+    updateCompletion();
+
+    QString banner;
+    if (m_storage.probed && !m_storage.keychain) {
+        banner = m_storage.file.isEmpty()
+                     ? tr("No keychain answers on this system (%1). Credentials typed here cannot be stored, and nothing is "
+                          "written in plain text. Start a keychain (GNOME Keyring, KeePassXC, KWallet), name an environment "
+                          "variable as the credential (env:NAME), or opt in to a plain-text secrets file by starting Aile "
+                          "with --secrets-file FILE.")
+                           .arg(m_storage.keychainError)
+                     : tr("No keychain answers on this system (%1). You opted in to the plain-text secrets file %2 (mode "
+                          "0600, readable only by you): credentials typed here go there, and the list marks them "
+                          "“stored in a file”.")
+                           .arg(m_storage.keychainError, m_storage.file);
+    }
+    m_keychainBanner->setText(banner);
+    m_keychainBanner->setVisible(!banner.isEmpty());
     refresh();
+}
+
+void SharersView::updateCompletion()
+{
+    // The models the sharers offer, as provider/model, and the providers for the filter.
+    QStringList models;
+    QStringList providers;
+    for (const QJsonValue &v : m_configured) {
+        const QJsonObject s = v.toObject();
+        const QString provider = s.value(QLatin1String("provider")).toString();
+        if (!providers.contains(provider))
+            providers << provider;
+        for (const QJsonValue &m : s.value(QLatin1String("models")).toArray())
+            models << provider + QLatin1Char('/') + m.toString();
+    }
+    models.removeDuplicates();
+    models.sort();
+    static_cast<QStringListModel *>(m_modelCompleter->model())->setStringList(models);
+    for (const QJsonValue &v : m_providers) {
+        const QString id = v.toObject().value(QLatin1String("id")).toString();
+        if (!providers.contains(id))
+            providers << id;
+    }
+    for (const QString &p : providers)
+        if (m_providerFilter->findData(p) < 0)
+            m_providerFilter->addItem(p, p);
+}
+
+QString SharersView::keychainBanner() const
+{
+    return m_keychainBanner->isHidden() ? QString() : m_keychainBanner->text();
 }
 
 QString SharersView::footer() const
@@ -165,6 +252,9 @@ QString SharersView::listingPath() const
         query.addQueryItem(QStringLiteral("max-price"), m_maxPrice->text().trimmed());
     if (!m_minPrice->text().trimmed().isEmpty())
         query.addQueryItem(QStringLiteral("min-price"), m_minPrice->text().trimmed());
+    const QString provider = m_providerFilter->currentData().toString();
+    if (!provider.isEmpty())
+        query.addQueryItem(QStringLiteral("provider"), provider);
     if (m_verified->isChecked())
         query.addQueryItem(QStringLiteral("verified"), QStringLiteral("1"));
     if (!m_sort.isEmpty())
@@ -262,21 +352,9 @@ void SharersView::updateButtons()
         b->setEnabled(one);
 }
 
-QStringList SharersView::providers() const
-{
-    QStringList out{QStringLiteral("claude"), QStringLiteral("openai"), QStringLiteral("codex"), QStringLiteral("openrouter"),
-                    QStringLiteral("gemini"), QStringLiteral("deepseek"), QStringLiteral("local")};
-    for (const QJsonValue &v : m_configured) {
-        const QString p = v.toObject().value(QLatin1String("provider")).toString();
-        if (!p.isEmpty() && !out.contains(p))
-            out.append(p);
-    }
-    return out;
-}
-
 void SharersView::addSharer()
 {
-    auto *dialog = new SharerDialog(m_host, providers(), {}, this);
+    auto *dialog = new SharerDialog(m_host, m_providers, m_storage, {}, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SharerDialog::saved, this, [this](const QString &handle, const QString &name) {
         showMessage(tr("Added %1 (%2).").arg(name, handle));
@@ -288,13 +366,10 @@ void SharersView::addSharer()
 void SharersView::editSharer()
 {
     const QString handle = selectedHandle();
-    QJsonObject sharer;
-    for (const QJsonValue &v : m_configured)
-        if (v.toObject().value(QLatin1String("handle")).toString() == handle)
-            sharer = v.toObject();
+    QJsonObject sharer = m_model->configured(handle);
     if (sharer.isEmpty())
         sharer = m_model->row(m_model->rowOf(handle));
-    auto *dialog = new SharerDialog(m_host, providers(), sharer, this);
+    auto *dialog = new SharerDialog(m_host, m_providers, m_storage, sharer, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SharerDialog::saved, this, [this](const QString &handle, const QString &name) {
         showMessage(tr("Saved %1 (%2).").arg(name, handle));
@@ -327,17 +402,28 @@ void SharersView::relinkSharer()
     dialog->setObjectName(QStringLiteral("relinkDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Re-link sharer"));
-    dialog->setLabelText(tr("A new credential for %1 (stored in the keychain):").arg(handle));
+    // The new secret goes where the old one was: the opted-in file stays the file.
+    const bool toFile = m_model->configured(handle).value(QLatin1String("credential")).toString().startsWith(QLatin1String("file:"))
+                        || (m_storage.probed && !m_storage.keychain && !m_storage.file.isEmpty());
+    dialog->setLabelText(toFile ? tr("A new credential for %1 (stored in the plain-text secrets file), or env:VARIABLE:").arg(handle)
+                                : tr("A new credential for %1 (stored in the keychain), or env:VARIABLE:").arg(handle));
     dialog->setTextEchoMode(QLineEdit::Password);
     dialog->setAccessibleName(tr("Re-link sharer"));
-    connect(dialog, &QInputDialog::textValueSelected, this, [this, handle](const QString &secret) {
+    connect(dialog, &QInputDialog::textValueSelected, this, [this, handle, toFile](const QString &typed) {
+        const QString secret = typed.trimmed();
         if (secret.isEmpty())
             return;
-        call(QStringLiteral("POST"), QStringLiteral("/sharers/%1/relink").arg(handle), QJsonObject{{QStringLiteral("secret"), secret}},
-             [this, handle](int status, const QJsonObject &body) {
-                 showMessage(status == 200 ? tr("Re-linked %1.").arg(handle) : tr("Not re-linked: %1").arg(errorOf(status, body)));
-                 refresh();
-             });
+        QJsonObject body;
+        if (secret.startsWith(QLatin1String("env:")))
+            body.insert(QStringLiteral("credential"), secret);
+        else
+            body.insert(QStringLiteral("secret"), secret);
+        if (toFile && !secret.startsWith(QLatin1String("env:")))
+            body.insert(QStringLiteral("credential"), QStringLiteral("file:"));
+        call(QStringLiteral("POST"), QStringLiteral("/sharers/%1/relink").arg(handle), body, [this, handle](int status, const QJsonObject &reply) {
+            showMessage(status == 200 ? tr("Re-linked %1.").arg(handle) : tr("Not re-linked: %1").arg(errorOf(status, reply)));
+            refresh();
+        });
     });
     dialog->open();
 }
@@ -351,9 +437,19 @@ void SharersView::testModel()
     dialog->setWindowTitle(tr("Test model"));
     dialog->setLabelText(tr("Model to test on %1:").arg(handle));
     dialog->setAccessibleName(tr("Test model"));
-    // The listing's model without its provider is what the sharer's upstream is asked for.
+    // The models the sharer offers; the listing's model (without its provider) first, as the
+    // sharer's upstream is asked for it.
     const QString listed = m_modelEdit->text().trimmed();
-    dialog->setTextValue(listed.mid(listed.indexOf(QLatin1Char('/')) + 1));
+    QStringList models;
+    if (!listed.isEmpty())
+        models << listed.mid(listed.indexOf(QLatin1Char('/')) + 1);
+    for (const QJsonValue &v : m_model->configured(handle).value(QLatin1String("models")).toArray())
+        if (!models.contains(v.toString()))
+            models << v.toString();
+    dialog->setComboBoxItems(models);
+    dialog->setComboBoxEditable(true);
+    if (!models.isEmpty())
+        dialog->setTextValue(models.first());
     connect(dialog, &QInputDialog::textValueSelected, this, [this, handle](const QString &model) {
         showMessage(tr("Testing %1 on %2…").arg(model, handle));
         call(QStringLiteral("POST"), QStringLiteral("/sharers/%1/test").arg(handle), QJsonObject{{QStringLiteral("model"), model}},

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "dialogs/SharerDialog.h"
+
 #include <QtCore/QHash>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
@@ -8,6 +10,8 @@
 #include <functional>
 
 class QCheckBox;
+class QComboBox;
+class QCompleter;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -15,6 +19,7 @@ class QTableView;
 
 namespace Aile {
 class EngineHost;
+struct EngineStatus;
 }
 
 namespace Aile::Ui {
@@ -33,15 +38,18 @@ public:
 
     /// Where the management calls go; without it the page only shows the last status.
     void setEngine(EngineHost *host);
-    /// The sharers as configured (from each EngineStatus): what the Edit dialog starts from. Also
-    /// re-reads the listing, since a status means something in the engine may have changed.
-    void setSharers(const QJsonArray &sharers);
+    /// The sharers as configured, the catalogue's providers and where secrets can go (from each
+    /// EngineStatus): what the dialogs start from and what the keychain banner says. Also re-reads
+    /// the listing, since a status means something in the engine may have changed.
+    void setStatus(const Aile::EngineStatus &status);
     /// Asks the engine for the listing again with the current filters and sort.
     void refresh();
 
     SharerOrderModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     QString footer() const;
+    /// The plain words shown when no keychain answers; empty while one does (or before the probe).
+    QString keychainBanner() const;
     /// The handle of the selected row, or empty.
     QString selectedHandle() const;
     void selectHandle(const QString &handle);
@@ -59,7 +67,7 @@ private:
     void showMessage(const QString &text);
     void updateButtons();
     QString listingPath() const;
-    QStringList providers() const;
+    void updateCompletion();
 
     void addSharer();
     void editSharer();
@@ -71,7 +79,10 @@ private:
     EngineHost *m_host = nullptr;
     SharerOrderModel *m_model;
     QTableView *m_table;
+    QLabel *m_keychainBanner;
     QLineEdit *m_modelEdit;
+    QCompleter *m_modelCompleter;
+    QComboBox *m_providerFilter;
     QLineEdit *m_maxPrice;
     QLineEdit *m_minPrice;
     QCheckBox *m_verified;
@@ -85,6 +96,8 @@ private:
     QLabel *m_footer;
     QString m_sort;
     QJsonArray m_configured;
+    QJsonArray m_providers;
+    SecretStorage m_storage;
     QHash<quint64, Answer> m_pending;
     quint64 m_listCall = 0;
 };
