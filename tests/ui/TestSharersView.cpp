@@ -392,6 +392,38 @@ private Q_SLOTS:
         QVERIFY(!h.message().contains(QLatin1String("sk-dear")));
     }
 
+    void aCustomProviderIsAddedByItsBaseUrl()
+    {
+        QTest::mouseClick(h.child<QPushButton>("addSharerButton"), Qt::LeftButton);
+        Ui::SharerDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = view()->findChild<Ui::SharerDialog *>()) && dialog->isVisible());
+        QPointer<Ui::SharerDialog> guard(dialog);
+        dialog->selectProvider(QStringLiteral("custom:anthropic"));
+        auto *id = dialog->findChild<QLineEdit *>(QStringLiteral("sharerCustomId"));
+        QVERIFY(id->isVisible());
+        id->setText(QStringLiteral("myco"));
+        dialog->findChild<QLineEdit *>(QStringLiteral("sharerName"))->setText(QStringLiteral("my company"));
+        dialog->findChild<QLineEdit *>(QStringLiteral("sharerBaseUrl"))->setText(h.upstream->baseUrl());
+        dialog->findChild<QLineEdit *>(QStringLiteral("sharerModels"))->setText(QStringLiteral("house-model"));
+        dialog->findChild<QLineEdit *>(QStringLiteral("sharerSecret"))->setText(QStringLiteral("env:AILE_TEST_UPSTREAM_KEY"));
+        h.clickOk(dialog);
+        QTRY_VERIFY2(!guard, qPrintable(guard ? guard->error() : QString()));
+        // The provider is in the catalogue now, speaking Messages with x-api-key.
+        const Reply config = send(QStringLiteral("GET"), h.window->baseUrl() + QStringLiteral("/admin/config"), {},
+                                  {{"authorization", QByteArray("Bearer ") + AdminToken}});
+        bool found = false;
+        for (const QJsonValue &v : config.json().value(QLatin1String("providers")).toArray())
+            if (v.toObject().value(QLatin1String("id")).toString() == QLatin1String("myco")) {
+                found = true;
+                QCOMPARE(v.toObject().value(QLatin1String("auth")).toString(), QStringLiteral("x-api-key"));
+            }
+        QVERIFY2(found, config.body.constData());
+        const QJsonObject listing = h.apiListing(QStringLiteral("provider=myco"));
+        QCOMPARE(listing.value(QLatin1String("data")).toArray().size(), 1);
+        QCOMPARE(listing.value(QLatin1String("data")).toArray().first().toObject().value(QLatin1String("credentialStore")).toString(),
+                 QStringLiteral("env"));
+    }
+
     void removeAsksThenRemoves()
     {
         h.click(m_cheap, "removeSharerButton");
