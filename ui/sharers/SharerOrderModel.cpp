@@ -76,11 +76,21 @@ QString SharerOrderModel::sortKey(int column)
     return {};
 }
 
-QString SharerOrderModel::state(const QJsonObject &r)
+QString SharerOrderModel::state(const QJsonObject &r) const
 {
     if (!r.value(QLatin1String("available")).toBool()) {
-        const QString reason = str(r, "reason");
-        return reason.isEmpty() ? tr("unavailable: no usable credential") : tr("unavailable: %1").arg(reason);
+        // A listing for one model names the reason; the listing by handle does not.
+        QString reason = str(r, "reason");
+        if (reason.isEmpty()) {
+            const QJsonObject c = m_configured.value(str(r, "handle"));
+            if (r.value(QLatin1String("blocked")).toBool())
+                reason = tr("blocked");
+            else if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true))
+                reason = tr("no usable credential");
+            else
+                reason = tr("cooling down");
+        }
+        return tr("unavailable: %1").arg(reason);
     }
     if (r.value(QLatin1String("deadKey")).toBool())
         return tr("dead key");

@@ -44,7 +44,7 @@ public:
     /// The `sort=` key the engine offers for a column (name, price, speed), or empty: routing order.
     static QString sortKey(int column);
     /// "available", "unavailable: cooling", "dead key", ... as the State column reads.
-    static QString state(const QJsonObject &row);
+    QString state(const QJsonObject &row) const;
     /// "list price", "80% of list", "own quotes" for a configured sharer's price sheet.
     static QString priceSheet(const QJsonObject &sharer);
     /// "keychain", "stored in a file", ... for a listing row's credentialStore.
