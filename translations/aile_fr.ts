@@ -553,10 +553,6 @@
         <translation>Modifier le partageur %1</translation>
     </message>
     <message>
-        <source>optional: L and 16 hex digits; derived from provider, name and URL when empty</source>
-        <translation>facultatif&#xa0;: L et 16 chiffres hexadécimaux&#xa0;; déduit du fournisseur, du nom et de l’URL s’il est vide</translation>
-    </message>
-    <message>
         <source>e.g. work key</source>
         <translation>p. ex. clé du bureau</translation>
     </message>
@@ -747,6 +743,14 @@
     <message>
         <source>the provider&apos;s: %1</source>
         <translation>celle du fournisseur&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>optional: L and 16 hex digits</source>
+        <translation>facultatif&#xa0;: L et 16 chiffres hexadécimaux</translation>
+    </message>
+    <message>
+        <source>Left empty, the engine derives one from the provider, the name and the base URL</source>
+        <translation>Laissé vide, le moteur le déduit du fournisseur, du nom et de l’URL de base</translation>
     </message>
 </context>
 <context>
@@ -1047,14 +1051,6 @@
         <translation>Ordre de la liste des partageurs</translation>
     </message>
     <message>
-        <source>No keychain answers on this system (%1). Credentials typed here cannot be stored, and nothing is written in plain text. Start a keychain (GNOME Keyring, KeePassXC, KWallet), name an environment variable as the credential (env:NAME), or opt in to a plain-text secrets file by starting Aile with --secrets-file FILE.</source>
-        <translation>Aucun trousseau ne répond sur ce système (%1). Les identifiants secrets saisis ici ne peuvent pas être enregistrés, et rien n’est écrit en clair. Démarrez un trousseau (GNOME Keyring, KeePassXC, KWallet), nommez une variable d’environnement comme identifiant secret (env:NOM), ou acceptez un fichier de secrets en clair en lançant Aile avec --secrets-file FICHIER.</translation>
-    </message>
-    <message>
-        <source>No keychain answers on this system (%1). You opted in to the plain-text secrets file %2 (mode 0600, readable only by you): credentials typed here go there, and the list marks them “stored in a file”.</source>
-        <translation>Aucun trousseau ne répond sur ce système (%1). Vous avez accepté le fichier de secrets en clair %2 (mode 0600, lisible par vous seul)&#xa0;: les identifiants secrets saisis ici y vont, et la liste les marque «&#xa0;dans un fichier&#xa0;».</translation>
-    </message>
-    <message>
         <source>The engine did not list the sharers: %1</source>
         <translation>Le moteur n’a pas listé les partageurs&#xa0;: %1</translation>
     </message>
@@ -1133,6 +1129,22 @@
     <message>
         <source>Probe of %1 failed: %2</source>
         <translation>Sondage de %1 échoué&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>No keychain answers on this system.</source>
+        <translation>Aucun trousseau ne répond sur ce système.</translation>
+    </message>
+    <message>
+        <source>The keychain did not answer: %1.</source>
+        <translation>Le trousseau n’a pas répondu&#xa0;: %1.</translation>
+    </message>
+    <message>
+        <source>Credentials typed here cannot be stored, and nothing is written in plain text. Start a keychain (GNOME Keyring, KeePassXC, KWallet), name an environment variable as the credential (env:NAME), or opt in to a plain-text secrets file by starting Aile with --secrets-file FILE.</source>
+        <translation>Les identifiants secrets saisis ici ne peuvent pas être enregistrés, et rien n’est écrit en clair. Démarrez un trousseau (GNOME Keyring, KeePassXC, KWallet), nommez une variable d’environnement comme identifiant secret (env:NOM), ou acceptez un fichier de secrets en clair en lançant Aile avec --secrets-file FICHIER.</translation>
+    </message>
+    <message>
+        <source>You opted in to the plain-text secrets file %1 (mode 0600, readable only by you): credentials typed here go there, and the list marks them “stored in a file”.</source>
+        <translation>Vous avez accepté le fichier de secrets en clair %1 (mode 0600, lisible par vous seul)&#xa0;: les identifiants secrets saisis ici y vont, et la liste les marque «&#xa0;dans un fichier&#xa0;».</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "core/EngineHost.h"
 
+#include <QtCore/QDir>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLocale>
 #include <QtWidgets/QCheckBox>
@@ -72,7 +73,8 @@ SharerDialog::SharerDialog(EngineHost *host, const QJsonArray &providers, const 
     setObjectName(QStringLiteral("sharerDialog"));
     setWindowTitle(m_handle.isEmpty() ? tr("Add sharer") : tr("Edit sharer %1").arg(m_handle));
 
-    m_handleEdit->setPlaceholderText(tr("optional: L and 16 hex digits; derived from provider, name and URL when empty"));
+    m_handleEdit->setPlaceholderText(tr("optional: L and 16 hex digits"));
+    m_handleEdit->setToolTip(tr("Left empty, the engine derives one from the provider, the name and the base URL"));
     m_handleEdit->setText(m_handle);
     m_handleEdit->setReadOnly(!m_handle.isEmpty());
     m_name->setPlaceholderText(tr("e.g. work key"));
@@ -122,7 +124,7 @@ SharerDialog::SharerDialog(EngineHost *host, const QJsonArray &providers, const 
     if (storage.file.isEmpty())
         m_fileSecret->setToolTip(tr("Start Aile with --secrets-file FILE to opt in to a plain-text secrets file"));
     else
-        m_fileSecret->setToolTip(tr("The secrets file: %1").arg(storage.file));
+        m_fileSecret->setToolTip(tr("The secrets file: %1").arg(QDir::toNativeSeparators(storage.file)));
     if (storage.probed && !storage.keychain) {
         m_fileSecret->setChecked(!storage.file.isEmpty());
         m_secretNote->setText(storage.file.isEmpty()

@@ -151,6 +151,8 @@ QString SharerOrderModel::text(const QJsonObject &r, int column) const
         const QJsonValue t = r.value(QLatin1String("tested"));
         if (t.isBool())   // a listing for one model: was that model tested on this sharer
             return t.toBool() ? tr("tested") : tr("not tested");
+        if (r.contains(QLatin1String("model")))   // a row the model's listing shows unavailable
+            return strings(c.value(QLatin1String("tested"))).contains(str(r, "model")) ? tr("tested") : tr("not tested");
         const QStringList models = strings(t.isArray() ? t : c.value(QLatin1String("tested")));
         return models.isEmpty() ? tr("none") : models.join(QStringLiteral(", "));
     }

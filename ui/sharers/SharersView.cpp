@@ -3,7 +3,9 @@
 #include "SharerOrderModel.h"
 #include "core/Engine.h"
 #include "core/EngineHost.h"
+#include "secrets/SecretStore.h"
 
+#include <QtCore/QDir>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QUrlQuery>
 #include <QtCore/QStringListModel>
@@ -31,6 +33,13 @@ QPushButton *button(const QString &text, const QString &name, const QString &acc
     b->setObjectName(name);
     b->setAccessibleName(accessible);
     return b;
+}
+
+/// ~/… for a path in the home folder: shorter, and the same on every machine.
+QString homeRelative(const QString &path)
+{
+    const QString home = QDir::homePath() + QLatin1Char('/');
+    return QDir::toNativeSeparators(path.startsWith(home) ? QStringLiteral("~/") + path.mid(home.size()) : path);
 }
 
 QString errorOf(int status, const QJsonObject &body)
@@ -190,17 +199,20 @@ void SharersView::setStatus(const EngineStatus &status)
 
     QString banner;
     if (m_storage.probed && !m_storage.keychain) {
-        banner = m_storage.file.isEmpty()
-                     ? tr("No keychain answers on this system (%1). Credentials typed here cannot be stored, and nothing is "
-                          "written in plain text. Start a keychain (GNOME Keyring, KeePassXC, KWallet), name an environment "
-                          "variable as the credential (env:NAME), or opt in to a plain-text secrets file by starting Aile "
-                          "with --secrets-file FILE.")
-                           .arg(m_storage.keychainError)
-                     : tr("No keychain answers on this system (%1). You opted in to the plain-text secrets file %2 (mode "
-                          "0600, readable only by you): credentials typed here go there, and the list marks them "
-                          "“stored in a file”.")
-                           .arg(m_storage.keychainError, m_storage.file);
+        // The secret store's own words when it is something else than "none answers" (locked, timed out).
+        const bool none = m_storage.keychainError == Secrets::SecretStore::noKeychainMessage();
+        banner = none ? tr("No keychain answers on this system.") : tr("The keychain did not answer: %1.").arg(m_storage.keychainError);
+        banner += QLatin1Char(' ');
+        if (m_storage.file.isEmpty())
+            banner += tr("Credentials typed here cannot be stored, and nothing is written in plain text. Start a keychain "
+                         "(GNOME Keyring, KeePassXC, KWallet), name an environment variable as the credential (env:NAME), "
+                         "or opt in to a plain-text secrets file by starting Aile with --secrets-file FILE.");
+        else
+            banner += tr("You opted in to the plain-text secrets file %1 (mode 0600, readable only by you): credentials "
+                         "typed here go there, and the list marks them “stored in a file”.")
+                          .arg(homeRelative(m_storage.file));
     }
+    m_keychainBanner->setToolTip(m_storage.keychainError);
     m_keychainBanner->setText(banner);
     m_keychainBanner->setVisible(!banner.isEmpty());
     refresh();
