@@ -112,6 +112,10 @@ SharerDialog::SharerDialog(EngineHost *host, const QJsonArray &providers, const 
     m_models->setPlaceholderText(tr("comma-separated; empty: the provider's whole catalogue"));
     m_slots->setRange(0, 1000);
     m_slots->setSpecialValueText(tr("unbounded"));
+    // A screen reader announces a spin box's inner line edit: give it the box's name.
+    for (QAbstractSpinBox *spin : {static_cast<QAbstractSpinBox *>(m_percent), static_cast<QAbstractSpinBox *>(m_slots)})
+        if (auto *edit = spin->findChild<QLineEdit *>())
+            edit->setAccessibleName(spin->accessibleName());
     m_dataCollection->addItem(tr("The provider's policy"), QString());
     m_dataCollection->addItem(tr("Denies training on prompts"), QStringLiteral("deny"));
     m_dataCollection->addItem(tr("Allows training on prompts"), QStringLiteral("allow"));
