@@ -539,22 +539,305 @@
     </message>
 </context>
 <context>
-    <name>Aile::Ui::SharersModel</name>
+    <name>Aile::Ui::SharerDialog</name>
     <message>
-        <source>%1 (blocked)</source>
-        <translation>%1 (bloqué)</translation>
+        <source>The engine answered HTTP %1</source>
+        <translation>Le moteur a répondu HTTP %1</translation>
     </message>
     <message>
-        <source>subscription</source>
-        <translation>abonnement</translation>
+        <source>Handle</source>
+        <translation>Identifiant</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>Fournisseur</translation>
+    </message>
+    <message>
+        <source>Provider id</source>
+        <translation>Identifiant du fournisseur</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>URL de base</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>Prix</translation>
+    </message>
+    <message>
+        <source>Percent of list price</source>
+        <translation>Pourcentage du prix catalogue</translation>
+    </message>
+    <message>
+        <source>Per-model quotes</source>
+        <translation>Tarifs par modèle</translation>
+    </message>
+    <message>
+        <source>Models offered</source>
+        <translation>Modèles proposés</translation>
+    </message>
+    <message>
+        <source>Concurrency slots</source>
+        <translation>Requêtes simultanées</translation>
+    </message>
+    <message>
+        <source>Data collection</source>
+        <translation>Collecte des données</translation>
+    </message>
+    <message>
+        <source>Credential</source>
+        <translation>Identifiant secret</translation>
+    </message>
+    <message>
+        <source>Keep it in the plain-text secrets file (mode 0600) instead of the keychain</source>
+        <translation>Le garder dans le fichier de secrets en clair (mode 0600) plutôt que dans le trousseau</translation>
+    </message>
+    <message>
+        <source>Keep the credential in the plain-text secrets file</source>
+        <translation>Garder l’identifiant secret dans le fichier de secrets en clair</translation>
+    </message>
+    <message>
+        <source>Where the credential goes</source>
+        <translation>Où va l’identifiant secret</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Erreur</translation>
+    </message>
+    <message>
+        <source>Add sharer</source>
+        <translation>Ajouter un partageur</translation>
+    </message>
+    <message>
+        <source>Edit sharer %1</source>
+        <translation>Modifier le partageur %1</translation>
+    </message>
+    <message>
+        <source>e.g. work key</source>
+        <translation>p. ex. clé du bureau</translation>
+    </message>
+    <message>
+        <source>Custom, OpenAI-compatible…</source>
+        <translation>Personnalisé, compatible OpenAI…</translation>
+    </message>
+    <message>
+        <source>Custom, Anthropic-compatible…</source>
+        <translation>Personnalisé, compatible Anthropic…</translation>
+    </message>
+    <message>
+        <source>a short id, e.g. myco: model names read myco/model</source>
+        <translation>un identifiant court, p. ex. myco&#xa0;: les modèles s’écrivent myco/modèle</translation>
     </message>
     <message>
         <source>API key</source>
-        <translation>clé d’API</translation>
+        <translation>Clé d’API</translation>
     </message>
     <message>
-        <source>whole catalogue</source>
-        <translation>tout le catalogue</translation>
+        <source>Subscription</source>
+        <translation>Abonnement</translation>
+    </message>
+    <message>
+        <source>List price</source>
+        <translation>Prix catalogue</translation>
+    </message>
+    <message>
+        <source>Percent of list</source>
+        <translation>Pourcentage du catalogue</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Input $/Mtok</source>
+        <translation>Entrée $/Mjeton</translation>
+    </message>
+    <message>
+        <source>Output $/Mtok</source>
+        <translation>Sortie $/Mjeton</translation>
+    </message>
+    <message>
+        <source>Add &amp;quote</source>
+        <translation>A&amp;jouter un tarif</translation>
+    </message>
+    <message>
+        <source>Add quote</source>
+        <translation>Ajouter un tarif</translation>
+    </message>
+    <message>
+        <source>Remove q&amp;uote</source>
+        <translation>Retirer &amp;le tarif</translation>
+    </message>
+    <message>
+        <source>Remove quote</source>
+        <translation>Retirer le tarif</translation>
+    </message>
+    <message>
+        <source>comma-separated; empty: the provider&apos;s whole catalogue</source>
+        <translation>séparés par des virgules&#xa0;; vide&#xa0;: tout le catalogue du fournisseur</translation>
+    </message>
+    <message>
+        <source>unbounded</source>
+        <translation>illimité</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s policy</source>
+        <translation>La règle du fournisseur</translation>
+    </message>
+    <message>
+        <source>Denies training on prompts</source>
+        <translation>Refuse l’entraînement sur les requêtes</translation>
+    </message>
+    <message>
+        <source>Allows training on prompts</source>
+        <translation>Autorise l’entraînement sur les requêtes</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>Inconnue</translation>
+    </message>
+    <message>
+        <source>API key or token, or env:VARIABLE</source>
+        <translation>Clé d’API ou jeton, ou env:VARIABLE</translation>
+    </message>
+    <message>
+        <source>unchanged (use Re-link to replace it)</source>
+        <translation>inchangé (Relier de nouveau pour le remplacer)</translation>
+    </message>
+    <message>
+        <source>Start Aile with --secrets-file FILE to opt in to a plain-text secrets file</source>
+        <translation>Lancez Aile avec --secrets-file FICHIER pour accepter un fichier de secrets en clair</translation>
+    </message>
+    <message>
+        <source>The secrets file: %1</source>
+        <translation>Le fichier de secrets&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>No keychain answers on this system, so a typed credential cannot be stored and nothing is written in plain text. Name an environment variable (env:NAME), start a keychain, or start Aile with --secrets-file FILE.</source>
+        <translation>Aucun trousseau ne répond sur ce système&#xa0;: un identifiant secret saisi ne peut pas être enregistré, et rien n’est écrit en clair. Nommez une variable d’environnement (env:NOM), démarrez un trousseau, ou lancez Aile avec --secrets-file FICHIER.</translation>
+    </message>
+    <message>
+        <source>No keychain answers on this system: a typed credential can only go to the plain-text secrets file.</source>
+        <translation>Aucun trousseau ne répond sur ce système&#xa0;: un identifiant secret saisi ne peut aller que dans le fichier de secrets en clair.</translation>
+    </message>
+    <message>
+        <source>A typed credential is stored in the system keychain, never in the configuration.</source>
+        <translation>Un identifiant secret saisi est enregistré dans le trousseau du système, jamais dans la configuration.</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>&amp;Ajouter</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>En&amp;registrer</translation>
+    </message>
+    <message>
+        <source>Save sharer</source>
+        <translation>Enregistrer le partageur</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>&amp;Handle:</source>
+        <translation>&amp;Identifiant&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Nom&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Provider:</source>
+        <translation>&amp;Fournisseur&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Provider &amp;id:</source>
+        <translation>I&amp;dentifiant du fournisseur&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation>&amp;URL de base&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Kind:</source>
+        <translation>T&amp;ype&#xa0;:</translation>
+    </message>
+    <message>
+        <source>P&amp;rice:</source>
+        <translation>&amp;Prix&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Percen&amp;t of list:</source>
+        <translation>Pourcen&amp;tage du catalogue&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Quotes:</source>
+        <translation>Tarifs&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Models offered:</source>
+        <translation>&amp;Modèles proposés&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Slots:</source>
+        <translation>Requêtes &amp;simultanées&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Data collection:</source>
+        <translation>&amp;Collecte des données&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Credential:</source>
+        <translation>Identifiant s&amp;ecret&#xa0;:</translation>
+    </message>
+    <message>
+        <source>required: scheme and host, e.g. http://localhost:8080</source>
+        <translation>obligatoire&#xa0;: schéma et hôte, p. ex. http://localhost:8080</translation>
+    </message>
+    <message>
+        <source>required for this provider</source>
+        <translation>obligatoire pour ce fournisseur</translation>
+    </message>
+    <message>
+        <source>the provider&apos;s: %1</source>
+        <translation>celle du fournisseur&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>optional: L and 16 hex digits</source>
+        <translation>facultatif&#xa0;: L et 16 chiffres hexadécimaux</translation>
+    </message>
+    <message>
+        <source>Left empty, the engine derives one from the provider, the name and the base URL</source>
+        <translation>Laissé vide, le moteur le déduit du fournisseur, du nom et de l’URL de base</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::SharerOrderModel</name>
+    <message>
+        <source>unavailable: %1</source>
+        <translation>indisponible&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>dead key</source>
+        <translation>clé morte</translation>
+    </message>
+    <message>
+        <source>available, tied with the row above</source>
+        <translation>disponible, à égalité avec la ligne du dessus</translation>
+    </message>
+    <message>
+        <source>available</source>
+        <translation>disponible</translation>
     </message>
     <message>
         <source>own quotes</source>
@@ -569,24 +852,72 @@
         <translation>%1&#xa0;% du catalogue</translation>
     </message>
     <message>
-        <source>unbounded</source>
-        <translation>illimité</translation>
+        <source>keychain</source>
+        <translation>trousseau</translation>
     </message>
     <message>
-        <source>available</source>
-        <translation>disponible</translation>
+        <source>stored in a file</source>
+        <translation>dans un fichier</translation>
     </message>
     <message>
-        <source>missing: %1</source>
-        <translation>absent&#xa0;: %1</translation>
+        <source>environment variable</source>
+        <translation>variable d’environnement</translation>
     </message>
     <message>
-        <source>provider default</source>
-        <translation>celle du fournisseur</translation>
+        <source>none</source>
+        <translation>aucun</translation>
     </message>
     <message>
-        <source>Credential reference: %1</source>
-        <translation>Référence de l’identifiant&#xa0;: %1</translation>
+        <source>tested</source>
+        <translation>testé</translation>
+    </message>
+    <message>
+        <source>not tested</source>
+        <translation>non testé</translation>
+    </message>
+    <message>
+        <source>%1, not readable</source>
+        <translation>%1, illisible</translation>
+    </message>
+    <message>
+        <source>No model was tested on this sharer yet</source>
+        <translation>Aucun modèle n’a encore été testé sur ce partageur</translation>
+    </message>
+    <message>
+        <source>Models tested on this sharer: %1</source>
+        <translation>Modèles testés sur ce partageur&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Stored in plain text in the secrets file (mode 0600, readable only by you), because you opted in; the keychain is safer</source>
+        <translation>Enregistré en clair dans le fichier de secrets (mode 0600, lisible par vous seul), parce que vous l’avez accepté&#xa0;; le trousseau est plus sûr</translation>
+    </message>
+    <message>
+        <source>Stored in the system keychain</source>
+        <translation>Enregistré dans le trousseau du système</translation>
+    </message>
+    <message>
+        <source>Read from an environment variable when the proxy starts</source>
+        <translation>Lu dans une variable d’environnement au démarrage du proxy</translation>
+    </message>
+    <message>
+        <source>This sharer has no credential</source>
+        <translation>Ce partageur n’a pas d’identifiant secret</translation>
+    </message>
+    <message>
+        <source>Not readable: %1</source>
+        <translation>Illisible&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Click to show the routing order again</source>
+        <translation>Cliquer pour revenir à l’ordre de routage</translation>
+    </message>
+    <message>
+        <source>Click to sort: a reading order, not the routing order</source>
+        <translation>Cliquer pour trier&#xa0;: un ordre de lecture, pas l’ordre de routage</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
     </message>
     <message>
         <source>Name</source>
@@ -601,36 +932,48 @@
         <translation>Fournisseur</translation>
     </message>
     <message>
-        <source>Kind</source>
-        <translation>Type</translation>
-    </message>
-    <message>
-        <source>Models</source>
-        <translation>Modèles</translation>
-    </message>
-    <message>
         <source>Price</source>
         <translation>Prix</translation>
     </message>
     <message>
-        <source>Priority</source>
-        <translation>Priorité</translation>
+        <source>Input $/Mtok</source>
+        <translation>Entrée $/Mjeton</translation>
     </message>
     <message>
-        <source>Weight</source>
-        <translation>Poids</translation>
+        <source>Output $/Mtok</source>
+        <translation>Sortie $/Mjeton</translation>
     </message>
     <message>
-        <source>Slots</source>
-        <translation>Créneaux</translation>
+        <source>Quote</source>
+        <translation>Devis</translation>
+    </message>
+    <message>
+        <source>Tested</source>
+        <translation>Testé</translation>
+    </message>
+    <message>
+        <source>First byte</source>
+        <translation>Premier octet</translation>
     </message>
     <message>
         <source>Credential</source>
         <translation>Identifiant secret</translation>
     </message>
     <message>
-        <source>Base URL</source>
-        <translation>URL de base</translation>
+        <source>State</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation>bloqué</translation>
+    </message>
+    <message>
+        <source>no usable credential</source>
+        <translation>aucun identifiant secret utilisable</translation>
+    </message>
+    <message>
+        <source>cooling down</source>
+        <translation>en pause après des échecs</translation>
     </message>
 </context>
 <context>
@@ -640,20 +983,236 @@
         <translation>Partageurs</translation>
     </message>
     <message>
-        <source>The upstream accounts the proxy can dial, one per row</source>
-        <translation>Les comptes amont que le proxy peut appeler, un par ligne</translation>
+        <source>the engine answered HTTP %1</source>
+        <translation>le moteur a répondu HTTP %1</translation>
     </message>
     <message>
-        <source>Sharers summary</source>
-        <translation>Résumé des partageurs</translation>
+        <source>&amp;Verified only</source>
+        <translation>&amp;Vérifiés seulement</translation>
     </message>
     <message>
-        <source>No sharer yet. Add sharers to the configuration file and start Aile with --config FILE.</source>
-        <translation>Aucun partageur pour l’instant. Ajoutez-en dans le fichier de configuration et lancez Aile avec --config FICHIER.</translation>
+        <source>&amp;Add sharer…</source>
+        <translation>&amp;Ajouter un partageur…</translation>
     </message>
     <message>
-        <source>Sharers: %1, with a usable credential: %2</source>
-        <translation>Partageurs&#xa0;: %1, avec un identifiant utilisable&#xa0;: %2</translation>
+        <source>Add sharer</source>
+        <translation>Ajouter un partageur</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>Mo&amp;difier…</translation>
+    </message>
+    <message>
+        <source>Edit sharer</source>
+        <translation>Modifier le partageur</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Retirer</translation>
+    </message>
+    <message>
+        <source>Remove sharer</source>
+        <translation>Retirer le partageur</translation>
+    </message>
+    <message>
+        <source>Re-&amp;link…</source>
+        <translation>Re&amp;lier…</translation>
+    </message>
+    <message>
+        <source>Re-link sharer</source>
+        <translation>Relier de nouveau le partageur</translation>
+    </message>
+    <message>
+        <source>&amp;Test model…</source>
+        <translation>&amp;Tester un modèle…</translation>
+    </message>
+    <message>
+        <source>Test model</source>
+        <translation>Tester un modèle</translation>
+    </message>
+    <message>
+        <source>&amp;Probe</source>
+        <translation>&amp;Sonder</translation>
+    </message>
+    <message>
+        <source>Probe sharer</source>
+        <translation>Sonder le partageur</translation>
+    </message>
+    <message>
+        <source>provider/model, e.g. openai/gpt-5.2</source>
+        <translation>fournisseur/modèle, p. ex. openai/gpt-5.2</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Name a model to see the order its requests route in</source>
+        <translation>Nommez un modèle pour voir l’ordre dans lequel ses requêtes sont routées</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>Fournisseur</translation>
+    </message>
+    <message>
+        <source>Only the sharers of one provider</source>
+        <translation>Seulement les partageurs d’un fournisseur</translation>
+    </message>
+    <message>
+        <source>Any provider</source>
+        <translation>Tout fournisseur</translation>
+    </message>
+    <message>
+        <source>Maximum price</source>
+        <translation>Prix maximal</translation>
+    </message>
+    <message>
+        <source>As the x-aile-max-price request header</source>
+        <translation>Comme l’en-tête de requête x-aile-max-price</translation>
+    </message>
+    <message>
+        <source>Minimum price</source>
+        <translation>Prix minimal</translation>
+    </message>
+    <message>
+        <source>As the x-aile-min-price request header</source>
+        <translation>Comme l’en-tête de requête x-aile-min-price</translation>
+    </message>
+    <message>
+        <source>Verified only</source>
+        <translation>Vérifiés seulement</translation>
+    </message>
+    <message>
+        <source>As the x-aile-verified request header</source>
+        <translation>Comme l’en-tête de requête x-aile-verified</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modèle&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Pro&amp;vider:</source>
+        <translation>&amp;Fournisseur&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Ma&amp;x price:</source>
+        <translation>Pri&amp;x max.&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Mi&amp;n price:</source>
+        <translation>Prix mi&amp;n.&#xa0;:</translation>
+    </message>
+    <message>
+        <source>The upstream accounts the proxy can dial, in the order requests route to them</source>
+        <translation>Les comptes amont que le proxy peut appeler, dans l’ordre où les requêtes leur sont routées</translation>
+    </message>
+    <message>
+        <source>Keychain</source>
+        <translation>Trousseau</translation>
+    </message>
+    <message>
+        <source>Last sharer action</source>
+        <translation>Dernière action sur un partageur</translation>
+    </message>
+    <message>
+        <source>Sharers listing order</source>
+        <translation>Ordre de la liste des partageurs</translation>
+    </message>
+    <message>
+        <source>The engine did not list the sharers: %1</source>
+        <translation>Le moteur n’a pas listé les partageurs&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>%1. Click the Rank column for the routing order.</source>
+        <translation>%1. Cliquez sur la colonne Rang pour l’ordre de routage.</translation>
+    </message>
+    <message>
+        <source>Added %1 (%2).</source>
+        <translation>%1 ajouté (%2).</translation>
+    </message>
+    <message>
+        <source>Saved %1 (%2).</source>
+        <translation>%1 enregistré (%2).</translation>
+    </message>
+    <message>
+        <source>Remove the sharer %1? The credential the app stored for it is removed too.</source>
+        <translation>Retirer le partageur %1&#xa0;? L’identifiant secret que l’application a enregistré pour lui est retiré aussi.</translation>
+    </message>
+    <message>
+        <source>Removed %1.</source>
+        <translation>%1 retiré.</translation>
+    </message>
+    <message>
+        <source>Not removed: %1</source>
+        <translation>Non retiré&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>A new credential for %1 (stored in the plain-text secrets file), or env:VARIABLE:</source>
+        <translation>Un nouvel identifiant secret pour %1 (enregistré dans le fichier de secrets en clair), ou env:VARIABLE&#xa0;:</translation>
+    </message>
+    <message>
+        <source>A new credential for %1 (stored in the keychain), or env:VARIABLE:</source>
+        <translation>Un nouvel identifiant secret pour %1 (enregistré dans le trousseau), ou env:VARIABLE&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Re-linked %1.</source>
+        <translation>%1 relié de nouveau.</translation>
+    </message>
+    <message>
+        <source>Not re-linked: %1</source>
+        <translation>Non relié&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Model to test on %1:</source>
+        <translation>Modèle à tester sur %1&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Testing %1 on %2…</source>
+        <translation>Test de %1 sur %2…</translation>
+    </message>
+    <message>
+        <source>Test of %1 on %2 not run: %3</source>
+        <translation>Test de %1 sur %2 non lancé&#xa0;: %3</translation>
+    </message>
+    <message>
+        <source>Test of %1 on %2 passed: %3</source>
+        <translation>Test de %1 sur %2 réussi&#xa0;: %3</translation>
+    </message>
+    <message>
+        <source>Test of %1 on %2 failed: %3</source>
+        <translation>Test de %1 sur %2 échoué&#xa0;: %3</translation>
+    </message>
+    <message>
+        <source>Probing %1…</source>
+        <translation>Sondage de %1…</translation>
+    </message>
+    <message>
+        <source>Probe of %1 not run: %2</source>
+        <translation>Sondage de %1 non lancé&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>Probe of %1 passed: %2</source>
+        <translation>Sondage de %1 réussi&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>Probe of %1 failed: %2</source>
+        <translation>Sondage de %1 échoué&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>No keychain answers on this system.</source>
+        <translation>Aucun trousseau ne répond sur ce système.</translation>
+    </message>
+    <message>
+        <source>The keychain did not answer: %1.</source>
+        <translation>Le trousseau n’a pas répondu&#xa0;: %1.</translation>
+    </message>
+    <message>
+        <source>Credentials typed here cannot be stored, and nothing is written in plain text. Start a keychain (GNOME Keyring, KeePassXC, KWallet), name an environment variable as the credential (env:NAME), or opt in to a plain-text secrets file by starting Aile with --secrets-file FILE.</source>
+        <translation>Les identifiants secrets saisis ici ne peuvent pas être enregistrés, et rien n’est écrit en clair. Démarrez un trousseau (GNOME Keyring, KeePassXC, KWallet), nommez une variable d’environnement comme identifiant secret (env:NOM), ou acceptez un fichier de secrets en clair en lançant Aile avec --secrets-file FICHIER.</translation>
+    </message>
+    <message>
+        <source>You opted in to the plain-text secrets file %1 (mode 0600, readable only by you): credentials typed here go there, and the list marks them “stored in a file”.</source>
+        <translation>Vous avez accepté le fichier de secrets en clair %1 (mode 0600, lisible par vous seul)&#xa0;: les identifiants secrets saisis ici y vont, et la liste les marque «&#xa0;dans un fichier&#xa0;».</translation>
     </message>
 </context>
 <context>

@@ -45,6 +45,19 @@ bool ManagementRequest::hasQuery(const QString &name) const
     return QUrlQuery(QString::fromUtf8(query)).hasQueryItem(name);
 }
 
+QString credentialStoreOf(const QString &credentialRef)
+{
+    const std::optional<Secrets::Reference> ref = Secrets::Reference::parse(credentialRef);
+    if (!ref)
+        return QStringLiteral("none");
+    switch (ref->scheme) {
+    case Secrets::Reference::Env: return QStringLiteral("env");
+    case Secrets::Reference::File: return QStringLiteral("file");
+    case Secrets::Reference::Keychain: break;
+    }
+    return QStringLiteral("keychain");
+}
+
 bool ManagementApi::handles(const QByteArray &path) const
 {
     return path.startsWith("/keys/") || path == "/keys" || path == "/sharers" || path.startsWith("/sharers/") || path == "/v1/routing"
@@ -238,6 +251,14 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
         }
         footer = QStringLiteral("routing order: the top row is where the next request for %1/%2 goes%3")
                      .arg(provider, model, plan.sampled ? QStringLiteral(" (rows marked tied are drawn again for each request)") : QString());
+    }
+    // Where each row's credential lives (keychain, the opted-in file, the environment, none), so a
+    // listing shows which secrets sit in the plain-text file.
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        QJsonObject o = rows.at(i).toObject();
+        const Catalog::Sharer *s = m_ctx.sharer(o.value(QLatin1String("handle")).toString());
+        o.insert(QStringLiteral("credentialStore"), credentialStoreOf(s ? s->credentialRef : QString()));
+        rows.replace(i, o);
     }
     if (!sort.isEmpty()) {
         QList<QJsonObject> list;

@@ -55,6 +55,9 @@ private:
 bool sameSecret(const QString &a, const QString &b);
 /// An error body for the management API.
 QJsonObject managementError(const QString &message);
+/// Where a credential reference keeps its secret: "keychain", "file" (the opted-in plain-text
+/// file), "env", or "none" (no reference).
+QString credentialStoreOf(const QString &credentialRef);
 
 } // namespace Api
 } // namespace Aile

@@ -124,6 +124,15 @@ void Engine::start()
     m_verifier = new Health::Verifier(m_ctx, this);
     m_ctx.verifier = m_verifier;
     connect(m_verifier, &Health::Verifier::sharerChanged, this, [this] { Q_EMIT statusChanged(status()); });
+    // Whether a keychain answers, for the GUI to say so plainly; read-only, so it never prompts.
+    m_secrets->probeKeychain(
+        [this](const Secrets::KeychainStatus &k) {
+            m_keychainProbed = true;
+            m_keychainAvailable = k.available;
+            m_keychainError = k.error.message();
+            Q_EMIT statusChanged(status());
+        },
+        Secrets::SecretStore::ProbeMode::ReadOnly);
     resolveSecrets();
 }
 
@@ -297,6 +306,12 @@ EngineStatus Engine::status() const
         o.remove(QStringLiteral("hash"));
         s.keys.append(o);
     }
+    for (const Catalog::ProviderInfo &p : m_ctx.catalog.providers())
+        s.providers.append(p.toJson());
+    s.keychainProbed = m_keychainProbed;
+    s.keychainAvailable = m_keychainAvailable;
+    s.keychainError = m_keychainError;
+    s.secretsFile = m_options.fileSecretsPath;
     return s;
 }
 

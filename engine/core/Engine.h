@@ -60,6 +60,13 @@ struct EngineStatus
     QString error;
     QJsonArray sharers;
     QJsonArray keys;
+    QJsonArray providers;    // the catalogue's providers (built-in and user-defined), ProviderInfo::toJson
+    // Whether a keychain answers, asked once at start without prompting (SecretStore::probeKeychain,
+    // read-only). Until the probe answers, keychainProbed is false.
+    bool keychainProbed = false;
+    bool keychainAvailable = false;
+    QString keychainError;   // why none answers, in the secret store's words
+    QString secretsFile;     // the opted-in plain-text secrets file (mode 0600), or empty
 };
 
 /// The engine worker: lives on the engine thread (EngineHost moves it there). start() creates the
@@ -115,6 +122,9 @@ private:
     QString m_adminTokenRef;
     int m_pendingSecrets = 0;
     bool m_running = false;
+    bool m_keychainProbed = false;
+    bool m_keychainAvailable = false;
+    QString m_keychainError;
 };
 
 } // namespace Aile

@@ -13,6 +13,8 @@ EngineHost::EngineHost(EngineOptions options, QObject *parent) : QObject(parent)
     connect(m_engine, &Engine::tracesRecorded, this, &EngineHost::tracesRecorded);
     connect(m_engine, &Engine::managementReplied, this, &EngineHost::managementReplied);
     connect(m_engine, &Engine::stopped, this, [this] {
+        // The engine goes with its thread (deleteLater on finished): nothing may reach it after this.
+        m_engine = nullptr;
         m_thread.quit();
         Q_EMIT stopped();
     });
@@ -22,7 +24,8 @@ EngineHost::~EngineHost()
 {
     if (m_thread.isRunning()) {
         // Last resort at exit: the engine's stop is quick (close the listener, flush traces).
-        QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::QueuedConnection);
+        if (m_engine)
+            QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::QueuedConnection);
         m_thread.quit();
         m_thread.wait(5000);
     }
@@ -30,13 +33,15 @@ EngineHost::~EngineHost()
 
 void EngineHost::start()
 {
+    if (!m_engine)
+        return;
     m_thread.start();
     QMetaObject::invokeMethod(m_engine, &Engine::start, Qt::QueuedConnection);
 }
 
 void EngineHost::stop()
 {
-    if (!m_thread.isRunning()) {
+    if (!m_engine || !m_thread.isRunning()) {
         Q_EMIT stopped();
         return;
     }
@@ -46,6 +51,13 @@ void EngineHost::stop()
 quint64 EngineHost::manage(const QString &method, const QString &path, const QByteArray &body)
 {
     const quint64 id = m_nextCall++;
+    if (!m_engine) {
+        // Stopped: answer as the engine does before it runs, still asynchronously.
+        QMetaObject::invokeMethod(
+            this, [this, id] { Q_EMIT managementReplied(id, 503, QByteArray("{\"error\":{\"message\":\"the engine is not running\"}}")); },
+            Qt::QueuedConnection);
+        return id;
+    }
     QMetaObject::invokeMethod(m_engine, [engine = m_engine, id, method, path, body] { engine->manage(id, method, path, body); },
                               Qt::QueuedConnection);
     return id;
@@ -53,6 +65,8 @@ quint64 EngineHost::manage(const QString &method, const QString &path, const QBy
 
 void EngineHost::requestStatus()
 {
+    if (!m_engine)
+        return;
     QMetaObject::invokeMethod(m_engine, &Engine::requestStatus, Qt::QueuedConnection);
 }
 

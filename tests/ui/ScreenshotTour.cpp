@@ -5,8 +5,11 @@
 #include "ScreenshotData.h"
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
+#include "dialogs/SharerDialog.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/Translations.h"
+#include "sharers/SharerOrderModel.h"
+#include "sharers/SharersView.h"
 #include "testsupport/FakeUpstream.h"
 #include "testsupport/TestEngine.h"
 #include "traces/TraceTableModel.h"
@@ -23,6 +26,8 @@
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QDoubleSpinBox>
+#include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QStyleFactory>
 #include <QtWidgets/QTabWidget>
@@ -85,6 +90,9 @@ bool save(QWidget *w, const QString &dir, const QString &name)
 
 int main(int argc, char **argv)
 {
+    // The same pictures on every machine: no keychain answers (a session bus that does not exist),
+    // and the user opted in to the plain-text secrets file, so the Sharers page shows its banner.
+    qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/aile-screenshots");
     QApplication app(argc, argv);
     QLoggingCategory::setFilterRules(QStringLiteral("aile.*.debug=false"));
     QCommandLineParser parser;
@@ -130,6 +138,10 @@ int main(int argc, char **argv)
     options.dataDir = dataDir;
     options.port = 0;
     options.configPath = configPath;
+    // In a home folder of its own, so the banner reads ~/.local/share/aile/secrets.json everywhere.
+    qputenv("HOME", QFile::encodeName(dir.path()));
+    QDir(dir.path()).mkpath(QStringLiteral(".local/share/aile"));
+    options.fileSecretsPath = dir.filePath(QStringLiteral(".local/share/aile/secrets.json"));
     EngineHost host(options);
     Ui::MainWindow::Options windowOptions;
     windowOptions.dataDir = dataDir;
@@ -158,8 +170,44 @@ int main(int argc, char **argv)
 
     bool ok = true;
     if (!dark && !french) {
+        // A third OpenAI account added as a user would (its key in the opted-in file), a model
+        // tested on it, and the page showing the routing order for that model.
+        const QList<QPair<QByteArray, QByteArray>> admin{{"authorization", "Bearer screenshot-admin-token"}};
+        const QJsonObject spare{{QStringLiteral("handle"), QStringLiteral("L5a7e0b1c2d3e4f50")},
+                                {QStringLiteral("name"), QStringLiteral("Spare OpenAI")},
+                                {QStringLiteral("provider"), QStringLiteral("openai")},
+                                {QStringLiteral("baseUrl"), upstream.baseUrl()},
+                                {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.2")}},
+                                {QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 60}}},
+                                {QStringLiteral("secret"), QStringLiteral("upstream-secret")},
+                                {QStringLiteral("credential"), QStringLiteral("file:")}};
+        Test::send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/sharers"), QJsonDocument(spare).toJson(), admin);
+        Test::send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/sharers/L5a7e0b1c2d3e4f50/test"), "{\"model\":\"gpt-5.2\"}", admin);
         window.tabs()->setCurrentIndex(0);
+        Ui::SharersView *sharers = window.sharersView();
+        QSignalSpy listed(sharers, &Ui::SharersView::listed);
+        window.findChild<QLineEdit *>(QStringLiteral("sharersModelFilter"))->setText(QStringLiteral("openai/gpt-5.2"));
+        sharers->refresh();
+        listed.wait(5000);
+        sharers->selectHandle(sharers->model()->row(0).value(QLatin1String("handle")).toString());
         ok = save(&window, out, QStringLiteral("sharers")) && ok;
+
+        // The Add dialog, filled in.
+        QTest::mouseClick(window.findChild<QPushButton *>(QStringLiteral("addSharerButton")), Qt::LeftButton);
+        QTest::qWait(100);
+        if (auto *dialog = sharers->findChild<Ui::SharerDialog *>()) {
+            dialog->findChild<QLineEdit *>(QStringLiteral("sharerName"))->setText(QStringLiteral("Laptop OpenAI"));
+            dialog->selectProvider(QStringLiteral("openai"));
+            dialog->findChild<QComboBox *>(QStringLiteral("sharerPriceMode"))->setCurrentIndex(1);
+            dialog->findChild<QDoubleSpinBox *>(QStringLiteral("sharerPercent"))->setValue(70);
+            dialog->findChild<QLineEdit *>(QStringLiteral("sharerModels"))->setText(QStringLiteral("gpt-5.2, gpt-5.5"));
+            dialog->findChild<QLineEdit *>(QStringLiteral("sharerSecret"))->setText(QStringLiteral("sk-example"));
+            dialog->adjustSize();
+            ok = save(dialog, out, QStringLiteral("sharer-dialog")) && ok;
+            dialog->reject();
+        } else {
+            ok = false;
+        }
     }
     // The traces page with the failover's attempts in the detail pane.
     window.tabs()->setCurrentWidget(window.tracesView());

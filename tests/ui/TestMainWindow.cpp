@@ -3,6 +3,7 @@
 // window stops the engine.
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
+#include "sharers/SharerOrderModel.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/StatusBanner.h"
 #include "mainwindow/TrayIcon.h"
@@ -110,7 +111,7 @@ private Q_SLOTS:
         QTRY_COMPARE(table->model()->rowCount(), 2);
         QStringList names;
         for (int row = 0; row < 2; ++row)
-            names << table->model()->index(row, 0).data().toString();
+            names << table->model()->index(row, Ui::SharerOrderModel::Name).data().toString();
         names.sort();
         QCOMPARE(names, (QStringList{QStringLiteral("claude-one"), QStringLiteral("openai-one")}));
     }

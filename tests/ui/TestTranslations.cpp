@@ -3,7 +3,7 @@
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/StatusBanner.h"
 #include "mainwindow/Translations.h"
-#include "sharers/SharersModel.h"
+#include "sharers/SharerOrderModel.h"
 #include "traces/TraceColumns.h"
 
 #include <QtCore/QTemporaryDir>
@@ -33,8 +33,8 @@ private Q_SLOTS:
         QLocale::setDefault(QLocale(QLocale::French, QLocale::France));
         QVERIFY(Ui::installTranslations(qApp, QLocale(QLocale::French, QLocale::France)));
         QCOMPARE(Ui::TraceColumns::title(Ui::TraceColumns::Attempts), QStringLiteral("Tentatives"));
-        Ui::SharersModel sharers;
-        QCOMPARE(sharers.headerData(Ui::SharersModel::Provider, Qt::Horizontal).toString(), QStringLiteral("Fournisseur"));
+        Ui::SharerOrderModel sharers;
+        QCOMPARE(sharers.headerData(Ui::SharerOrderModel::Provider, Qt::Horizontal).toString(), QStringLiteral("Fournisseur"));
 
         // A whole window, as a French user sees it before the engine answers.
         QTemporaryDir dir;

@@ -1,7 +1,9 @@
 // Everyday comfort without an engine: the window remembers its size, page and splitter; every
-// control has an accessible name; the keyboard reaches every page and the search field.
+// control has an accessible name (the sharer dialog's too); the keyboard reaches every page and
+// the search field.
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
+#include "dialogs/SharerDialog.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/StatusBanner.h"
 #include "traces/TracesView.h"
@@ -10,6 +12,7 @@
 #include <QtGui/QAccessible>
 #include <QtTest/QtTest>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QComboBox>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QSplitter>
 #include <QtWidgets/QTabWidget>
@@ -105,6 +108,16 @@ private Q_SLOTS:
         for (Ui::ClientSnippets::Tool tool : Ui::ClientSnippets::tools()) {
             dialog->selectTool(tool);
             const QStringList unnamed = unnamedControls(dialog);
+            QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QStringLiteral(", "))));
+        }
+        // The sharer dialog, in each price mode and with a custom provider's extra field.
+        Ui::SharerDialog sharer(&host, {}, {}, {}, window.get());
+        sharer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&sharer));
+        sharer.selectProvider(QStringLiteral("custom:openai"));
+        for (int mode = 0; mode < 3; ++mode) {
+            sharer.findChild<QComboBox *>(QStringLiteral("sharerPriceMode"))->setCurrentIndex(mode);
+            const QStringList unnamed = unnamedControls(&sharer);
             QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QStringLiteral(", "))));
         }
     }

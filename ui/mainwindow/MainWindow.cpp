@@ -67,6 +67,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     setCentralWidget(central);
     buildMenus();
 
+    m_sharers->setEngine(m_host);
     connect(m_host, &EngineHost::started, this, &MainWindow::handleStarted);
     connect(m_host, &EngineHost::startFailed, this, &MainWindow::handleStartFailed);
     connect(m_host, &EngineHost::statusChanged, this, &MainWindow::handleStatus);
@@ -171,7 +172,7 @@ void MainWindow::handleStartFailed(const QString &error)
 void MainWindow::handleStatus(const Aile::EngineStatus &status)
 {
     m_lastStatus = status;
-    m_sharers->setSharers(status.sharers);
+    m_sharers->setStatus(status);
     m_traces->setKeys(status.keys);
     m_traces->setSharers(status.sharers);
     m_charts->setKeys(status.keys);

@@ -2,7 +2,10 @@
 // model tests and probes, dead keys and what restores them.
 #include "engine/routing/RoutingFixture.h"
 
+#include "api/ManagementApi.h"
+
 #include <QtCore/QProcess>
+#include <QtTest/QSignalSpy>
 
 using namespace Aile;
 using namespace Aile::Test;
@@ -203,6 +206,56 @@ private Q_SLOTS:
         g.clock.advance(2'000);
         QTRY_COMPARE(g.upstream->received().size(), 1);
         QCOMPARE(g.upstream->received().first().path, QByteArray("/v1/models"));
+    }
+
+    void eachRowSaysWhereItsCredentialLives()
+    {
+        // The fixture's sharers read environment variables; a file: reference says file even
+        // before the user opted in to the file (its secret is then missing, and the row unavailable).
+        const QByteArray filed = QJsonDocument(QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000f1")},
+                                                           {QStringLiteral("name"), QStringLiteral("filed")},
+                                                           {QStringLiteral("provider"), QStringLiteral("openai")},
+                                                           {QStringLiteral("baseUrl"), f.upstream->baseUrl()},
+                                                           {QStringLiteral("credential"), QStringLiteral("file:aile-f1")},
+                                                           {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.2")}}})
+                                   .toJson();
+        QCOMPARE(admin(QStringLiteral("POST"), QStringLiteral("/sharers"), filed).status, 200);
+        for (const QString &query : {QStringLiteral("model=openai/gpt-5.2"), QStringLiteral("provider=openai")}) {
+            const QJsonArray rows = admin(QStringLiteral("GET"), QStringLiteral("/sharers?") + query).json().value(QLatin1String("data")).toArray();
+            QCOMPARE(rows.size(), 3);
+            for (const QJsonValue &v : rows) {
+                const QJsonObject row = v.toObject();
+                const bool isFiled = row.value(QLatin1String("handle")).toString() == QLatin1String("L00000000000000f1");
+                QCOMPARE(row.value(QLatin1String("credentialStore")).toString(), isFiled ? QStringLiteral("file") : QStringLiteral("env"));
+                QVERIFY(!row.contains(QLatin1String("credential")));   // never the reference's name in a listing
+            }
+        }
+        QCOMPARE(Api::credentialStoreOf(QStringLiteral("keychain:aile-sharer-x")), QStringLiteral("keychain"));
+        QCOMPARE(Api::credentialStoreOf(QString()), QStringLiteral("none"));
+    }
+
+    void theStatusSaysWhetherAKeychainAnswersAndListsTheProviders()
+    {
+        QSignalSpy statuses(&f.engine->engine(), &Engine::statusChanged);
+        auto probed = [&] {
+            if (statuses.isEmpty())
+                f.engine->engine().requestStatus();
+            return !statuses.isEmpty() && statuses.last().first().value<EngineStatus>().keychainProbed;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(probed(), 40000);
+        const EngineStatus s = statuses.last().first().value<EngineStatus>();
+        if (qEnvironmentVariableIsSet("AILE_TEST_SECRET_SERVICE")) {
+            QVERIFY2(s.keychainAvailable, qPrintable(s.keychainError));
+            QVERIFY(s.keychainError.isEmpty());
+        } else if (!s.keychainAvailable) {
+            QVERIFY(!s.keychainError.isEmpty());   // why, in plain words
+        }
+        QVERIFY(s.secretsFile.isEmpty());   // not opted in
+        QStringList ids;
+        for (const QJsonValue &v : s.providers)
+            ids << v.toObject().value(QLatin1String("id")).toString();
+        for (const char *id : {"claude", "openai", "codex", "openrouter", "gemini", "deepseek", "local"})
+            QVERIFY2(ids.contains(QLatin1String(id)), id);
     }
 };
 

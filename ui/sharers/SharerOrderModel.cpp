@@ -1,0 +1,254 @@
+#include "SharerOrderModel.h"
+
+#include "common/Format.h"
+
+#include <QtCore/QLocale>
+#include <QtGui/QPalette>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QStyle>
+
+namespace Aile::Ui {
+
+namespace {
+
+QString perMillion(const QJsonValue &v)
+{
+    if (!v.isDouble())
+        return QStringLiteral("—");
+    return QStringLiteral("$") + QLocale().toString(v.toDouble(), 'f', 2);
+}
+
+QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+QStringList strings(const QJsonValue &v)
+{
+    QStringList out;
+    for (const QJsonValue &s : v.toArray())
+        out << s.toString();
+    return out;
+}
+
+} // namespace
+
+SharerOrderModel::SharerOrderModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void SharerOrderModel::setRows(const QJsonArray &rows)
+{
+    beginResetModel();
+    m_rows = rows;
+    endResetModel();
+}
+
+void SharerOrderModel::setConfigured(const QJsonArray &sharers)
+{
+    m_configured.clear();
+    for (const QJsonValue &v : sharers)
+        m_configured.insert(str(v.toObject(), "handle"), v.toObject());
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+QJsonObject SharerOrderModel::row(int row) const
+{
+    return m_rows.at(row).toObject();
+}
+
+int SharerOrderModel::rowOf(const QString &handle) const
+{
+    for (int i = 0; i < m_rows.size(); ++i)
+        if (str(row(i), "handle") == handle)
+            return i;
+    return -1;
+}
+
+QString SharerOrderModel::sortKey(int column)
+{
+    switch (column) {
+    case Name: return QStringLiteral("name");
+    case InputPrice:
+    case OutputPrice:
+    case Quote: return QStringLiteral("price");
+    case Speed: return QStringLiteral("speed");
+    }
+    return {};
+}
+
+QString SharerOrderModel::state(const QJsonObject &r) const
+{
+    if (!r.value(QLatin1String("available")).toBool()) {
+        // A listing for one model names the reason; the listing by handle does not.
+        QString reason = str(r, "reason");
+        if (reason.isEmpty()) {
+            const QJsonObject c = m_configured.value(str(r, "handle"));
+            if (r.value(QLatin1String("blocked")).toBool())
+                reason = tr("blocked");
+            else if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true))
+                reason = tr("no usable credential");
+            else
+                reason = tr("cooling down");
+        }
+        return tr("unavailable: %1").arg(reason);
+    }
+    if (r.value(QLatin1String("deadKey")).toBool())
+        return tr("dead key");
+    if (r.value(QLatin1String("tiedWithPrevious")).toBool())
+        return tr("available, tied with the row above");
+    return tr("available");
+}
+
+QString SharerOrderModel::priceSheet(const QJsonObject &sharer)
+{
+    const QJsonObject price = sharer.value(QLatin1String("price")).toObject();
+    if (price.contains(QLatin1String("models")))
+        return tr("own quotes");
+    const double percent = price.value(QLatin1String("percentOfList")).toDouble(100);
+    return percent == 100 ? tr("list price") : tr("%1% of list").arg(QLocale().toString(percent));
+}
+
+QString SharerOrderModel::credentialStore(const QString &store)
+{
+    if (store == QLatin1String("keychain"))
+        return tr("keychain");
+    if (store == QLatin1String("file"))
+        return tr("stored in a file");
+    if (store == QLatin1String("env"))
+        return tr("environment variable");
+    return tr("none");
+}
+
+int SharerOrderModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int SharerOrderModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString SharerOrderModel::text(const QJsonObject &r, int column) const
+{
+    const QJsonObject c = m_configured.value(str(r, "handle"));
+    switch (column) {
+    case Rank: {
+        const int rank = r.value(QLatin1String("rank")).toInt();
+        return rank > 0 ? QString::number(rank) : QStringLiteral("—");
+    }
+    case Name: return str(r, "name");
+    case Handle: return str(r, "handle");
+    case Provider: return str(r, "provider");
+    case PriceSheet: return c.isEmpty() ? QStringLiteral("—") : priceSheet(c);
+    case InputPrice: return perMillion(r.value(QLatin1String("inputPrice")));
+    case OutputPrice: return perMillion(r.value(QLatin1String("outputPrice")));
+    case Quote: {
+        const QJsonValue q = r.value(QLatin1String("quoteUsd"));
+        return q.isDouble() ? Format::money(q.toDouble()) : QStringLiteral("—");
+    }
+    case Tested: {
+        const QJsonValue t = r.value(QLatin1String("tested"));
+        if (t.isBool())   // a listing for one model: was that model tested on this sharer
+            return t.toBool() ? tr("tested") : tr("not tested");
+        if (r.contains(QLatin1String("model")))   // a row the model's listing shows unavailable
+            return strings(c.value(QLatin1String("tested"))).contains(str(r, "model")) ? tr("tested") : tr("not tested");
+        const QStringList models = strings(t.isArray() ? t : c.value(QLatin1String("tested")));
+        return models.isEmpty() ? tr("none") : models.join(QStringLiteral(", "));
+    }
+    case Speed: return Format::duration(qint64(r.value(QLatin1String("ttfbMs")).toDouble(-1)));
+    case Credential: {
+        const QString where = credentialStore(str(r, "credentialStore"));
+        if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true))
+            return tr("%1, not readable").arg(where);
+        return where;
+    }
+    case State: return state(r);
+    }
+    return {};
+}
+
+QString SharerOrderModel::toolTip(const QJsonObject &r, int column) const
+{
+    const QJsonObject c = m_configured.value(str(r, "handle"));
+    switch (column) {
+    case Tested: {
+        const QStringList models = strings(c.value(QLatin1String("tested")));
+        return models.isEmpty() ? tr("No model was tested on this sharer yet")
+                                : tr("Models tested on this sharer: %1").arg(models.join(QStringLiteral(", ")));
+    }
+    case Credential: {
+        QString tip;
+        if (str(r, "credentialStore") == QLatin1String("file"))
+            tip = tr("Stored in plain text in the secrets file (mode 0600, readable only by you), because you opted in; "
+                     "the keychain is safer");
+        else if (str(r, "credentialStore") == QLatin1String("keychain"))
+            tip = tr("Stored in the system keychain");
+        else if (str(r, "credentialStore") == QLatin1String("env"))
+            tip = tr("Read from an environment variable when the proxy starts");
+        else
+            tip = tr("This sharer has no credential");
+        const QString error = str(c, "credentialError");
+        if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true) && !error.isEmpty())
+            tip += QLatin1Char('\n') + tr("Not readable: %1").arg(error);
+        return tip;
+    }
+    }
+    return text(r, column);
+}
+
+QVariant SharerOrderModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const QJsonObject r = row(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::AccessibleTextRole:
+        return text(r, index.column());
+    case Qt::ToolTipRole:
+        return toolTip(r, index.column());
+    case Qt::DecorationRole:
+        // The badge of a secret kept in the plain-text file.
+        if (index.column() == Credential && str(r, "credentialStore") == QLatin1String("file"))
+            return QApplication::style()->standardIcon(QStyle::SP_FileIcon);
+        return {};
+    case Qt::ForegroundRole:
+        // A sharer the next request would skip reads dimmed, in the palette's own colour.
+        if (!r.value(QLatin1String("available")).toBool() || r.value(QLatin1String("deadKey")).toBool())
+            return QApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == Rank || index.column() == InputPrice || index.column() == OutputPrice || index.column() == Quote
+            || index.column() == Speed)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    }
+    return {};
+}
+
+QVariant SharerOrderModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::ToolTipRole)
+        return sortKey(section).isEmpty() ? tr("Click to show the routing order again")
+                                          : tr("Click to sort: a reading order, not the routing order");
+    switch (section) {
+    case Rank: return tr("Rank");
+    case Name: return tr("Name");
+    case Handle: return tr("Handle");
+    case Provider: return tr("Provider");
+    case PriceSheet: return tr("Price");
+    case InputPrice: return tr("Input $/Mtok");
+    case OutputPrice: return tr("Output $/Mtok");
+    case Quote: return tr("Quote");
+    case Tested: return tr("Tested");
+    case Speed: return tr("First byte");
+    case Credential: return tr("Credential");
+    case State: return tr("State");
+    }
+    return {};
+}
+
+} // namespace Aile::Ui

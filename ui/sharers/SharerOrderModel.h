@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QtCore/QAbstractTableModel>
+#include <QtCore/QHash>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonObject>
+
+namespace Aile::Ui {
+
+/// The rows of `GET /sharers` exactly as the engine answered them: the routing order (or the
+/// reading order the engine sorted by), never re-ordered here, so the view and the API agree.
+/// What a listing row does not carry (price sheet, kind, tested models, a missing credential's
+/// reason) comes from the sharers as configured, by handle.
+class SharerOrderModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        Rank,
+        Name,
+        Handle,
+        Provider,
+        PriceSheet,
+        InputPrice,
+        OutputPrice,
+        Quote,
+        Tested,
+        Speed,
+        Credential,
+        State,
+        ColumnCount
+    };
+
+    explicit SharerOrderModel(QObject *parent = nullptr);
+
+    void setRows(const QJsonArray &rows);
+    /// The sharers as EngineStatus carries them (configuration format plus credentialAvailable).
+    void setConfigured(const QJsonArray &sharers);
+    QJsonObject row(int row) const;
+    /// The configured sharer of a handle, or empty.
+    QJsonObject configured(const QString &handle) const { return m_configured.value(handle); }
+    /// The row of a handle, or -1.
+    int rowOf(const QString &handle) const;
+    /// The `sort=` key the engine offers for a column (name, price, speed), or empty: routing order.
+    static QString sortKey(int column);
+    /// "available", "unavailable: cooling", "dead key", ... as the State column reads.
+    QString state(const QJsonObject &row) const;
+    /// "list price", "80% of list", "own quotes" for a configured sharer's price sheet.
+    static QString priceSheet(const QJsonObject &sharer);
+    /// "keychain", "stored in a file", ... for a listing row's credentialStore.
+    static QString credentialStore(const QString &store);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QString text(const QJsonObject &row, int column) const;
+    QString toolTip(const QJsonObject &row, int column) const;
+    QJsonArray m_rows;
+    QHash<QString, QJsonObject> m_configured;
+};
+
+} // namespace Aile::Ui
