@@ -264,6 +264,78 @@ int runConfig(const QStringList &arguments)
     return 2;
 }
 
+int runKeys(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The proxy's API keys.\n"
+        "  aile keys [list]          every key: id, name, prefix, state, spent today\n"
+        "  aile keys create NAME     a new key; its secret is printed once, here only\n"
+        "  aile keys revoke ID       revoke a key (by id or name): the proxy refuses it from now on"));
+    parser.addHelpOption();
+    addConnectionOptions(parser);
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("list, create or revoke"));
+    parser.addPositionalArgument(QStringLiteral("arg"), QStringLiteral("the name (create) or the key id (revoke)"));
+    parser.process(arguments);
+    QTextStream out(stdout), err(stderr);
+    const Connection c = connectionFrom(parser);
+    const QStringList pos = parser.positionalArguments();
+    const QString action = pos.value(0, QStringLiteral("list"));
+    QByteArray body;
+    QString error;
+    if (action == QLatin1String("create") && pos.size() == 2) {
+        const QByteArray payload = QJsonDocument(QJsonObject{{QStringLiteral("name"), pos.at(1)}}).toJson(QJsonDocument::Compact);
+        if (call(c, "POST", QStringLiteral("/keys"), {}, &body, &error, payload) != 201) {
+            err << "aile keys create: " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
+            return 1;
+        }
+        if (parser.isSet(QStringLiteral("json"))) {
+            out << body << Qt::endl;
+            return 0;
+        }
+        const QJsonObject r = QJsonDocument::fromJson(body).object();
+        out << "created " << r.value(QLatin1String("key")).toObject().value(QLatin1String("id")).toString() << " \""
+            << pos.at(1) << "\"\n"
+            << r.value(QLatin1String("plain")).toString() << "\n"
+            << "This is the only time the key is shown: copy it now.\n";
+        return 0;
+    }
+    if (action == QLatin1String("revoke") && pos.size() == 2) {
+        const QString path = QStringLiteral("/keys/") + QString::fromLatin1(QUrl::toPercentEncoding(pos.at(1)));
+        if (call(c, "DELETE", path, {}, &body, &error) != 200) {
+            err << "aile keys revoke: " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
+            return 1;
+        }
+        out << "revoked " << QJsonDocument::fromJson(body).object().value(QLatin1String("key")).toObject().value(QLatin1String("id")).toString()
+            << Qt::endl;
+        return 0;
+    }
+    if (action != QLatin1String("list") || pos.size() > 1) {
+        err << "aile keys: say `list`, `create NAME` or `revoke ID`\n";
+        return 2;
+    }
+    if (call(c, "GET", QStringLiteral("/keys"), {}, &body, &error) != 200) {
+        err << "aile keys: " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
+        return 1;
+    }
+    if (parser.isSet(QStringLiteral("json"))) {
+        out << body << Qt::endl;
+        return 0;
+    }
+    out << QStringLiteral("%1  %2  %3  %4  %5\n").arg(QStringLiteral("id"), -14).arg(QStringLiteral("name"), -24)
+               .arg(QStringLiteral("prefix"), -14).arg(QStringLiteral("state"), -8).arg(QStringLiteral("spent today $"));
+    for (const QJsonValue &v : QJsonDocument::fromJson(body).object().value(QLatin1String("keys")).toArray()) {
+        const QJsonObject k = v.toObject();
+        out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                   .arg(k.value(QLatin1String("id")).toString(), -14)
+                   .arg(k.value(QLatin1String("name")).toString().left(24), -24)
+                   .arg(k.value(QLatin1String("prefix")).toString(), -14)
+                   .arg(k.value(QLatin1String("revoked")).toBool() ? QStringLiteral("revoked") : QStringLiteral("active"), -8)
+                   .arg(k.value(QLatin1String("spentTodayUsd")).toDouble(), 0, 'f', 6);
+    }
+    return 0;
+}
+
 } // namespace
 
 int runClientCommand(const QString &command, const QStringList &arguments)
@@ -274,6 +346,8 @@ int runClientCommand(const QString &command, const QStringList &arguments)
         return runSharers(arguments);
     if (command == QLatin1String("config"))
         return runConfig(arguments);
+    if (command == QLatin1String("keys"))
+        return runKeys(arguments);
     QTextStream(stderr) << "aile: unknown command \"" << command << "\"; try aile --help\n";
     return 2;
 }

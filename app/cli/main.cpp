@@ -14,6 +14,7 @@ void printUsage()
                            "commands:\n"
                            "  serve     run the proxy engine without a window\n"
                            "  sharers   the sharers in routing order; test a model, probe a credential\n"
+                           "  keys      list, create or revoke API keys\n"
                            "  config    export or import the configuration (JSON, no secrets)\n"
                            "  traces    recent requests of a running engine\n\n"
                            "aile <command> --help shows a command's options.\n";

@@ -60,6 +60,8 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
         return reply(200, Config::exportConfig(m_ctx, m_ctx.adminTokenRef));
     if (req.path == "/admin/config" && (req.method == "POST" || req.method == "PUT"))
         return importConfig(req, reply);
+    if (handleKeys(req, reply))
+        return;
     const QJsonObject body = QJsonDocument::fromJson(req.body).object();
     if (req.path == "/sharers" && req.method == "POST")
         return saveSharer({}, body, context, reply);

@@ -9,6 +9,9 @@
 
 namespace Aile {
 struct EngineContext;
+namespace Keys {
+struct ApiKey;
+}
 
 namespace Api {
 
@@ -41,6 +44,9 @@ private:
     void saveSharer(const QString &handle, const QJsonObject &body, QObject *context, const ManagementReply &reply);
     void removeSharer(const QString &handle, const ManagementReply &reply);
     void importConfig(const ManagementRequest &request, const ManagementReply &reply);
+    // Keys (ManagementKeys.cpp).
+    bool handleKeys(const ManagementRequest &request, const ManagementReply &reply);
+    QJsonObject keyJson(const Keys::ApiKey &key) const;
 
     EngineContext &m_ctx;
 };

@@ -30,8 +30,10 @@ bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QStrin
         const auto old = std::find_if(existing.begin(), existing.end(), [&](const Keys::ApiKey &k) { return k.name == pk.name; });
         if (!pk.plainKey.isEmpty()) {
             key = Keys::ApiKey::fromPlain(pk.name, pk.plainKey, now);
-            if (old != existing.end() && old->hash == key.hash)
+            if (old != existing.end() && old->hash == key.hash) {
                 key.createdMs = old->createdMs;
+                key.revoked = old->revoked; // a revoked key is not revived by the file at the next start
+            }
             if (old != existing.end()) {
                 key.routing = old->routing;
                 key.routes = old->routes;

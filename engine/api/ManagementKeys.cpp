@@ -1,0 +1,182 @@
+// The key management calls of the management API: list, create (the plain key shown once),
+// read, edit the name and routing settings (validated, applied without a restart), revoke.
+#include "ManagementApi.h"
+
+#include "core/Clock.h"
+#include "core/EngineContext.h"
+#include "keys/ApiKey.h"
+#include "keys/KeyRouting.h"
+#include "store/Store.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QUrl>
+
+namespace Aile::Api {
+
+namespace {
+
+constexpr int MaxKeyName = 100;
+
+Keys::ApiKey *findKey(EngineContext &ctx, const QString &idOrName)
+{
+    for (Keys::ApiKey &k : ctx.keys)
+        if (k.id == idOrName)
+            return &k;
+    for (Keys::ApiKey &k : ctx.keys)
+        if (k.name == idOrName)
+            return &k;
+    return nullptr;
+}
+
+QString checkName(const EngineContext &ctx, const QJsonValue &value, const QString &selfId, int *status)
+{
+    *status = 400;
+    if (!value.isString() || value.toString().trimmed().isEmpty())
+        return QStringLiteral("a key needs a \"name\": a non-empty string such as \"claude code\"");
+    const QString name = value.toString().trimmed();
+    if (name.size() > MaxKeyName)
+        return QStringLiteral("the key name is %1 characters long; at most %2 are allowed").arg(name.size()).arg(MaxKeyName);
+    for (const Keys::ApiKey &k : ctx.keys) {
+        if (k.name == name && k.id != selfId) {
+            *status = 409;
+            return QStringLiteral("a key named \"%1\" exists already (%2%3); choose another name")
+                .arg(name, k.id, k.revoked ? QStringLiteral(", revoked") : QString());
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+QJsonObject ManagementApi::keyJson(const Keys::ApiKey &key) const
+{
+    // Never the secret, never its hash.
+    const double spent = m_ctx.store ? m_ctx.store->spent(Store::utcDay(m_ctx.clock->nowMs()), key.id) : 0.0;
+    return QJsonObject{{QStringLiteral("id"), key.id},
+                       {QStringLiteral("name"), key.name},
+                       {QStringLiteral("prefix"), key.prefix},
+                       {QStringLiteral("createdMs"), key.createdMs},
+                       {QStringLiteral("revoked"), key.revoked},
+                       {QStringLiteral("routing"), key.routing},
+                       {QStringLiteral("routes"), key.routes},
+                       {QStringLiteral("spentTodayUsd"), spent}};
+}
+
+bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementReply &reply)
+{
+    const QList<QByteArray> parts = req.path.mid(1).split('/');
+    if (parts.value(0) != "keys" || parts.size() > 2)
+        return false;
+    QJsonObject body;
+    if (req.method == "POST" || req.method == "PUT") {
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(req.body, &error);
+        if (!doc.isObject()) {
+            reply(400, managementError(QStringLiteral("the body must be a JSON object such as {\"name\": \"claude code\"} (%1)")
+                                           .arg(req.body.isEmpty() ? QStringLiteral("it is empty") : error.errorString())));
+            return true;
+        }
+        body = doc.object();
+        for (auto it = body.begin(); it != body.end(); ++it) {
+            if (it.key() != QLatin1String("name") && it.key() != QLatin1String("routing")) {
+                reply(400, managementError(QStringLiteral("\"%1\" cannot be set here; a key takes \"name\" and \"routing\" (docs/keys.md)").arg(it.key())));
+                return true;
+            }
+        }
+        if (body.contains(QLatin1String("routing")) && !body.value(QLatin1String("routing")).isObject()) {
+            reply(400, managementError(QStringLiteral("\"routing\" must be an object of key routing settings (docs/keys.md)")));
+            return true;
+        }
+    }
+
+    if (parts.size() == 1) {
+        if (req.method == "GET") {
+            QJsonArray keys;
+            for (const Keys::ApiKey &k : m_ctx.keys)
+                keys.append(keyJson(k));
+            reply(200, QJsonObject{{QStringLiteral("keys"), keys}});
+            return true;
+        }
+        if (req.method != "POST")
+            return false;
+        int status = 400;
+        const QString nameError = checkName(m_ctx, body.value(QLatin1String("name")), QString(), &status);
+        if (!nameError.isEmpty()) {
+            reply(status, managementError(nameError));
+            return true;
+        }
+        QJsonObject routing;
+        const QString routingError = Keys::validateRouting(body.value(QLatin1String("routing")).toObject(), {}, m_ctx.catalog, &routing);
+        if (!routingError.isEmpty()) {
+            reply(400, managementError(routingError));
+            return true;
+        }
+        const QString plain = Keys::generateKey();
+        Keys::ApiKey key = Keys::ApiKey::fromPlain(body.value(QLatin1String("name")).toString().trimmed(), plain, m_ctx.clock->nowMs());
+        key.routing = routing;
+        if (m_ctx.store && !m_ctx.store->saveKey(key)) {
+            reply(500, managementError(QStringLiteral("the key could not be stored; see the engine log")));
+            return true;
+        }
+        m_ctx.keys.append(key);
+        // The plain key is in this answer only; the store keeps its hash.
+        reply(201, QJsonObject{{QStringLiteral("key"), keyJson(key)}, {QStringLiteral("plain"), plain}});
+        return true;
+    }
+
+    const QString id = QUrl::fromPercentEncoding(parts.at(1));
+    if (id == QLatin1String("usage") || id == QLatin1String("route-dry-run") || id == QLatin1String("route-template"))
+        return false;
+    Keys::ApiKey *key = findKey(m_ctx, id);
+    if (!key) {
+        reply(404, managementError(QStringLiteral("no key %1; GET /keys lists them").arg(id)));
+        return true;
+    }
+    if (req.method == "GET") {
+        reply(200, QJsonObject{{QStringLiteral("key"), keyJson(*key)}});
+        return true;
+    }
+    if (req.method == "DELETE") {
+        // Revoked, not forgotten: its traces and ledger keep their key, and the proxy answers 401.
+        key->revoked = true;
+        if (m_ctx.store)
+            m_ctx.store->saveKey(*key);
+        reply(200, QJsonObject{{QStringLiteral("key"), keyJson(*key)}});
+        return true;
+    }
+    if (req.method != "PUT")
+        return false;
+    if (key->revoked) {
+        reply(409, managementError(QStringLiteral("key %1 is revoked and cannot be edited; create a new key").arg(key->id)));
+        return true;
+    }
+    Keys::ApiKey edited = *key;
+    if (body.contains(QLatin1String("name"))) {
+        int status = 400;
+        const QString nameError = checkName(m_ctx, body.value(QLatin1String("name")), key->id, &status);
+        if (!nameError.isEmpty()) {
+            reply(status, managementError(nameError));
+            return true;
+        }
+        edited.name = body.value(QLatin1String("name")).toString().trimmed();
+    }
+    if (body.contains(QLatin1String("routing"))) {
+        QJsonObject routing;
+        const QString routingError = Keys::validateRouting(body.value(QLatin1String("routing")).toObject(), edited.routes, m_ctx.catalog, &routing);
+        if (!routingError.isEmpty()) {
+            reply(400, managementError(routingError));
+            return true;
+        }
+        edited.routing = routing;
+    }
+    if (m_ctx.store && !m_ctx.store->saveKey(edited)) {
+        reply(500, managementError(QStringLiteral("the key could not be stored; see the engine log")));
+        return true;
+    }
+    *key = edited; // the next request reads it: no restart
+    reply(200, QJsonObject{{QStringLiteral("key"), keyJson(*key)}});
+    return true;
+}
+
+} // namespace Aile::Api
