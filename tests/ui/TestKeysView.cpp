@@ -105,8 +105,12 @@ private:
     bool saveAndWait(Ui::KeyRoutingDialog *dialog)
     {
         QSignalSpy saved(dialog, &Ui::KeyRoutingDialog::saved);
+        QSignalSpy failed(dialog, &Ui::KeyRoutingDialog::saveFailed);
         QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("saveRouting")), Qt::LeftButton);
-        return saved.count() > 0 || saved.wait(5000);
+        QTest::qWaitFor([&] { return saved.count() + failed.count() > 0; }, 5000);
+        if (!failed.isEmpty())
+            qWarning().noquote() << "the engine refused the routing:" << failed.first().at(0).toString();
+        return saved.count() > 0;
     }
 
     /// Every text the window and its dialogs show.
@@ -168,6 +172,13 @@ private Q_SLOTS:
         QVERIFY(!m_testKeyId.isEmpty());
         m_host->requestStatus();   // the routing dialog offers the sharers of the status
         QTRY_VERIFY(m_window->findChild<QTableView *>(QStringLiteral("sharersTable"))->model()->rowCount() > 0);
+    }
+
+    void init()
+    {
+        // Each case starts from the test key's defaults.
+        if (!m_testKeyId.isEmpty())
+            QCOMPARE(admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_testKeyId, QJsonObject{{QStringLiteral("routing"), QJsonObject()}}).status, 200);
     }
 
     void cleanupTestCase()
@@ -288,34 +299,53 @@ private Q_SLOTS:
         QCOMPARE(r.status, 200);
         QCOMPARE(QString::fromLatin1(r.header("x-aile-sharer")), Cheap);
 
+        // A price floor of 60% of list: the half-price sharer is too cheap to trust.
         Ui::KeyRoutingDialog *dialog = openRouting(m_testKeyId);
         QVERIFY(dialog);
-        tick(dialog->findChild<QListWidget *>(QStringLiteral("neverSharers")), Cheap, true);
+        dialog->findChild<QDoubleSpinBox *>(QStringLiteral("floor"))->setValue(60);
         QVERIFY(saveAndWait(dialog));
         r = chat(QLatin1String(TestKey));
         QCOMPARE(r.status, 200);
         QCOMPARE(QString::fromLatin1(r.header("x-aile-sharer")), Dear);
 
-        // A price ceiling of 80% of list leaves nobody: the dear one is at list, the cheap one blocked.
+        // And a price ceiling of 80% of list leaves nobody: the dear one is at list.
         dialog = openRouting(m_testKeyId);
         QVERIFY(dialog);
+        QCOMPARE(dialog->findChild<QDoubleSpinBox *>(QStringLiteral("floor"))->value(), 60.0);
         auto *mode = dialog->findChild<QComboBox *>(QStringLiteral("ceilingMode"));
         mode->setCurrentIndex(mode->findData(int(Ui::KeyRoutingDialog::Ceiling::PercentOfList)));
         dialog->findChild<QDoubleSpinBox *>(QStringLiteral("ceiling"))->setValue(80);
         QVERIFY(saveAndWait(dialog));
         r = chat(QLatin1String(TestKey));
         QCOMPARE(r.status, 503);
+        QVERIFY2(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(QLatin1String("every sharer online")),
+                 r.body.constData());
 
-        // Unblocked, the cheap one (50% of list) is under the ceiling again.
+        // Back to the defaults: the cheap one again.
         dialog = openRouting(m_testKeyId);
         QVERIFY(dialog);
-        tick(dialog->findChild<QListWidget *>(QStringLiteral("neverSharers")), Cheap, false);
+        dialog->setRouting({});
         QVERIFY(saveAndWait(dialog));
         r = chat(QLatin1String(TestKey));
-        QCOMPARE(r.status, 200);
         QCOMPARE(QString::fromLatin1(r.header("x-aile-sharer")), Cheap);
+    }
 
-        // Back to the defaults for the next cases.
+    void neverTheseSharersIsHonouredWithoutARestart()
+    {
+        Ui::KeyRoutingDialog *dialog = openRouting(m_testKeyId);
+        QVERIFY(dialog);
+        tick(dialog->findChild<QListWidget *>(QStringLiteral("neverSharers")), Cheap, true);
+        QVERIFY(saveAndWait(dialog));
+        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId).json().value(QLatin1String("key")).toObject()
+                     .value(QLatin1String("routing")).toObject().value(QLatin1String("neverSharers")).toArray(),
+                 QJsonArray{Cheap});
+        Reply r = chat(QLatin1String(TestKey));
+        QCOMPARE(r.status, 200);
+        // The routing pipeline does not act on a key's sharer lists yet (docs/configuration.md: "not yet
+        // acted on"); remove this line when it does.
+        QEXPECT_FAIL("", "the router does not yet apply the key's neverSharers", Continue);
+        QCOMPARE(QString::fromLatin1(r.header("x-aile-sharer")), Dear);
+
         dialog = openRouting(m_testKeyId);
         QVERIFY(dialog);
         dialog->setRouting({});
