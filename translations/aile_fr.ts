@@ -654,10 +654,6 @@
         <translation>(aucun)</translation>
     </message>
     <message>
-        <source>%1 (%2, %3)</source>
-        <translation>%1 (%2, %3)</translation>
-    </message>
-    <message>
         <source>A sharer handle is L followed by 16 hex digits (L1a2b3c4d5e6f7a8b).</source>
         <translation>Un identifiant de partageur est un L suivi de 16 chiffres hexadécimaux (L1a2b3c4d5e6f7a8b).</translation>
     </message>
@@ -676,6 +672,10 @@
     <message>
         <source>At most %1 entries in each list.</source>
         <translation>%1 entrées au plus par liste.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>

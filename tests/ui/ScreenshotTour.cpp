@@ -6,6 +6,7 @@
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "keys/KeyRoutingDialog.h"
+#include "keys/KeysModel.h"
 #include "keys/KeysView.h"
 #include "keys/NewKeyDialog.h"
 #include "mainwindow/MainWindow.h"

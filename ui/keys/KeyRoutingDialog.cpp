@@ -83,6 +83,7 @@ void addItem(QListWidget *list, const QString &text, const QString &data, bool o
 {
     auto *item = new QListWidgetItem(text, list);
     item->setData(Qt::UserRole, data);
+    item->setToolTip(data);
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
     item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
 }
@@ -131,6 +132,9 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     // Price and cost.
     m_ceilingMode->setObjectName(QStringLiteral("ceilingMode"));
     m_ceilingMode->setAccessibleName(tr("Price ceiling"));
+    // The choice's own text can be long (French): the two columns stay balanced.
+    m_ceilingMode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_ceilingMode->setMinimumContentsLength(14);
     m_ceilingMode->addItem(tr("No ceiling"), int(Ceiling::None));
     m_ceilingMode->addItem(tr("Percent of the model's list price"), int(Ceiling::PercentOfList));
     m_ceilingMode->addItem(tr("Dollars per million tokens"), int(Ceiling::PerMillion));
@@ -253,12 +257,14 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     connect(m_save, &QPushButton::clicked, this, &KeyRoutingDialog::save);
     connect(cancel, &QPushButton::clicked, this, &QDialog::reject);
 
+    m_neverProviders->setMaximumHeight(130);
     auto *left = new QVBoxLayout;
     left->addWidget(price);
-    left->addWidget(providers, 1);
+    left->addWidget(providers);
+    left->addWidget(behaviour);
+    left->addStretch(1);
     auto *right = new QVBoxLayout;
     right->addWidget(sharers, 1);
-    right->addWidget(behaviour);
     right->addWidget(advanced);
     auto *columns = new QHBoxLayout;
     columns->addLayout(left, 1);
@@ -272,7 +278,7 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     connect(m_ceilingMode, &QComboBox::currentIndexChanged, this, &KeyRoutingDialog::updateCeiling);
     updateCeiling();
     setRouting({});
-    resize(1000, 700);
+    resize(1000, 640);
 }
 
 void KeyRoutingDialog::updateCeiling()
@@ -313,7 +319,7 @@ void KeyRoutingDialog::buildSharerLists(const QJsonObject &r)
     for (const QJsonValue &v : m_sharers) {
         const QJsonObject s = v.toObject();
         const QString handle = s.value(QLatin1String("handle")).toString();
-        const QString text = tr("%1 (%2, %3)").arg(s.value(QLatin1String("name")).toString(), s.value(QLatin1String("provider")).toString(), handle);
+        const QString text = tr("%1 (%2)").arg(s.value(QLatin1String("name")).toString(), s.value(QLatin1String("provider")).toString());
         known << handle.toUpper();
         addItem(m_onlySharers, text, handle, only.contains(handle, Qt::CaseInsensitive));
         addItem(m_neverSharers, text, handle, never.contains(handle, Qt::CaseInsensitive));
