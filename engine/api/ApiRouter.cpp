@@ -36,6 +36,17 @@ QString presentedKey(const Http::HttpRequest &request)
     return QString::fromUtf8(request.headers.value("x-api-key")).trimmed();
 }
 
+namespace {
+// The field that caps the answer's tokens in this body: chat completions also take
+// max_completion_tokens.
+QString outputCapFieldOf(Wire::Endpoint endpoint, const QJsonObject &body)
+{
+    if (endpoint == Wire::Endpoint::ChatCompletions && body.contains(QLatin1String("max_completion_tokens")))
+        return QStringLiteral("max_completion_tokens");
+    return Wire::outputCapField(endpoint);
+}
+} // namespace
+
 ApiRouter::ApiRouter(EngineContext &context, ManagementApi *management) : m_ctx(context), m_management(management) {}
 
 bool ApiRouter::hostAllowed(const Http::HttpRequest &request) const
@@ -180,15 +191,19 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     facts.key = &key;
     facts.client = client;
     facts.promptTokens = Billing::estimatePromptTokens(req.body);
-    const QString capField = Wire::outputCapField(endpoint);
+    const QString capField = outputCapFieldOf(endpoint, body);
     if (!capField.isEmpty() && body.value(capField).isDouble())
         facts.maxOutputTokens = qint64(body.value(capField).toDouble());
     facts.stream = body.value(QLatin1String("stream")).toBool();
+    facts.body = &body;
 
     Routing::Router router(m_ctx);
     // A refused plan still goes through ProxyRequest: every request is a trace row.
     Routing::Plan plan = router.plan(facts);
-    auto *request = new Dispatch::ProxyRequest(m_ctx, exchange, key, endpoint, body, std::move(plan), facts.client);
+    QJsonObject sent = body;
+    if (plan.ok() && plan.costCapUsd && !capField.isEmpty() && !body.contains(capField))
+        sent.insert(capField, Billing::DefaultMaxTokens); // sent the output cap it is priced at
+    auto *request = new Dispatch::ProxyRequest(m_ctx, exchange, key, endpoint, sent, std::move(plan), facts.client);
     request->start();
 }
 

@@ -23,7 +23,7 @@ std::optional<Rates> ratesFor(const Catalog::Sharer &sharer, const Catalog::Mode
         return std::nullopt;
     const double factor = sharer.price.mode == Mode::List ? 1.0 : sharer.price.percent / 100.0;
     r.input = *model->input;
-    r.output = *model->output;
+    r.output = model->output.value_or(0);
     r.cacheRead = model->cacheRead.value_or(r.input);
     r.cacheWrite = model->cacheWrite.value_or(r.input);
     if (model->longContextThreshold > 0 && promptTokens > model->longContextThreshold) {

@@ -48,7 +48,9 @@ struct ModelInfo
     bool estimated = false;
     bool overridden = false;   // changed by the user
 
-    bool priced() const { return input.has_value() && output.has_value(); }
+    /// A list price to quote from: input and output, or input alone for a model that writes no
+    /// tokens (embeddings, moderation).
+    bool priced() const { return input.has_value() && (output.has_value() || kind != QLatin1String("chat")); }
     QJsonObject toJson() const;
     static std::optional<ModelInfo> fromJson(const QJsonObject &o, QString *error);
 };

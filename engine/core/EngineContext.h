@@ -4,6 +4,7 @@
 #include "catalog/Catalog.h"
 #include "catalog/Sharer.h"
 #include "keys/ApiKey.h"
+#include "routing/FailingSharers.h"
 
 #include <QtCore/QHash>
 #include <QtCore/QRandomGenerator>
@@ -49,6 +50,7 @@ struct EngineContext
     QJsonObject routing;                   // default_model, fallback_models, selection, models
     QString adminTokenRef;                 // where the admin token comes from (exports name it)
     std::function<void()> reloadState;     // re-reads the store after an import
+    Routing::FailingSharers failing;       // keys that move failing sharers back (in memory)
     mutable QRandomGenerator draw;         // the tie draw of requests without a session; seeded in tests
 
     const Keys::ApiKey *keyByPlain(const QString &plain) const;

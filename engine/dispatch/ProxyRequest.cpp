@@ -405,6 +405,8 @@ void ProxyRequest::handleUpstreamFinished()
     } else if (m_ctx.health) {
         m_ctx.health->recordSuccess(handle, m_attempt.ttfbMs);
     }
+    if (outcome != QLatin1String("passed_through"))
+        m_ctx.failing.note(m_key, current().provider, handle, outcome != QLatin1String("served"), m_ctx.clock->nowMs());
     releaseSlot();
     endAttempt(outcome, reason);
     if (m_exchange) {
@@ -427,6 +429,7 @@ void ProxyRequest::handleUpstreamFailed(Http::UpstreamError error, const QString
         m_attempt.outputTokens = usage.outputTokens;
         if (m_ctx.health)
             m_ctx.health->recordFailure(current().handle, current().upstreamModel, Health::Failure::Connection);
+        m_ctx.failing.note(m_key, current().provider, current().handle, true, m_ctx.clock->nowMs());
         releaseSlot();
         endAttempt(QStringLiteral("cut"), detail);
         if (m_exchange) {
@@ -524,6 +527,8 @@ void ProxyRequest::failOver(const QString &outcome, const QString &reason, std::
         m_call = nullptr;
     }
     releaseSlot();
+    if (failure && *failure != Health::Failure::Timeout)
+        m_ctx.failing.note(m_key, current().provider, current().handle, true, m_ctx.clock->nowMs());
     if (failure && m_ctx.health) {
         const qint64 until = m_ctx.health->recordFailure(current().handle, current().upstreamModel, *failure, retryAfterMs);
         if (m_attempt.status == 429 && until > 0)
@@ -604,6 +609,11 @@ void ProxyRequest::finish()
                                           qMax<qint64>(0, u.inputTokens) + u.cacheReadTokens + u.cacheWriteTokens);
             if (rates)
                 m_trace.costUsd = Billing::costOf(*rates, u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens);
+            // Never charged above the cost cap: the sharer absorbs what the usage adds past it.
+            if (m_plan.costCapUsd && m_trace.costUsd > *m_plan.costCapUsd) {
+                m_trace.absorbedUsd = m_trace.costUsd - *m_plan.costCapUsd;
+                m_trace.costUsd = *m_plan.costCapUsd;
+            }
         }
         if (billable) {
             Store::LedgerEntry e;

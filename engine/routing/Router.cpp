@@ -100,6 +100,11 @@ std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
             continue;
         const QString header = QString::fromLatin1(name);
         auto b = parseBound(value, header);
+        if (!b && value.endsWith(QLatin1Char('%'))) {
+            // A percentage needs a priced model first (404): the value is read after that.
+            (header == QLatin1String("x-aile-max-price") ? out->maxes : out->mins).append({0, true, header, true});
+            continue;
+        }
         if (!b)
             return refused(400, QStringLiteral("%1: \"%2\" is not a price; send $ per million tokens (8) or a percentage of the model's list (80%)")
                                     .arg(header, value),
@@ -118,8 +123,26 @@ std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
         out->verifiedOnly = true;
         out->verifiedSource = QStringLiteral("this API key's verified-only filter");
     }
+    // Max and min price bind the token-priced endpoints only; the rest are priced per unit.
+    if (facts.endpoint == Wire::Endpoint::Moderations || facts.endpoint == Wire::Endpoint::Rerank) {
+        out->maxes.clear();
+        out->mins.clear();
+    }
+    return readLevers(facts, out);
+}
+
+namespace {
+std::optional<Plan> malformedPercent(const Router::Limits &limits)
+{
+    for (const QList<Router::PriceBound> &bounds : {limits.maxes, limits.mins})
+        for (const Router::PriceBound &b : bounds)
+            if (b.malformed)
+                return refused(400, QStringLiteral("%1: the percentage is malformed; send $ per million tokens (8) or a percentage of the model's list (80%)")
+                                        .arg(b.source),
+                               QJsonObject{{QStringLiteral("refusedBy"), b.source}});
     return std::nullopt;
 }
+} // namespace
 
 std::optional<Plan> Router::checkPercentNeedsPrice(const Limits &limits, const QString &provider, const QString &model) const
 {
@@ -179,6 +202,8 @@ Plan Router::plan(const RequestFacts &facts) const
     Limits limits;
     if (auto bad = readLimits(facts, &limits))
         return *bad;
+    if (auto spent = checkSpendLimit(facts))
+        return *spent;
     const bool chat = Wire::isChat(facts.endpoint);
     const QString headerProvider = headerText(facts, "x-aile-provider").toLower();
     const QString keyProvider = facts.key ? facts.key->routing.value(QLatin1String("provider")).toString() : QString();
@@ -206,6 +231,8 @@ Plan Router::plan(const RequestFacts &facts) const
                                     .arg(headerList.first(), bare));
         QStringList limit = headerList;
         limit.removeAll(QStringLiteral("any"));
+        if (auto bad = malformedPercent(limits))
+            return *bad;
         return planAnyProvider(facts, bare, limit);
     }
     if (anyHeader)
@@ -278,20 +305,33 @@ Plan Router::plan(const RequestFacts &facts) const
     }
     if (auto noPrice = checkPercentNeedsPrice(limits, provider, id))
         return *noPrice;
+    if (auto bad = malformedPercent(limits))
+        return *bad;
+    if (auto bad = checkRequest(facts, limits, provider, id))
+        return *bad;
     Plan plan;
+    plan.costCapUsd = limits.costCap;
+    plan.costCapSource = limits.costCapSource;
     Target t = filteredTarget(provider, id, facts, limits);
     if (t.candidates.isEmpty()) {
-        failEmptyTarget(plan, t);
+        failEmptyTarget(plan, t, limits);
         plan.targets.append(t);
         return plan;
     }
     order(t, facts, &plan.sampled);
+    leverOrder(t, facts, &plan.orderedBySpeed);
     plan.targets.append(t);
     return plan;
 }
 
-void Router::failEmptyTarget(Plan &plan, const Target &t) const
+void Router::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) const
 {
+    if (auto levers = leverEmptyPlan(t, limits)) {
+        plan.status = levers->status;
+        plan.message = levers->message;
+        plan.extra = levers->extra;
+        return;
+    }
     qint64 earliest = 0;
     bool allCooling = !t.refusals.isEmpty();
     for (const Refusal &r : t.refusals) {
@@ -312,12 +352,13 @@ void Router::failEmptyTarget(Plan &plan, const Target &t) const
     if (allFiltered) {
         // The seed's text: what every sharer online is, and where the filter that emptied the pool lives.
         plan.status = 503;
-        QString why = t.refusals.first().reason;
+        const Refusal &telling = tellingRefusal(t.refusals);
+        QString why = telling.reason;
         const qsizetype paren = why.indexOf(QLatin1String(" ($"));
         if (paren > 0)
             why = why.left(paren);
         plan.message = QStringLiteral("every sharer online for %1/%2 is %3").arg(t.provider, t.model, why);
-        plan.extra.insert(QStringLiteral("refusedBy"), t.refusals.first().refusedBy);
+        plan.extra.insert(QStringLiteral("refusedBy"), telling.refusedBy);
         return;
     }
     plan.status = 503;
@@ -352,6 +393,12 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
         };
         if (s.blocked) {
             refuse(QStringLiteral("blocked"));
+            continue;
+        }
+        QString leverBy;
+        const QString leverWhy = leverRefusal(facts, limits, s, &leverBy);
+        if (!leverWhy.isEmpty()) {
+            refuse(leverWhy, 0, leverBy);
             continue;
         }
         if (!m_ctx.credentials.contains(s.handle)) {
@@ -395,11 +442,20 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
                 continue;
             }
         }
+        if (limits.costCap && (!c.quoteUsd || *c.quoteUsd > *limits.costCap + 1e-12)) {
+            // Passed over before anything is held: a dearer sharer is never paid to.
+            t.refusals.append({s.handle, s.name,
+                               c.quoteUsd ? QStringLiteral("quotes $%1, above the cost cap $%2 (%3)").arg(*c.quoteUsd, 0, 'f', 6).arg(*limits.costCap).arg(limits.costCapSource)
+                                          : QStringLiteral("cannot be quoted, so the cost cap (%1) cannot bound it").arg(limits.costCapSource),
+                               0, QStringLiteral("x-aile-max-cost"), c.quoteUsd.value_or(-1)});
+            continue;
+        }
         if (m_ctx.health) {
             const Health::SharerHealth &h = m_ctx.health->of(s.handle);
             c.deadKey = h.deadKey;
             c.health = m_ctx.health->weight(s.handle);
             c.ttfbMs = h.ttfbSamples > 0 ? h.ttfbMs : -1;
+            c.ttfbSamples = h.ttfbSamples;
         }
         t.candidates.append(c);
     }
@@ -487,11 +543,15 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
 {
     Plan plan;
     plan.anyProvider = true;
+    Limits limits;
+    readLimits(facts, &limits);
+    plan.costCapUsd = limits.costCap;
+    plan.costCapSource = limits.costCapSource;
     const QString wire = Wire::wireName(facts.endpoint);
     QList<Target> targets;
     bool listed = false;
     for (const Catalog::ProviderInfo &p : m_ctx.catalog.providers()) {
-        if (p.selfHosted || !p.speaks(wire) || (!limitTo.isEmpty() && !limitTo.contains(p.id)))
+        if (p.selfHosted || !p.speaks(wire) || (!limitTo.isEmpty() && !limitTo.contains(p.id)) || limits.excludeProviders.contains(p.id))
             continue;
         const QString id = matchingModel(p.id, bareId);
         if (id.isEmpty())
@@ -503,6 +563,7 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
             continue;
         }
         order(t, facts, &plan.sampled);
+        leverOrder(t, facts, &plan.orderedBySpeed);
         targets.append(t);
     }
     if (!listed)
@@ -514,8 +575,8 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
         all.model = bareId;
         for (const Target &t : plan.targets)
             all.refusals += t.refusals;
-        failEmptyTarget(plan, all);
-        if (plan.status == 503)
+        failEmptyTarget(plan, all, limits);
+        if (plan.status == 503 && !plan.extra.contains(QLatin1String("refusedBy")))
             plan.message = QStringLiteral("no provider listing %1 has a sharer online that can serve it right now").arg(bareId);
         return plan;
     }

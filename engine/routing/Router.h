@@ -28,6 +28,7 @@ struct RequestFacts
     qint64 promptTokens = 0;
     qint64 maxOutputTokens = Billing::DefaultMaxTokens;
     bool stream = false;
+    const QJsonObject *body = nullptr;     // the client's body, where one exists (the cost cap's checks)
     std::optional<quint64> drawSeed;       // a session's stable seed; unset: a random draw
 };
 
@@ -44,6 +45,8 @@ struct Candidate
     bool deadKey = false;
     double health = 1.0;                   // the tie-draw factor
     double ttfbMs = -1;                    // observed, -1 without samples
+    int ttfbSamples = 0;
+    bool demoted = false;                  // failing this key lately (demoteFailing): sorted last
     bool tiedWithPrevious = false;         // same price as the one before it (a drawn order)
 };
 
@@ -55,7 +58,12 @@ struct Refusal
     QString reason;
     qint64 untilMs = 0;                    // cooling: when it ends
     QString refusedBy;                     // the header or key setting whose filter removed it
+    double quoteUsd = -1;                  // refused by a cost cap: what it quoted
 };
+
+/// Of the refusals that emptied a pool, the one whose filter ruled out the last sharers left
+/// (lists, then data policy, capacity, verified, price, cost cap; a header before the key).
+const Refusal &tellingRefusal(const QList<Refusal> &refusals);
 
 /// One provider/model to try, with its sharers in order. A plain request has one target; an
 /// auto/ request one per provider; a named route one per route target.
@@ -78,6 +86,9 @@ struct Plan
     QList<Target> targets;
     bool anyProvider = false;              // auto/: the provider may change between attempts
     bool sampled = false;                  // a draw broke a tie somewhere
+    std::optional<double> costCapUsd;      // the binding cost cap (lowest of header and key)
+    QString costCapSource;
+    bool orderedBySpeed = false;           // the key prefers speed and it applied
     bool ok() const { return status == 0; }
 };
 
@@ -102,6 +113,7 @@ public:
         double value = 0;
         bool percent = false;
         QString source;        // the header or key setting it came from, for messages and refusedBy
+        bool malformed = false;   // "abc%": refused with 400 once the model is known to have a list price
     };
     /// Every bound binds, so the stricter of key and header wins: a header can lower the key's
     /// ceiling and raise its floor, never the other way.
@@ -111,10 +123,42 @@ public:
         QList<PriceBound> mins;
         bool verifiedOnly = false;
         QString verifiedSource;
+        // The levers of Levers.cpp: the sharer and provider lists, the cost cap, data collection,
+        // self-hosted capacity, and the key's speed and demotion preferences.
+        QStringList onlySharers;          // empty: any
+        bool onlyFromHeader = false;      // x-aile-sharer narrowed (or replaced) the key's list
+        QStringList keyNeverSharers;
+        QStringList headerNeverSharers;
+        QStringList excludeProviders;     // key and x-aile-exclude-provider
+        QStringList headerExcludeProviders;
+        QString sharerPin;                // the key's single sharer
+        std::optional<double> costCap;
+        QString costCapSource;
+        bool denyData = false;
+        QString denyDataSource;
+        bool allowSelfHosted = true;      // the key's setting
+        bool capacityLocal = false;
+        bool capacityNode = false;
+        bool preferSpeed = false;
+        bool demoteFailing = false;
     };
     /// Reads x-aile-max-price, x-aile-min-price, x-aile-verified and the key's own settings.
     /// Returns an error plan (400) for a malformed value.
     static std::optional<Plan> readLimits(const RequestFacts &facts, Limits *out);
+    /// The rest of the levers (Levers.cpp): lists, cost cap, data collection, capacity.
+    static std::optional<Plan> readLevers(const RequestFacts &facts, Limits *out);
+    /// What a plain request for provider/model must pass before any sharer is looked at: the
+    /// spend limit, excluded providers, self-hosted and data-collection policies, and the cases a
+    /// cost cap cannot bound (Levers.cpp).
+    std::optional<Plan> checkRequest(const RequestFacts &facts, const Limits &limits, const QString &provider, const QString &model) const;
+    /// Why the levers leave this sharer out (its refusedBy in *by), or empty.
+    QString leverRefusal(const RequestFacts &facts, const Limits &limits, const Catalog::Sharer &sharer, QString *by) const;
+    /// The seed's answer when the levers emptied a target's pool; nullopt when they did not.
+    std::optional<Plan> leverEmptyPlan(const Target &target, const Limits &limits) const;
+    /// Speed first and the demoted sharers, once the price order is drawn.
+    void leverOrder(Target &target, const RequestFacts &facts, bool *bySpeed) const;
+    /// The key's spend limit for today: a 403 budget_exceeded once it is reached.
+    std::optional<Plan> checkSpendLimit(const RequestFacts &facts) const;
 
 private:
     Target filteredTarget(const QString &provider, const QString &model, const RequestFacts &facts, const Limits &limits) const;
@@ -125,7 +169,7 @@ private:
     QStringList providersListing(const QString &bareId, Wire::Endpoint endpoint, QString *matchedId) const;
     QString matchingModel(const QString &provider, const QString &bareId) const;
     void order(Target &target, const RequestFacts &facts, bool *sampled) const;
-    void failEmptyTarget(Plan &plan, const Target &target) const;
+    void failEmptyTarget(Plan &plan, const Target &target, const Limits &limits) const;
 
     const EngineContext &m_ctx;
 };
