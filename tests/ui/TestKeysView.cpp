@@ -341,9 +341,6 @@ private Q_SLOTS:
                  QJsonArray{Cheap});
         Reply r = chat(QLatin1String(TestKey));
         QCOMPARE(r.status, 200);
-        // The routing pipeline does not act on a key's sharer lists yet (docs/configuration.md: "not yet
-        // acted on"); remove this line when it does.
-        QEXPECT_FAIL("", "the router does not yet apply the key's neverSharers", Continue);
         QCOMPARE(QString::fromLatin1(r.header("x-aile-sharer")), Dear);
 
         dialog = openRouting(m_testKeyId);
