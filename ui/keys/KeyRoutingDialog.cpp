@@ -275,6 +275,11 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     layout->addWidget(m_error);
     layout->addWidget(buttons);
 
+    // A spin box's editor is what takes the focus: it carries the box's name for a screen reader.
+    for (QDoubleSpinBox *box : {m_ceiling, m_floor, m_maxCost, m_spendLimit})
+        if (auto *editor = box->findChild<QLineEdit *>())
+            editor->setAccessibleName(box->accessibleName());
+
     connect(m_ceilingMode, &QComboBox::currentIndexChanged, this, &KeyRoutingDialog::updateCeiling);
     updateCeiling();
     setRouting({});
