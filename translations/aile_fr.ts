@@ -232,10 +232,6 @@
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <source>Aile keeps only a hash of each key, so it cannot show a key again. Paste the key you provisioned (keys[].key in the configuration file is filled in for you). Creating a key from this dialog will come with the engine&apos;s key API.</source>
-        <translation>Aile ne garde qu’une empreinte de chaque clé et ne peut donc pas la réafficher. Collez la clé que vous avez fournie (keys[].key du fichier de configuration est reprise pour vous). La création d’une clé depuis cette fenêtre viendra avec l’API des clés du moteur.</translation>
-    </message>
-    <message>
         <source>About this tool</source>
         <translation>À propos de cet outil</translation>
     </message>
@@ -314,6 +310,18 @@
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>&amp;New key…</source>
+        <translation>&amp;Nouvelle clé…</translation>
+    </message>
+    <message>
+        <source>Create a new key</source>
+        <translation>Créer une nouvelle clé</translation>
+    </message>
+    <message>
+        <source>Aile keeps only a hash of each key, so it cannot show an existing key again. Make a new key here (it is filled in), or paste the key you kept (keys[].key in the configuration file is filled in for you).</source>
+        <translation>Aile ne garde qu’une empreinte de chaque clé et ne peut donc plus afficher une clé existante. Créez une nouvelle clé ici (elle est remplie pour vous), ou collez la clé que vous avez gardée (keys[].key du fichier de configuration est rempli pour vous).</translation>
     </message>
 </context>
 <context>
@@ -476,6 +484,444 @@
     </message>
 </context>
 <context>
+    <name>Aile::Ui::KeyRoutingDialog</name>
+    <message>
+        <source>Never these providers</source>
+        <translation>Jamais ces fournisseurs</translation>
+    </message>
+    <message>
+        <source>Only providers that do not &amp;train on prompts</source>
+        <translation>Seulement les fournisseurs qui n’&amp;entraînent pas sur les prompts</translation>
+    </message>
+    <message>
+        <source>Allow self-&amp;hosted models</source>
+        <translation>Autoriser les modèles auto-&amp;hébergés</translation>
+    </message>
+    <message>
+        <source>Only these sharers</source>
+        <translation>Seulement ces partageurs</translation>
+    </message>
+    <message>
+        <source>Never these sharers</source>
+        <translation>Jamais ces partageurs</translation>
+    </message>
+    <message>
+        <source>Prefer &amp;speed over price</source>
+        <translation>Préférer la &amp;vitesse au prix</translation>
+    </message>
+    <message>
+        <source>Move sharers that keep &amp;failing to the back</source>
+        <translation>Reléguer à la fin les partageurs qui é&amp;chouent souvent</translation>
+    </message>
+    <message>
+        <source>&amp;Keep a conversation on one sharer</source>
+        <translation>&amp;Garder une conversation sur un seul partageur</translation>
+    </message>
+    <message>
+        <source>Only sharers that passed a test of the model (&amp;verified)</source>
+        <translation>Seulement les partageurs qui ont réussi un test du modèle (vérifi&amp;és)</translation>
+    </message>
+    <message>
+        <source>Let a bare model id use any provider</source>
+        <translation>Laisser un identifiant de modèle nu utiliser n’importe quel fournisseur</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Enregistrer</translation>
+    </message>
+    <message>
+        <source>Key routing</source>
+        <translation>Routage de la clé</translation>
+    </message>
+    <message>
+        <source>Price ceiling</source>
+        <translation>Prix plafond</translation>
+    </message>
+    <message>
+        <source>No ceiling</source>
+        <translation>Pas de plafond</translation>
+    </message>
+    <message>
+        <source>Percent of the model&apos;s list price</source>
+        <translation>Pourcentage du prix catalogue du modèle</translation>
+    </message>
+    <message>
+        <source>Dollars per million tokens</source>
+        <translation>Dollars par million de jetons</translation>
+    </message>
+    <message>
+        <source>Price ceiling value</source>
+        <translation>Valeur du prix plafond</translation>
+    </message>
+    <message>
+        <source>Price floor</source>
+        <translation>Prix plancher</translation>
+    </message>
+    <message>
+        <source>% of list</source>
+        <translation>&#xa0;% du catalogue</translation>
+    </message>
+    <message>
+        <source>no floor</source>
+        <translation>pas de plancher</translation>
+    </message>
+    <message>
+        <source>A sharer priced under this share of the model&apos;s list price is skipped (the key&apos;s max discount).</source>
+        <translation>Un partageur moins cher que cette part du prix catalogue du modèle est écarté (la remise maximale de la clé).</translation>
+    </message>
+    <message>
+        <source>Max cost per request</source>
+        <translation>Coût maximal par requête</translation>
+    </message>
+    <message>
+        <source>no cap</source>
+        <translation>pas de plafond</translation>
+    </message>
+    <message>
+        <source>The most one request may be charged. A sharer quoting above it is passed over; when all do, the request is refused with a 402 and nothing is charged.</source>
+        <translation>Le montant maximal facturé pour une requête. Un partageur dont le devis le dépasse est écarté ; si tous le dépassent, la requête est refusée par un 402 et rien n’est facturé.</translation>
+    </message>
+    <message>
+        <source>Spend limit per day</source>
+        <translation>Limite de dépense par jour</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>pas de limite</translation>
+    </message>
+    <message>
+        <source>Over it the key&apos;s requests are refused (403 budget_exceeded) until 00:00 UTC.</source>
+        <translation>Au-delà, les requêtes de la clé sont refusées (403 budget_exceeded) jusqu’à 00:00 UTC.</translation>
+    </message>
+    <message>
+        <source>Price and cost</source>
+        <translation>Prix et coût</translation>
+    </message>
+    <message>
+        <source>Price &amp;ceiling:</source>
+        <translation>Prix &amp;plafond&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Price f&amp;loor:</source>
+        <translation>Prix p&amp;lancher&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Max cost per &amp;request:</source>
+        <translation>Coût maximal par &amp;requête&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Spend &amp;limit per day:</source>
+        <translation>Li&amp;mite de dépense par jour&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Only this provider</source>
+        <translation>Seulement ce fournisseur</translation>
+    </message>
+    <message>
+        <source>any provider</source>
+        <translation>n’importe quel fournisseur</translation>
+    </message>
+    <message>
+        <source>Provider id</source>
+        <translation>Identifiant du fournisseur</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>Fournisseurs</translation>
+    </message>
+    <message>
+        <source>Only this &amp;provider:</source>
+        <translation>Seulement ce &amp;fournisseur&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Never these providers:</source>
+        <translation>&amp;Jamais ces fournisseurs&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Sharer handle to add</source>
+        <translation>Identifiant de partageur à ajouter</translation>
+    </message>
+    <message>
+        <source>L + 16 hex digits</source>
+        <translation>L + 16 chiffres hexadécimaux</translation>
+    </message>
+    <message>
+        <source>A&amp;llow</source>
+        <translation>A&amp;utoriser</translation>
+    </message>
+    <message>
+        <source>Add the handle to Only these sharers</source>
+        <translation>Ajouter l’identifiant à Seulement ces partageurs</translation>
+    </message>
+    <message>
+        <source>&amp;Block</source>
+        <translation>&amp;Bloquer</translation>
+    </message>
+    <message>
+        <source>Add the handle to Never these sharers</source>
+        <translation>Ajouter l’identifiant à Jamais ces partageurs</translation>
+    </message>
+    <message>
+        <source>Sharers</source>
+        <translation>Partageurs</translation>
+    </message>
+    <message>
+        <source>&amp;Only these sharers:</source>
+        <translation>&amp;Seulement ces partageurs&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Ne&amp;ver these sharers:</source>
+        <translation>Ja&amp;mais ces partageurs&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Han&amp;dle:</source>
+        <translation>I&amp;dentifiant&#xa0;:</translation>
+    </message>
+    <message>
+        <source>None ticked under Only these sharers: every sharer may serve. Up to 50 in each list; price order is unchanged among those left.</source>
+        <translation>Aucun coché sous Seulement ces partageurs&#xa0;: tout partageur peut servir. 50 au plus par liste ; l’ordre des prix reste le même parmi ceux qui restent.</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Ordre</translation>
+    </message>
+    <message>
+        <source>Pin to one sharer</source>
+        <translation>Épingler à un seul partageur</translation>
+    </message>
+    <message>
+        <source>Advanced</source>
+        <translation>Avancé</translation>
+    </message>
+    <message>
+        <source>One s&amp;harer only:</source>
+        <translation>Un seul &amp;partageur&#xa0;:</translation>
+    </message>
+    <message>
+        <source>An older setting: write auto/&lt;model&gt; to let any provider serve. Shown only while it is on.</source>
+        <translation>Un ancien réglage&#xa0;: écrivez auto/&lt;modèle&gt; pour laisser n’importe quel fournisseur servir. Affiché seulement tant qu’il est activé.</translation>
+    </message>
+    <message>
+        <source>Why the engine refused the settings</source>
+        <translation>Pourquoi le moteur a refusé les réglages</translation>
+    </message>
+    <message>
+        <source>Save the routing</source>
+        <translation>Enregistrer le routage</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source> /Mtok</source>
+        <translation>&#xa0;/Mjetons</translation>
+    </message>
+    <message>
+        <source>(no pin)</source>
+        <translation>(aucun)</translation>
+    </message>
+    <message>
+        <source>A sharer handle is L followed by 16 hex digits (L1a2b3c4d5e6f7a8b).</source>
+        <translation>Un identifiant de partageur est un L suivi de 16 chiffres hexadécimaux (L1a2b3c4d5e6f7a8b).</translation>
+    </message>
+    <message>
+        <source>Reading the key…</source>
+        <translation>Lecture de la clé…</translation>
+    </message>
+    <message>
+        <source>Routing of %1</source>
+        <translation>Routage de %1</translation>
+    </message>
+    <message>
+        <source>How requests made with key %1 (%2) choose a sharer. Headers on a request can only narrow these; the key&apos;s routes are bound by them too.</source>
+        <translation>Comment les requêtes faites avec la clé %1 (%2) choisissent un partageur. Les en-têtes d’une requête ne peuvent que les resserrer ; les routes de la clé y sont tenues aussi.</translation>
+    </message>
+    <message>
+        <source>At most %1 entries in each list.</source>
+        <translation>%1 entrées au plus par liste.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::KeysModel</name>
+    <message>
+        <source>only %1</source>
+        <translation>seulement %1</translation>
+    </message>
+    <message>
+        <source>≤ %1% of list</source>
+        <translation>≤ %1&#xa0;% du catalogue</translation>
+    </message>
+    <message>
+        <source>≤ %1/Mtok</source>
+        <translation>≤ %1/Mjetons</translation>
+    </message>
+    <message>
+        <source>≥ %1% of list</source>
+        <translation>≥ %1&#xa0;% du catalogue</translation>
+    </message>
+    <message>
+        <source>cap %1</source>
+        <translation>plafond %1</translation>
+    </message>
+    <message>
+        <source>%1 a day</source>
+        <translation>%1 par jour</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n allowed sharer(s)</source>
+        <translation>
+            <numerusform>%n partageur autorisé</numerusform>
+            <numerusform>%n partageurs autorisés</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n blocked sharer(s)</source>
+        <translation>
+            <numerusform>%n partageur bloqué</numerusform>
+            <numerusform>%n partageurs bloqués</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n provider(s) left out</source>
+        <translation>
+            <numerusform>%n fournisseur exclu</numerusform>
+            <numerusform>%n fournisseurs exclus</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no training</source>
+        <translation>sans entraînement</translation>
+    </message>
+    <message>
+        <source>no self-hosted</source>
+        <translation>sans auto-hébergé</translation>
+    </message>
+    <message>
+        <source>verified only</source>
+        <translation>vérifiés seulement</translation>
+    </message>
+    <message>
+        <source>speed first</source>
+        <translation>vitesse d’abord</translation>
+    </message>
+    <message>
+        <source>failing sharers last</source>
+        <translation>partageurs défaillants en dernier</translation>
+    </message>
+    <message>
+        <source>not sticky</source>
+        <translation>sans affinité</translation>
+    </message>
+    <message>
+        <source>pinned to %1</source>
+        <translation>épinglée à %1</translation>
+    </message>
+    <message>
+        <source>cheapest first (defaults)</source>
+        <translation>le moins cher d’abord (par défaut)</translation>
+    </message>
+    <message>
+        <source>revoked</source>
+        <translation>révoquée</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>active</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Clé</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Créée</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>Spent today</source>
+        <translation>Dépensé aujourd’hui</translation>
+    </message>
+    <message>
+        <source>Routing</source>
+        <translation>Routage</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::KeysView</name>
+    <message>
+        <source>&amp;New key…</source>
+        <translation>&amp;Nouvelle clé…</translation>
+    </message>
+    <message>
+        <source>&amp;Routing…</source>
+        <translation>&amp;Routage…</translation>
+    </message>
+    <message>
+        <source>Re&amp;voke…</source>
+        <translation>Ré&amp;voquer…</translation>
+    </message>
+    <message>
+        <source>API keys</source>
+        <translation>Clés d’API</translation>
+    </message>
+    <message>
+        <source>New key</source>
+        <translation>Nouvelle clé</translation>
+    </message>
+    <message>
+        <source>The selected key&apos;s routing</source>
+        <translation>Le routage de la clé choisie</translation>
+    </message>
+    <message>
+        <source>Revoke the selected key</source>
+        <translation>Révoquer la clé choisie</translation>
+    </message>
+    <message>
+        <source>Tools present a key as Authorization: Bearer or x-api-key. Aile keeps only a hash of each key: a key is shown once, when it is made. Its routing binds every request made with it.</source>
+        <translation>Les outils présentent une clé en Authorization: Bearer ou x-api-key. Aile ne garde qu’une empreinte de chaque clé&#xa0;: une clé est affichée une seule fois, à sa création. Son routage s’applique à chaque requête faite avec elle.</translation>
+    </message>
+    <message>
+        <source>Key %1 created.</source>
+        <translation>Clé %1 créée.</translation>
+    </message>
+    <message>
+        <source>Routing of %1 saved.</source>
+        <translation>Routage de %1 enregistré.</translation>
+    </message>
+    <message>
+        <source>Revoke key %1?</source>
+        <translation>Révoquer la clé %1&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Tools that use key %1 (%2) are refused from now on. A revoked key cannot be used again; make a new key for them.</source>
+        <translation>Les outils qui utilisent la clé %1 (%2) seront refusés dès maintenant. Une clé révoquée ne peut plus servir ; créez-leur une nouvelle clé.</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Révoquer</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Key %1 revoked.</source>
+        <translation>Clé %1 révoquée.</translation>
+    </message>
+</context>
+<context>
     <name>Aile::Ui::MainWindow</name>
     <message>
         <source>Aile</source>
@@ -536,6 +982,143 @@
     <message>
         <source>Traces exported: %1</source>
         <translation>Traces exportées&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Keys</source>
+        <translation>C&amp;lés</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::ManagementClient</name>
+    <message>
+        <source>The proxy is not running.</source>
+        <translation>Le proxy ne tourne pas.</translation>
+    </message>
+    <message>
+        <source>The engine answered HTTP %1.</source>
+        <translation>Le moteur a répondu HTTP %1.</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::NewKeyDialog</name>
+    <message>
+        <source>C&amp;reate</source>
+        <translation>C&amp;réer</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Copier</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Fermer</translation>
+    </message>
+    <message>
+        <source>New key</source>
+        <translation>Nouvelle clé</translation>
+    </message>
+    <message>
+        <source>Key name</source>
+        <translation>Nom de la clé</translation>
+    </message>
+    <message>
+        <source>laptop, ci, claude-code…</source>
+        <translation>portable, ci, claude-code…</translation>
+    </message>
+    <message>
+        <source>The new key</source>
+        <translation>La nouvelle clé</translation>
+    </message>
+    <message>
+        <source>The key appears here once it is created</source>
+        <translation>La clé s’affiche ici une fois créée</translation>
+    </message>
+    <message>
+        <source>Create the key</source>
+        <translation>Créer la clé</translation>
+    </message>
+    <message>
+        <source>Copy the key</source>
+        <translation>Copier la clé</translation>
+    </message>
+    <message>
+        <source>The key is shown here once. Aile keeps only a hash of it, so copy it now: after this dialog closes nothing can show it again (revoke it and make a new one if it is lost).</source>
+        <translation>La clé n’est affichée qu’ici, une seule fois. Aile n’en garde qu’une empreinte&#xa0;: copiez-la maintenant, car une fois ce dialogue fermé rien ne peut plus l’afficher (révoquez-la et créez-en une autre si elle est perdue).</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Nom&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Key:</source>
+        <translation>&amp;Clé&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard.</source>
+        <translation>Copiée dans le presse-papiers.</translation>
+    </message>
+    <message>
+        <source>Give the key a name first.</source>
+        <translation>Donnez d’abord un nom à la clé.</translation>
+    </message>
+    <message>
+        <source>Creating…</source>
+        <translation>Création…</translation>
+    </message>
+    <message>
+        <source>Key %1 created.</source>
+        <translation>Clé %1 créée.</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::Notifications</name>
+    <message>
+        <source>Every sharer of %1 is cooling down</source>
+        <translation>Tous les partageurs de %1 sont en pause</translation>
+    </message>
+    <message>
+        <source>Every sharer of %1 failed recently and is cooling down, so requests for %2 are refused until one is back. Add another sharer of %1 or wait.</source>
+        <translation>Tous les partageurs de %1 ont échoué récemment et sont en pause&#xa0;: les requêtes pour %2 sont refusées jusqu’au retour de l’un d’eux. Ajoutez un autre partageur de %1 ou patientez.</translation>
+    </message>
+    <message>
+        <source>Key %1 reached its daily spend limit of %2.</source>
+        <translation>La clé %1 a atteint sa limite de dépense quotidienne de %2.</translation>
+    </message>
+    <message>
+        <source>Key %1 reached its daily spend limit.</source>
+        <translation>La clé %1 a atteint sa limite de dépense quotidienne.</translation>
+    </message>
+    <message>
+        <source>Spent today: %1.</source>
+        <translation>Dépensé aujourd’hui&#xa0;: %1.</translation>
+    </message>
+    <message>
+        <source>Its requests are refused until 00:00 UTC; raise the limit in the key&apos;s Routing to go on.</source>
+        <translation>Ses requêtes sont refusées jusqu’à 00:00 UTC ; relevez la limite dans le Routage de la clé pour continuer.</translation>
+    </message>
+    <message>
+        <source>Budget reached</source>
+        <translation>Budget atteint</translation>
+    </message>
+    <message>
+        <source>Route %1 of key %2 spent its daily budget.</source>
+        <translation>La route %1 de la clé %2 a dépensé son budget quotidien.</translation>
+    </message>
+    <message>
+        <source>It is refused until 00:00 UTC.</source>
+        <translation>Elle est refusée jusqu’à 00:00 UTC.</translation>
+    </message>
+    <message>
+        <source>%1&apos;s key was refused by %2 (HTTP %3). The sharer is tried last until it is re-linked with a working key.</source>
+        <translation>La clé de %1 a été refusée par %2 (HTTP %3). Le partageur passe en dernier jusqu’à ce qu’il soit relié à une clé valide.</translation>
+    </message>
+    <message>
+        <source>%1&apos;s key was refused by %2. The sharer is tried last until it is re-linked with a working key.</source>
+        <translation>La clé de %1 a été refusée par %2. Le partageur passe en dernier jusqu’à ce qu’il soit relié à une clé valide.</translation>
+    </message>
+    <message>
+        <source>A sharer&apos;s key was refused</source>
+        <translation>La clé d’un partageur a été refusée</translation>
     </message>
 </context>
 <context>

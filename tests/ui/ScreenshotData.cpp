@@ -67,7 +67,16 @@ QJsonObject ScreenshotData::config(const QString &upstream)
         {QStringLiteral("adminToken"), QStringLiteral("screenshot-admin-token")},
         {QStringLiteral("sharers"), sharers},
         {QStringLiteral("keys"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("laptop")}, {QStringLiteral("key"), QLatin1String(LaptopKey)}},
-                                            QJsonObject{{QStringLiteral("name"), QStringLiteral("ci")}, {QStringLiteral("key"), QLatin1String(CiKey)}}}}};
+                                            QJsonObject{{QStringLiteral("name"), QStringLiteral("ci")},
+                                                        {QStringLiteral("key"), QLatin1String(CiKey)},
+                                                        // What the Keys page and the Routing dialog show for a key with a say.
+                                                        {QStringLiteral("routing"), QJsonObject{{QStringLiteral("maxPricePercent"), 100},
+                                                                                                {QStringLiteral("minPricePercent"), 20},
+                                                                                                {QStringLiteral("maxCostUsd"), 0.5},
+                                                                                                {QStringLiteral("spendLimitUsdPerDay"), 20},
+                                                                                                {QStringLiteral("neverSharers"), QJsonArray{QStringLiteral("L00d1ab5e77c0ffee")}},
+                                                                                                {QStringLiteral("prefer"), QStringLiteral("speed")},
+                                                                                                {QStringLiteral("demoteFailing"), true}}}}}}};
 }
 
 bool ScreenshotData::seedStore(const QString &dataDir, qint64 now, QString *error)

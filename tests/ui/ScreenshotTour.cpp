@@ -6,6 +6,10 @@
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "dialogs/SharerDialog.h"
+#include "keys/KeyRoutingDialog.h"
+#include "keys/KeysModel.h"
+#include "keys/KeysView.h"
+#include "keys/NewKeyDialog.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/Translations.h"
 #include "sharers/SharerOrderModel.h"
@@ -226,6 +230,42 @@ int main(int argc, char **argv)
         ok = save(&window, out, QStringLiteral("charts") + suffix) && ok;
     }
     if (!dark) {
+        // The Keys page: a key made here (its dialog shows it once), one revoked, and the ci key's routing.
+        window.tabs()->setCurrentWidget(window.keysView());
+        Ui::KeysView *keys = window.keysView();
+        QSignalSpy listed(keys, &Ui::KeysView::listed);
+        keys->refresh();
+        listed.wait(5000);
+        Ui::NewKeyDialog *newKey = keys->newKey();
+        newKey->setKeyName(QStringLiteral("claude-code"));
+        QSignalSpy created(newKey, &Ui::NewKeyDialog::created);
+        newKey->create();
+        created.wait(5000);
+        if (!french)
+            ok = save(newKey, out, QStringLiteral("new-key")) && ok;
+        newKey->close();
+        QSignalSpy replied(&host, &EngineHost::managementReplied);
+        host.manage(QStringLiteral("POST"), QStringLiteral("/keys"), QByteArrayLiteral("{\"name\":\"old-laptop\"}"));
+        replied.wait(5000);
+        const QString oldId = QJsonDocument::fromJson(replied.value(0).value(2).toByteArray()).object()
+                                  .value(QLatin1String("key")).toObject().value(QLatin1String("id")).toString();
+        host.manage(QStringLiteral("DELETE"), QStringLiteral("/keys/") + oldId);
+        replied.wait(5000);
+        keys->refresh();
+        listed.wait(5000);
+        for (int row = 0; row < keys->model()->rowCount(); ++row)
+            if (keys->model()->key(row).value(QLatin1String("name")).toString() == QLatin1String("ci"))
+                keys->selectKey(keys->model()->key(row).value(QLatin1String("id")).toString());
+        if (!french)
+            ok = save(&window, out, QStringLiteral("keys")) && ok;
+        Ui::KeyRoutingDialog *routing = keys->editRouting();
+        if (routing) {
+            QSignalSpy loaded(routing, &Ui::KeyRoutingDialog::loaded);
+            loaded.wait(5000);
+            ok = save(routing, out, QStringLiteral("key-routing") + suffix) && ok;
+            routing->close();
+        }
+
         Ui::ConnectToolDialog *dialog = window.connectToolDialog();
         dialog->selectTool(Ui::ClientSnippets::Tool::Codex);
         dialog->findChild<QComboBox *>(QStringLiteral("modelChoice"))->setEditText(QStringLiteral("openai/gpt-5.2"));

@@ -2,12 +2,18 @@
 // control has an accessible name (the sharer dialog's too); the keyboard reaches every page and
 // the search field.
 #include "core/EngineHost.h"
+#include "common/ManagementClient.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "dialogs/SharerDialog.h"
+#include "keys/KeyRoutingDialog.h"
+#include "keys/NewKeyDialog.h"
+#include "keys/KeysView.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/StatusBanner.h"
 #include "traces/TracesView.h"
 
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonObject>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QAccessible>
 #include <QtTest/QtTest>
@@ -122,6 +128,26 @@ private Q_SLOTS:
         }
     }
 
+    void theKeyDialogsNameEveryControl()
+    {
+        Ui::ManagementClient client(nullptr);
+        Ui::KeyRoutingDialog routing(&client);
+        routing.setSharers(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000a1")},
+                                                  {QStringLiteral("name"), QStringLiteral("openai-one")},
+                                                  {QStringLiteral("provider"), QStringLiteral("openai")}}});
+        // The legacy switch shows only while it is on: on here, so that it is checked too.
+        routing.setRouting(QJsonObject{{QStringLiteral("bareModelAnyProvider"), true}});
+        routing.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&routing));
+        QStringList unnamed = unnamedControls(&routing);
+        QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QStringLiteral(", "))));
+        Ui::NewKeyDialog newKey(&client);
+        newKey.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&newKey));
+        unnamed = unnamedControls(&newKey);
+        QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QStringLiteral(", "))));
+    }
+
     void theKeyboardReachesEveryPageAndTheSearch()
     {
         EngineHost host(engineOptions());
@@ -133,6 +159,8 @@ private Q_SLOTS:
         QCOMPARE(window->tabs()->currentIndex(), 0);
         QTest::keyClick(window.get(), Qt::Key_3, Qt::ControlModifier);
         QCOMPARE(window->tabs()->currentIndex(), 2);
+        QTest::keyClick(window.get(), Qt::Key_4, Qt::ControlModifier);
+        QCOMPARE(window->tabs()->currentWidget(), window->keysView());
         QTest::keyClick(window.get(), Qt::Key_F, Qt::ControlModifier);
         QCOMPARE(window->tabs()->currentWidget(), window->tracesView());
         auto *search = window->findChild<QLineEdit *>(QStringLiteral("filterText"));

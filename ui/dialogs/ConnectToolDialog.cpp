@@ -1,5 +1,7 @@
 #include "ConnectToolDialog.h"
 
+#include "keys/NewKeyDialog.h"
+
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -31,6 +33,7 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
       m_keyName(new QComboBox(this)),
       m_key(new QLineEdit(this)),
       m_showKey(new QToolButton(this)),
+      m_newKey(new QPushButton(tr("&New key…"), this)),
       m_model(new QComboBox(this)),
       m_note(new QLabel(this)),
       m_keyNote(new QLabel(this)),
@@ -61,6 +64,9 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
     m_showKey->setText(tr("Show"));
     m_showKey->setCheckable(true);
     m_showKey->setAccessibleName(tr("Show the key"));
+    m_newKey->setObjectName(QStringLiteral("connectNewKey"));
+    m_newKey->setAccessibleName(tr("Create a new key"));
+    m_newKey->setEnabled(false);
     m_model->setObjectName(QStringLiteral("modelChoice"));
     m_model->setAccessibleName(tr("Model"));
     m_model->setEditable(true);
@@ -69,9 +75,9 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
 
     m_keyNote->setObjectName(QStringLiteral("keyNote"));
     m_keyNote->setWordWrap(true);
-    m_keyNote->setText(tr("Aile keeps only a hash of each key, so it cannot show a key again. Paste the key you "
-                          "provisioned (keys[].key in the configuration file is filled in for you). Creating a key "
-                          "from this dialog will come with the engine's key API."));
+    m_keyNote->setText(tr("Aile keeps only a hash of each key, so it cannot show an existing key again. Make a new key "
+                          "here (it is filled in), or paste the key you kept (keys[].key in the configuration file is "
+                          "filled in for you)."));
     m_note->setObjectName(QStringLiteral("toolNote"));
     m_note->setWordWrap(true);
     m_note->setAccessibleName(tr("About this tool"));
@@ -80,7 +86,10 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
     keyRow->addWidget(m_key, 1);
     keyRow->addWidget(m_showKey);
     auto *form = new QFormLayout;
-    form->addRow(tr("Key &name:"), m_keyName);
+    auto *keyNameRow = new QHBoxLayout;
+    keyNameRow->addWidget(m_keyName, 1);
+    keyNameRow->addWidget(m_newKey);
+    form->addRow(tr("Key &name:"), keyNameRow);
     auto *keyLabel = new QLabel(tr("&Key:"), this);
     keyLabel->setBuddy(m_key);
     auto *keyColumn = new QVBoxLayout;
@@ -152,6 +161,7 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
     connect(m_showKey, &QToolButton::toggled, this,
             [this](bool on) { m_key->setEchoMode(on ? QLineEdit::Normal : QLineEdit::Password); });
     connect(m_test, &QPushButton::clicked, this, &ConnectToolDialog::testConnection);
+    connect(m_newKey, &QPushButton::clicked, this, &ConnectToolDialog::newKey);
     connect(m_showTrace, &QPushButton::clicked, this, [this] { Q_EMIT showTraceRequested(m_lastTraceId); });
 
     setKeys({}, {});
@@ -169,6 +179,7 @@ void ConnectToolDialog::setBaseUrl(const QString &baseUrl)
 void ConnectToolDialog::setKeys(const QJsonArray &keys, const QHash<QString, QString> &plainKeys)
 {
     m_plainKeys = plainKeys;
+    m_plainKeys.insert(m_createdKeys);
     const QString current = m_keyName->currentData().toString();
     {
         const QSignalBlocker block(m_keyName);
@@ -213,6 +224,37 @@ void ConnectToolDialog::setSharers(const QJsonArray &sharers)
     m_model->addItems(models);
     m_model->setEditText(typed);
     rebuild();
+}
+
+void ConnectToolDialog::setClient(ManagementClient *client)
+{
+    m_client = client;
+    m_newKey->setEnabled(m_client);
+}
+
+NewKeyDialog *ConnectToolDialog::newKey()
+{
+    if (!m_client)
+        return nullptr;
+    auto *dialog = new NewKeyDialog(m_client, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &NewKeyDialog::created, this, [this](const QString &id, const QString &name, const QString &plain) {
+        // The plain key is kept for this dialog's snippets only, the way a provisioned one is.
+        m_createdKeys.insert(name, plain);
+        m_plainKeys.insert(name, plain);
+        int index = m_keyName->findData(name);
+        if (index < 0) {
+            const QSignalBlocker block(m_keyName);
+            m_keyName->addItem(name, name);
+            index = m_keyName->count() - 1;
+        }
+        m_keyName->setCurrentIndex(index);
+        m_key->setText(plain);
+        rebuild();
+        Q_EMIT keyCreated(id);
+    });
+    dialog->open();
+    return dialog;
 }
 
 void ConnectToolDialog::pickKeyName()

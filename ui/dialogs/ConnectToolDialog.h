@@ -16,13 +16,16 @@ class QToolButton;
 
 namespace Aile::Ui {
 
+class ManagementClient;
+class NewKeyDialog;
+
 /// "Connect a tool": pick a tool, a key and a model, and copy the settings that point the tool
 /// at the proxy; "Test connection" sends one real request through the proxy with that key and
 /// shows what came back and the trace it left.
 ///
-/// Keys: the engine stores only a hash, and has no API yet to create a key or hand one out, so
-/// the key is typed or pasted by the user, or taken from the configuration file when the file
-/// provisions it in plain text (keys[].key).
+/// Keys: the engine stores only a hash and never hands a key out again, so the key is created here
+/// (New key…, shown once and filled in), typed or pasted by the user, or taken from the
+/// configuration file when the file provisions it in plain text (keys[].key).
 class ConnectToolDialog : public QDialog
 {
     Q_OBJECT
@@ -37,6 +40,10 @@ public:
     /// (name → key).
     void setKeys(const QJsonArray &keys, const QHash<QString, QString> &plainKeys);
     void setSharers(const QJsonArray &sharers);
+    /// Where New key… creates a key; without it the button is off.
+    void setClient(ManagementClient *client);
+    /// Opens the New key dialog; the key it creates is selected and filled in.
+    NewKeyDialog *newKey();
     void selectTool(ClientSnippets::Tool tool);
 
     ClientSnippets::Tool tool() const;
@@ -53,6 +60,8 @@ Q_SIGNALS:
     /// The test left this trace; the window shows it in the Traces view.
     void showTraceRequested(const QString &traceId);
     void testFinished(int status, const QString &traceId);
+    /// New key… made a key (the window re-reads the keys).
+    void keyCreated(const QString &keyId);
 
 private:
     void rebuild();
@@ -62,6 +71,8 @@ private:
     QComboBox *m_keyName;
     QLineEdit *m_key;
     QToolButton *m_showKey;
+    QPushButton *m_newKey;
+    ManagementClient *m_client = nullptr;
     QComboBox *m_model;
     QLabel *m_note;
     QLabel *m_keyNote;
@@ -75,6 +86,7 @@ private:
     QString m_baseUrl;
     QString m_lastTraceId;
     QHash<QString, QString> m_plainKeys;
+    QHash<QString, QString> m_createdKeys;   // made with New key… while this dialog lives
     QHash<QString, QString> m_sharerNames;   // handle → name, for the test's answer
 };
 

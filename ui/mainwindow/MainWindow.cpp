@@ -1,11 +1,14 @@
 #include "MainWindow.h"
 
+#include "Notifications.h"
 #include "StatusBanner.h"
 #include "TrayIcon.h"
 #include "charts/ChartsView.h"
+#include "common/ManagementClient.h"
 #include "config/ConfigFile.h"
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
+#include "keys/KeysView.h"
 #include "sharers/SharersView.h"
 #include "store/Store.h"
 #include "traces/TracesView.h"
@@ -47,6 +50,9 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
       m_sharers(new SharersView(this)),
       m_traces(new TracesView(this)),
       m_charts(new ChartsView(this)),
+      m_management(new ManagementClient(host, this)),
+      m_keys(new KeysView(this)),
+      m_notifications(new Notifications(this)),
       m_tray(new TrayIcon(this)),
       m_spendTimer(new QTimer(this)),
       m_statusTimer(new QTimer(this))
@@ -59,6 +65,14 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     m_tabs->addTab(m_sharers, tr("&Sharers"));
     m_tabs->addTab(m_traces, tr("&Traces"));
     m_tabs->addTab(m_charts, tr("C&harts"));
+    m_tabs->addTab(m_keys, tr("&Keys"));
+    m_keys->setClient(m_management);
+    // A key made, changed or revoked: the other views read the keys from the next status.
+    connect(m_keys, &KeysView::keysChanged, m_host, &EngineHost::requestStatus);
+    m_notifications->setNotifier([this](const QString &title, const QString &message) {
+        if (m_tray->isVisible() && QSystemTrayIcon::supportsMessages())
+            m_tray->showMessage(title, message, QSystemTrayIcon::Warning);
+    });
 
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
@@ -124,8 +138,8 @@ void MainWindow::buildMenus()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    const QString pages[] = {tr("&Sharers"), tr("&Traces"), tr("&Charts")};
-    for (int i = 0; i < 3; ++i) {
+    const QString pages[] = {tr("&Sharers"), tr("&Traces"), tr("&Charts"), tr("&Keys")};
+    for (int i = 0; i < 4; ++i) {
         QAction *page = view->addAction(pages[i], this, [this, i] { m_tabs->setCurrentIndex(i); });
         page->setObjectName(QStringLiteral("actionPage%1").arg(i + 1));
         page->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
@@ -176,6 +190,9 @@ void MainWindow::handleStatus(const Aile::EngineStatus &status)
     m_traces->setKeys(status.keys);
     m_traces->setSharers(status.sharers);
     m_charts->setKeys(status.keys);
+    m_keys->setSharers(status.sharers);
+    m_keys->refresh();
+    m_notifications->noteStatus(status);
     if (m_connect) {
         m_connect->setKeys(status.keys, plainKeysFromConfig());
         m_connect->setSharers(status.sharers);
@@ -186,6 +203,7 @@ void MainWindow::handleTraces(const QList<Aile::Store::TraceRecord> &traces)
 {
     m_traces->addLive(traces);
     m_charts->noteLive(traces);
+    m_notifications->noteTraces(traces);
     if (!m_spendTimer->isActive())
         m_spendTimer->start();
 }
@@ -212,11 +230,15 @@ void MainWindow::openStore()
 
 void MainWindow::refreshSpend()
 {
+    m_keys->refresh();   // each key's spend today comes with the list
     if (!m_store)
         return;
     double sum = 0;
-    for (const Store::LedgerEntry &e : m_store->ledger(Store::utcDay(QDateTime::currentMSecsSinceEpoch())))
+    const QString day = Store::utcDay(QDateTime::currentMSecsSinceEpoch());
+    const QList<Store::LedgerEntry> ledger = m_store->ledger(day);
+    for (const Store::LedgerEntry &e : ledger)
         sum += e.costUsd;
+    m_notifications->noteLedger(day, ledger);
     m_spentToday = sum;
     m_banner->setSpentToday(sum);
     m_tray->setSpentToday(sum);
@@ -229,6 +251,8 @@ ConnectToolDialog *MainWindow::connectToolDialog()
         m_connect->setBaseUrl(baseUrl());
         m_connect->setKeys(m_lastStatus.keys, plainKeysFromConfig());
         m_connect->setSharers(m_lastStatus.sharers);
+        m_connect->setClient(m_management);
+        connect(m_connect, &ConnectToolDialog::keyCreated, m_host, &EngineHost::requestStatus);
         connect(m_connect, &ConnectToolDialog::showTraceRequested, this, [this](const QString &id) {
             m_tabs->setCurrentWidget(m_traces);
             m_traces->revealTrace(id);

@@ -17,6 +17,9 @@ namespace Aile::Ui {
 
 class ChartsView;
 class ConnectToolDialog;
+class KeysView;
+class ManagementClient;
+class Notifications;
 class SharersView;
 class StatusBanner;
 class TracesView;
@@ -45,6 +48,9 @@ public:
     SharersView *sharersView() const { return m_sharers; }
     TracesView *tracesView() const { return m_traces; }
     ChartsView *chartsView() const { return m_charts; }
+    KeysView *keysView() const { return m_keys; }
+    Notifications *notifications() const { return m_notifications; }
+    ManagementClient *managementClient() const { return m_management; }
     QTabWidget *tabs() const { return m_tabs; }
     TrayIcon *trayIcon() const { return m_tray; }
     /// The dialog, created on first use.
@@ -87,6 +93,9 @@ private:
     SharersView *m_sharers;
     TracesView *m_traces;
     ChartsView *m_charts;
+    ManagementClient *m_management;
+    KeysView *m_keys;
+    Notifications *m_notifications;
     TrayIcon *m_tray;
     ConnectToolDialog *m_connect = nullptr;
     QTimer *m_spendTimer;

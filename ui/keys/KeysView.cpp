@@ -1,0 +1,222 @@
+#include "KeysView.h"
+
+#include "KeyRoutingDialog.h"
+#include "KeysModel.h"
+#include "NewKeyDialog.h"
+#include "common/ManagementClient.h"
+
+#include <QtCore/QJsonObject>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QMessageBox>
+#include <QtWidgets/QPushButton>
+#include <QtWidgets/QTableView>
+#include <QtWidgets/QVBoxLayout>
+
+namespace Aile::Ui {
+
+KeysView::KeysView(QWidget *parent)
+    : QWidget(parent),
+      m_model(new KeysModel(this)),
+      m_table(new QTableView(this)),
+      m_new(new QPushButton(tr("&New key…"), this)),
+      m_routing(new QPushButton(tr("&Routing…"), this)),
+      m_revoke(new QPushButton(tr("Re&voke…"), this)),
+      m_message(new QLabel(this)),
+      m_footer(new QLabel(this))
+{
+    setObjectName(QStringLiteral("keysView"));
+    m_table->setObjectName(QStringLiteral("keysTable"));
+    m_table->setAccessibleName(tr("API keys"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setColumnWidth(KeysModel::Name, 160);
+    m_table->setColumnWidth(KeysModel::Prefix, 160);
+    m_table->setColumnWidth(KeysModel::Created, 150);
+    m_table->setColumnWidth(KeysModel::State, 80);
+    m_table->setColumnWidth(KeysModel::SpentToday, 100);
+
+    m_new->setObjectName(QStringLiteral("newKey"));
+    m_new->setAccessibleName(tr("New key"));
+    m_routing->setObjectName(QStringLiteral("keyRouting"));
+    m_routing->setAccessibleName(tr("The selected key's routing"));
+    m_revoke->setObjectName(QStringLiteral("revokeKey"));
+    m_revoke->setAccessibleName(tr("Revoke the selected key"));
+    m_message->setObjectName(QStringLiteral("keysMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_footer->setObjectName(QStringLiteral("keysFooter"));
+    m_footer->setWordWrap(true);
+    m_footer->setText(tr("Tools present a key as Authorization: Bearer or x-api-key. Aile keeps only a hash of each key: "
+                         "a key is shown once, when it is made. Its routing binds every request made with it."));
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_new);
+    buttons->addWidget(m_routing);
+    buttons->addWidget(m_revoke);
+    buttons->addWidget(m_message, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_footer);
+
+    connect(m_new, &QPushButton::clicked, this, &KeysView::newKey);
+    connect(m_routing, &QPushButton::clicked, this, &KeysView::editRouting);
+    connect(m_revoke, &QPushButton::clicked, this, &KeysView::revokeSelected);
+    connect(m_table, &QTableView::doubleClicked, this, &KeysView::editRouting);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &KeysView::updateButtons);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &KeysView::updateButtons);
+    updateButtons();
+}
+
+void KeysView::setClient(ManagementClient *client)
+{
+    m_client = client;
+    updateButtons();
+}
+
+void KeysView::setSharers(const QJsonArray &sharers)
+{
+    m_sharers = sharers;
+}
+
+QString KeysView::message() const
+{
+    return m_message->text();
+}
+
+void KeysView::showMessage(const QString &text)
+{
+    m_message->setText(text);
+}
+
+QString KeysView::selectedKeyId() const
+{
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : rows.first().data(KeysModel::KeyIdRole).toString();
+}
+
+void KeysView::selectKey(const QString &keyId)
+{
+    const int row = m_model->rowOf(keyId);
+    if (row >= 0)
+        m_table->selectRow(row);
+}
+
+void KeysView::updateButtons()
+{
+    const QString id = selectedKeyId();
+    const int row = m_model->rowOf(id);
+    const bool revoked = row >= 0 && m_model->key(row).value(QLatin1String("revoked")).toBool();
+    m_new->setEnabled(m_client);
+    m_routing->setEnabled(m_client && row >= 0 && !revoked);
+    m_revoke->setEnabled(m_client && row >= 0 && !revoked);
+}
+
+void KeysView::refresh()
+{
+    if (!m_client)
+        return;
+    m_client->call(QStringLiteral("GET"), QStringLiteral("/keys"), this, [this](int status, const QJsonDocument &body) {
+        if (status != 200) {
+            showMessage(ManagementClient::errorMessage(status, body));
+            return;
+        }
+        const QString selected = selectedKeyId();
+        m_model->setKeys(body.object().value(QLatin1String("keys")).toArray());
+        if (!selected.isEmpty())
+            selectKey(selected);
+        else if (m_model->rowCount() > 0)
+            m_table->selectRow(0);
+        updateButtons();
+        Q_EMIT listed();
+    });
+}
+
+NewKeyDialog *KeysView::newKey()
+{
+    if (!m_client)
+        return nullptr;
+    auto *dialog = new NewKeyDialog(m_client, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &NewKeyDialog::created, this, [this](const QString &id, const QString &name) {
+        showMessage(tr("Key %1 created.").arg(name));
+        m_client->call(QStringLiteral("GET"), QStringLiteral("/keys"), this, [this, id](int status, const QJsonDocument &body) {
+            if (status != 200)
+                return;
+            m_model->setKeys(body.object().value(QLatin1String("keys")).toArray());
+            selectKey(id);
+            updateButtons();
+            Q_EMIT listed();
+        });
+        Q_EMIT keysChanged();
+    });
+    dialog->open();
+    return dialog;
+}
+
+KeyRoutingDialog *KeysView::editRouting()
+{
+    const QString id = selectedKeyId();
+    if (!m_client || id.isEmpty())
+        return nullptr;
+    if (m_routingDialog)
+        m_routingDialog->close();
+    auto *dialog = new KeyRoutingDialog(m_client, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setSharers(m_sharers);
+    dialog->load(id);
+    connect(dialog, &KeyRoutingDialog::saved, this, [this](const QString &, const QString &name) {
+        showMessage(tr("Routing of %1 saved.").arg(name));
+        refresh();
+        Q_EMIT keysChanged();
+    });
+    m_routingDialog = dialog;
+    dialog->open();
+    return dialog;
+}
+
+void KeysView::revokeSelected()
+{
+    const QString id = selectedKeyId();
+    const int row = m_model->rowOf(id);
+    if (!m_client || row < 0)
+        return;
+    const QString name = m_model->key(row).value(QLatin1String("name")).toString();
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Revoke key %1?").arg(name),
+                                tr("Tools that use key %1 (%2) are refused from now on. A revoked key cannot be used again; "
+                                   "make a new key for them.")
+                                    .arg(name, m_model->key(row).value(QLatin1String("prefix")).toString()),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("revokeConfirm"));
+    QPushButton *revoke = box->addButton(tr("Revoke"), QMessageBox::DestructiveRole);
+    revoke->setObjectName(QStringLiteral("confirmRevoke"));
+    QPushButton *cancel = box->addButton(tr("Cancel"), QMessageBox::RejectRole);
+    cancel->setObjectName(QStringLiteral("cancelRevoke"));
+    box->setDefaultButton(cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [this, revoke, id, name](QAbstractButton *clicked) {
+        if (clicked != revoke)
+            return;
+        m_client->call(QStringLiteral("DELETE"), QStringLiteral("/keys/") + id, this,
+                       [this, name](int status, const QJsonDocument &body) {
+                           if (status < 200 || status >= 300) {
+                               showMessage(ManagementClient::errorMessage(status, body));
+                               return;
+                           }
+                           showMessage(tr("Key %1 revoked.").arg(name));
+                           refresh();
+                           Q_EMIT keysChanged();
+                       });
+    });
+    box->open();
+}
+
+} // namespace Aile::Ui
