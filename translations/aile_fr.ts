@@ -1558,6 +1558,78 @@
         <source>cooling down</source>
         <translation>en pause après des échecs</translation>
     </message>
+    <message>
+        <source>degraded: after the available sharers</source>
+        <translation>dégradé&#xa0;: après les partageurs disponibles</translation>
+    </message>
+    <message>
+        <source>%1 used up</source>
+        <translation>%1 épuisé</translation>
+    </message>
+    <message>
+        <source>%1 used up, resets %2</source>
+        <translation>%1 épuisé, renouvelé à&#xa0;%2</translation>
+    </message>
+    <message>
+        <source>%1 %2% used</source>
+        <translation>%1 utilisé à&#xa0;%2&#xa0;%</translation>
+    </message>
+    <message>
+        <source>%1 %2% used, resets %3</source>
+        <translation>%1 utilisé à&#xa0;%2&#xa0;%, renouvelé à&#xa0;%3</translation>
+    </message>
+    <message>
+        <source>%1 (older than 10 min)</source>
+        <translation>%1 (plus de 10 min)</translation>
+    </message>
+    <message>
+        <source>not enough data (%1 of %2 served)</source>
+        <translation>pas assez de données (%1 servies sur&#xa0;%2)</translation>
+    </message>
+    <message>
+        <source>no requests in 30 min</source>
+        <translation>aucune requête en 30 min</translation>
+    </message>
+    <message>
+        <source>%1% ok, %2 (30 min)</source>
+        <translation>%1&#xa0;% réussies,&#xa0;%2 (30 min)</translation>
+    </message>
+    <message>
+        <source>%1% ok (30 min)</source>
+        <translation>%1&#xa0;% réussies (30 min)</translation>
+    </message>
+    <message>
+        <source>Priority tier: higher tiers are tried first, whatever the price; a lower tier only when they fail</source>
+        <translation>Niveau de priorité&#xa0;: les niveaux les plus hauts sont essayés d’abord, quel que soit le prix&#xa0;; un niveau plus bas seulement quand ils échouent</translation>
+    </message>
+    <message>
+        <source>Share of the draw among sharers of the same price and tier; 0 leaves it out unless named</source>
+        <translation>Part du tirage entre partageurs de même prix et de même niveau&#xa0;; 0 l’écarte, sauf s’il est nommé</translation>
+    </message>
+    <message>
+        <source>The windows its provider reported on its last answer; a window used up with a known reset takes the sharer out until then, and a report older than 10 minutes takes nobody out</source>
+        <translation>Les fenêtres que son fournisseur a indiquées dans sa dernière réponse&#xa0;; une fenêtre épuisée dont le renouvellement est connu écarte le partageur jusque-là, et un relevé de plus de 10 minutes n’écarte personne</translation>
+    </message>
+    <message>
+        <source>Success rate and time to first byte over the last 30 minutes, published once the sharer has served 100 requests</source>
+        <translation>Taux de réussite et délai du premier octet sur les 30 dernières minutes, publiés dès que le partageur a servi 100 requêtes</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>Priorité</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>Poids</translation>
+    </message>
+    <message>
+        <source>Quota</source>
+        <translation>Quota</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>Santé</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::SharersView</name>

@@ -17,6 +17,7 @@
 #include "testsupport/TestEngine.h"
 
 #include <QtCore/QJsonArray>
+#include <QtCore/QDateTime>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QPointer>
 #include <QtCore/QProcess>
@@ -274,6 +275,39 @@ private Q_SLOTS:
                                   {{"authorization", QByteArray("Bearer ") + TestKey}});
         QCOMPARE(served.status, 200);
         QCOMPARE(served.header("x-aile-sharer"), h.viewHandles().first().toLatin1());
+    }
+
+    void priorityWeightQuotaAndHealthAreShown()
+    {
+        // The provider's quota headers on an answer become the sharer's windows in the view.
+        Script answer = FakeUpstream::chatCompletion();
+        answer.headers.add("x-codex-primary-used-percent", "42");
+        answer.headers.add("x-codex-primary-reset-at", QByteArray::number(QDateTime::currentSecsSinceEpoch() + 3600));
+        answer.headers.add("x-codex-secondary-used-percent", "90");
+        answer.headers.add("x-codex-secondary-reset-at", QByteArray::number(QDateTime::currentSecsSinceEpoch() + 7200));
+        h.upstream->enqueue(answer);
+        const Reply served = send(QStringLiteral("POST"), h.window->baseUrl() + QStringLiteral("/v1/chat/completions"),
+                                  QJsonDocument(QJsonObject{{QStringLiteral("model"), Gpt},
+                                                            {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                                                               {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                      .toJson(),
+                                  {{"authorization", QByteArray("Bearer ") + TestKey}});
+        QCOMPARE(served.status, 200);
+        const QString handle = QString::fromLatin1(served.header("x-aile-sharer"));
+        view()->refresh();
+        QTRY_VERIFY2(h.cell(handle, Ui::SharerOrderModel::Quota).startsWith(QLatin1String("primary 42% used, resets ")),
+                     qPrintable(h.cell(handle, Ui::SharerOrderModel::Quota)));
+        QVERIFY2(h.cell(handle, Ui::SharerOrderModel::Quota).contains(QStringLiteral(" · secondary 90% used, resets ")),
+                 qPrintable(h.cell(handle, Ui::SharerOrderModel::Quota)));
+        // A window used up (it takes the sharer out until its reset, so not played through the engine here).
+        const QJsonArray usedUp{QJsonObject{{QStringLiteral("name"), QStringLiteral("5h")}, {QStringLiteral("exhausted"), true},
+                                            {QStringLiteral("used"), 1.0}, {QStringLiteral("fresh"), false}}};
+        QCOMPARE(Ui::SharerOrderModel::quota(usedUp), QStringLiteral("5h used up (older than 10 min)"));
+        QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).startsWith(QLatin1String("not enough data (")));
+        QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).endsWith(QLatin1String(" of 100 served)")));
+        QCOMPARE(h.cell(handle, Ui::SharerOrderModel::Tier), QStringLiteral("0"));
+        QCOMPARE(h.cell(handle, Ui::SharerOrderModel::Weight), QStringLiteral("1"));
+        QCOMPARE(view()->model()->headerData(Ui::SharerOrderModel::Health, Qt::Horizontal).toString(), QStringLiteral("Health"));
     }
 
     void aCredentialInTheFileIsMarkedAsSuch()

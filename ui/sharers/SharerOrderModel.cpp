@@ -2,6 +2,7 @@
 
 #include "common/Format.h"
 
+#include <QtCore/QDateTime>
 #include <QtCore/QLocale>
 #include <QtGui/QPalette>
 #include <QtWidgets/QApplication>
@@ -94,9 +95,49 @@ QString SharerOrderModel::state(const QJsonObject &r) const
     }
     if (r.value(QLatin1String("deadKey")).toBool())
         return tr("dead key");
+    if (r.value(QLatin1String("degraded")).toBool())
+        return tr("degraded: after the available sharers");
     if (r.value(QLatin1String("tiedWithPrevious")).toBool())
         return tr("available, tied with the row above");
     return tr("available");
+}
+
+QString SharerOrderModel::quota(const QJsonArray &windows)
+{
+    QStringList parts;
+    for (const QJsonValue &v : windows) {
+        const QJsonObject w = v.toObject();
+        const QDateTime reset = QDateTime::fromString(w.value(QLatin1String("resetsAt")).toString(), Qt::ISODate).toLocalTime();
+        const QString when = !reset.isValid() ? QString()
+                             : reset.date() == QDate::currentDate() ? QLocale().toString(reset.time(), QLocale::ShortFormat)
+                                                                    : QLocale().toString(reset, QLocale::ShortFormat);
+        QString part;
+        if (w.value(QLatin1String("exhausted")).toBool())
+            part = when.isEmpty() ? tr("%1 used up").arg(str(w, "name")) : tr("%1 used up, resets %2").arg(str(w, "name"), when);
+        else if (w.value(QLatin1String("used")).isDouble())
+            part = when.isEmpty() ? tr("%1 %2% used").arg(str(w, "name")).arg(qRound(w.value(QLatin1String("used")).toDouble() * 100))
+                                  : tr("%1 %2% used, resets %3").arg(str(w, "name")).arg(qRound(w.value(QLatin1String("used")).toDouble() * 100)).arg(when);
+        else
+            continue;
+        if (!w.value(QLatin1String("fresh")).toBool(true))
+            part = tr("%1 (older than 10 min)").arg(part);
+        parts << part;
+    }
+    return parts.isEmpty() ? QStringLiteral("—") : parts.join(QStringLiteral(" · "));
+}
+
+QString SharerOrderModel::health(const QJsonObject &stats)
+{
+    if (stats.isEmpty())
+        return QStringLiteral("—");
+    if (!stats.value(QLatin1String("published")).toBool())
+        return tr("not enough data (%1 of %2 served)").arg(stats.value(QLatin1String("served")).toInteger()).arg(100);
+    const QJsonValue rate = stats.value(QLatin1String("successRate30m"));
+    if (!rate.isDouble())
+        return tr("no requests in 30 min");
+    const QJsonValue latency = stats.value(QLatin1String("latencyMs30m"));
+    return latency.isDouble() ? tr("%1% ok, %2 (30 min)").arg(qRound(rate.toDouble() * 100)).arg(Format::duration(qint64(latency.toDouble())))
+                              : tr("%1% ok (30 min)").arg(qRound(rate.toDouble() * 100));
 }
 
 QString SharerOrderModel::priceSheet(const QJsonObject &sharer)
@@ -157,6 +198,12 @@ QString SharerOrderModel::text(const QJsonObject &r, int column) const
         return models.isEmpty() ? tr("none") : models.join(QStringLiteral(", "));
     }
     case Speed: return Format::duration(qint64(r.value(QLatin1String("ttfbMs")).toDouble(-1)));
+    case Tier: return r.contains(QLatin1String("priority")) ? QLocale().toString(r.value(QLatin1String("priority")).toInt())
+                                                            : QLocale().toString(c.value(QLatin1String("priority")).toInt(0));
+    case Weight: return r.contains(QLatin1String("weight")) ? QLocale().toString(r.value(QLatin1String("weight")).toInt())
+                                                            : QLocale().toString(c.value(QLatin1String("weight")).toInt(1));
+    case Quota: return quota(r.value(QLatin1String("quota")).toArray());
+    case Health: return health(r.value(QLatin1String("stats")).toObject());
     case Credential: {
         const QString where = credentialStore(str(r, "credentialStore"));
         if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true))
@@ -172,6 +219,16 @@ QString SharerOrderModel::toolTip(const QJsonObject &r, int column) const
 {
     const QJsonObject c = m_configured.value(str(r, "handle"));
     switch (column) {
+    case Tier:
+        return tr("Priority tier: higher tiers are tried first, whatever the price; a lower tier only when they fail");
+    case Weight:
+        return tr("Share of the draw among sharers of the same price and tier; 0 leaves it out unless named");
+    case Quota:
+        return tr("The windows its provider reported on its last answer; a window used up with a known reset takes the "
+                  "sharer out until then, and a report older than 10 minutes takes nobody out");
+    case Health:
+        return tr("Success rate and time to first byte over the last 30 minutes, published once the sharer has served "
+                  "100 requests");
     case Tested: {
         const QStringList models = strings(c.value(QLatin1String("tested")));
         return models.isEmpty() ? tr("No model was tested on this sharer yet")
@@ -220,7 +277,7 @@ QVariant SharerOrderModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == Rank || index.column() == InputPrice || index.column() == OutputPrice || index.column() == Quote
-            || index.column() == Speed)
+            || index.column() == Speed || index.column() == Tier || index.column() == Weight)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
@@ -245,6 +302,10 @@ QVariant SharerOrderModel::headerData(int section, Qt::Orientation orientation, 
     case Quote: return tr("Quote");
     case Tested: return tr("Tested");
     case Speed: return tr("First byte");
+    case Tier: return tr("Priority");
+    case Weight: return tr("Weight");
+    case Quota: return tr("Quota");
+    case Health: return tr("Health");
     case Credential: return tr("Credential");
     case State: return tr("State");
     }

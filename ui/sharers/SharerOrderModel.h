@@ -26,6 +26,10 @@ public:
         Quote,
         Tested,
         Speed,
+        Tier,
+        Weight,
+        Quota,
+        Health,
         Credential,
         State,
         ColumnCount
@@ -49,6 +53,10 @@ public:
     static QString priceSheet(const QJsonObject &sharer);
     /// "keychain", "stored in a file", ... for a listing row's credentialStore.
     static QString credentialStore(const QString &store);
+    /// "5h 42%, resets 14:00 · 7d used up, resets Mon 09:00" for a row's quota windows.
+    static QString quota(const QJsonArray &windows);
+    /// "98% ok, 420 ms (30 min)" once published, else "not enough data (37 of 100 served)".
+    static QString health(const QJsonObject &stats);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
