@@ -79,6 +79,9 @@ ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange,
     m_clientStream = m_body.value(QLatin1String("stream")).toBool() && m_endpoint != Wire::Endpoint::CountTokens;
     m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
     m_trace.stream = m_clientStream;
+    if (m_plan.orderedBySpeed)
+        m_trace.orderedBy = QStringLiteral("speed");   // "a request ordered this way is marked on its usage row"
+
     connect(exchange, &Http::HttpExchange::clientGone, this, &ProxyRequest::handleClientGone);
     connect(exchange, &Http::HttpExchange::drained, this, &ProxyRequest::handleDrained);
 }

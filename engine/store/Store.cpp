@@ -42,6 +42,8 @@ const char *const Migrations[] = {
     R"(ALTER TABLE traces ADD COLUMN attempts_json TEXT;)",
     // 3: the conversation's session pin after the request (JSON), beside its affinity verdict.
     R"(ALTER TABLE traces ADD COLUMN affinity_pin TEXT;)",
+    // 4: what ordered the candidates when it was not the default order ("speed").
+    R"(ALTER TABLE traces ADD COLUMN ordered_by TEXT;)",
 };
 
 QSqlDatabase db(const QString &name)
@@ -314,7 +316,7 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
         m_insertTrace->prepare(QStringLiteral(
             "INSERT OR REPLACE INTO traces(id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route,"
             " sharer, sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd, absorbed_usd,"
-            " affinity, stream, error, attempts_json, affinity_pin) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+            " affinity, stream, error, attempts_json, affinity_pin, ordered_by) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
         m_insertLedger = std::make_unique<QSqlQuery>(d);
         m_insertLedger->prepare(QStringLiteral(
             "INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd) VALUES(?,?,?,?,?,?,?,?,?)"));
@@ -330,7 +332,7 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
                                   r.route, r.sharer, r.sharerName, r.status, r.attempts, r.ttfbMs, r.durationMs,
                                   r.inputTokens, r.outputTokens, r.costUsd, r.absorbedUsd, r.affinity, int(r.stream), r.error,
                                   QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact)),
-                                  r.pin.isEmpty() ? QVariant(QString()) : QVariant(toJsonText(r.pin))};
+                                  r.pin.isEmpty() ? QVariant(QString()) : QVariant(toJsonText(r.pin)), r.orderedBy};
         for (int i = 0; i < values.size(); ++i)
             t.bindValue(i, values.at(i));
         ok = ok && exec(t, QStringLiteral("insert trace"));
@@ -412,12 +414,13 @@ TraceRecord traceFromRow(const QSqlQuery &q)
     for (const QJsonValue &v : QJsonDocument::fromJson(attempts.toUtf8()).array())
         r.attemptRows.append(AttemptRecord::fromJson(v.toObject()));
     r.pin = fromJsonText(q.value(i++).toString());
+    r.orderedBy = q.value(i++).toString();
     return r;
 }
 
 const char TraceColumns[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
                             " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
-                            " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin";
+                            " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin, ordered_by";
 
 void loadAttempts(const QSqlDatabase &d, TraceRecord &r)
 {

@@ -55,7 +55,7 @@ QJsonObject TraceRecord::toJson() const
     QJsonArray rows;
     for (const AttemptRecord &a : attemptRows)
         rows.append(a.toJson());
-    return QJsonObject{{QStringLiteral("id"), id},
+    QJsonObject o{{QStringLiteral("id"), id},
                        {QStringLiteral("startedMs"), startedMs},
                        {QStringLiteral("keyId"), keyId},
                        {QStringLiteral("keyName"), keyName},
@@ -79,6 +79,9 @@ QJsonObject TraceRecord::toJson() const
                        {QStringLiteral("stream"), stream},
                        {QStringLiteral("error"), error},
                        {QStringLiteral("attemptRows"), rows}};
+    if (!orderedBy.isEmpty())
+        o.insert(QStringLiteral("orderedBy"), orderedBy);
+    return o;
 }
 
 TraceRecord TraceRecord::fromJson(const QJsonObject &o)
@@ -104,6 +107,7 @@ TraceRecord TraceRecord::fromJson(const QJsonObject &o)
     t.costUsd = o.value(QLatin1String("costUsd")).toDouble();
     t.absorbedUsd = o.value(QLatin1String("absorbedUsd")).toDouble();
     t.affinity = o.value(QLatin1String("affinity")).toString();
+    t.orderedBy = o.value(QLatin1String("orderedBy")).toString();
     t.pin = o.value(QLatin1String("pin")).toObject();
     t.stream = o.value(QLatin1String("stream")).toBool();
     t.error = o.value(QLatin1String("error")).toString();

@@ -49,8 +49,11 @@ private Q_SLOTS:
         samples(B, 120, 3);    // band 0
         samples(C, 90, 2);     // too few samples: middling (the median band, 4), after the cheaper A
         QCOMPARE(firstDialled(), A); // price first by default
+        QVERIFY(!f.lastTrace().contains(QLatin1String("orderedBy")));
         setKeyRouting(f, {{QStringLiteral("prefer"), QStringLiteral("speed")}});
         QCOMPARE(firstDialled(), B);
+        // A request ordered this way is marked on its usage row.
+        QCOMPARE(f.lastTrace().value(QLatin1String("orderedBy")).toString(), QStringLiteral("speed"));
         const Reply listing = send(QStringLiteral("GET"), f.engine->baseUrl() + QStringLiteral("/sharers?model=openai/gpt-5.2"), {},
                                    {{"authorization", QByteArray("Bearer ") + AdminToken}});
         Q_UNUSED(listing); // the listing has no key: price order
