@@ -1583,8 +1583,8 @@
         <translation>%1 (plus de 10 min)</translation>
     </message>
     <message>
-        <source>not enough data (%1 of %2 served)</source>
-        <translation>pas assez de données (%1 servies sur&#xa0;%2)</translation>
+        <source>not enough data (%1/%2 served)</source>
+        <translation>pas assez de données (%1/%2 servies)</translation>
     </message>
     <message>
         <source>no requests in 30 min</source>

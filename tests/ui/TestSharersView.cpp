@@ -304,7 +304,7 @@ private Q_SLOTS:
                                             {QStringLiteral("used"), 1.0}, {QStringLiteral("fresh"), false}}};
         QCOMPARE(Ui::SharerOrderModel::quota(usedUp), QStringLiteral("5h used up (older than 10 min)"));
         QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).startsWith(QLatin1String("not enough data (")));
-        QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).endsWith(QLatin1String(" of 100 served)")));
+        QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).endsWith(QLatin1String("/100 served)")));
         QCOMPARE(h.cell(handle, Ui::SharerOrderModel::Tier), QStringLiteral("0"));
         QCOMPARE(h.cell(handle, Ui::SharerOrderModel::Weight), QStringLiteral("1"));
         QCOMPARE(view()->model()->headerData(Ui::SharerOrderModel::Health, Qt::Horizontal).toString(), QStringLiteral("Health"));

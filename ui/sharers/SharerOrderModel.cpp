@@ -131,7 +131,7 @@ QString SharerOrderModel::health(const QJsonObject &stats)
     if (stats.isEmpty())
         return QStringLiteral("—");
     if (!stats.value(QLatin1String("published")).toBool())
-        return tr("not enough data (%1 of %2 served)").arg(stats.value(QLatin1String("served")).toInteger()).arg(100);
+        return tr("not enough data (%1/%2 served)").arg(stats.value(QLatin1String("served")).toInteger()).arg(100);
     const QJsonValue rate = stats.value(QLatin1String("successRate30m"));
     if (!rate.isDouble())
         return tr("no requests in 30 min");

@@ -55,7 +55,7 @@ public:
     static QString credentialStore(const QString &store);
     /// "5h 42%, resets 14:00 · 7d used up, resets Mon 09:00" for a row's quota windows.
     static QString quota(const QJsonArray &windows);
-    /// "98% ok, 420 ms (30 min)" once published, else "not enough data (37 of 100 served)".
+    /// "98% ok, 420 ms (30 min)" once published, else "not enough data (37/100 served)".
     static QString health(const QJsonObject &stats);
 
     int rowCount(const QModelIndex &parent = {}) const override;
