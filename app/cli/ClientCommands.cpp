@@ -480,6 +480,97 @@ int runKeys(const QStringList &arguments)
     return 0;
 }
 
+
+int runDryRun(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "What a request would do, without sending it: per target, the sharers your filters removed, how many are\n"
+        "unavailable, and the ones left in the order they would be tried, with their quotes. Nothing is sent,\n"
+        "charged or written.\n"
+        "  aile dry-run MODEL [--key KEY] [--endpoint PATH] [--body FILE] [--header 'x-aile-max-price: 60%']..."));
+    parser.addHelpOption();
+    addConnectionOptions(parser);
+    parser.addOption({QStringLiteral("key"), QStringLiteral("Read this key's routing settings (id or name)."), QStringLiteral("KEY")});
+    parser.addOption({QStringLiteral("endpoint"), QStringLiteral("The path (default /v1/chat/completions)."), QStringLiteral("PATH")});
+    parser.addOption({QStringLiteral("body"), QStringLiteral("A request body (JSON file); without one, a one-line prompt."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("header"), QStringLiteral("A header the request would carry, as 'name: value' (repeatable)."), QStringLiteral("H")});
+    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("provider/model, auto/model, or a route name"));
+    parser.process(arguments);
+    QTextStream out(stdout), err(stderr);
+    const QStringList pos = parser.positionalArguments();
+    if (pos.size() != 1) {
+        err << "aile dry-run: name one model, e.g. aile dry-run openai/gpt-5.2\n";
+        return 2;
+    }
+    QJsonObject ask{{QStringLiteral("model"), pos.first()}};
+    if (parser.isSet(QStringLiteral("key")))
+        ask.insert(QStringLiteral("key"), parser.value(QStringLiteral("key")));
+    if (parser.isSet(QStringLiteral("endpoint")))
+        ask.insert(QStringLiteral("endpoint"), parser.value(QStringLiteral("endpoint")));
+    if (parser.isSet(QStringLiteral("body"))) {
+        QFile f(parser.value(QStringLiteral("body")));
+        const QJsonDocument doc = f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()) : QJsonDocument();
+        if (!doc.isObject()) {
+            err << "aile dry-run: " << parser.value(QStringLiteral("body")) << " is not a readable JSON object" << Qt::endl;
+            return 2;
+        }
+        ask.insert(QStringLiteral("body"), doc.object());
+    }
+    QJsonObject headers;
+    for (const QString &h : parser.values(QStringLiteral("header"))) {
+        const qsizetype colon = h.indexOf(QLatin1Char(':'));
+        if (colon <= 0) {
+            err << "aile dry-run: --header takes 'name: value', not \"" << h << "\"" << Qt::endl;
+            return 2;
+        }
+        headers.insert(h.left(colon).trimmed().toLower(), h.mid(colon + 1).trimmed());
+    }
+    if (!headers.isEmpty())
+        ask.insert(QStringLiteral("headers"), headers);
+    const Connection c = connectionFrom(parser);
+    QByteArray body;
+    QString error;
+    if (call(c, "POST", QStringLiteral("/keys/route-dry-run"), {}, &body, &error, QJsonDocument(ask).toJson(QJsonDocument::Compact)) != 200) {
+        err << "aile dry-run: " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
+        return 1;
+    }
+    if (parser.isSet(QStringLiteral("json"))) {
+        out << body << Qt::endl;
+        return 0;
+    }
+    const QJsonObject r = QJsonDocument::fromJson(body).object();
+    for (const QJsonValue &tv : r.value(QLatin1String("targets")).toArray()) {
+        const QJsonObject t = tv.toObject();
+        out << t.value(QLatin1String("target")).toString() << '\n';
+        for (const QJsonValue &v : t.value(QLatin1String("sharers")).toArray()) {
+            const QJsonObject s = v.toObject();
+            out << QStringLiteral("  %1 %2  %3  %4  %5%6\n")
+                       .arg(s.value(QLatin1String("rank")).toInt(), 3)
+                       .arg(s.value(QLatin1String("handle")).toString())
+                       .arg(s.value(QLatin1String("name")).toString(), -20)
+                       .arg(s.value(QLatin1String("quoteUsd")).isDouble() ? QStringLiteral("$%1").arg(s.value(QLatin1String("quoteUsd")).toDouble(), 0, 'f', 6)
+                                                                         : QStringLiteral("unquotable"))
+                       .arg(s.value(QLatin1String("tested")).toBool() ? QStringLiteral("tested") : QStringLiteral("untested"))
+                       .arg(s.value(QLatin1String("first")).toBool() ? QStringLiteral("  <- first")
+                            : s.value(QLatin1String("tiedWithFirst")).toBool() ? QStringLiteral("  (tied with the first)") : QString());
+        }
+        if (const int more = t.value(QLatin1String("more")).toInt())
+            out << "  … and " << more << " more\n";
+        for (const QJsonValue &v : t.value(QLatin1String("removed")).toArray())
+            out << "  removed " << v.toObject().value(QLatin1String("handle")).toString() << " (" << v.toObject().value(QLatin1String("name")).toString()
+                << "): " << v.toObject().value(QLatin1String("reason")).toString() << '\n';
+        const QJsonObject unavailable = t.value(QLatin1String("unavailable")).toObject();
+        for (auto it = unavailable.begin(); it != unavailable.end(); ++it)
+            out << "  unavailable (" << it.key() << "): " << it.value().toInt() << '\n';
+    }
+    if (r.contains(QLatin1String("refusal")))
+        out << "refused: HTTP " << r.value(QLatin1String("refusal")).toObject().value(QLatin1String("status")).toInt() << ", "
+            << r.value(QLatin1String("refusal")).toObject().value(QLatin1String("message")).toString() << '\n';
+    out << "order: " << r.value(QLatin1String("ordering")).toString() << ". " << r.value(QLatin1String("note")).toString() << Qt::endl;
+    return 0;
+}
+
 } // namespace
 
 int runClientCommand(const QString &command, const QStringList &arguments)
@@ -492,6 +583,8 @@ int runClientCommand(const QString &command, const QStringList &arguments)
         return runConfig(arguments);
     if (command == QLatin1String("catalog"))
         return runCatalog(arguments);
+    if (command == QLatin1String("dry-run"))
+        return runDryRun(arguments);
     if (command == QLatin1String("keys"))
         return runKeys(arguments);
     QTextStream(stderr) << "aile: unknown command \"" << command << "\"; try aile --help\n";

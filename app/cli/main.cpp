@@ -17,6 +17,7 @@ void printUsage()
                            "  keys      list, create or revoke API keys\n"
                            "  config    export or import the configuration (JSON, no secrets)\n"
                            "  catalog   the price table: list, override an entry, re-import, add a provider\n"
+                           "  dry-run   what a request would do, without sending it\n"
                            "  traces    recent requests of a running engine\n\n"
                            "aile <command> --help shows a command's options.\n";
 }

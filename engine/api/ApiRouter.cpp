@@ -37,17 +37,6 @@ QString presentedKey(const Http::HttpRequest &request)
     return QString::fromUtf8(request.headers.value("x-api-key")).trimmed();
 }
 
-namespace {
-// The field that caps the answer's tokens in this body: chat completions also take
-// max_completion_tokens.
-QString outputCapFieldOf(Wire::Endpoint endpoint, const QJsonObject &body)
-{
-    if (endpoint == Wire::Endpoint::ChatCompletions && body.contains(QLatin1String("max_completion_tokens")))
-        return QStringLiteral("max_completion_tokens");
-    return Wire::outputCapField(endpoint);
-}
-} // namespace
-
 ApiRouter::ApiRouter(EngineContext &context, ManagementApi *management) : m_ctx(context), m_management(management) {}
 
 bool ApiRouter::hostAllowed(const Http::HttpRequest &request) const
@@ -191,20 +180,10 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     facts.headers = &req.headers;
     facts.key = &key;
     facts.client = client;
-    facts.promptTokens = Billing::estimatePromptTokens(req.body);
-    const QString capField = outputCapFieldOf(endpoint, body);
-    if (!capField.isEmpty() && body.value(capField).isDouble())
-        facts.maxOutputTokens = qint64(body.value(capField).toDouble());
-    facts.stream = body.value(QLatin1String("stream")).toBool();
-    facts.needs = Routing::RequestNeeds::of(endpoint, body);
-    // provider.sort (seed 004 §5): "price", "latency" or "throughput", or {"by": …}.
-    const QJsonValue sortValue = body.value(QLatin1String("provider")).toObject().value(QLatin1String("sort"));
-    if (!sortValue.isUndefined() && !sortValue.isNull()) {
-        facts.sort = sortValue.isObject() ? sortValue.toObject().value(QLatin1String("by")).toString() : sortValue.toString();
-        if (facts.sort != QLatin1String("price") && facts.sort != QLatin1String("latency") && facts.sort != QLatin1String("throughput")) {
-            refuse(QStringLiteral("provider.sort is \"price\", \"latency\" or \"throughput\"; leave it out for the default order"));
-            return;
-        }
+    const QString capField = Routing::outputCapFieldOf(endpoint, body);
+    if (const QString unreadable = Routing::readBodyFacts(endpoint, body, req.body, &facts); !unreadable.isEmpty()) {
+        refuse(unreadable);
+        return;
     }
     // Session affinity (SPEC §10): what the request says of its conversation. A session draws its
     // ties the same way every time.

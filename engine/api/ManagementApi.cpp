@@ -1,6 +1,7 @@
 #include "ManagementApi.h"
 
 #include "CatalogApi.h"
+#include "DryRun.h"
 
 #include "config/ConfigApply.h"
 #include "core/Clock.h"
@@ -67,6 +68,8 @@ bool ManagementApi::handles(const QByteArray &path) const
 void ManagementApi::handle(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
 {
     const QList<QByteArray> parts = req.path.mid(1).split('/');
+    if (req.path == "/keys/route-dry-run" && req.method == "POST")
+        return dryRun(m_ctx, req, reply);
     if (CatalogApi::handles(req.path))
         return CatalogApi(m_ctx).handle(req, reply);
     if (req.path == "/keys/usage/requests" && req.method == "GET")

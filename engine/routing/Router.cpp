@@ -196,6 +196,31 @@ QString Router::spelling(const QString &id)
     return s;
 }
 
+QString outputCapFieldOf(Wire::Endpoint endpoint, const QJsonObject &body)
+{
+    if (endpoint == Wire::Endpoint::ChatCompletions && body.contains(QLatin1String("max_completion_tokens")))
+        return QStringLiteral("max_completion_tokens");
+    return Wire::outputCapField(endpoint);
+}
+
+QString readBodyFacts(Wire::Endpoint endpoint, const QJsonObject &body, const QByteArray &rawBody, RequestFacts *facts)
+{
+    facts->promptTokens = Billing::estimatePromptTokens(rawBody);
+    const QString capField = outputCapFieldOf(endpoint, body);
+    if (!capField.isEmpty() && body.value(capField).isDouble())
+        facts->maxOutputTokens = qint64(body.value(capField).toDouble());
+    facts->stream = body.value(QLatin1String("stream")).toBool();
+    facts->needs = RequestNeeds::of(endpoint, body);
+    // provider.sort (seed 004 §5): "price", "latency" or "throughput", or {"by": …}.
+    const QJsonValue sortValue = body.value(QLatin1String("provider")).toObject().value(QLatin1String("sort"));
+    if (!sortValue.isUndefined() && !sortValue.isNull()) {
+        facts->sort = sortValue.isObject() ? sortValue.toObject().value(QLatin1String("by")).toString() : sortValue.toString();
+        if (facts->sort != QLatin1String("price") && facts->sort != QLatin1String("latency") && facts->sort != QLatin1String("throughput"))
+            return QStringLiteral("provider.sort is \"price\", \"latency\" or \"throughput\"; leave it out for the default order");
+    }
+    return {};
+}
+
 Plan Router::plan(const RequestFacts &facts) const
 {
     if (facts.model.isEmpty())

@@ -35,6 +35,13 @@ struct RequestFacts
     QString sort;                          // provider.sort: price, latency or throughput; empty: default order
 };
 
+/// What routing reads of a request's body, shared by the proxy and the dry run: the estimated
+/// prompt, the output cap, streaming, the capabilities used and provider.sort. rawBody is the
+/// body as sent (the prompt estimate reads it). Returns an error for a body routing cannot read.
+QString readBodyFacts(Wire::Endpoint endpoint, const QJsonObject &body, const QByteArray &rawBody, RequestFacts *facts);
+/// The field that caps the answer's tokens in this body (chat also takes max_completion_tokens).
+QString outputCapFieldOf(Wire::Endpoint endpoint, const QJsonObject &body);
+
 /// One sharer that may serve, in routing order.
 struct Candidate
 {

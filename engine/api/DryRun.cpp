@@ -1,0 +1,143 @@
+#include "DryRun.h"
+
+#include "core/EngineContext.h"
+#include "http/HttpHeaders.h"
+#include "routing/Router.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QMap>
+
+namespace Aile::Api {
+namespace {
+
+const Keys::ApiKey *keyNamed(const EngineContext &ctx, const QString &idOrName)
+{
+    for (const Keys::ApiKey &k : ctx.keys)
+        if (k.id == idOrName || k.name == idOrName)
+            return &k;
+    return nullptr;
+}
+
+QJsonObject targetJson(const Routing::Target &t)
+{
+    QJsonArray removed, listed;
+    QMap<QString, int> unavailable;
+    for (const Routing::Refusal &r : t.refusals) {
+        // The sharers a filter of yours removed are named; the others are counts, by reason.
+        if (!r.refusedBy.isEmpty() || r.code == QLatin1String("capability")) {
+            QJsonObject o{{QStringLiteral("handle"), r.handle}, {QStringLiteral("name"), r.name}, {QStringLiteral("reason"), r.reason}};
+            if (!r.refusedBy.isEmpty())
+                o.insert(QStringLiteral("refusedBy"), r.refusedBy);
+            removed.append(o);
+        } else {
+            ++unavailable[r.code.isEmpty() ? QStringLiteral("other") : r.code];
+        }
+    }
+    int rank = 0;
+    bool tiedWithFirst = true;
+    for (const Routing::Candidate &c : t.candidates) {
+        ++rank;
+        if (rank > 1)
+            tiedWithFirst = tiedWithFirst && c.tiedWithPrevious;
+        if (rank > DryRunMaxListed)
+            continue;
+        QJsonObject o{{QStringLiteral("rank"), rank},
+                      {QStringLiteral("handle"), c.handle},
+                      {QStringLiteral("name"), c.name},
+                      {QStringLiteral("tested"), c.tested},
+                      {QStringLiteral("ttfbMs"), c.ttfbMs >= 0 ? QJsonValue(qRound64(c.ttfbMs)) : QJsonValue(QJsonValue::Null)},
+                      {QStringLiteral("first"), rank == 1},
+                      {QStringLiteral("tiedWithFirst"), rank > 1 && tiedWithFirst}};
+        o.insert(QStringLiteral("quoteUsd"), c.quoteUsd ? QJsonValue(*c.quoteUsd) : QJsonValue(QJsonValue::Null));
+        if (c.rates) {
+            o.insert(QStringLiteral("inputPrice"), c.rates->input);
+            o.insert(QStringLiteral("outputPrice"), c.rates->output);
+        }
+        listed.append(o);
+    }
+    QJsonObject counts;
+    for (auto it = unavailable.begin(); it != unavailable.end(); ++it)
+        counts.insert(it.key(), it.value());
+    return QJsonObject{{QStringLiteral("target"), t.label()},
+                       {QStringLiteral("removed"), removed},
+                       {QStringLiteral("unavailable"), counts},
+                       {QStringLiteral("sharers"), listed},
+                       {QStringLiteral("more"), qMax(0, int(t.candidates.size()) - DryRunMaxListed)}};
+}
+
+} // namespace
+
+void dryRun(const EngineContext &ctx, const ManagementRequest &req, const ManagementReply &reply)
+{
+    if (req.body.size() > DryRunMaxBody)
+        return reply(413, managementError(QStringLiteral("the dry run takes at most 1 MiB of JSON; send the prompt and the output cap, "
+                                                         "not the attachments")));
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(req.body, &parseError);
+    if (!doc.isObject())
+        return reply(400, managementError(QStringLiteral("send {\"model\": \"openai/gpt-5.2\"} and optionally \"key\", \"endpoint\", \"body\" "
+                                                         "and \"headers\" (%1)")
+                                              .arg(req.body.isEmpty() ? QStringLiteral("the body is empty") : parseError.errorString())));
+    const QJsonObject in = doc.object();
+    const QString endpointPath = in.value(QLatin1String("endpoint")).toString(QStringLiteral("/v1/chat/completions"));
+    const Wire::Endpoint endpoint = Wire::endpointForPath(endpointPath.toLatin1());
+    if (endpoint == Wire::Endpoint::Unknown || endpoint == Wire::Endpoint::CountTokens)
+        return reply(400, managementError(QStringLiteral("\"endpoint\" is a routed path such as /v1/chat/completions, /v1/messages, "
+                                                         "/v1/responses or /v1/embeddings, not \"%1\"")
+                                              .arg(endpointPath)));
+    // Without a body it prices a one-line prompt.
+    QJsonObject body = in.value(QLatin1String("body")).toObject();
+    if (!in.value(QLatin1String("body")).isObject())
+        body = QJsonObject{{QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                               {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+    const QString model = in.value(QLatin1String("model")).toString(body.value(QLatin1String("model")).toString());
+    if (model.isEmpty())
+        return reply(400, managementError(QStringLiteral("say which model or route: {\"model\": \"openai/gpt-5.2\"}")));
+    body.insert(QStringLiteral("model"), model);
+    const Keys::ApiKey *key = nullptr;
+    if (in.contains(QLatin1String("key"))) {
+        key = keyNamed(ctx, in.value(QLatin1String("key")).toString());
+        if (!key)
+            return reply(404, managementError(QStringLiteral("no key %1; GET /keys lists them").arg(in.value(QLatin1String("key")).toString())));
+    }
+    Http::HttpHeaders headers;
+    const QJsonObject given = in.value(QLatin1String("headers")).toObject();
+    for (auto it = given.begin(); it != given.end(); ++it) {
+        if (!it.value().isString() && !it.value().isDouble())
+            return reply(400, managementError(QStringLiteral("header %1: give its value as a string").arg(it.key())));
+        headers.add(it.key().toLatin1(),
+                    it.value().isString() ? it.value().toString().toUtf8() : QByteArray::number(it.value().toDouble()));
+    }
+    Routing::RequestFacts facts;
+    facts.endpoint = endpoint;
+    facts.model = model;
+    facts.headers = &headers;
+    facts.key = key;
+    const QByteArray raw = QJsonDocument(body).toJson(QJsonDocument::Compact);
+    if (const QString unreadable = Routing::readBodyFacts(endpoint, body, raw, &facts); !unreadable.isEmpty())
+        return reply(400, managementError(unreadable));
+    facts.body = &body;
+
+    // The one pipeline requests run; nothing is dialled, held, charged or written.
+    const Routing::Plan plan = Routing::Router(ctx).plan(facts);
+    QJsonArray targets;
+    for (const Routing::Target &t : plan.targets)
+        targets.append(targetJson(t));
+    QJsonObject out{{QStringLiteral("model"), model},
+                    {QStringLiteral("endpoint"), QString::fromLatin1(Wire::pathOf(endpoint))},
+                    {QStringLiteral("ordering"), plan.sampled ? QStringLiteral("sampled") : QStringLiteral("fixed")},
+                    {QStringLiteral("targets"), targets},
+                    {QStringLiteral("note"), QStringLiteral("nothing was sent, charged or written; a sampled order is drawn again for a real request")}};
+    if (!plan.ok()) {
+        QJsonObject refusal{{QStringLiteral("status"), plan.status}, {QStringLiteral("message"), plan.message}};
+        for (auto it = plan.extra.begin(); it != plan.extra.end(); ++it)
+            refusal.insert(it.key(), it.value());
+        if (plan.retryAfterMs >= 0)
+            refusal.insert(QStringLiteral("retryAfterSeconds"), (plan.retryAfterMs + 999) / 1000);
+        out.insert(QStringLiteral("refusal"), refusal);
+    }
+    reply(200, out);
+}
+
+} // namespace Aile::Api
