@@ -704,6 +704,7 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
     const QString wire = Wire::wireName(facts.endpoint);
     QList<Target> targets;
     bool listed = false;
+    std::optional<Plan> unbounded;
     for (const Catalog::ProviderInfo &p : m_ctx.catalog.providers()) {
         if (p.selfHosted || !p.speaks(wire) || (!limitTo.isEmpty() && !limitTo.contains(p.id)) || limits.excludeProviders.contains(p.id))
             continue;
@@ -711,6 +712,13 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
         if (id.isEmpty())
             continue;
         listed = true;
+        // A body the cost cap cannot bound on this provider (codex sends no output cap, say): the
+        // same 400 a request naming it gets, and the next provider is tried.
+        if (auto bad = checkRequest(facts, limits, p.id, id)) {
+            if (!unbounded)
+                unbounded = std::move(bad);
+            continue;
+        }
         Target t = target(p.id, id, facts);
         if (t.candidates.isEmpty()) {
             plan.targets.append(t); // kept for the dry run's account, dropped below
@@ -723,6 +731,8 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
     if (!listed)
         return refused(404, QStringLiteral("no provider lists %1 for %2; GET /v1/models lists what this key can use")
                                 .arg(bareId, QString::fromLatin1(Wire::pathOf(facts.endpoint))));
+    if (targets.isEmpty() && unbounded && plan.targets.isEmpty())
+        return *unbounded;
     if (targets.isEmpty()) {
         Target all;
         all.provider = QStringLiteral("auto");

@@ -125,6 +125,17 @@ private Q_SLOTS:
                  QStringLiteral("openai/gpt-5.2"));
     }
 
+    void anyProviderRunsTheCostCapsBodyChecksPerProvider()
+    {
+        // n = 2 cannot be bounded by the output cap on any provider: the 400 a named provider gets.
+        const Reply r = f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("auto/gpt-5.2"), false, {{QStringLiteral("n"), 2}}),
+                               {{"x-aile-max-cost", "1"}});
+        QCOMPARE(r.status, 400);
+        QVERIFY2(errorMessage(r).contains(QLatin1String("cannot bound this request")), qPrintable(errorMessage(r)));
+        QVERIFY(f.upstream->received().isEmpty());
+        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("auto/gpt-5.2")), {{"x-aile-max-cost", "1"}}).status, 200);
+    }
+
     void badAsksAreRefusedWithTheFix()
     {
         Reply r = dryRun({});
