@@ -2,6 +2,7 @@
 
 #include "CatalogApi.h"
 #include "DryRun.h"
+#include "RouteTemplate.h"
 
 #include "config/ConfigApply.h"
 #include "core/Clock.h"
@@ -70,6 +71,8 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
     const QList<QByteArray> parts = req.path.mid(1).split('/');
     if (req.path == "/keys/route-dry-run" && req.method == "POST")
         return dryRun(m_ctx, req, reply);
+    if (req.path == "/keys/route-template" && req.method == "GET")
+        return routeTemplate(m_ctx, req, reply);
     if (CatalogApi::handles(req.path))
         return CatalogApi(m_ctx).handle(req, reply);
     if (req.path == "/keys/usage/requests" && req.method == "GET")

@@ -136,6 +136,50 @@ private Q_SLOTS:
         QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("auto/gpt-5.2")), {{"x-aile-max-cost", "1"}}).status, 200);
     }
 
+    void aRouteTemplateListsOneTargetPerProviderCheapestFirst()
+    {
+        auto get = [&](const QString &query) {
+            return send(QStringLiteral("GET"), f.engine->baseUrl() + QStringLiteral("/keys/route-template?") + query, {},
+                        {{"authorization", QByteArray("Bearer ") + AdminToken}});
+        };
+        auto models = [](const QJsonArray &a) {
+            QStringList out;
+            for (const QJsonValue &v : a)
+                out << v.toObject().value(QLatin1String("model")).toString();
+            return out;
+        };
+        // claude and openrouter list claude-sonnet-5 at the same list price: both, in catalogue order;
+        // the 5.5 names only start the same and are ambiguous, never added.
+        Reply r = get(QStringLiteral("model=claude_sonnet_5"));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(models(r.json().value(QLatin1String("targets")).toArray()),
+                 (QStringList{QStringLiteral("claude/claude-sonnet-5"), QStringLiteral("openrouter/anthropic/claude-sonnet-5")}));
+        QVERIFY(models(r.json().value(QLatin1String("ambiguous")).toArray()).contains(QStringLiteral("claude/claude-sonnet-5-5")));
+        // A cheaper sharer puts its provider first.
+        QCOMPARE(send(QStringLiteral("POST"), f.engine->baseUrl() + QStringLiteral("/sharers"),
+                      QJsonDocument(sharer(QStringLiteral("L00000000000000b9"), QStringLiteral("openrouter"), f.upstream->baseUrl(),
+                                           {QStringLiteral("anthropic/claude-sonnet-5")}, percent(50)))
+                          .toJson(),
+                      {{"authorization", QByteArray("Bearer ") + AdminToken}})
+                     .status,
+                 200);
+        r = get(QStringLiteral("model=claude-sonnet-5"));
+        QCOMPARE(models(r.json().value(QLatin1String("targets")).toArray()).first(), QStringLiteral("openrouter/anthropic/claude-sonnet-5"));
+        // With a key, what it would refuse is skipped and named.
+        const QString keyId = f.engine->context().keys.first().id;
+        QCOMPARE(send(QStringLiteral("PUT"), f.engine->baseUrl() + QStringLiteral("/keys/") + keyId,
+                      QJsonDocument(QJsonObject{{QStringLiteral("routing"), QJsonObject{{QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("openrouter")}}}}}).toJson(),
+                      {{"authorization", QByteArray("Bearer ") + AdminToken}})
+                     .status,
+                 200);
+        r = get(QStringLiteral("model=claude-sonnet-5&key=") + keyId);
+        QCOMPARE(models(r.json().value(QLatin1String("targets")).toArray()), QStringList{QStringLiteral("claude/claude-sonnet-5")});
+        QCOMPARE(models(r.json().value(QLatin1String("skipped")).toArray()), QStringList{QStringLiteral("openrouter/anthropic/claude-sonnet-5")});
+        QCOMPARE(get(QStringLiteral("model=openai/gpt-5.2")).status, 400);
+        QCOMPARE(get(QStringLiteral("model=gpt-5.2&key=nobody")).status, 404);
+        QVERIFY(f.upstream->received().isEmpty());
+    }
+
     void badAsksAreRefusedWithTheFix()
     {
         Reply r = dryRun({});
