@@ -193,7 +193,18 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
 
     Routing::Router router(m_ctx);
     // A refused plan still goes through ProxyRequest: every request is a trace row.
-    Routing::Plan plan = router.plan(facts);
+    // A fallback chain: "models" replaces "model" (seed 003), with the account's fallbacks after it.
+    QStringList chain;
+    for (const QJsonValue &v : body.value(QLatin1String("models")).toArray()) {
+        if (!v.isString() || v.toString().isEmpty()) {
+            refuse(QStringLiteral("\"models\" is a list of model names such as [\"claude/claude-sonnet-5\", \"openai/gpt-5.5\"]"));
+            return;
+        }
+        chain << v.toString();
+    }
+    if (chain.isEmpty())
+        chain << facts.model;
+    Routing::Plan plan = router.planChain(facts, chain);
     Routing::Affinity affinity;
     affinity.place(m_ctx.pins, m_ctx.settings, plan, facts, body, evidence, m_ctx.clock);
     QJsonObject sent = body;

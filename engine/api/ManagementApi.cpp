@@ -69,6 +69,8 @@ bool ManagementApi::handles(const QByteArray &path) const
 void ManagementApi::handle(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
 {
     const QList<QByteArray> parts = req.path.mid(1).split('/');
+    if (req.path == "/v1/routing")
+        return accountRouting(req, reply);
     if (req.path == "/keys/route-dry-run" && req.method == "POST")
         return dryRun(m_ctx, req, reply);
     if (req.path == "/keys/route-template" && req.method == "GET")
@@ -351,6 +353,43 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
         return;
     }
     commit(sharer, QString());
+}
+
+void ManagementApi::accountRouting(const ManagementRequest &req, const ManagementReply &reply)
+{
+    // Seed 003: a default_model for requests that name none, and up to eight fallback_models
+    // appended after the models a request names (the chain is cut to three).
+    auto current = [this] {
+        return QJsonObject{{QStringLiteral("default_model"), m_ctx.routing.value(QLatin1String("default_model")).isString()
+                                                                  ? m_ctx.routing.value(QLatin1String("default_model"))
+                                                                  : QJsonValue(QJsonValue::Null)},
+                           {QStringLiteral("fallback_models"), m_ctx.routing.value(QLatin1String("fallback_models")).toArray()}};
+    };
+    if (req.method == "GET")
+        return reply(200, current());
+    if (req.method != "PUT")
+        return reply(405, managementError(QStringLiteral("/v1/routing takes GET or PUT")));
+    const QJsonObject body = QJsonDocument::fromJson(req.body).object();
+    QJsonObject merged = m_ctx.routing;
+    if (body.contains(QLatin1String("default_model"))) {
+        const QJsonValue d = body.value(QLatin1String("default_model"));
+        if (!d.isNull() && !(d.isString() && d.toString().contains(QLatin1Char('/'))))
+            return reply(400, managementError(QStringLiteral("default_model is a provider/model such as \"openai/gpt-5.2\", or null")));
+        merged.insert(QStringLiteral("default_model"), d);
+    }
+    if (body.contains(QLatin1String("fallback_models"))) {
+        const QJsonArray list = body.value(QLatin1String("fallback_models")).toArray();
+        if (!body.value(QLatin1String("fallback_models")).isArray() || list.size() > 8)
+            return reply(400, managementError(QStringLiteral("fallback_models is a list of at most 8 provider/model names")));
+        for (const QJsonValue &v : list)
+            if (!v.isString() || !v.toString().contains(QLatin1Char('/')))
+                return reply(400, managementError(QStringLiteral("fallback_models: \"%1\" is not a provider/model name such as \"openai/gpt-5.2\"")
+                                                      .arg(v.isString() ? v.toString() : QStringLiteral("(not a string)"))));
+        merged.insert(QStringLiteral("fallback_models"), list);
+    }
+    m_ctx.store->saveSetting(QStringLiteral("routing"), merged);
+    m_ctx.routing = merged;
+    reply(200, current());
 }
 
 void ManagementApi::importConfig(const ManagementRequest &req, const ManagementReply &reply)

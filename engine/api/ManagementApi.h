@@ -44,6 +44,7 @@ private:
     void saveSharer(const QString &handle, const QJsonObject &body, QObject *context, const ManagementReply &reply);
     void removeSharer(const QString &handle, const ManagementReply &reply);
     void importConfig(const ManagementRequest &request, const ManagementReply &reply);
+    void accountRouting(const ManagementRequest &request, const ManagementReply &reply);
     // Keys (ManagementKeys.cpp).
     bool handleKeys(const ManagementRequest &request, const ManagementReply &reply);
     QJsonObject keyJson(const Keys::ApiKey &key) const;

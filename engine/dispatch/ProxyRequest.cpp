@@ -162,7 +162,8 @@ void ProxyRequest::dialNext()
         return;
     for (;;) {
         const bool again = std::exchange(m_retryCurrent, false);
-        if (m_dials >= m_ctx.settings.maxDials || m_scanned > m_ctx.settings.scanCap || !(again || advance())) {
+        const int maxDials = m_plan.maxDials > 0 ? qMin(m_plan.maxDials, m_ctx.settings.maxDials) : m_ctx.settings.maxDials;
+        if (m_dials >= maxDials || m_scanned > m_ctx.settings.scanCap || !(again || advance())) {
             answerFailure();
             return;
         }

@@ -196,6 +196,54 @@ QString Router::spelling(const QString &id)
     return s;
 }
 
+Plan Router::planChain(const RequestFacts &facts, const QStringList &requested) const
+{
+    QStringList chain;
+    for (const QString &m : requested)
+        if (!m.isEmpty() && !chain.contains(m))
+            chain << m;
+    if (chain.isEmpty() && !m_ctx.routing.value(QLatin1String("default_model")).toString().isEmpty())
+        chain << m_ctx.routing.value(QLatin1String("default_model")).toString();
+    for (const QJsonValue &v : m_ctx.routing.value(QLatin1String("fallback_models")).toArray())
+        if (!v.toString().isEmpty() && !chain.contains(v.toString()))
+            chain << v.toString();
+    if (chain.size() > MaxChainModels)
+        chain.resize(MaxChainModels);
+    if (chain.size() <= 1) {
+        RequestFacts one = facts;
+        one.model = chain.value(0, facts.model);
+        return plan(one);
+    }
+    Plan out;
+    std::optional<Plan> firstRefusal;
+    for (const QString &m : chain) {
+        RequestFacts one = facts;
+        one.model = m;
+        Plan p = plan(one);
+        if (!p.ok()) {
+            // A model that cannot be served is passed over for the next one; its refusals stay in the trace.
+            if (!firstRefusal)
+                firstRefusal = p;
+            for (Target &t : p.targets)
+                if (t.candidates.isEmpty())
+                    out.targets.append(t);
+            continue;
+        }
+        out.anyProvider = true;     // the model changes between attempts: each attempt names its target
+        out.sampled = out.sampled || p.sampled;
+        out.orderedBySpeed = out.orderedBySpeed || p.orderedBySpeed;
+        if (!out.costCapUsd) {
+            out.costCapUsd = p.costCapUsd;
+            out.costCapSource = p.costCapSource;
+        }
+        out.targets += p.targets;
+    }
+    if (std::none_of(out.targets.begin(), out.targets.end(), [](const Target &t) { return !t.candidates.isEmpty(); }))
+        return *firstRefusal;
+    out.maxDials = MaxChainModels;   // at most three attempts across the chain
+    return out;
+}
+
 QString outputCapFieldOf(Wire::Endpoint endpoint, const QJsonObject &body)
 {
     if (endpoint == Wire::Endpoint::ChatCompletions && body.contains(QLatin1String("max_completion_tokens")))

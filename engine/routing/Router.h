@@ -107,6 +107,7 @@ struct Plan
     std::optional<double> costCapUsd;      // the binding cost cap (lowest of header and key)
     QString costCapSource;
     bool orderedBySpeed = false;           // the key prefers speed and it applied
+    int maxDials = 0;                      // 0: the setting; a models chain makes at most 3 attempts
     bool ok() const { return status == 0; }
 };
 
@@ -117,6 +118,11 @@ class Router
 public:
     explicit Router(const EngineContext &context) : m_ctx(context) {}
     Plan plan(const RequestFacts &facts) const;
+    /// A fallback chain (seed 003): the body's `models` (else `model`, else routing.default_model),
+    /// then routing.fallback_models, cut to the first three; each planned in turn and their
+    /// targets tried in order, with at most three attempts across them. One model plans as plan().
+    Plan planChain(const RequestFacts &facts, const QStringList &models) const;
+    static constexpr int MaxChainModels = 3;
 
     /// The sharers of one provider for one model, filtered and ordered (also the listing).
     Target target(const QString &provider, const QString &model, const RequestFacts &facts) const;
