@@ -745,6 +745,10 @@
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
+    <message>
+        <source>Time limits per phase: 30 s to a stream&apos;s first byte, 60 s between events, 180 s for an answer not streamed (&amp;524 past them)</source>
+        <translation>Limites de temps par phase&#xa0;: 30&#xa0;s jusqu’au premier octet d’un flux, 60&#xa0;s entre deux événements, 180&#xa0;s pour une réponse non diffusée (&amp;524 au-delà)</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::KeysModel</name>

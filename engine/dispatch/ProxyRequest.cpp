@@ -1,5 +1,7 @@
 #include "ProxyRequest.h"
 
+#include "keys/KeyRouting.h"
+
 #include "UpstreamRequestBuilder.h"
 #include "core/EngineContext.h"
 #include "core/TraceSink.h"
@@ -79,6 +81,7 @@ ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange,
     m_clientStream = m_body.value(QLatin1String("stream")).toBool() && m_endpoint != Wire::Endpoint::CountTokens;
     m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
     m_trace.stream = m_clientStream;
+    m_phaseLimits = Keys::KeyRouting::from(key.routing).phaseLimits;
     if (m_plan.orderedBySpeed)
         m_trace.orderedBy = QStringLiteral("speed");   // "a request ordered this way is marked on its usage row"
 
@@ -200,6 +203,17 @@ void ProxyRequest::dialNext()
         }
         m_budgetCut = true;
     }
+    // Seed 003's phase limits, a key setting: 30 s to the first byte of a stream, 180 s for an
+    // answer that is not streamed.
+    m_phaseCut = false;
+    m_phaseTimedOut = false;
+    if (m_phaseLimits) {
+        const qint64 phase = m_clientStream ? PhaseFirstByteMs : PhaseWholeAnswerMs;
+        if (budget > phase) {
+            budget = phase;
+            m_phaseCut = true;
+        }
+    }
     const Routing::Candidate &c = current();
     const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
     ++m_dials;
@@ -269,7 +283,7 @@ void ProxyRequest::commit(int status)
     m_trace.ttfbMs = m_ctx.clock->nowMs() - m_startedMs;
     m_trace.affinity = m_affinity.verdictFor(current().handle);
     m_lastActivityMs = m_ctx.clock->nowMs();
-    m_idleDeadline.start(m_ctx.clock, m_ctx.settings.idleTimeoutMs, this, [this] { handleIdleCheck(); });
+    m_idleDeadline.start(m_ctx.clock, idleLimitMs(), this, [this] { handleIdleCheck(); });
     if (m_held)
         return; // the client already has its 200; the answer's events follow the keepalives
     Http::HttpHeaders headers = aileHeaders();
@@ -478,6 +492,16 @@ void ProxyRequest::handleFirstByteTimeout()
     m_call->abort();
     m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
     const QString reason = QStringLiteral("no response head within %1 ms").arg(m_attempt.durationMs);
+    // Under phase limits any attempt that times out before its first byte counts as past a limit:
+    // when it is the last, the answer is 524 (the request's first-byte budget may bind first).
+    m_phaseTimedOut = m_phaseLimits;
+    if (m_phaseCut) {
+        // The key's own phase limit: the next sharer is tried, this one is not benched for it.
+        if (m_ctx.health)
+            m_ctx.health->recordBudgetCut(current().handle, m_attempt.durationMs);
+        failOver(QStringLiteral("phase_limit"), QStringLiteral("%1 (this key's phase limit)").arg(reason), std::nullopt);
+        return;
+    }
     if (m_budgetCut) {
         // Our own shortened budget cut it: its slowness is noted, it is not benched.
         if (m_ctx.health)
@@ -493,14 +517,14 @@ void ProxyRequest::handleIdleCheck()
     if (!m_committed || m_finished)
         return;
     const qint64 idle = m_ctx.clock->nowMs() - m_lastActivityMs;
-    if (idle < m_ctx.settings.idleTimeoutMs) {
-        m_idleDeadline.start(m_ctx.clock, m_ctx.settings.idleTimeoutMs - idle, this, [this] { handleIdleCheck(); });
+    if (idle < idleLimitMs()) {
+        m_idleDeadline.start(m_ctx.clock, idleLimitMs() - idle, this, [this] { handleIdleCheck(); });
         return;
     }
     if (m_call)
         m_call->abort();
     handleUpstreamFailed(Http::UpstreamError::ClosedMidBody,
-                         QStringLiteral("the upstream said nothing for %1 s").arg(m_ctx.settings.idleTimeoutMs / 1000));
+                         QStringLiteral("the upstream said nothing for %1 s").arg(idleLimitMs() / 1000));
 }
 
 void ProxyRequest::handleClientGone()
@@ -598,6 +622,12 @@ void ProxyRequest::failOver(const QString &outcome, const QString &reason, std::
     dialNext();
 }
 
+qint64 ProxyRequest::idleLimitMs() const
+{
+    // Phase limits: 60 s of silence between two events of a stream.
+    return m_phaseLimits && m_sse ? qMin(m_ctx.settings.idleTimeoutMs, PhaseBetweenEventsMs) : m_ctx.settings.idleTimeoutMs;
+}
+
 void ProxyRequest::answerFailure()
 {
     const QString what = m_plan.anyProvider ? QStringLiteral("auto/") + m_plan.targets.value(0).model
@@ -607,6 +637,13 @@ void ProxyRequest::answerFailure()
     if (allRateLimited) {
         const qint64 retry = m_earliestRetryMs > 0 ? m_earliestRetryMs - m_ctx.clock->nowMs() : -1;
         answerError(429, QStringLiteral("every sharer tried for %1 is rate limited; retry later. Last: %2").arg(what, m_lastFailure), {}, retry);
+        return;
+    }
+    if (m_phaseTimedOut) {
+        // Seed 003: a limit hit on the last attempt answers 524.
+        answerError(524, QStringLiteral("no sharer for %1 answered within this key's phase limit (%2 s to the first byte of a stream, "
+                                        "%3 s for an answer not streamed); %4 tried. Last: %5")
+                             .arg(what).arg(PhaseFirstByteMs / 1000).arg(PhaseWholeAnswerMs / 1000).arg(m_dials).arg(m_lastFailure));
         return;
     }
     if (m_dials == 0 && m_scanned > 0) {

@@ -41,6 +41,7 @@ const QStringList &routingSettingNames()
         QStringLiteral("maxPrice"),        QStringLiteral("minPricePercent"),     QStringLiteral("maxCostUsd"),
         QStringLiteral("onlySharers"),     QStringLiteral("neverSharers"),        QStringLiteral("sharer"),
         QStringLiteral("prefer"),          QStringLiteral("demoteFailing"),       QStringLiteral("sticky"),
+        QStringLiteral("phaseLimits"),
         QStringLiteral("dataCollection"),  QStringLiteral("allowSelfHosted"),     QStringLiteral("spendLimitUsdPerDay"),
         QStringLiteral("verifiedOnly"),    QStringLiteral("bareModelAnyProvider"), QStringLiteral("bareModelProviders")};
     return names;
@@ -62,6 +63,7 @@ KeyRouting KeyRouting::from(const QJsonObject &o)
     r.sharer = Catalog::normalizeHandle(o.value(QLatin1String("sharer")).toString());
     r.preferSpeed = o.value(QLatin1String("prefer")).toString() == QLatin1String("speed");
     r.demoteFailing = o.value(QLatin1String("demoteFailing")).toBool(false);
+    r.phaseLimits = o.value(QLatin1String("phaseLimits")).toBool(false);
     r.sticky = o.value(QLatin1String("sticky")).toBool(true);
     r.denyDataCollection = o.value(QLatin1String("dataCollection")).toString() == QLatin1String("deny");
     r.allowSelfHosted = o.value(QLatin1String("allowSelfHosted")).toBool(true);
@@ -111,7 +113,7 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
             return QStringLiteral("%1 must be true or false").arg(setting(name));
         return {};
     };
-    for (const char *name : {"demoteFailing", "sticky", "allowSelfHosted", "verifiedOnly", "bareModelAnyProvider"})
+    for (const char *name : {"demoteFailing", "phaseLimits", "sticky", "allowSelfHosted", "verifiedOnly", "bareModelAnyProvider"})
         if (QString e = boolean(name); !e.isEmpty())
             return e;
     auto range = [&](const char *name, double low, bool lowOpen, double high, const QString &unit) -> QString {

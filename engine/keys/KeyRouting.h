@@ -29,6 +29,7 @@ struct KeyRouting
     QString sharer;                   // Advanced: one sharer handle
     bool preferSpeed = false;         // "prefer": "speed"
     bool demoteFailing = false;
+    bool phaseLimits = false;         // seed 003: 30 s to first byte streamed, 60 s between events, 180 s otherwise
     bool sticky = true;
     bool denyDataCollection = false;  // "dataCollection": "deny"
     bool allowSelfHosted = true;

@@ -37,6 +37,7 @@ const QLatin1String OnlySharers("onlySharers");
 const QLatin1String NeverSharers("neverSharers");
 const QLatin1String Prefer("prefer");
 const QLatin1String DemoteFailing("demoteFailing");
+const QLatin1String PhaseLimits("phaseLimits");
 const QLatin1String Sticky("sticky");
 const QLatin1String VerifiedOnly("verifiedOnly");
 const QLatin1String PinSharer("sharer");
@@ -116,6 +117,8 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
       m_handle(new QLineEdit(this)),
       m_speed(check(this, QStringLiteral("preferSpeed"), tr("Prefer &speed over price"))),
       m_demote(check(this, QStringLiteral("demoteFailing"), tr("Move sharers that keep &failing to the back"))),
+      m_phaseLimits(check(this, QStringLiteral("phaseLimits"),
+                          tr("Time limits per phase: 30 s to a stream's first byte, 60 s between events, 180 s for an answer not streamed (&524 past them)"))),
       m_sticky(check(this, QStringLiteral("sticky"), tr("&Keep a conversation on one sharer"))),
       m_verified(check(this, QStringLiteral("verifiedOnly"), tr("Only sharers that passed a test of the model (&verified)"))),
       m_pinSharer(new QComboBox(this)),
@@ -225,6 +228,7 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     auto *behaviourLayout = new QVBoxLayout(behaviour);
     behaviourLayout->addWidget(m_speed);
     behaviourLayout->addWidget(m_demote);
+    behaviourLayout->addWidget(m_phaseLimits);
     behaviourLayout->addWidget(m_sticky);
     behaviourLayout->addWidget(m_verified);
 
@@ -431,6 +435,8 @@ QJsonObject KeyRoutingDialog::routing() const
         r.insert(Prefer, QStringLiteral("speed"));
     if (m_demote->isChecked())
         r.insert(DemoteFailing, true);
+    if (m_phaseLimits->isChecked())
+        r.insert(PhaseLimits, true);
     if (!m_sticky->isChecked())
         r.insert(Sticky, false);
     if (m_verified->isChecked())
@@ -463,6 +469,7 @@ void KeyRoutingDialog::setRouting(const QJsonObject &r)
     m_selfHosted->setChecked(r.value(AllowSelfHosted).toBool(true));
     m_speed->setChecked(r.value(Prefer).toString() == QLatin1String("speed"));
     m_demote->setChecked(r.value(DemoteFailing).toBool(false));
+    m_phaseLimits->setChecked(r.value(PhaseLimits).toBool(false));
     m_sticky->setChecked(r.value(Sticky).toBool(true));
     m_verified->setChecked(r.value(VerifiedOnly).toBool(false));
     m_bareAny->setChecked(r.value(BareAny).toBool(false));

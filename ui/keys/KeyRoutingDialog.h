@@ -79,6 +79,7 @@ private:
     QLineEdit *m_handle;
     QCheckBox *m_speed;
     QCheckBox *m_demote;
+    QCheckBox *m_phaseLimits;
     QCheckBox *m_sticky;
     QCheckBox *m_verified;
     QComboBox *m_pinSharer;

@@ -91,6 +91,53 @@ private Q_SLOTS:
         QVERIFY(errorMessage(r).contains(QLatin1String("\"models\" is a list of model names")));
     }
 
+    void phaseLimitsAreAKeySettingAndTheLastAttemptPastOneIs524()
+    {
+        const QString keyId = f.engine->context().keys.first().id;
+        auto setPhaseLimits = [&](bool on) {
+            return send(QStringLiteral("PUT"), f.engine->baseUrl() + QStringLiteral("/keys/") + keyId,
+                        QJsonDocument(QJsonObject{{QStringLiteral("routing"), QJsonObject{{QStringLiteral("phaseLimits"), on}}}}).toJson(),
+                        {{"authorization", QByteArray("Bearer ") + AdminToken}})
+                .status;
+        };
+        QCOMPARE(setPhaseLimits(true), 200);
+        // Every gpt-5.5 sharer (one) hangs: a non-streamed answer would get 180 s, but the request's
+        // 120 s first-byte budget binds first; past it on the last attempt, 524.
+        Script hang;
+        hang.hangForever = true;
+        f.upstream->enqueueFor(B.toLatin1(), hang);
+        QNetworkReply *reply = f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"),
+                                             RoutingFixture::chatBody(QStringLiteral("openai/gpt-5.5")), f.auth());
+        QTRY_COMPARE(f.upstream->inFlight(), 1);
+        f.clock.advance(119'000);
+        QVERIFY(!reply->isFinished());
+        f.clock.advance(1'000);
+        const Reply r = AsyncClient::wait(reply);
+        QCOMPARE(r.status, 524);
+        QVERIFY2(errorMessage(r).contains(QLatin1String("phase limit")), qPrintable(errorMessage(r)));
+        f.engine->context().health->reset();
+        // A stream gets 30 s to its first byte; the next sharer is tried.
+        f.upstream->enqueueFor(A.toLatin1(), hang);
+        reply = f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"),
+                              RoutingFixture::chatBody(QStringLiteral("openai/gpt-5.2"), true), f.auth());
+        QTRY_COMPARE(f.upstream->inFlight(), 1);
+        f.clock.advance(30'000);
+        const Reply streamed = AsyncClient::wait(reply);
+        QCOMPARE(streamed.status, 200);   // held open with keep-alives after 25 s (x-aile-edge-hold)
+        QVERIFY(streamed.body.endsWith("data: [DONE]\n\n"));
+        QCOMPARE(f.lastTrace().value(QLatin1String("sharer")).toString(), C);
+        const QJsonArray rows = f.lastAttempts();
+        QCOMPARE(rows.first().toObject().value(QLatin1String("outcome")).toString(), QStringLiteral("phase_limit"));
+        // A is not benched for the key's own limit: it is still first.
+        QCOMPARE(f.chat(QStringLiteral("openai/gpt-5.2")).header("x-aile-sharer"), A.toLatin1());
+        // Off again: the default budget applies (the first attempt gets all 120 s).
+        QCOMPARE(setPhaseLimits(false), 200);
+        QCOMPARE(send(QStringLiteral("PUT"), f.engine->baseUrl() + QStringLiteral("/keys/") + keyId, "{\"routing\": {\"phaseLimits\": 3}}",
+                      {{"authorization", QByteArray("Bearer ") + AdminToken}})
+                     .status,
+                 400);
+    }
+
     void theAccountsDefaultAndFallbacks()
     {
         QCOMPARE(routing("GET").json().value(QLatin1String("default_model")).isNull(), true);
