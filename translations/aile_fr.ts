@@ -325,6 +325,113 @@
     </message>
 </context>
 <context>
+    <name>Aile::Ui::DryRunDialog</name>
+    <message>
+        <source>&amp;Dry run</source>
+        <translation>&amp;Simuler</translation>
+    </message>
+    <message>
+        <source>Dry run a request with %1</source>
+        <translation>Simuler une requête avec %1</translation>
+    </message>
+    <message>
+        <source>Model or route</source>
+        <translation>Modèle ou route</translation>
+    </message>
+    <message>
+        <source>provider/model or auto/model, e.g. openai/gpt-5.2</source>
+        <translation>fournisseur/modèle ou auto/modèle, p. ex. openai/gpt-5.2</translation>
+    </message>
+    <message>
+        <source>Dry run</source>
+        <translation>Simulation</translation>
+    </message>
+    <message>
+        <source>What the request would do</source>
+        <translation>Ce que ferait la requête</translation>
+    </message>
+    <message>
+        <source>Target / sharer</source>
+        <translation>Cible / partageur</translation>
+    </message>
+    <message>
+        <source>Quote</source>
+        <translation>Devis</translation>
+    </message>
+    <message>
+        <source>Tested</source>
+        <translation>Testé</translation>
+    </message>
+    <message>
+        <source>First byte</source>
+        <translation>Premier octet</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Remarque</translation>
+    </message>
+    <message>
+        <source>Nothing is sent to a sharer, charged or written. The key&apos;s saved settings apply.</source>
+        <translation>Rien n’est envoyé à un partageur, facturé ni écrit. Les réglages enregistrés de la clé s’appliquent.</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modèle&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Fermer</translation>
+    </message>
+    <message>
+        <source>tried first</source>
+        <translation>essayé en premier</translation>
+    </message>
+    <message>
+        <source>tied with the first</source>
+        <translation>à égalité avec le premier</translation>
+    </message>
+    <message>
+        <source>unquotable</source>
+        <translation>sans tarif</translation>
+    </message>
+    <message>
+        <source>tested</source>
+        <translation>testé</translation>
+    </message>
+    <message>
+        <source>not tested</source>
+        <translation>non testé</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>… et %1 de plus</translation>
+    </message>
+    <message>
+        <source>removed: %1 (%2)</source>
+        <translation>écarté&#xa0;: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>unavailable (%1): %2</source>
+        <translation>indisponibles (%1)&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>The order is sampled: ties are drawn again for a real request.</source>
+        <translation>L’ordre est tiré au sort&#xa0;: les égalités sont tirées de nouveau pour une vraie requête.</translation>
+    </message>
+    <message>
+        <source>The order is fixed.</source>
+        <translation>L’ordre est fixe.</translation>
+    </message>
+    <message>
+        <source>A real request would be refused: HTTP %1, %2</source>
+        <translation>Une vraie requête serait refusée&#xa0;: HTTP %1, %2</translation>
+    </message>
+    <message>
+        <source>Nothing was sent, charged or written.</source>
+        <translation>Rien n’a été envoyé, facturé ni écrit.</translation>
+    </message>
+</context>
+<context>
     <name>Aile::Ui::Format</name>
     <message>
         <source>%1 ms</source>
@@ -923,6 +1030,14 @@
     <message>
         <source>Key %1 revoked.</source>
         <translation>Clé %1 révoquée.</translation>
+    </message>
+    <message>
+        <source>&amp;Dry run a request…</source>
+        <translation>Si&amp;muler une requête…</translation>
+    </message>
+    <message>
+        <source>Dry run a request with the selected key</source>
+        <translation>Simuler une requête avec la clé sélectionnée</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include "common/ManagementClient.h"
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
+#include "keys/DryRunDialog.h"
 #include "keys/KeyRoutingDialog.h"
 #include "keys/KeysModel.h"
 #include "keys/KeysView.h"
@@ -19,6 +20,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QClipboard>
 #include <QtTest/QtTest>
+#include <QtWidgets/QTreeWidget>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QDoubleSpinBox>
@@ -347,6 +349,28 @@ private Q_SLOTS:
         QVERIFY(dialog);
         dialog->setRouting({});
         QVERIFY(saveAndWait(dialog));
+    }
+
+    void aDryRunShowsTheOrderTheKeyWouldGetAndSendsNothing()
+    {
+        view()->selectKey(m_testKeyId);
+        const int before = int(m_upstream->received().size());
+        Ui::DryRunDialog *dialog = view()->dryRun();
+        QVERIFY(dialog);
+        dialog->setModel(QStringLiteral("openai/gpt-5.2"));
+        QSignalSpy answered(dialog, &Ui::DryRunDialog::answered);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("dryRunButton")), Qt::LeftButton);
+        QVERIFY(answered.wait(5000));
+        QTreeWidget *tree = dialog->results();
+        QCOMPARE(tree->topLevelItemCount(), 1);
+        QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("openai/gpt-5.2"));
+        // The cheap sharer first, as the next real request would go.
+        QVERIFY2(tree->topLevelItem(0)->child(0)->text(0).contains(Cheap), qPrintable(tree->topLevelItem(0)->child(0)->text(0)));
+        QCOMPARE(tree->topLevelItem(0)->child(0)->text(4), QStringLiteral("tried first"));
+        QVERIFY(dialog->summary().contains(QLatin1String("Nothing was sent, charged or written")));
+        QCOMPARE(int(m_upstream->received().size()), before);
+        QCOMPARE(QString::fromLatin1(chat(QLatin1String(TestKey)).header("x-aile-sharer")), Cheap);
+        dialog->close();
     }
 
     void theDialogShowsTheEnginesMessageForARefusedSetting()

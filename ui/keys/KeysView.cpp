@@ -1,5 +1,7 @@
 #include "KeysView.h"
 
+#include "DryRunDialog.h"
+
 #include "KeyRoutingDialog.h"
 #include "KeysModel.h"
 #include "NewKeyDialog.h"
@@ -23,6 +25,7 @@ KeysView::KeysView(QWidget *parent)
       m_new(new QPushButton(tr("&New key…"), this)),
       m_routing(new QPushButton(tr("&Routing…"), this)),
       m_revoke(new QPushButton(tr("Re&voke…"), this)),
+      m_dryRun(new QPushButton(tr("&Dry run a request…"), this)),
       m_message(new QLabel(this)),
       m_footer(new QLabel(this))
 {
@@ -49,6 +52,8 @@ KeysView::KeysView(QWidget *parent)
     m_routing->setAccessibleName(tr("The selected key's routing"));
     m_revoke->setObjectName(QStringLiteral("revokeKey"));
     m_revoke->setAccessibleName(tr("Revoke the selected key"));
+    m_dryRun->setObjectName(QStringLiteral("dryRunKey"));
+    m_dryRun->setAccessibleName(tr("Dry run a request with the selected key"));
     m_message->setObjectName(QStringLiteral("keysMessage"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -61,6 +66,7 @@ KeysView::KeysView(QWidget *parent)
     buttons->addWidget(m_new);
     buttons->addWidget(m_routing);
     buttons->addWidget(m_revoke);
+    buttons->addWidget(m_dryRun);
     buttons->addWidget(m_message, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
@@ -70,6 +76,7 @@ KeysView::KeysView(QWidget *parent)
     connect(m_new, &QPushButton::clicked, this, &KeysView::newKey);
     connect(m_routing, &QPushButton::clicked, this, &KeysView::editRouting);
     connect(m_revoke, &QPushButton::clicked, this, &KeysView::revokeSelected);
+    connect(m_dryRun, &QPushButton::clicked, this, &KeysView::dryRun);
     connect(m_table, &QTableView::doubleClicked, this, &KeysView::editRouting);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &KeysView::updateButtons);
     connect(m_model, &QAbstractItemModel::modelReset, this, &KeysView::updateButtons);
@@ -118,6 +125,7 @@ void KeysView::updateButtons()
     m_new->setEnabled(m_client);
     m_routing->setEnabled(m_client && row >= 0 && !revoked);
     m_revoke->setEnabled(m_client && row >= 0 && !revoked);
+    m_dryRun->setEnabled(m_client && row >= 0 && !revoked);
 }
 
 void KeysView::refresh()
@@ -179,6 +187,18 @@ KeyRoutingDialog *KeysView::editRouting()
         Q_EMIT keysChanged();
     });
     m_routingDialog = dialog;
+    dialog->open();
+    return dialog;
+}
+
+DryRunDialog *KeysView::dryRun()
+{
+    const QString id = selectedKeyId();
+    const int row = m_model->rowOf(id);
+    if (!m_client || row < 0)
+        return nullptr;
+    auto *dialog = new DryRunDialog(m_client, id, m_model->key(row).value(QLatin1String("name")).toString(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
     return dialog;
 }

@@ -12,6 +12,7 @@ class QTableView;
 namespace Aile::Ui {
 
 class KeyRoutingDialog;
+class DryRunDialog;
 class KeysModel;
 class ManagementClient;
 class NewKeyDialog;
@@ -41,6 +42,8 @@ public:
     /// Opens the dialogs (non-modal); each returns the dialog it opened.
     NewKeyDialog *newKey();
     KeyRoutingDialog *editRouting();
+    /// "Dry run a request…" for the selected key.
+    DryRunDialog *dryRun();
     /// Asks to confirm, then DELETE /keys/{id}.
     void revokeSelected();
 
@@ -60,6 +63,7 @@ private:
     QPushButton *m_new;
     QPushButton *m_routing;
     QPushButton *m_revoke;
+    QPushButton *m_dryRun;
     QLabel *m_message;
     QLabel *m_footer;
     QJsonArray m_sharers;

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QtCore/QJsonObject>
+#include <QtWidgets/QDialog>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTreeWidget;
+
+namespace Aile::Ui {
+
+class ManagementClient;
+
+/// "Dry run a request…" for a key (seed 001 "Dry-run a route"): asks POST /keys/route-dry-run and
+/// shows, per target in order, the sharers left with quote, tested flag and speed (first and tied
+/// marked), the ones the key's or the headers' filters removed by name, the unavailable counts,
+/// whether the order is fixed or sampled, and the refusal a real request would get. Nothing is
+/// sent to a sharer, charged or written.
+class DryRunDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    DryRunDialog(ManagementClient *client, const QString &keyId, const QString &keyName, QWidget *parent = nullptr);
+
+    void setModel(const QString &model);
+    /// Runs the dry run for the model in the field.
+    void run();
+    QTreeWidget *results() const { return m_results; }
+    QString summary() const;
+    QJsonObject lastAnswer() const { return m_answer; }
+
+Q_SIGNALS:
+    void answered();
+
+private:
+    void show(int status, const QJsonObject &answer);
+
+    ManagementClient *m_client;
+    QString m_keyId;
+    QLineEdit *m_model;
+    QPushButton *m_run;
+    QTreeWidget *m_results;
+    QLabel *m_summary;
+    QJsonObject m_answer;
+};
+
+} // namespace Aile::Ui
