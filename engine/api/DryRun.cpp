@@ -11,14 +11,6 @@
 namespace Aile::Api {
 namespace {
 
-const Keys::ApiKey *keyNamed(const EngineContext &ctx, const QString &idOrName)
-{
-    for (const Keys::ApiKey &k : ctx.keys)
-        if (k.id == idOrName || k.name == idOrName)
-            return &k;
-    return nullptr;
-}
-
 QJsonObject targetJson(const Routing::Target &t)
 {
     QJsonArray removed, listed;
@@ -97,7 +89,7 @@ void dryRun(const EngineContext &ctx, const ManagementRequest &req, const Manage
     body.insert(QStringLiteral("model"), model);
     const Keys::ApiKey *key = nullptr;
     if (in.contains(QLatin1String("key"))) {
-        key = keyNamed(ctx, in.value(QLatin1String("key")).toString());
+        key = ctx.key(in.value(QLatin1String("key")).toString());
         if (!key)
             return reply(404, managementError(QStringLiteral("no key %1; GET /keys lists them").arg(in.value(QLatin1String("key")).toString())));
     }

@@ -18,17 +18,6 @@ namespace {
 
 constexpr int MaxKeyName = 100;
 
-Keys::ApiKey *findKey(EngineContext &ctx, const QString &idOrName)
-{
-    for (Keys::ApiKey &k : ctx.keys)
-        if (k.id == idOrName)
-            return &k;
-    for (Keys::ApiKey &k : ctx.keys)
-        if (k.name == idOrName)
-            return &k;
-    return nullptr;
-}
-
 QString checkName(const EngineContext &ctx, const QJsonValue &value, const QString &selfId, int *status)
 {
     *status = 400;
@@ -128,7 +117,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
     const QString id = QUrl::fromPercentEncoding(parts.at(1));
     if (id == QLatin1String("usage") || id == QLatin1String("route-dry-run") || id == QLatin1String("route-template"))
         return false;
-    Keys::ApiKey *key = findKey(m_ctx, id);
+    Keys::ApiKey *key = m_ctx.key(id);
     if (!key) {
         reply(404, managementError(QStringLiteral("no key %1; GET /keys lists them").arg(id)));
         return true;

@@ -35,9 +35,7 @@ void routeTemplate(const EngineContext &ctx, const ManagementRequest &req, const
                                                          "(optionally &key=<key id>)")));
     const Keys::ApiKey *key = nullptr;
     if (const QString k = req.queryValue(QStringLiteral("key")); !k.isEmpty()) {
-        for (const Keys::ApiKey &candidate : ctx.keys)
-            if (candidate.id == k || candidate.name == k)
-                key = &candidate;
+        key = ctx.key(k);
         if (!key)
             return reply(404, managementError(QStringLiteral("no key %1; GET /keys lists them").arg(k)));
     }

@@ -1,5 +1,7 @@
 #include "EngineContext.h"
 
+#include <utility>
+
 namespace Aile {
 
 const Keys::ApiKey *EngineContext::keyByPlain(const QString &plain) const
@@ -11,6 +13,22 @@ const Keys::ApiKey *EngineContext::keyByPlain(const QString &plain) const
         if (k.hash == hash && !k.revoked)
             return &k;
     return nullptr;
+}
+
+const Keys::ApiKey *EngineContext::key(const QString &idOrName) const
+{
+    for (const Keys::ApiKey &k : keys)
+        if (k.id == idOrName)
+            return &k;
+    for (const Keys::ApiKey &k : keys)
+        if (k.name == idOrName)
+            return &k;
+    return nullptr;
+}
+
+Keys::ApiKey *EngineContext::key(const QString &idOrName)
+{
+    return const_cast<Keys::ApiKey *>(std::as_const(*this).key(idOrName));
 }
 
 const Catalog::Sharer *EngineContext::sharer(const QString &handle) const

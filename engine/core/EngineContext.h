@@ -60,6 +60,9 @@ struct EngineContext
     mutable QRandomGenerator draw;         // the tie draw of requests without a session; seeded in tests
 
     const Keys::ApiKey *keyByPlain(const QString &plain) const;
+    /// A key by its id, else by its name (the management API and the CLI take either).
+    const Keys::ApiKey *key(const QString &idOrName) const;
+    Keys::ApiKey *key(const QString &idOrName);
     const Catalog::Sharer *sharer(const QString &handle) const;
     Catalog::Sharer *sharer(const QString &handle);
     /// The base URL a sharer is dialled at: its own, or its provider's.

@@ -1,7 +1,5 @@
 #include "ProxyRequest.h"
 
-#include "keys/KeyRouting.h"
-
 #include "UpstreamRequestBuilder.h"
 #include "core/EngineContext.h"
 #include "core/TraceSink.h"
@@ -81,7 +79,7 @@ ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange,
     m_clientStream = m_body.value(QLatin1String("stream")).toBool() && m_endpoint != Wire::Endpoint::CountTokens;
     m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
     m_trace.stream = m_clientStream;
-    m_phaseLimits = Keys::KeyRouting::from(key.routing).phaseLimits;
+    m_phaseLimits = key.routing.value(QLatin1String("phaseLimits")).toBool(false);   // docs/keys.md
     if (m_plan.orderedBySpeed)
         m_trace.orderedBy = QStringLiteral("speed");   // "a request ordered this way is marked on its usage row"
 

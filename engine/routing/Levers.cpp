@@ -111,7 +111,7 @@ const Refusal &tellingRefusal(const QList<Refusal> &refusals)
 
 std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
 {
-    const Keys::KeyRouting key = facts.key ? Keys::KeyRouting::from(facts.key->routing) : Keys::KeyRouting();
+    const Keys::KeyRouting &key = facts.keyRouting();
 
     // Sharer lists: the headers only narrow the key's.
     QStringList only;
@@ -203,7 +203,7 @@ std::optional<Plan> Router::checkSpendLimit(const RequestFacts &facts) const
 {
     if (!facts.key || !m_ctx.store)
         return std::nullopt;
-    const auto limit = Keys::KeyRouting::from(facts.key->routing).spendLimitUsdPerDay;
+    const auto limit = facts.keyRouting().spendLimitUsdPerDay;
     if (!limit)
         return std::nullopt;
     const double spent = m_ctx.store->spent(Store::utcDay(m_ctx.clock->nowMs()), facts.key->id);
@@ -364,7 +364,7 @@ void Router::leverOrder(Target &t, const RequestFacts &facts, bool *bySpeed) con
 {
     if (!facts.key || t.candidates.size() < 2)
         return;
-    const Keys::KeyRouting key = Keys::KeyRouting::from(facts.key->routing);
+    const Keys::KeyRouting &key = facts.keyRouting();
     const qint64 now = m_ctx.clock->nowMs();
     bool anyDemoted = false;
     if (key.demoteFailing) {

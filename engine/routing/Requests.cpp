@@ -3,10 +3,18 @@
 #include "Router.h"
 
 #include "core/EngineContext.h"
+#include "keys/ApiKey.h"
 
 #include <algorithm>
 
 namespace Aile::Routing {
+
+const Keys::KeyRouting &RequestFacts::keyRouting() const
+{
+    if (!m_keyRouting)
+        m_keyRouting = key ? Keys::KeyRouting::from(key->routing) : Keys::KeyRouting();
+    return *m_keyRouting;
+}
 
 Plan Router::planChain(const RequestFacts &facts, const QStringList &requested) const
 {

@@ -470,8 +470,7 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
         c.tested = s.tested.contains(model) || (info && s.tested.contains(info->id));
         c.priority = over.contains(QLatin1String("priority")) ? qBound(0, over.value(QLatin1String("priority")).toInt(), 10000) : s.priority;
         c.weight = weight;
-        c.subscription = s.isSubscription();
-        if (c.subscription)
+        if (s.isSubscription())
             c.allowanceResetMs = m_ctx.quota.allowanceResetMs(s.handle, model, now);
         if (limits.verifiedOnly && !c.tested) {
             refuse(QStringLiteral("has not passed a test of %1 (%2)").arg(model, limits.verifiedSource), QStringLiteral("filter"), 0,

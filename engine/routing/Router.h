@@ -2,6 +2,7 @@
 
 #include "ClientKind.h"
 #include "RequestNeeds.h"
+#include "keys/KeyRouting.h"
 #include "billing/Quote.h"
 #include "wire/Wire.h"
 
@@ -33,6 +34,12 @@ struct RequestFacts
     std::optional<quint64> drawSeed;       // a session's stable seed; unset: a random draw
     RequestNeeds needs;                    // capabilities the body uses (seed 004 filter)
     QString sort;                          // provider.sort: price, latency or throughput; empty: default order
+
+    /// The key's routing settings, parsed once per request (the defaults without a key).
+    const Keys::KeyRouting &keyRouting() const;
+
+private:
+    mutable std::optional<Keys::KeyRouting> m_keyRouting;
 };
 
 /// What routing reads of a request's body, shared by the proxy and the dry run: the estimated
@@ -57,7 +64,6 @@ struct Candidate
     int priority = 0;                      // tier (seed 002): higher first
     int weight = 1;                        // share of the tie draw (seed 002), per-model override applied
     bool degraded = false;                 // recent success rate low, or a half-open breaker (seed 004)
-    bool subscription = false;
     std::optional<qint64> allowanceResetMs;   // quota-reset selection: when the longest fresh window resets
     double ttfbMs = -1;                    // observed, -1 without samples
     int ttfbSamples = 0;
