@@ -6,7 +6,6 @@
 #include <QtCore/QRegularExpression>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
-#include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QFormLayout>
 #include <QtWidgets/QGridLayout>
@@ -100,9 +99,7 @@ QStringList strings(const QJsonValue &v)
 } // namespace
 
 KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
-    : QDialog(parent),
-      m_client(client),
-      m_title(new QLabel(this)),
+    : KeyEditDialog(client, QStringLiteral("routing"), tr("Save the routing"), tr("Why the engine refused the settings"), parent),
       m_ceilingMode(new QComboBox(this)),
       m_ceiling(new QDoubleSpinBox(this)),
       m_floor(new QDoubleSpinBox(this)),
@@ -122,15 +119,11 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
       m_sticky(check(this, QStringLiteral("sticky"), tr("&Keep a conversation on one sharer"))),
       m_verified(check(this, QStringLiteral("verifiedOnly"), tr("Only sharers that passed a test of the model (&verified)"))),
       m_pinSharer(new QComboBox(this)),
-      m_bareAny(check(this, QStringLiteral("bareModelAnyProvider"), tr("Let a bare model id use any provider"))),
-      m_error(new QLabel(this)),
-      m_save(new QPushButton(tr("&Save"), this))
+      m_bareAny(check(this, QStringLiteral("bareModelAnyProvider"), tr("Let a bare model id use any provider")))
 {
     setObjectName(QStringLiteral("keyRoutingDialog"));
     setWindowTitle(tr("Key routing"));
     setAccessibleName(tr("Key routing"));
-    m_title->setObjectName(QStringLiteral("routingTitle"));
-    m_title->setWordWrap(true);
 
     // Price and cost.
     m_ceilingMode->setObjectName(QStringLiteral("ceilingMode"));
@@ -241,26 +234,6 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     advancedForm->addRow(m_bareAny);
     m_bareAny->setToolTip(tr("An older setting: write auto/<model> to let any provider serve. Shown only while it is on."));
 
-    m_error->setObjectName(QStringLiteral("routingError"));
-    m_error->setAccessibleName(tr("Why the engine refused the settings"));
-    m_error->setWordWrap(true);
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
-    m_error->hide();
-
-    m_save->setObjectName(QStringLiteral("saveRouting"));
-    m_save->setAccessibleName(tr("Save the routing"));
-    m_save->setDefault(true);
-    m_save->setEnabled(false);
-    auto *cancel = new QPushButton(tr("Cancel"), this);
-    cancel->setObjectName(QStringLiteral("cancelRouting"));
-    cancel->setAccessibleName(tr("Cancel"));
-    auto *buttons = new QDialogButtonBox(this);
-    buttons->addButton(m_save, QDialogButtonBox::AcceptRole);
-    buttons->addButton(cancel, QDialogButtonBox::RejectRole);
-    connect(m_save, &QPushButton::clicked, this, &KeyRoutingDialog::save);
-    connect(cancel, &QPushButton::clicked, this, &QDialog::reject);
-
     m_neverProviders->setMaximumHeight(130);
     auto *left = new QVBoxLayout;
     left->addWidget(price);
@@ -273,11 +246,7 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     auto *columns = new QHBoxLayout;
     columns->addLayout(left, 1);
     columns->addLayout(right, 1);
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_title);
-    layout->addLayout(columns, 1);
-    layout->addWidget(m_error);
-    layout->addWidget(buttons);
+    setFields(columns);
 
     // A spin box's editor is what takes the focus: it carries the box's name for a screen reader.
     for (QDoubleSpinBox *box : {m_ceiling, m_floor, m_maxCost, m_spendLimit})
@@ -477,70 +446,33 @@ void KeyRoutingDialog::setRouting(const QJsonObject &r)
     m_bareAny->setVisible(m_bareAny->isChecked());
     buildSharerLists(r);
     buildProviderList(r);
-    m_error->hide();
-    m_error->clear();
-}
-
-QString KeyRoutingDialog::errorText() const
-{
-    return m_error->text();
-}
-
-void KeyRoutingDialog::showError(const QString &message)
-{
-    m_error->setText(message);
-    m_error->setVisible(!message.isEmpty());
+    showError(QString());
 }
 
 void KeyRoutingDialog::load(const QString &keyId)
 {
-    m_keyId = keyId;
-    m_save->setEnabled(false);
-    m_title->setText(tr("Reading the key…"));
-    m_client->call(QStringLiteral("GET"), QStringLiteral("/keys/") + keyId, this, [this](int status, const QJsonDocument &body) {
-        if (status != 200) {
-            showError(ManagementClient::errorMessage(status, body));
-            return;
-        }
-        const QJsonObject key = body.object().value(QLatin1String("key")).toObject();
-        m_keyName = key.value(QLatin1String("name")).toString();
-        setWindowTitle(tr("Routing of %1").arg(m_keyName));
-        m_title->setText(tr("How requests made with key %1 (%2) choose a sharer. Headers on a request can only narrow these; "
-                            "the key's routes are bound by them too.")
-                             .arg(m_keyName, key.value(QLatin1String("prefix")).toString()));
+    readKey(keyId, [this](const QJsonObject &key) {
+        setWindowTitle(tr("Routing of %1").arg(keyName()));
+        titleLabel()->setText(tr("How requests made with key %1 (%2) choose a sharer. Headers on a request can only narrow these; "
+                                 "the key's routes are bound by them too.")
+                                  .arg(keyName(), key.value(QLatin1String("prefix")).toString()));
         setRouting(key.value(QLatin1String("routing")).toObject());
-        m_save->setEnabled(true);
-        Q_EMIT loaded();
     });
 }
 
 void KeyRoutingDialog::save()
 {
-    if (m_keyId.isEmpty())
-        return;
     const QJsonObject r = routing();
     for (const QLatin1String &list : {OnlySharers, NeverSharers, ExcludeProviders})
         if (r.value(list).toArray().size() > MaxListSize) {
             showError(tr("At most %1 entries in each list.").arg(MaxListSize));
             return;
         }
-    m_save->setEnabled(false);
-    showError(QString());
-    m_client->call(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, QJsonDocument(QJsonObject{{QStringLiteral("routing"), r}}), this,
-                   [this](int status, const QJsonDocument &body) {
-                       m_save->setEnabled(true);
-                       if (status < 200 || status >= 300) {
-                           const QString message = ManagementClient::errorMessage(status, body);
-                           showError(message);
-                           Q_EMIT saveFailed(message);
-                           return;
-                       }
-                       const QJsonObject key = body.object().value(QLatin1String("key")).toObject();
-                       if (key.contains(QLatin1String("routing")))
-                           m_loaded = key.value(QLatin1String("routing")).toObject();
-                       Q_EMIT saved(m_keyId, m_keyName);
-                       accept();
-                   });
+    putKey(QJsonObject{{QStringLiteral("routing"), r}}, [this](const QJsonObject &key) {
+        if (key.contains(QLatin1String("routing")))
+            m_loaded = key.value(QLatin1String("routing")).toObject();
+        Q_EMIT saved(keyId(), keyName());
+    });
 }
 
 } // namespace Aile::Ui

@@ -1,8 +1,9 @@
 #pragma once
 
+#include "KeyEditDialog.h"
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
-#include <QtWidgets/QDialog>
 
 class QCheckBox;
 class QComboBox;
@@ -21,7 +22,7 @@ class ManagementClient;
 /// what only the engine can judge (a floor above the key's own ceiling, a sharer both allowed and
 /// blocked, a list that contradicts one of the key's routes) is sent and the engine's own message
 /// is shown in the dialog, which stays open. Fields the dialog does not show are kept as loaded.
-class KeyRoutingDialog : public QDialog
+class KeyRoutingDialog : public KeyEditDialog
 {
     Q_OBJECT
 public:
@@ -34,37 +35,26 @@ public:
     /// Reads the key (GET /keys/{id}) and fills the fields; loaded() follows.
     void load(const QString &keyId);
     /// Sends the fields (PUT /keys/{id}); saved() and the dialog closes, or the engine's message shows.
-    void save();
+    void save() override;
 
     /// The routing object the fields describe (what save() sends).
     QJsonObject routing() const;
     /// Fills the fields from a routing object.
     void setRouting(const QJsonObject &routing);
-    QString keyId() const { return m_keyId; }
-    QString keyName() const { return m_keyName; }
-    /// The engine's message of the last refused save, or empty.
-    QString errorText() const;
 
 Q_SIGNALS:
-    void loaded();
     void saved(const QString &keyId, const QString &name);
-    void saveFailed(const QString &message);
 
 private:
     void buildSharerLists(const QJsonObject &routing);
     void buildProviderList(const QJsonObject &routing);
     void addHandle(QListWidget *list);
-    void showError(const QString &message);
     void updateCeiling();
     static QStringList checked(const QListWidget *list);
 
-    ManagementClient *m_client;
-    QString m_keyId;
-    QString m_keyName;
     QJsonObject m_loaded;          // the routing as read, for the fields the dialog does not show
     QJsonArray m_sharers;
 
-    QLabel *m_title;
     QComboBox *m_ceilingMode;
     QDoubleSpinBox *m_ceiling;
     QDoubleSpinBox *m_floor;
@@ -84,8 +74,6 @@ private:
     QCheckBox *m_verified;
     QComboBox *m_pinSharer;
     QCheckBox *m_bareAny;
-    QLabel *m_error;
-    QPushButton *m_save;
 };
 
 } // namespace Aile::Ui

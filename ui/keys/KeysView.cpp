@@ -1,9 +1,10 @@
 #include "KeysView.h"
 
+#include "Confirm.h"
 #include "DryRunDialog.h"
-
 #include "KeyRoutingDialog.h"
 #include "KeysModel.h"
+#include "ListTable.h"
 #include "NewKeyDialog.h"
 #include "common/ManagementClient.h"
 
@@ -11,7 +12,6 @@
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
-#include <QtWidgets/QMessageBox>
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QTableView>
 #include <QtWidgets/QVBoxLayout>
@@ -30,15 +30,7 @@ KeysView::KeysView(QWidget *parent)
       m_footer(new QLabel(this))
 {
     setObjectName(QStringLiteral("keysView"));
-    m_table->setObjectName(QStringLiteral("keysTable"));
-    m_table->setAccessibleName(tr("API keys"));
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
+    setUpListTable(m_table, m_model, QStringLiteral("keysTable"), tr("API keys"));
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setColumnWidth(KeysModel::Name, 160);
     m_table->setColumnWidth(KeysModel::Prefix, 160);
@@ -210,33 +202,22 @@ void KeysView::revokeSelected()
     if (!m_client || row < 0)
         return;
     const QString name = m_model->key(row).value(QLatin1String("name")).toString();
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Revoke key %1?").arg(name),
-                                tr("Tools that use key %1 (%2) are refused from now on. A revoked key cannot be used again; "
-                                   "make a new key for them.")
-                                    .arg(name, m_model->key(row).value(QLatin1String("prefix")).toString()),
-                                QMessageBox::NoButton, this);
-    box->setObjectName(QStringLiteral("revokeConfirm"));
-    QPushButton *revoke = box->addButton(tr("Revoke"), QMessageBox::DestructiveRole);
-    revoke->setObjectName(QStringLiteral("confirmRevoke"));
-    QPushButton *cancel = box->addButton(tr("Cancel"), QMessageBox::RejectRole);
-    cancel->setObjectName(QStringLiteral("cancelRevoke"));
-    box->setDefaultButton(cancel);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::buttonClicked, this, [this, revoke, id, name](QAbstractButton *clicked) {
-        if (clicked != revoke)
-            return;
-        m_client->call(QStringLiteral("DELETE"), QStringLiteral("/keys/") + id, this,
-                       [this, name](int status, const QJsonDocument &body) {
-                           if (status < 200 || status >= 300) {
-                               showMessage(ManagementClient::errorMessage(status, body));
-                               return;
-                           }
-                           showMessage(tr("Key %1 revoked.").arg(name));
-                           refresh();
-                           Q_EMIT keysChanged();
-                       });
-    });
-    box->open();
+    Confirm::ask(this, tr("Revoke key %1?").arg(name),
+                 tr("Tools that use key %1 (%2) are refused from now on. A revoked key cannot be used again; "
+                    "make a new key for them.")
+                     .arg(name, m_model->key(row).value(QLatin1String("prefix")).toString()),
+                 tr("Revoke"), {QStringLiteral("revokeConfirm"), QStringLiteral("confirmRevoke"), QStringLiteral("cancelRevoke")},
+                 [this, id, name] {
+                     m_client->call(QStringLiteral("DELETE"), QStringLiteral("/keys/") + id, this, [this, name](int status, const QJsonDocument &body) {
+                         if (status < 200 || status >= 300) {
+                             showMessage(ManagementClient::errorMessage(status, body));
+                             return;
+                         }
+                         showMessage(tr("Key %1 revoked.").arg(name));
+                         refresh();
+                         Q_EMIT keysChanged();
+                     });
+                 });
 }
 
 } // namespace Aile::Ui
