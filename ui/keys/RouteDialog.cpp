@@ -1,0 +1,402 @@
+#include "RouteDialog.h"
+
+#include "RouteTargetsTable.h"
+#include "common/Format.h"
+#include "common/ManagementClient.h"
+
+#include <QtCore/QUrlQuery>
+#include <QtWidgets/QCheckBox>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QDoubleSpinBox>
+#include <QtWidgets/QFormLayout>
+#include <QtWidgets/QGroupBox>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QInputDialog>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QPushButton>
+#include <QtWidgets/QSpinBox>
+#include <QtWidgets/QVBoxLayout>
+
+namespace Aile::Ui {
+
+namespace {
+
+// A route's fields (docs/routing.md), as the API names them.
+const QLatin1String Name("name");
+const QLatin1String OrderField("order");
+const QLatin1String Prefer("prefer");
+const QLatin1String TtftMs("ttftMs");
+const QLatin1String PhaseLimits("phaseLimits");
+const QLatin1String Budget("budgetUsdPerDay");
+const QLatin1String Targets("targets");
+
+// The API's ranges: at most 10 targets, a route name of at most 64 characters, a first-token
+// limit of 1 to 60 seconds on a route of two targets or more.
+constexpr int MaxTargets = 10;
+constexpr int MaxNameLength = 64;
+constexpr int MaxTtftSeconds = 60;
+
+QPushButton *button(const QString &text, const QString &objectName, const QString &accessibleName, QWidget *parent)
+{
+    auto *b = new QPushButton(text, parent);
+    b->setObjectName(objectName);
+    b->setAccessibleName(accessibleName);
+    return b;
+}
+
+/// "a (why); b (why)" of the template's ambiguous or skipped entries.
+QString reasons(const QJsonArray &entries)
+{
+    QStringList out;
+    for (const QJsonValue &v : entries) {
+        const QJsonObject e = v.toObject();
+        out << QStringLiteral("%1 (%2)").arg(e.value(QLatin1String("model")).toString(), e.value(QLatin1String("reason")).toString());
+    }
+    return out.join(QStringLiteral("; "));
+}
+
+} // namespace
+
+RouteDialog::RouteDialog(ManagementClient *client, QWidget *parent)
+    : KeyEditDialog(client, QStringLiteral("route"), tr("Save the route"), tr("Why the engine refused the route"), parent),
+      m_name(new QLineEdit(this)),
+      m_targets(new RouteTargetsTable(this)),
+      m_add(button(tr("&Add target"), QStringLiteral("addTarget"), tr("Add a target"), this)),
+      m_remove(button(tr("&Remove target"), QStringLiteral("removeTarget"), tr("Remove the selected target"), this)),
+      m_up(button(tr("Move &up"), QStringLiteral("moveTargetUp"), tr("Move the selected target up"), this)),
+      m_down(button(tr("Move do&wn"), QStringLiteral("moveTargetDown"), tr("Move the selected target down"), this)),
+      m_across(button(tr("Create a route across &providers…"), QStringLiteral("routeAcrossProviders"),
+                      tr("Fill the targets with every provider that lists a model"), this)),
+      m_templateNote(new QLabel(this)),
+      m_order(new QComboBox(this)),
+      m_prefer(new QComboBox(this)),
+      m_ttft(new QSpinBox(this)),
+      m_phaseLimits(new QCheckBox(tr("Time &limits per phase: 30 s to a stream's first byte, 60 s between events, "
+                                     "180 s for an answer not streamed (the last attempt past one answers 524)"),
+                                  this)),
+      m_budget(new QDoubleSpinBox(this)),
+      m_spent(new QLabel(this))
+{
+    setObjectName(QStringLiteral("routeDialog"));
+    setWindowTitle(tr("Route"));
+    setAccessibleName(tr("Route"));
+
+    m_name->setObjectName(QStringLiteral("routeName"));
+    m_name->setAccessibleName(tr("Route name"));
+    m_name->setMaxLength(MaxNameLength);
+    m_name->setPlaceholderText(tr("e.g. coding: a tool sends it as the model"));
+
+    m_targets->setObjectName(QStringLiteral("routeTargets"));
+    m_targets->setAccessibleName(tr("Targets, in the order they are tried"));
+    m_templateNote->setObjectName(QStringLiteral("routeTemplateNote"));
+    m_templateNote->setWordWrap(true);
+    m_templateNote->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_templateNote->hide();
+    connect(m_add, &QPushButton::clicked, this, [this] { m_targets->addTarget(); });
+    connect(m_remove, &QPushButton::clicked, m_targets, &RouteTargetsTable::removeSelected);
+    connect(m_up, &QPushButton::clicked, this, [this] { m_targets->moveSelected(-1); });
+    connect(m_down, &QPushButton::clicked, this, [this] { m_targets->moveSelected(+1); });
+    connect(m_across, &QPushButton::clicked, this, &RouteDialog::askAcrossProviders);
+    connect(m_targets, &RouteTargetsTable::targetsChanged, this, &RouteDialog::updateButtons);
+    connect(m_targets, &QTableWidget::itemSelectionChanged, this, &RouteDialog::updateButtons);
+
+    m_order->setObjectName(QStringLiteral("routeOrder"));
+    m_order->setAccessibleName(tr("Order of the targets"));
+    m_order->addItem(tr("In order"), int(Order::InOrder));
+    m_order->setItemData(0, tr("The first target, then the next when one fails."), Qt::ToolTipRole);
+    m_order->addItem(tr("Cheapest"), int(Order::Cheapest));
+    m_order->setItemData(1, tr("The target whose cheapest sharer quotes least for the request goes first."), Qt::ToolTipRole);
+    m_order->addItem(tr("Round-robin"), int(Order::RoundRobin));
+    m_order->setItemData(2, tr("Each request starts at the next target in turn."), Qt::ToolTipRole);
+    m_order->setToolTip(tr("Whatever the order, the next target is tried only when one fails."));
+    m_prefer->setObjectName(QStringLiteral("routePrefer"));
+    m_prefer->setAccessibleName(tr("Prefer"));
+    m_prefer->addItem(tr("Follow key"), QString());
+    m_prefer->addItem(tr("Speed"), QStringLiteral("speed"));
+    m_prefer->addItem(tr("Price"), QStringLiteral("price"));
+    m_prefer->setToolTip(tr("How each target orders its sharers: fastest first or cheapest first. "
+                            "Follow key does what the key's Routing says."));
+    m_ttft->setObjectName(QStringLiteral("routeTtft"));
+    m_ttft->setAccessibleName(tr("First-token limit"));
+    m_ttft->setRange(0, MaxTtftSeconds);
+    m_ttft->setSpecialValueText(tr("off"));
+    m_ttft->setSuffix(tr(" s"));
+    m_phaseLimits->setObjectName(QStringLiteral("routePhaseLimits"));
+    m_phaseLimits->setAccessibleName(tr("Time limits per phase"));
+    m_budget->setObjectName(QStringLiteral("routeBudget"));
+    m_budget->setAccessibleName(tr("Daily budget of the route"));
+    m_budget->setDecimals(2);
+    m_budget->setRange(0, 1000000);
+    m_budget->setPrefix(QStringLiteral("$"));
+    m_budget->setSpecialValueText(tr("no budget"));
+    m_budget->setToolTip(tr("Once the route has spent it today (UTC), its requests are refused with a 402 until 00:00 UTC."));
+    m_spent->setObjectName(QStringLiteral("routeSpent"));
+    for (QAbstractSpinBox *box : {static_cast<QAbstractSpinBox *>(m_ttft), static_cast<QAbstractSpinBox *>(m_budget)})
+        if (auto *editor = box->findChild<QLineEdit *>())
+            editor->setAccessibleName(box->accessibleName());
+
+    auto *targets = new QGroupBox(tr("Targets, tried in order"), this);
+    auto *targetRow = new QHBoxLayout;
+    for (QPushButton *b : {m_add, m_remove, m_up, m_down})
+        targetRow->addWidget(b);
+    targetRow->addStretch(1);
+    targetRow->addWidget(m_across);
+    auto *targetLayout = new QVBoxLayout(targets);
+    targetLayout->addWidget(m_targets, 1);
+    targetLayout->addLayout(targetRow);
+    targetLayout->addWidget(m_templateNote);
+
+    auto *options = new QGroupBox(tr("Order and limits"), this);
+    auto *form = new QFormLayout(options);
+    form->addRow(tr("&Order:"), m_order);
+    form->addRow(tr("Pr&efer:"), m_prefer);
+    form->addRow(tr("&First-token limit:"), m_ttft);
+    form->addRow(m_phaseLimits);
+    form->addRow(tr("Daily &budget:"), m_budget);
+    form->addRow(tr("Spent today:"), m_spent);
+
+    auto *nameForm = new QFormLayout;
+    auto *nameLabel = new QLabel(tr("&Name:"), this);
+    nameLabel->setBuddy(m_name);
+    nameForm->addRow(nameLabel, m_name);
+    auto *fields = new QVBoxLayout;
+    fields->addLayout(nameForm);
+    fields->addWidget(targets, 1);
+    fields->addWidget(options);
+    setFields(fields);
+
+    setRoute({});
+    resize(940, 640);
+}
+
+void RouteDialog::setSharers(const QJsonArray &sharers)
+{
+    m_sharers = sharers;
+    updateModelChoices();
+}
+
+void RouteDialog::askCatalog()
+{
+    // The catalogue's models, for the providers one of whose sharers offers its whole catalogue.
+    client()->call(QStringLiteral("GET"), QStringLiteral("/catalog"), this, [this](int status, const QJsonDocument &body) {
+        if (status != 200)
+            return;   // the sharers' own models are still offered, and any id can be typed
+        m_catalogModels = body.object().value(QLatin1String("models")).toArray();
+        updateModelChoices();
+    });
+}
+
+void RouteDialog::updateModelChoices()
+{
+    QStringList models, wholeCatalogue;
+    for (const QJsonValue &v : std::as_const(m_sharers)) {
+        const QJsonObject s = v.toObject();
+        const QString provider = s.value(QLatin1String("provider")).toString();
+        const QJsonArray offered = s.value(QLatin1String("models")).toArray();
+        if (offered.isEmpty())
+            wholeCatalogue << provider;
+        for (const QJsonValue &m : offered)
+            models << QString(provider + QLatin1Char('/') + m.toString());
+    }
+    for (const QJsonValue &v : std::as_const(m_catalogModels)) {
+        const QJsonObject m = v.toObject();
+        const QString provider = m.value(QLatin1String("provider")).toString();
+        if (wholeCatalogue.contains(provider))
+            models << QString(provider + QLatin1Char('/') + m.value(QLatin1String("id")).toString());
+    }
+    models.removeDuplicates();
+    models.sort();
+    m_targets->setChoices(models, m_sharers);
+}
+
+void RouteDialog::updateButtons()
+{
+    const int row = m_targets->selectedRow();
+    const int count = m_targets->rowCount();
+    m_add->setEnabled(count < MaxTargets);
+    m_remove->setEnabled(row >= 0);
+    m_up->setEnabled(row > 0);
+    m_down->setEnabled(row >= 0 && row < count - 1);
+    updateFirstTokenLimit();
+}
+
+void RouteDialog::updateFirstTokenLimit()
+{
+    const bool possible = m_targets->rowCount() >= 2;
+    m_ttft->setEnabled(possible);
+    m_ttft->setToolTip(possible ? tr("When a target has produced no output within it, across every sharer tried for it, the route "
+                                     "moves to the next target. Nothing is charged for the dropped attempt. The last target is never "
+                                     "cut, and only streamed requests on your balance are limited.")
+                                : tr("A first-token limit needs two targets or more: the last target tried is never cut."));
+}
+
+QJsonObject RouteDialog::route() const
+{
+    QJsonObject r = m_loaded;
+    for (const QLatin1String &field : {Name, OrderField, Prefer, TtftMs, PhaseLimits, Budget, Targets})
+        r.remove(field);
+    r.insert(Name, m_name->text().trimmed());
+    switch (Order(m_order->currentData().toInt())) {
+    case Order::Cheapest:
+        r.insert(OrderField, QStringLiteral("cheapest"));
+        break;
+    case Order::RoundRobin:
+        r.insert(OrderField, QStringLiteral("round-robin"));
+        break;
+    case Order::InOrder:
+        break;   // stored as nothing
+    }
+    if (const QString prefer = m_prefer->currentData().toString(); !prefer.isEmpty())
+        r.insert(Prefer, prefer);
+    if (m_ttft->isEnabled() && m_ttft->value() > 0) {
+        // A limit set through the API in milliseconds is kept while the seconds shown are unchanged.
+        const int loaded = m_loaded.value(TtftMs).toInt(0);
+        r.insert(TtftMs, qRound(loaded / 1000.0) == m_ttft->value() ? loaded : m_ttft->value() * 1000);
+    }
+    if (m_phaseLimits->isChecked())
+        r.insert(PhaseLimits, true);
+    if (m_budget->value() > 0)
+        r.insert(Budget, m_budget->value());
+    r.insert(Targets, m_targets->targets());
+    return r;
+}
+
+void RouteDialog::setRoute(const QJsonObject &r)
+{
+    m_loaded = r;
+    m_name->setText(r.value(Name).toString());
+    const QString order = r.value(OrderField).toString();
+    const Order o = order == QLatin1String("cheapest") ? Order::Cheapest : order == QLatin1String("round-robin") ? Order::RoundRobin : Order::InOrder;
+    m_order->setCurrentIndex(m_order->findData(int(o)));
+    m_prefer->setCurrentIndex(qMax(0, m_prefer->findData(r.value(Prefer).toString())));
+    m_ttft->setValue(qRound(r.value(TtftMs).toInt(0) / 1000.0));
+    m_phaseLimits->setChecked(r.value(PhaseLimits).toBool(false));
+    m_budget->setValue(r.value(Budget).toDouble(0));
+    m_targets->setTargets(r.value(Targets).toArray());
+    if (m_targets->rowCount() > 0)
+        m_targets->selectRow(0);
+    m_templateNote->hide();
+    showError(QString());
+    updateButtons();
+}
+
+QString RouteDialog::templateNote() const
+{
+    return m_templateNote->text();
+}
+
+void RouteDialog::load(const QString &keyId, const QString &routeName)
+{
+    m_originalName = routeName;
+    askCatalog();
+    readKey(keyId, [this](const QJsonObject &key) {
+        m_routes = key.value(QLatin1String("routes")).toArray();
+        m_routeSpend = key.value(QLatin1String("routeSpend")).toArray();
+        QJsonObject route, spend;
+        for (const QJsonValue &v : std::as_const(m_routes))
+            if (v.toObject().value(Name).toString() == m_originalName && !m_originalName.isEmpty())
+                route = v.toObject();
+        for (const QJsonValue &v : std::as_const(m_routeSpend))
+            if (v.toObject().value(Name).toString() == m_originalName && !m_originalName.isEmpty())
+                spend = v.toObject();
+        if (route.isEmpty())
+            m_originalName.clear();   // gone meanwhile (or new): Save appends it
+        setWindowTitle(m_originalName.isEmpty() ? tr("New route on %1").arg(keyName()) : tr("Route %1 of %2").arg(m_originalName, keyName()));
+        titleLabel()->setText(tr("A tool uses the route by sending its name as the model, with key %1. Each target is tried in turn "
+                                 "when the one before fails; the key's own routing binds every target.")
+                                  .arg(keyName()));
+        setRoute(route);
+        m_targets->setSpend(spend.value(Targets).toArray());
+        const double spent = spend.value(QLatin1String("spentUsd")).toDouble(0);
+        const double budget = spend.value(Budget).toDouble(0);
+        m_spent->setText(spend.isEmpty() ? tr("nothing yet (not saved)")
+                         : budget > 0    ? tr("%1 of %2 (UTC day)").arg(Format::money(spent), Format::money(budget))
+                                         : tr("%1 (UTC day)").arg(Format::money(spent)));
+    });
+}
+
+void RouteDialog::save()
+{
+    const QJsonObject r = route();
+    QJsonArray routes;
+    bool replaced = false;
+    for (const QJsonValue &v : std::as_const(m_routes)) {
+        if (!replaced && !m_originalName.isEmpty() && v.toObject().value(Name).toString() == m_originalName) {
+            routes.append(r);
+            replaced = true;
+        } else {
+            routes.append(v);
+        }
+    }
+    if (!replaced)
+        routes.append(r);
+    putKey(QJsonObject{{QStringLiteral("routes"), routes}}, [this, name = r.value(Name).toString()](const QJsonObject &key) {
+        m_routes = key.value(QLatin1String("routes")).toArray();
+        m_originalName = name;
+        Q_EMIT saved(keyId(), name);
+    });
+}
+
+void RouteDialog::askAcrossProviders()
+{
+    auto *ask = new QInputDialog(this);
+    ask->setObjectName(QStringLiteral("routeTemplateAsk"));
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    ask->setWindowTitle(tr("Create a route across providers"));
+    ask->setLabelText(tr("Model id, without a provider (e.g. gpt-5.5 or claude-sonnet-5). Every provider that lists it "
+                         "becomes a target, cheapest first; the targets shown now are replaced."));
+    ask->setTextValue(m_name->text().isEmpty() ? QString() : m_name->text());
+    connect(ask, &QInputDialog::textValueSelected, this, &RouteDialog::fillAcrossProviders);
+    ask->open();
+}
+
+void RouteDialog::fillAcrossProviders(const QString &model)
+{
+    const QString bare = model.trimmed();
+    if (bare.isEmpty())
+        return;
+    QUrlQuery query;
+    query.addQueryItem(QStringLiteral("model"), bare);
+    if (!keyId().isEmpty())
+        query.addQueryItem(QStringLiteral("key"), keyId());
+    m_across->setEnabled(false);
+    client()->call(QStringLiteral("GET"), QStringLiteral("/keys/route-template?") + query.toString(QUrl::FullyEncoded), this,
+                   [this, bare](int status, const QJsonDocument &body) {
+                       m_across->setEnabled(true);
+                       if (status != 200) {
+                           showError(ManagementClient::errorMessage(status, body));
+                           Q_EMIT templateFilled();
+                           return;
+                       }
+                       showTemplate(bare, body.object());
+                   });
+}
+
+void RouteDialog::showTemplate(const QString &model, const QJsonObject &answer)
+{
+    showError(QString());
+    const QJsonArray targets = answer.value(Targets).toArray();
+    QStringList lines;
+    if (targets.isEmpty()) {
+        lines << tr("No provider lists %1 under that name; the targets were left as they were.").arg(model);
+    } else {
+        m_targets->setTargets(targets);
+        m_targets->selectRow(0);
+        if (m_name->text().trimmed().isEmpty())
+            m_name->setText(model);
+        lines << tr("%n target(s) from the providers that list %1, cheapest first. Nothing is saved until you press Save.", nullptr,
+                    int(targets.size()))
+                     .arg(model);
+    }
+    if (const QJsonArray ambiguous = answer.value(QLatin1String("ambiguous")).toArray(); !ambiguous.isEmpty())
+        lines << tr("Similar names, never added: %1.").arg(reasons(ambiguous));
+    if (const QJsonArray skipped = answer.value(QLatin1String("skipped")).toArray(); !skipped.isEmpty())
+        lines << tr("Left out: %1.").arg(reasons(skipped));
+    m_templateNote->setText(lines.join(QLatin1Char('\n')));
+    m_templateNote->show();
+    updateButtons();
+    Q_EMIT templateFilled();
+}
+
+} // namespace Aile::Ui

@@ -1,0 +1,324 @@
+#include "RouteTargetsTable.h"
+
+#include "common/Format.h"
+
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QDoubleSpinBox>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLineEdit>
+
+namespace Aile::Ui {
+
+namespace {
+
+// A route target's fields (docs/routing.md), as the API names them.
+const QLatin1String ModelField("model");
+const QLatin1String SharerField("sharer");
+const QLatin1String MaxCostField("maxCostUsd");
+const QLatin1String BudgetField("budgetUsdPerDay");
+
+constexpr int ExtraRole = Qt::UserRole + 1;   // on the spend cell: the fields the table does not show
+
+QString providerOf(const QString &model)
+{
+    return model.section(QLatin1Char('/'), 0, 0).trimmed();
+}
+
+QDoubleSpinBox *dollars(int decimals, double maximum, const QString &none)
+{
+    auto *box = new QDoubleSpinBox;
+    box->setDecimals(decimals);
+    box->setRange(0, maximum);
+    box->setPrefix(QStringLiteral("$"));
+    box->setSingleStep(0.1);
+    box->setSpecialValueText(none);
+    box->setFrame(false);
+    return box;
+}
+
+} // namespace
+
+RouteTargetsTable::RouteTargetsTable(QWidget *parent) : QTableWidget(0, ColumnCount, parent)
+{
+    setHorizontalHeaderLabels({tr("Model"), tr("Sharer"), tr("Max cost per request"), tr("Daily budget"), tr("Spent today")});
+    horizontalHeaderItem(SpentToday)->setToolTip(tr("What the key was charged through this target since 00:00 UTC, as saved. "
+                                                    "An edited target starts afresh."));
+    horizontalHeaderItem(MaxCost)->setToolTip(tr("The most one request through this target may be charged; the key's own cap "
+                                                 "binds too, the stricter winning."));
+    horizontalHeaderItem(Budget)->setToolTip(tr("Once this target has spent it today (UTC), the route moves on to its next "
+                                                "target."));
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setWordWrap(false);
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 16);
+    horizontalHeader()->setSectionResizeMode(Model, QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(Sharer, QHeaderView::Interactive);
+    setColumnWidth(Sharer, 210);
+    setColumnWidth(MaxCost, 130);
+    setColumnWidth(Budget, 110);
+    setColumnWidth(SpentToday, 100);
+    setMinimumHeight(verticalHeader()->defaultSectionSize() * 4 + horizontalHeader()->sizeHint().height());
+
+    // Clicking into a row's combo or spin box makes it the selected row, for Remove and Move.
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget *, QWidget *now) {
+        for (QWidget *w = now; w && w != this; w = w->parentWidget())
+            if (const int row = rowOfWidget(w); row >= 0) {
+                if (row != selectedRow())
+                    selectRow(row);
+                return;
+            }
+    });
+}
+
+void RouteTargetsTable::setChoices(const QStringList &models, const QJsonArray &sharers)
+{
+    const QJsonArray current = targets();
+    m_models = models;
+    m_sharers = sharers;
+    const int selected = selectedRow();
+    setTargets(current);
+    if (selected >= 0)
+        selectRow(selected);
+}
+
+void RouteTargetsTable::setSpend(const QJsonArray &spend)
+{
+    m_spend = spend;
+    for (int row = 0; row < rowCount(); ++row)
+        updateSpend(row);
+}
+
+void RouteTargetsTable::setTargets(const QJsonArray &targets)
+{
+    setRowCount(0);
+    for (const QJsonValue &t : targets) {
+        const int row = rowCount();
+        insertRow(row);
+        fillRow(row, t.toObject());
+    }
+    renameCells();
+}
+
+QJsonArray RouteTargetsTable::targets() const
+{
+    QJsonArray out;
+    for (int row = 0; row < rowCount(); ++row)
+        out.append(target(row));
+    return out;
+}
+
+QJsonObject RouteTargetsTable::target(int row) const
+{
+    QJsonObject t = item(row, SpentToday) ? item(row, SpentToday)->data(ExtraRole).toJsonObject() : QJsonObject();
+    t.insert(ModelField, modelBox(row)->currentText().trimmed());
+    if (const QString pin = sharerBox(row)->currentData().toString(); !pin.isEmpty())
+        t.insert(SharerField, pin);
+    if (maxCostBox(row)->value() > 0)
+        t.insert(MaxCostField, maxCostBox(row)->value());
+    if (budgetBox(row)->value() > 0)
+        t.insert(BudgetField, budgetBox(row)->value());
+    return t;
+}
+
+void RouteTargetsTable::addTarget(const QJsonObject &target)
+{
+    const int row = rowCount();
+    insertRow(row);
+    fillRow(row, target);
+    renameCells();
+    selectRow(row);
+    Q_EMIT targetsChanged();
+}
+
+void RouteTargetsTable::removeSelected()
+{
+    const int row = selectedRow();
+    if (row < 0)
+        return;
+    removeRow(row);
+    renameCells();
+    if (rowCount() > 0)
+        selectRow(qMin(row, rowCount() - 1));
+    Q_EMIT targetsChanged();
+}
+
+void RouteTargetsTable::moveSelected(int delta)
+{
+    const int row = selectedRow();
+    const int to = row + delta;
+    if (row < 0 || to < 0 || to >= rowCount())
+        return;
+    QJsonArray list = targets();
+    const QJsonValue moved = list.takeAt(row);
+    list.insert(to, moved);
+    setTargets(list);
+    selectRow(to);
+    Q_EMIT targetsChanged();
+}
+
+int RouteTargetsTable::selectedRow() const
+{
+    const QModelIndexList rows = selectionModel()->selectedRows();
+    return rows.isEmpty() ? -1 : rows.first().row();
+}
+
+QComboBox *RouteTargetsTable::modelBox(int row) const
+{
+    return qobject_cast<QComboBox *>(cellWidget(row, Model));
+}
+
+QComboBox *RouteTargetsTable::sharerBox(int row) const
+{
+    return qobject_cast<QComboBox *>(cellWidget(row, Sharer));
+}
+
+QDoubleSpinBox *RouteTargetsTable::maxCostBox(int row) const
+{
+    return qobject_cast<QDoubleSpinBox *>(cellWidget(row, MaxCost));
+}
+
+QDoubleSpinBox *RouteTargetsTable::budgetBox(int row) const
+{
+    return qobject_cast<QDoubleSpinBox *>(cellWidget(row, Budget));
+}
+
+int RouteTargetsTable::rowOfWidget(const QWidget *cell) const
+{
+    for (int row = 0; row < rowCount(); ++row)
+        for (int column = Model; column <= Budget; ++column)
+            if (cellWidget(row, column) == cell)
+                return row;
+    return -1;
+}
+
+void RouteTargetsTable::fillRow(int row, const QJsonObject &t)
+{
+    QJsonObject extra = t;
+    for (const QLatin1String &field : {ModelField, SharerField, MaxCostField, BudgetField})
+        extra.remove(field);
+    auto *spent = new QTableWidgetItem;
+    spent->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    spent->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    spent->setData(ExtraRole, extra);
+    setItem(row, SpentToday, spent);
+
+    auto *model = new QComboBox;
+    model->setObjectName(QStringLiteral("targetModel"));
+    model->setEditable(true);
+    model->setInsertPolicy(QComboBox::NoInsert);
+    model->setFrame(false);
+    model->addItems(m_models);
+    model->setEditText(t.value(ModelField).toString());
+    model->lineEdit()->setPlaceholderText(tr("provider/model"));
+    setCellWidget(row, Model, model);
+
+    auto *sharer = new QComboBox;
+    sharer->setObjectName(QStringLiteral("targetSharer"));
+    sharer->setFrame(false);
+    setCellWidget(row, Sharer, sharer);
+    fillSharers(row, t.value(SharerField).toString());
+
+    QDoubleSpinBox *maxCost = dollars(6, 10000, tr("none"));
+    maxCost->setObjectName(QStringLiteral("targetMaxCost"));
+    maxCost->setValue(t.value(MaxCostField).toDouble(0));
+    setCellWidget(row, MaxCost, maxCost);
+    QDoubleSpinBox *budget = dollars(2, 1000000, tr("none"));
+    budget->setObjectName(QStringLiteral("targetBudget"));
+    budget->setValue(t.value(BudgetField).toDouble(0));
+    setCellWidget(row, Budget, budget);
+    updateSpend(row);
+
+    connect(model, &QComboBox::currentTextChanged, this, [this, model] {
+        const int r = rowOfWidget(model);
+        if (r < 0)
+            return;
+        // A pin to a sharer of another provider does not carry over; a handle this engine does not
+        // know is kept (it may be the market's).
+        QString pin = sharerBox(r)->currentData().toString();
+        for (const QJsonValue &v : std::as_const(m_sharers)) {
+            const QJsonObject s = v.toObject();
+            if (s.value(QLatin1String("handle")).toString().compare(pin, Qt::CaseInsensitive) == 0
+                && s.value(QLatin1String("provider")).toString() != providerOf(model->currentText()))
+                pin.clear();
+        }
+        fillSharers(r, pin);
+        updateSpend(r);
+        Q_EMIT targetsChanged();
+    });
+    connect(sharer, &QComboBox::currentIndexChanged, this, [this, sharer] {
+        if (const int r = rowOfWidget(sharer); r >= 0)
+            updateSpend(r);
+        Q_EMIT targetsChanged();
+    });
+    for (QDoubleSpinBox *box : {maxCost, budget})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &RouteTargetsTable::targetsChanged);
+}
+
+void RouteTargetsTable::fillSharers(int row, const QString &pin)
+{
+    QComboBox *box = sharerBox(row);
+    const QString provider = providerOf(modelBox(row)->currentText());
+    const QSignalBlocker blocker(box);
+    box->clear();
+    box->addItem(tr("Any sharer"), QString());
+    int current = 0;
+    for (const QJsonValue &v : std::as_const(m_sharers)) {
+        const QJsonObject s = v.toObject();
+        if (provider.isEmpty() || s.value(QLatin1String("provider")).toString() != provider)
+            continue;
+        const QString handle = s.value(QLatin1String("handle")).toString();
+        box->addItem(tr("%1 (%2)").arg(s.value(QLatin1String("name")).toString(), handle), handle);
+        box->setItemData(box->count() - 1, handle, Qt::ToolTipRole);
+        if (handle.compare(pin, Qt::CaseInsensitive) == 0)
+            current = box->count() - 1;
+    }
+    if (!pin.isEmpty() && current == 0) {
+        box->addItem(pin, pin);
+        current = box->count() - 1;
+    }
+    box->setCurrentIndex(current);
+}
+
+void RouteTargetsTable::updateSpend(int row)
+{
+    QTableWidgetItem *cell = item(row, SpentToday);
+    if (!cell)
+        return;
+    const QString model = modelBox(row)->currentText().trimmed();
+    const QString pin = sharerBox(row)->currentData().toString();
+    QString text = m_spend.isEmpty() ? QString() : QStringLiteral("—");
+    QString tip = tr("Nothing spent today through this target as it stands: a new or edited target starts afresh.");
+    for (const QJsonValue &v : std::as_const(m_spend)) {
+        const QJsonObject s = v.toObject();
+        if (s.value(ModelField).toString() != model || s.value(SharerField).toString().compare(pin, Qt::CaseInsensitive) != 0)
+            continue;
+        const double spent = s.value(QLatin1String("spentUsd")).toDouble(0);
+        const double budget = s.value(QLatin1String("budgetUsdPerDay")).toDouble(0);
+        text = Format::money(spent);
+        tip = budget > 0 ? tr("%1 of its %2 daily budget spent today (UTC)").arg(Format::money(spent), Format::money(budget))
+                         : tr("%1 spent today (UTC)").arg(Format::money(spent));
+        break;
+    }
+    cell->setText(text);
+    cell->setToolTip(tip);
+}
+
+void RouteTargetsTable::renameCells()
+{
+    // A screen reader names each cell by its target's place in the order.
+    for (int row = 0; row < rowCount(); ++row) {
+        modelBox(row)->setAccessibleName(tr("Model of target %1").arg(row + 1));
+        modelBox(row)->lineEdit()->setAccessibleName(modelBox(row)->accessibleName());
+        sharerBox(row)->setAccessibleName(tr("Sharer of target %1").arg(row + 1));
+        maxCostBox(row)->setAccessibleName(tr("Max cost per request of target %1").arg(row + 1));
+        budgetBox(row)->setAccessibleName(tr("Daily budget of target %1").arg(row + 1));
+        for (QDoubleSpinBox *box : {maxCostBox(row), budgetBox(row)})
+            if (auto *editor = box->findChild<QLineEdit *>())
+                editor->setAccessibleName(box->accessibleName());
+    }
+}
+
+} // namespace Aile::Ui
