@@ -30,7 +30,7 @@ DryRunDialog::DryRunDialog(ManagementClient *client, const QString &keyId, const
     setWindowTitle(tr("Dry run a request with %1").arg(keyName));
     m_model->setObjectName(QStringLiteral("dryRunModel"));
     m_model->setAccessibleName(tr("Model or route"));
-    m_model->setPlaceholderText(tr("provider/model or auto/model, e.g. openai/gpt-5.2"));
+    m_model->setPlaceholderText(tr("a route name, provider/model or auto/model, e.g. openai/gpt-5.2"));
     m_run->setObjectName(QStringLiteral("dryRunButton"));
     m_run->setAccessibleName(tr("Dry run"));
     m_run->setDefault(true);
@@ -94,6 +94,19 @@ void DryRunDialog::run()
                    });
 }
 
+QString DryRunDialog::routeLine(const QJsonObject &route)
+{
+    const QString order = route.value(QLatin1String("order")).toString();
+    QString line = order == QLatin1String("cheapest")      ? tr("Route %1 tries its targets cheapest first.")
+                   : order == QLatin1String("round-robin") ? tr("Route %1 tries its targets in turn (round-robin).")
+                                                           : tr("Route %1 tries its targets in order.");
+    line = line.arg(route.value(QLatin1String("name")).toString());
+    if (const int ttft = route.value(QLatin1String("ttftMs")).toInt(0); ttft > 0)
+        line += QLatin1Char(' ') + tr("A target with no first token within %1 s is dropped for the next (never the last).")
+                                       .arg(QLocale().toString(ttft / 1000.0, 'g', 6));
+    return line;
+}
+
 void DryRunDialog::show(int, const QJsonObject &answer)
 {
     m_answer = answer;
@@ -101,6 +114,16 @@ void DryRunDialog::show(int, const QJsonObject &answer)
     for (const QJsonValue &tv : answer.value(QLatin1String("targets")).toArray()) {
         const QJsonObject t = tv.toObject();
         auto *target = new QTreeWidgetItem(m_results, {t.value(QLatin1String("target")).toString()});
+        // A target refused before any sharer is asked (a spent budget, a cap no sharer fits): the
+        // route would move on to the next one.
+        if (const QJsonObject refusal = t.value(QLatin1String("refusal")).toObject(); !refusal.isEmpty()) {
+            const QString code = refusal.value(QLatin1String("code")).toString();
+            const QString why = code == QLatin1String("budget_spent") ? tr("budget spent") : code.isEmpty() ? tr("refused") : code;
+            target->setText(4, tr("%1 (HTTP %2): skipped").arg(why).arg(refusal.value(QLatin1String("status")).toInt()));
+            auto *line = new QTreeWidgetItem(target, {tr("refused: %1").arg(refusal.value(QLatin1String("message")).toString())});
+            line->setToolTip(0, line->text(0));
+            line->setFirstColumnSpanned(true);
+        }
         for (const QJsonValue &v : t.value(QLatin1String("sharers")).toArray()) {
             const QJsonObject s = v.toObject();
             const QJsonValue quote = s.value(QLatin1String("quoteUsd"));
@@ -126,12 +149,15 @@ void DryRunDialog::show(int, const QJsonObject &answer)
             new QTreeWidgetItem(target, {tr("unavailable (%1): %2").arg(it.key()).arg(it.value().toInt())});
         target->setExpanded(true);
     }
-    QString text = answer.value(QLatin1String("ordering")).toString() == QLatin1String("sampled")
-                       ? tr("The order is sampled: ties are drawn again for a real request.")
-                       : tr("The order is fixed.");
-    const QJsonObject refusal = answer.value(QLatin1String("refusal")).toObject();
-    if (!refusal.isEmpty())
-        text = tr("A real request would be refused: HTTP %1, %2").arg(refusal.value(QLatin1String("status")).toInt()).arg(refusal.value(QLatin1String("message")).toString());
+    QString text;
+    if (const QJsonObject route = answer.value(QLatin1String("route")).toObject(); !route.isEmpty())
+        text = routeLine(route) + QLatin1Char(' ');
+    if (const QJsonObject refusal = answer.value(QLatin1String("refusal")).toObject(); !refusal.isEmpty())
+        text += tr("A real request would be refused: HTTP %1, %2").arg(refusal.value(QLatin1String("status")).toInt()).arg(refusal.value(QLatin1String("message")).toString());
+    else if (answer.value(QLatin1String("ordering")).toString() == QLatin1String("sampled"))
+        text += tr("The order is sampled: ties are drawn again for a real request.");
+    else
+        text += tr("The order is fixed.");
     m_summary->setText(text + QLatin1Char(' ') + tr("Nothing was sent, charged or written."));
     Q_EMIT answered();
 }

@@ -15,8 +15,9 @@ class ManagementClient;
 /// "Dry run a request…" for a key (seed 001 "Dry-run a route"): asks POST /keys/route-dry-run and
 /// shows, per target in order, the sharers left with quote, tested flag and speed (first and tied
 /// marked), the ones the key's or the headers' filters removed by name, the unavailable counts,
-/// whether the order is fixed or sampled, and the refusal a real request would get. Nothing is
-/// sent to a sharer, charged or written.
+/// whether the order is fixed or sampled, and the refusal a real request would get. For a route
+/// name it says the route's order and marks a target refused before any sharer is asked (a spent
+/// budget). Nothing is sent to a sharer, charged or written.
 class DryRunDialog : public QDialog
 {
     Q_OBJECT
@@ -35,6 +36,8 @@ Q_SIGNALS:
 
 private:
     void show(int status, const QJsonObject &answer);
+    /// "Route coding tries its targets in order." and its first-token limit.
+    static QString routeLine(const QJsonObject &route);
 
     ManagementClient *m_client;
     QString m_keyId;

@@ -2,6 +2,7 @@
 
 #include "Confirm.h"
 #include "DryRunDialog.h"
+#include "KeyRoutesPanel.h"
 #include "KeyRoutingDialog.h"
 #include "KeysModel.h"
 #include "ListTable.h"
@@ -13,6 +14,7 @@
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QPushButton>
+#include <QtWidgets/QSplitter>
 #include <QtWidgets/QTableView>
 #include <QtWidgets/QVBoxLayout>
 
@@ -27,7 +29,8 @@ KeysView::KeysView(QWidget *parent)
       m_revoke(new QPushButton(tr("Re&voke…"), this)),
       m_dryRun(new QPushButton(tr("&Dry run a request…"), this)),
       m_message(new QLabel(this)),
-      m_footer(new QLabel(this))
+      m_footer(new QLabel(this)),
+      m_routes(new KeyRoutesPanel(this))
 {
     setObjectName(QStringLiteral("keysView"));
     setUpListTable(m_table, m_model, QStringLiteral("keysTable"), tr("API keys"));
@@ -62,7 +65,14 @@ KeysView::KeysView(QWidget *parent)
     buttons->addWidget(m_message, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
-    layout->addWidget(m_table, 1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("keysSplit"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_table);
+    split->addWidget(m_routes);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
     layout->addWidget(m_footer);
 
     connect(m_new, &QPushButton::clicked, this, &KeysView::newKey);
@@ -72,18 +82,34 @@ KeysView::KeysView(QWidget *parent)
     connect(m_table, &QTableView::doubleClicked, this, &KeysView::editRouting);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &KeysView::updateButtons);
     connect(m_model, &QAbstractItemModel::modelReset, this, &KeysView::updateButtons);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &KeysView::showSelectedRoutes);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &KeysView::showSelectedRoutes);
+    connect(m_routes, &KeyRoutesPanel::routesChanged, this, [this](const QString &message) {
+        showMessage(message);
+        refresh();
+        Q_EMIT keysChanged();
+    });
+    connect(m_routes, &KeyRoutesPanel::failed, this, &KeysView::showMessage);
     updateButtons();
+}
+
+void KeysView::showSelectedRoutes()
+{
+    const int row = m_model->rowOf(selectedKeyId());
+    m_routes->setKey(row >= 0 ? m_model->key(row) : QJsonObject());
 }
 
 void KeysView::setClient(ManagementClient *client)
 {
     m_client = client;
+    m_routes->setClient(client);
     updateButtons();
 }
 
 void KeysView::setSharers(const QJsonArray &sharers)
 {
     m_sharers = sharers;
+    m_routes->setSharers(sharers);
 }
 
 QString KeysView::message() const

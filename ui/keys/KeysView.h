@@ -11,6 +11,7 @@ class QTableView;
 
 namespace Aile::Ui {
 
+class KeyRoutesPanel;
 class KeyRoutingDialog;
 class DryRunDialog;
 class KeysModel;
@@ -19,8 +20,9 @@ class NewKeyDialog;
 
 /// The Keys page: every local API key (GET /keys) with its prefix, when it was made, whether it
 /// is revoked, what it spent today and a line of its routing; New key… (shown once, with Copy),
-/// Routing… (the key's routing dialog) and Revoke… (after a confirmation). Every change goes
-/// through the management API in-process and the list is read again after it.
+/// Routing… (the key's routing dialog) and Revoke… (after a confirmation). Under it, the selected
+/// key's named routes (KeyRoutesPanel). Every change goes through the management API in-process
+/// and the list is read again after it.
 class KeysView : public QWidget
 {
     Q_OBJECT
@@ -35,6 +37,7 @@ public:
 
     KeysModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
+    KeyRoutesPanel *routesPanel() const { return m_routes; }
     QString message() const;
     QString selectedKeyId() const;
     void selectKey(const QString &keyId);
@@ -56,6 +59,7 @@ Q_SIGNALS:
 private:
     void showMessage(const QString &text);
     void updateButtons();
+    void showSelectedRoutes();
 
     ManagementClient *m_client = nullptr;
     KeysModel *m_model;
@@ -66,6 +70,7 @@ private:
     QPushButton *m_dryRun;
     QLabel *m_message;
     QLabel *m_footer;
+    KeyRoutesPanel *m_routes;
     QJsonArray m_sharers;
     QPointer<KeyRoutingDialog> m_routingDialog;
 };

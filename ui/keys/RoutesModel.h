@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QtCore/QAbstractTableModel>
+#include <QtCore/QHash>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonObject>
+
+namespace Aile::Ui {
+
+/// A key's named routes, one row each as GET /keys gives them (routes, and routeSpend for what each
+/// spent today): the name, its targets in order, its order and Prefer, its limits, and today's
+/// spend against its daily budget.
+class RoutesModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Name, Targets, Order, Limits, SpentToday, ColumnCount };
+    enum Role { RouteNameRole = Qt::UserRole + 1 };
+
+    explicit RoutesModel(QObject *parent = nullptr);
+
+    /// The key as GET /keys lists it (its routes and routeSpend).
+    void setKey(const QJsonObject &key);
+    /// Sharer names by handle, to show a pinned target by its sharer's name.
+    void setSharerNames(const QHash<QString, QString> &names);
+    QJsonObject route(int row) const;
+    QJsonArray routes() const { return m_routes; }
+    int rowOf(const QString &routeName) const;
+
+    /// "openai/gpt-5.2 (Work OpenAI) → deepseek/deepseek-chat"
+    QString targetsSummary(const QJsonObject &route) const;
+    static QString orderSummary(const QJsonObject &route);
+    static QString limitsSummary(const QJsonObject &route);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QJsonObject spendOf(int row) const;
+
+    QJsonArray m_routes;
+    QJsonArray m_spend;
+    QHash<QString, QString> m_sharerNames;   // upper-case handle → name
+};
+
+} // namespace Aile::Ui
