@@ -3,6 +3,7 @@
 // revoked after a confirmation and the proxy refuses it; the Routing dialog saves every setting,
 // reloads it, shows the engine's own message for a setting the engine refuses, and a request
 // through the proxy honours a change at once, without a restart. Connect a tool creates a key too.
+#include "WindowUnderTest.h"
 #include "common/ManagementClient.h"
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
@@ -17,7 +18,6 @@
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
-#include <QtCore/QTemporaryDir>
 #include <QtGui/QClipboard>
 #include <QtTest/QtTest>
 #include <QtWidgets/QTreeWidget>
@@ -41,15 +41,6 @@ namespace {
 const QString Cheap = QStringLiteral("L00000000000000a1");   // half of list
 const QString Dear = QStringLiteral("L00000000000000a2");    // at list
 
-QByteArray chatBody(const QString &model)
-{
-    const QJsonObject body{{QStringLiteral("model"), model},
-                           {QStringLiteral("max_tokens"), 50},
-                           {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                              {QStringLiteral("content"), QStringLiteral("hi")}}}}};
-    return QJsonDocument(body).toJson(QJsonDocument::Compact);
-}
-
 void tick(QListWidget *list, const QString &handle, bool on)
 {
     for (int i = 0; i < list->count(); ++i)
@@ -67,26 +58,22 @@ class TestKeysView : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
     std::unique_ptr<FakeUpstream> m_upstream;
-    std::unique_ptr<EngineHost> m_host;
-    std::unique_ptr<Ui::MainWindow> m_window;
+    std::unique_ptr<WindowUnderTest> m_app;
+    Ui::MainWindow *m_window = nullptr;
+    EngineHost *m_host = nullptr;
     QString m_testKeyId;
 
     Ui::KeysView *view() const { return m_window->keysView(); }
 
-    Reply chat(const QString &key, const QList<QPair<QByteArray, QByteArray>> &extra = {})
+    Reply chat(const QString &key)
     {
-        QList<QPair<QByteArray, QByteArray>> headers{{"authorization", QByteArray("Bearer ") + key.toLatin1()}};
-        headers += extra;
-        return send(QStringLiteral("POST"), m_window->baseUrl() + QStringLiteral("/v1/chat/completions"),
-                    chatBody(QStringLiteral("openai/gpt-5.2")), headers);
+        return m_app->chat(key, QStringLiteral("openai/gpt-5.2"));
     }
 
     Reply admin(const QString &method, const QString &path, const QJsonObject &body = {})
     {
-        return send(method, m_window->baseUrl() + path, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(),
-                    {{"authorization", QByteArray("Bearer ") + AdminToken}, {"content-type", "application/json"}});
+        return m_app->admin(method, path, body);
     }
 
     Ui::KeyRoutingDialog *openRouting(const QString &keyId)
@@ -109,7 +96,8 @@ private:
         QSignalSpy saved(dialog, &Ui::KeyRoutingDialog::saved);
         QSignalSpy failed(dialog, &Ui::KeyRoutingDialog::saveFailed);
         QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("saveRouting")), Qt::LeftButton);
-        QTest::qWaitFor([&] { return saved.count() + failed.count() > 0; }, 5000);
+        if (!QTest::qWaitFor([&] { return saved.count() + failed.count() > 0; }, 5000))
+            qWarning("the engine did not answer the save");
         if (!failed.isEmpty())
             qWarning().noquote() << "the engine refused the routing:" << failed.first().at(0).toString();
         return saved.count() > 0;
@@ -138,7 +126,6 @@ private Q_SLOTS:
     void initTestCase()
     {
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-        QVERIFY(m_dir.isValid());
         m_upstream = std::make_unique<FakeUpstream>();
         QVERIFY(m_upstream->listen());
         const QJsonArray sharers{
@@ -146,34 +133,14 @@ private Q_SLOTS:
                    {{QStringLiteral("name"), QStringLiteral("cheap-one")}, {QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 50}}}}),
             sharer(Dear, QStringLiteral("openai"), m_upstream->baseUrl(), {QStringLiteral("gpt-5.2")},
                    {{QStringLiteral("name"), QStringLiteral("dear-one")}})};
-        const QString configPath = m_dir.filePath(QStringLiteral("config.json"));
-        QFile config(configPath);
-        QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(QJsonDocument(configWith(sharers)).toJson());
-        config.close();
-
-        EngineOptions options;
-        options.dataDir = m_dir.filePath(QStringLiteral("data"));
-        options.port = 0;
-        options.configPath = configPath;
-        m_host = std::make_unique<EngineHost>(options);
-        Ui::MainWindow::Options windowOptions;
-        windowOptions.dataDir = options.dataDir;
-        windowOptions.settingsPath = m_dir.filePath(QStringLiteral("settings.ini"));
-        windowOptions.showTrayIcon = false;
-        m_window = std::make_unique<Ui::MainWindow>(m_host.get(), windowOptions);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QSignalSpy started(m_host.get(), &EngineHost::started);
-        m_host->start();
-        QVERIFY(started.wait(10000));
-        m_window->tabs()->setCurrentWidget(view());
-        view()->refresh();
-        QTRY_COMPARE(view()->model()->rowCount(), 1);
+        m_app = std::make_unique<WindowUnderTest>();
+        QVERIFY(m_app->start(configWith(sharers)));
+        m_window = m_app->window();
+        m_host = m_app->host();
+        QVERIFY(m_app->openKeysPage());
+        QCOMPARE(view()->model()->rowCount(), 1);
         m_testKeyId = view()->model()->key(0).value(QLatin1String("id")).toString();
         QVERIFY(!m_testKeyId.isEmpty());
-        m_host->requestStatus();   // the routing dialog offers the sharers of the status
-        QTRY_VERIFY(m_window->findChild<QTableView *>(QStringLiteral("sharersTable"))->model()->rowCount() > 0);
     }
 
     void init()
@@ -185,8 +152,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        m_window.reset();
-        m_host.reset();
+        m_app.reset();
         m_upstream.reset();
     }
 
@@ -515,7 +481,7 @@ private Q_SLOTS:
         QVERIFY(tested.wait(10000));
         QCOMPARE(tested.first().at(0).toInt(), 200);
         // A status later (the key list refreshed), the key stays chosen and filled in.
-        QSignalSpy status(m_host.get(), &EngineHost::statusChanged);
+        QSignalSpy status(m_host, &EngineHost::statusChanged);
         m_host->requestStatus();
         QVERIFY(status.wait(5000));
         QCOMPARE(connect->key(), plain);
