@@ -186,6 +186,13 @@
     </message>
 </context>
 <context>
+    <name>Aile::Ui::Confirm</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
     <name>Aile::Ui::ConnectToolDialog</name>
     <message>
         <source>&amp;Test connection</source>
@@ -339,10 +346,6 @@
         <translation>Modèle ou route</translation>
     </message>
     <message>
-        <source>provider/model or auto/model, e.g. openai/gpt-5.2</source>
-        <translation>fournisseur/modèle ou auto/modèle, p. ex. openai/gpt-5.2</translation>
-    </message>
-    <message>
         <source>Dry run</source>
         <translation>Simulation</translation>
     </message>
@@ -429,6 +432,42 @@
     <message>
         <source>Nothing was sent, charged or written.</source>
         <translation>Rien n’a été envoyé, facturé ni écrit.</translation>
+    </message>
+    <message>
+        <source>a route name, provider/model or auto/model, e.g. openai/gpt-5.2</source>
+        <translation>un nom de route, fournisseur/modèle ou auto/modèle, p. ex. openai/gpt-5.2</translation>
+    </message>
+    <message>
+        <source>Route %1 tries its targets cheapest first.</source>
+        <translation>La route %1 essaie ses cibles de la moins chère à la plus chère.</translation>
+    </message>
+    <message>
+        <source>Route %1 tries its targets in turn (round-robin).</source>
+        <translation>La route %1 essaie ses cibles à tour de rôle.</translation>
+    </message>
+    <message>
+        <source>Route %1 tries its targets in order.</source>
+        <translation>La route %1 essaie ses cibles dans l’ordre.</translation>
+    </message>
+    <message>
+        <source>A target with no first token within %1 s is dropped for the next (never the last).</source>
+        <translation>Une cible sans premier jeton en %1&#xa0;s est abandonnée pour la suivante (jamais la dernière).</translation>
+    </message>
+    <message>
+        <source>budget spent</source>
+        <translation>budget dépensé</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>refusée</translation>
+    </message>
+    <message>
+        <source>%1 (HTTP %2): skipped</source>
+        <translation>%1 (HTTP %2)&#xa0;: passée</translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation>refusée&#xa0;: %1</translation>
     </message>
 </context>
 <context>
@@ -591,6 +630,96 @@
     </message>
 </context>
 <context>
+    <name>Aile::Ui::KeyEditDialog</name>
+    <message>
+        <source>&amp;Save</source>
+        <translation>En&amp;registrer</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Reading the key…</source>
+        <translation>Lecture de la clé…</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::KeyRoutesPanel</name>
+    <message>
+        <source>New ro&amp;ute…</source>
+        <translation>Nouvelle ro&amp;ute…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit route…</source>
+        <translation>Modifi&amp;er la route…</translation>
+    </message>
+    <message>
+        <source>Re&amp;move route…</source>
+        <translation>Suppr&amp;imer la route…</translation>
+    </message>
+    <message>
+        <source>Dr&amp;y run</source>
+        <translation>&amp;Simuler</translation>
+    </message>
+    <message>
+        <source>The selected key&apos;s routes</source>
+        <translation>Les routes de la clé choisie</translation>
+    </message>
+    <message>
+        <source>New route on the selected key</source>
+        <translation>Nouvelle route sur la clé choisie</translation>
+    </message>
+    <message>
+        <source>Edit the selected route</source>
+        <translation>Modifier la route choisie</translation>
+    </message>
+    <message>
+        <source>Remove the selected route</source>
+        <translation>Supprimer la route choisie</translation>
+    </message>
+    <message>
+        <source>Dry run the selected route</source>
+        <translation>Simuler la route choisie</translation>
+    </message>
+    <message>
+        <source>What a request to this route would do, as saved: its targets in order and the sharers of each. Nothing is sent or charged.</source>
+        <translation>Ce que ferait une requête vers cette route telle qu’enregistrée&#xa0;: ses cibles dans l’ordre et les partageurs de chacune. Rien n’est envoyé ni facturé.</translation>
+    </message>
+    <message>
+        <source>Routes: select a key.</source>
+        <translation>Routes&#xa0;: choisissez une clé.</translation>
+    </message>
+    <message>
+        <source>Routes of %1: none yet. A route tries its targets in turn; a tool uses it by sending its name as the model.</source>
+        <translation>Routes de %1&#xa0;: aucune pour l’instant. Une route essaie ses cibles l’une après l’autre&#xa0;; un outil s’en sert en envoyant son nom comme modèle.</translation>
+    </message>
+    <message>
+        <source>Routes of %1: a tool uses one by sending its name as the model.</source>
+        <translation>Routes de %1&#xa0;: un outil s’en sert en envoyant son nom comme modèle.</translation>
+    </message>
+    <message>
+        <source>Route %1 saved.</source>
+        <translation>Route %1 enregistrée.</translation>
+    </message>
+    <message>
+        <source>Remove route %1?</source>
+        <translation>Supprimer la route %1&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Requests made with key %1 that send %2 as the model are no longer routed by it. Its spend today stays in the ledger.</source>
+        <translation>Les requêtes faites avec la clé %1 qui envoient %2 comme modèle ne passent plus par elle. Sa dépense du jour reste au registre.</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <source>Route %1 removed.</source>
+        <translation>Route %1 supprimée.</translation>
+    </message>
+</context>
+<context>
     <name>Aile::Ui::KeyRoutingDialog</name>
     <message>
         <source>Never these providers</source>
@@ -631,10 +760,6 @@
     <message>
         <source>Let a bare model id use any provider</source>
         <translation>Laisser un identifiant de modèle nu utiliser n’importe quel fournisseur</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>&amp;Enregistrer</translation>
     </message>
     <message>
         <source>Key routing</source>
@@ -817,10 +942,6 @@
         <translation>Enregistrer le routage</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>Annuler</translation>
-    </message>
-    <message>
         <source> /Mtok</source>
         <translation>&#xa0;/Mjetons</translation>
     </message>
@@ -831,10 +952,6 @@
     <message>
         <source>A sharer handle is L followed by 16 hex digits (L1a2b3c4d5e6f7a8b).</source>
         <translation>Un identifiant de partageur est un L suivi de 16 chiffres hexadécimaux (L1a2b3c4d5e6f7a8b).</translation>
-    </message>
-    <message>
-        <source>Reading the key…</source>
-        <translation>Lecture de la clé…</translation>
     </message>
     <message>
         <source>Routing of %1</source>
@@ -1022,10 +1139,6 @@
     <message>
         <source>Revoke</source>
         <translation>Révoquer</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Annuler</translation>
     </message>
     <message>
         <source>Key %1 revoked.</source>
@@ -1238,6 +1351,402 @@
     <message>
         <source>A sharer&apos;s key was refused</source>
         <translation>La clé d’un partageur a été refusée</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::RouteDialog</name>
+    <message>
+        <source>Save the route</source>
+        <translation>Enregistrer la route</translation>
+    </message>
+    <message>
+        <source>Why the engine refused the route</source>
+        <translation>Pourquoi le moteur a refusé la route</translation>
+    </message>
+    <message>
+        <source>&amp;Add target</source>
+        <translation>&amp;Ajouter une cible</translation>
+    </message>
+    <message>
+        <source>Add a target</source>
+        <translation>Ajouter une cible</translation>
+    </message>
+    <message>
+        <source>&amp;Remove target</source>
+        <translation>Re&amp;tirer la cible</translation>
+    </message>
+    <message>
+        <source>Remove the selected target</source>
+        <translation>Retirer la cible choisie</translation>
+    </message>
+    <message>
+        <source>Move &amp;up</source>
+        <translation>&amp;Monter</translation>
+    </message>
+    <message>
+        <source>Move the selected target up</source>
+        <translation>Monter la cible choisie</translation>
+    </message>
+    <message>
+        <source>Move do&amp;wn</source>
+        <translation>&amp;Descendre</translation>
+    </message>
+    <message>
+        <source>Move the selected target down</source>
+        <translation>Descendre la cible choisie</translation>
+    </message>
+    <message>
+        <source>Create a route across &amp;providers…</source>
+        <translation>Créer une route entre &amp;fournisseurs…</translation>
+    </message>
+    <message>
+        <source>Fill the targets with every provider that lists a model</source>
+        <translation>Remplir les cibles avec chaque fournisseur qui propose un modèle</translation>
+    </message>
+    <message>
+        <source>Time &amp;limits per phase: 30 s to a stream&apos;s first byte, 60 s between events, 180 s for an answer not streamed (the last attempt past one answers 524)</source>
+        <translation>&amp;Limites de temps par phase&#xa0;: 30&#xa0;s jusqu’au premier octet d’un flux, 60&#xa0;s entre deux événements, 180&#xa0;s pour une réponse non diffusée (la dernière tentative qui en dépasse une répond 524)</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>Route</translation>
+    </message>
+    <message>
+        <source>Route name</source>
+        <translation>Nom de la route</translation>
+    </message>
+    <message>
+        <source>e.g. coding: a tool sends it as the model</source>
+        <translation>p. ex. coding&#xa0;: un outil l’envoie comme modèle</translation>
+    </message>
+    <message>
+        <source>Targets, in the order they are tried</source>
+        <translation>Cibles, dans l’ordre où elles sont essayées</translation>
+    </message>
+    <message>
+        <source>Order of the targets</source>
+        <translation>Ordre des cibles</translation>
+    </message>
+    <message>
+        <source>In order</source>
+        <translation>Dans l’ordre</translation>
+    </message>
+    <message>
+        <source>The first target, then the next when one fails.</source>
+        <translation>La première cible, puis la suivante quand l’une échoue.</translation>
+    </message>
+    <message>
+        <source>Cheapest</source>
+        <translation>La moins chère</translation>
+    </message>
+    <message>
+        <source>The target whose cheapest sharer quotes least for the request goes first.</source>
+        <translation>La cible dont le partageur le moins cher propose le plus petit devis pour la requête passe en premier.</translation>
+    </message>
+    <message>
+        <source>Round-robin</source>
+        <translation>À tour de rôle</translation>
+    </message>
+    <message>
+        <source>Each request starts at the next target in turn.</source>
+        <translation>Chaque requête commence à la cible suivante, à tour de rôle.</translation>
+    </message>
+    <message>
+        <source>Whatever the order, the next target is tried only when one fails.</source>
+        <translation>Quel que soit l’ordre, la cible suivante n’est essayée que si l’une échoue.</translation>
+    </message>
+    <message>
+        <source>Prefer</source>
+        <translation>Préférer</translation>
+    </message>
+    <message>
+        <source>Follow key</source>
+        <translation>Comme la clé</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>La vitesse</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>Le prix</translation>
+    </message>
+    <message>
+        <source>How each target orders its sharers: fastest first or cheapest first. Follow key does what the key&apos;s Routing says.</source>
+        <translation>Comment chaque cible ordonne ses partageurs&#xa0;: le plus rapide ou le moins cher d’abord. Comme la clé suit le Routage de la clé.</translation>
+    </message>
+    <message>
+        <source>First-token limit</source>
+        <translation>Limite du premier jeton</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>désactivée</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation>&#xa0;s</translation>
+    </message>
+    <message>
+        <source>Time limits per phase</source>
+        <translation>Limites de temps par phase</translation>
+    </message>
+    <message>
+        <source>Daily budget of the route</source>
+        <translation>Budget quotidien de la route</translation>
+    </message>
+    <message>
+        <source>no budget</source>
+        <translation>pas de budget</translation>
+    </message>
+    <message>
+        <source>Once the route has spent it today (UTC), its requests are refused with a 402 until 00:00 UTC.</source>
+        <translation>Une fois qu’il est dépensé aujourd’hui (UTC), les requêtes de la route sont refusées par un 402 jusqu’à 00:00 UTC.</translation>
+    </message>
+    <message>
+        <source>Targets, tried in order</source>
+        <translation>Cibles, essayées dans l’ordre</translation>
+    </message>
+    <message>
+        <source>Order and limits</source>
+        <translation>Ordre et limites</translation>
+    </message>
+    <message>
+        <source>&amp;Order:</source>
+        <translation>&amp;Ordre&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Pr&amp;efer:</source>
+        <translation>&amp;Préférer&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;First-token limit:</source>
+        <translation>Limite du premier &amp;jeton&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Daily &amp;budget:</source>
+        <translation>&amp;Budget quotidien&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Spent today:</source>
+        <translation>Dépensé aujourd’hui&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Nom&#xa0;:</translation>
+    </message>
+    <message>
+        <source>When a target has produced no output within it, across every sharer tried for it, the route moves to the next target. Nothing is charged for the dropped attempt. The last target is never cut, and only streamed requests on your balance are limited.</source>
+        <translation>Quand une cible n’a rien produit dans ce délai, tous partageurs essayés confondus, la route passe à la cible suivante. Rien n’est facturé pour la tentative abandonnée. La dernière cible n’est jamais coupée, et seules les requêtes diffusées payées sur votre solde sont limitées.</translation>
+    </message>
+    <message>
+        <source>A first-token limit needs two targets or more: the last target tried is never cut.</source>
+        <translation>Une limite du premier jeton demande au moins deux cibles&#xa0;: la dernière cible essayée n’est jamais coupée.</translation>
+    </message>
+    <message>
+        <source>New route on %1</source>
+        <translation>Nouvelle route sur %1</translation>
+    </message>
+    <message>
+        <source>Route %1 of %2</source>
+        <translation>Route %1 de %2</translation>
+    </message>
+    <message>
+        <source>A tool uses the route by sending its name as the model, with key %1. Each target is tried in turn when the one before fails; the key&apos;s own routing binds every target.</source>
+        <translation>Un outil se sert de la route en envoyant son nom comme modèle, avec la clé %1. Chaque cible est essayée à son tour quand la précédente échoue&#xa0;; le routage de la clé s’applique à chaque cible.</translation>
+    </message>
+    <message>
+        <source>nothing yet (not saved)</source>
+        <translation>rien pour l’instant (non enregistrée)</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (UTC day)</source>
+        <translation>%1 sur %2 (jour UTC)</translation>
+    </message>
+    <message>
+        <source>%1 (UTC day)</source>
+        <translation>%1 (jour UTC)</translation>
+    </message>
+    <message>
+        <source>Create a route across providers</source>
+        <translation>Créer une route entre fournisseurs</translation>
+    </message>
+    <message>
+        <source>Model id, without a provider (e.g. gpt-5.5 or claude-sonnet-5). Every provider that lists it becomes a target, cheapest first; the targets shown now are replaced.</source>
+        <translation>Identifiant du modèle, sans fournisseur (p. ex. gpt-5.5 ou claude-sonnet-5). Chaque fournisseur qui le propose devient une cible, la moins chère d’abord&#xa0;; les cibles affichées sont remplacées.</translation>
+    </message>
+    <message>
+        <source>No provider lists %1 under that name; the targets were left as they were.</source>
+        <translation>Aucun fournisseur ne propose %1 sous ce nom&#xa0;; les cibles sont restées telles quelles.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n target(s) from the providers that list %1, cheapest first. Nothing is saved until you press Save.</source>
+        <translation>
+            <numerusform>%n cible des fournisseurs qui proposent %1, la moins chère d’abord. Rien n’est enregistré avant Enregistrer.</numerusform>
+            <numerusform>%n cibles des fournisseurs qui proposent %1, la moins chère d’abord. Rien n’est enregistré avant Enregistrer.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Similar names, never added: %1.</source>
+        <translation>Noms voisins, jamais ajoutés&#xa0;: %1.</translation>
+    </message>
+    <message>
+        <source>Left out: %1.</source>
+        <translation>Écartés&#xa0;: %1.</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::RouteTargetsTable</name>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Sharer</source>
+        <translation>Partageur</translation>
+    </message>
+    <message>
+        <source>Max cost per request</source>
+        <translation>Coût maximal par requête</translation>
+    </message>
+    <message>
+        <source>Daily budget</source>
+        <translation>Budget quotidien</translation>
+    </message>
+    <message>
+        <source>Spent today</source>
+        <translation>Dépensé aujourd’hui</translation>
+    </message>
+    <message>
+        <source>What the key was charged through this target since 00:00 UTC, as saved. An edited target starts afresh.</source>
+        <translation>Ce qui a été facturé à la clé par cette cible depuis 00:00 UTC, telle qu’enregistrée. Une cible modifiée repart de zéro.</translation>
+    </message>
+    <message>
+        <source>The most one request through this target may be charged; the key&apos;s own cap binds too, the stricter winning.</source>
+        <translation>Le montant maximal facturé pour une requête par cette cible&#xa0;; le plafond de la clé s’applique aussi, le plus strict l’emportant.</translation>
+    </message>
+    <message>
+        <source>Once this target has spent it today (UTC), the route moves on to its next target.</source>
+        <translation>Une fois qu’elle l’a dépensé aujourd’hui (UTC), la route passe à sa cible suivante.</translation>
+    </message>
+    <message>
+        <source>provider/model</source>
+        <translation>fournisseur/modèle</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>Any sharer</source>
+        <translation>Tout partageur</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Nothing spent today through this target as it stands: a new or edited target starts afresh.</source>
+        <translation>Rien de dépensé aujourd’hui par cette cible telle qu’elle est&#xa0;: une cible nouvelle ou modifiée repart de zéro.</translation>
+    </message>
+    <message>
+        <source>%1 of its %2 daily budget spent today (UTC)</source>
+        <translation>%1 dépensés aujourd’hui (UTC) sur son budget quotidien de %2</translation>
+    </message>
+    <message>
+        <source>%1 spent today (UTC)</source>
+        <translation>%1 dépensés aujourd’hui (UTC)</translation>
+    </message>
+    <message>
+        <source>Model of target %1</source>
+        <translation>Modèle de la cible %1</translation>
+    </message>
+    <message>
+        <source>Sharer of target %1</source>
+        <translation>Partageur de la cible %1</translation>
+    </message>
+    <message>
+        <source>Max cost per request of target %1</source>
+        <translation>Coût maximal par requête de la cible %1</translation>
+    </message>
+    <message>
+        <source>Daily budget of target %1</source>
+        <translation>Budget quotidien de la cible %1</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::RoutesModel</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>cheapest</source>
+        <translation>la moins chère</translation>
+    </message>
+    <message>
+        <source>round-robin</source>
+        <translation>à tour de rôle</translation>
+    </message>
+    <message>
+        <source>in order</source>
+        <translation>dans l’ordre</translation>
+    </message>
+    <message>
+        <source>speed first</source>
+        <translation>vitesse d’abord</translation>
+    </message>
+    <message>
+        <source>price first</source>
+        <translation>prix d’abord</translation>
+    </message>
+    <message>
+        <source>first token within %1 s</source>
+        <translation>premier jeton en %1&#xa0;s</translation>
+    </message>
+    <message>
+        <source>phase limits</source>
+        <translation>limites par phase</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucune</translation>
+    </message>
+    <message>
+        <source>Spent today (UTC) through each target:</source>
+        <translation>Dépensé aujourd’hui (UTC) par chaque cible&#xa0;:</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3</source>
+        <translation>%1&#xa0;: %2 sur %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 sur %2</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>Route</translation>
+    </message>
+    <message>
+        <source>Targets, in order</source>
+        <translation>Cibles, dans l’ordre</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Ordre</translation>
+    </message>
+    <message>
+        <source>Limits</source>
+        <translation>Limites</translation>
+    </message>
+    <message>
+        <source>Spent today / budget</source>
+        <translation>Dépensé aujourd’hui / budget</translation>
     </message>
 </context>
 <context>
