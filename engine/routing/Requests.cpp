@@ -16,6 +16,13 @@ const Keys::KeyRouting &RequestFacts::keyRouting() const
     return *m_keyRouting;
 }
 
+bool RequestFacts::prefersSpeed() const
+{
+    if (route && route->preferSpeed)
+        return *route->preferSpeed;
+    return keyRouting().preferSpeed;
+}
+
 Plan Router::planChain(const RequestFacts &facts, const QStringList &requested) const
 {
     QStringList chain;
