@@ -227,6 +227,15 @@ void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &k
     const QString pinned = key.routing.value(QLatin1String("provider")).toString();
     QJsonArray data;
     QSet<QString> seen;
+    // The key's named routes first: a client picks one by its name, as a model.
+    for (const QJsonValue &v : key.routes) {
+        const QString name = v.toObject().value(QLatin1String("name")).toString();
+        seen.insert(name);
+        data.append(QJsonObject{{QStringLiteral("id"), name},
+                                {QStringLiteral("object"), QStringLiteral("model")},
+                                {QStringLiteral("owned_by"), QStringLiteral("aile-route")},
+                                {QStringLiteral("created"), 0}});
+    }
     for (const Catalog::Sharer &s : m_ctx.sharers) {
         // A dead key's models leave the catalogue until it is restored.
         if (s.blocked || (!pinned.isEmpty() && s.provider != pinned) || (m_ctx.health && m_ctx.health->of(s.handle).deadKey))

@@ -167,6 +167,11 @@ private Q_SLOTS:
         QCOMPARE(ledger.first().target, T1);
         // Any other model is not a route.
         QCOMPARE(f.chat(QStringLiteral("codin")).status, 400);
+        // The key's model list offers the route first, for clients that pick from it.
+        const Reply models = send(QStringLiteral("GET"), f.engine->baseUrl() + QStringLiteral("/v1/models"), {}, f.auth());
+        const QJsonObject first = models.json().value(QLatin1String("data")).toArray().first().toObject();
+        QCOMPARE(first.value(QLatin1String("id")).toString(), QStringLiteral("coding"));
+        QCOMPARE(first.value(QLatin1String("owned_by")).toString(), QStringLiteral("aile-route"));
     }
 
     void theNextTargetIsTriedOnlyWhenOneFails()
