@@ -810,7 +810,7 @@ void ProxyRequest::finish()
             e.atMs = now;
             e.day = Store::utcDay(now);
             e.keyId = m_key.id;
-            e.route = m_trace.route;
+            e.route = target().route;
             e.target = target().calls.isEmpty() ? target().label() : target().calls;   // a route target's spend: what it calls
             e.sharer = c.handle;
             e.costUsd = m_trace.costUsd;

@@ -114,6 +114,7 @@ struct Target
     // A named route's target: what it calls (the ledger's key for its spend), and why it was
     // refused before any sharer was asked (a spent budget, a cost cap no sharer fits, …).
     QString calls;
+    QString route;                         // the route it belongs to (the ledger charges its spend there)
     int refusalStatus = 0;
     QString refusal;
     QString refusalCode;                   // budget_spent, cost_cap, capability, …

@@ -112,6 +112,7 @@ Plan Router::planRoute(const RequestFacts &facts, const Keys::Route &route) cons
         }
         Target s = p.targets.first();
         s.calls = t.calls;
+        s.route = route.name;
         out.sampled = out.sampled || p.sampled;
         out.orderedBySpeed = out.orderedBySpeed || p.orderedBySpeed;
         served.append(s);

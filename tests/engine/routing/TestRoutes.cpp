@@ -455,6 +455,20 @@ private Q_SLOTS:
         QCOMPARE(ledgerToday().size(), 1);                  // and charged nothing
     }
 
+    void aRouteInAFallbackChainChargesOnlyItsOwnTargets()
+    {
+        QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T1, {{QStringLiteral("sharer"), A}})})}).status, 200);
+        const QByteArray chain = RoutingFixture::chatBody(QStringLiteral("coding"), false,
+                                                          {{QStringLiteral("models"), QJsonArray{QStringLiteral("coding"), QStringLiteral("openai/gpt-5.5")}}});
+        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), chain).header("x-aile-sharer"), A.toLatin1());
+        f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(500, QStringLiteral("down")));
+        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), chain).header("x-aile-sharer"), B.toLatin1());
+        const QList<Store::LedgerEntry> ledger = ledgerToday();
+        QCOMPARE(ledger.size(), 2);
+        QCOMPARE(ledger.at(0).route, QStringLiteral("coding"));
+        QCOMPARE(ledger.at(1).route, QString());   // gpt-5.5 served outside the route
+    }
+
     void aProviderHeaderBesideARouteIsRefused()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T1)})}).status, 200);
