@@ -408,6 +408,62 @@ int runCatalog(const QStringList &arguments)
     return 2;
 }
 
+// aile keys routes ID [--set FILE]: the key's routes with today's spend, or a new list saved.
+int keyRoutes(const Connection &c, const QString &key, const QString &file, bool json)
+{
+    QTextStream out(stdout), err(stderr);
+    const QString path = QStringLiteral("/keys/") + QString::fromLatin1(QUrl::toPercentEncoding(key));
+    QByteArray body;
+    QString error;
+    int status = 0;
+    if (!file.isEmpty()) {
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly)) {
+            err << "aile keys routes: cannot read " << file << ": " << f.errorString() << Qt::endl;
+            return 1;
+        }
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parseError);
+        if (!doc.isArray()) {
+            err << "aile keys routes: " << file << " must hold a JSON list of routes (" << parseError.errorString() << ")" << Qt::endl;
+            return 1;
+        }
+        status = call(c, "PUT", path, {}, &body, &error, QJsonDocument(QJsonObject{{QStringLiteral("routes"), doc.array()}}).toJson(QJsonDocument::Compact));
+    } else {
+        status = call(c, "GET", path, {}, &body, &error);
+    }
+    if (status != 200) {
+        err << "aile keys routes: " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
+        return 1;
+    }
+    const QJsonObject k = QJsonDocument::fromJson(body).object().value(QLatin1String("key")).toObject();
+    if (json) {
+        out << QJsonDocument(k.value(QLatin1String("routes")).toArray()).toJson(QJsonDocument::Compact) << Qt::endl;
+        return 0;
+    }
+    auto budget = [](const QJsonValue &v) { return v.isDouble() ? QStringLiteral(" of $%1").arg(v.toDouble()) : QString(); };
+    const QJsonArray routes = k.value(QLatin1String("routes")).toArray();
+    const QJsonArray spend = k.value(QLatin1String("routeSpend")).toArray();
+    if (routes.isEmpty())
+        out << "no routes on key " << k.value(QLatin1String("name")).toString() << Qt::endl;
+    for (int i = 0; i < routes.size(); ++i) {
+        const QJsonObject r = routes.at(i).toObject(), sp = spend.at(i).toObject();
+        out << r.value(QLatin1String("name")).toString() << "  (" << r.value(QLatin1String("order")).toString(QStringLiteral("in order"));
+        if (r.contains(QLatin1String("ttftMs")))
+            out << ", first token within " << r.value(QLatin1String("ttftMs")).toInt() << " ms";
+        out << ")  today $" << QString::number(sp.value(QLatin1String("spentUsd")).toDouble(), 'f', 6) << budget(sp.value(QLatin1String("budgetUsdPerDay"))) << '\n';
+        const QJsonArray targets = sp.value(QLatin1String("targets")).toArray();
+        for (int t = 0; t < targets.size(); ++t) {
+            const QJsonObject to = targets.at(t).toObject();
+            out << "  " << t + 1 << ". " << to.value(QLatin1String("model")).toString()
+                << (to.contains(QLatin1String("sharer")) ? QStringLiteral(" on ") + to.value(QLatin1String("sharer")).toString() : QString())
+                << "  today $" << QString::number(to.value(QLatin1String("spentUsd")).toDouble(), 'f', 6) << budget(to.value(QLatin1String("budgetUsdPerDay"))) << '\n';
+        }
+    }
+    out.flush();
+    return 0;
+}
+
 int runKeys(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -415,10 +471,13 @@ int runKeys(const QStringList &arguments)
         "The proxy's API keys.\n"
         "  aile keys [list]          every key: id, name, prefix, state, spent today\n"
         "  aile keys create NAME     a new key; its secret is printed once, here only\n"
-        "  aile keys revoke ID       revoke a key (by id or name): the proxy refuses it from now on"));
+        "  aile keys revoke ID       revoke a key (by id or name): the proxy refuses it from now on\n"
+        "  aile keys routes ID       the key's named routes, with today's spend per route and target\n"
+        "  aile keys routes ID --set FILE   replace the key's routes with the JSON list in FILE (docs/keys.md)"));
     parser.addHelpOption();
     addConnectionOptions(parser);
-    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("list, create or revoke"));
+    parser.addOption({QStringLiteral("set"), QStringLiteral("With routes: the JSON file holding the key's whole list of routes."), QStringLiteral("file")});
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("list, create, revoke or routes"));
     parser.addPositionalArgument(QStringLiteral("arg"), QStringLiteral("the name (create) or the key id (revoke)"));
     parser.process(arguments);
     QTextStream out(stdout), err(stderr);
@@ -454,8 +513,10 @@ int runKeys(const QStringList &arguments)
             << Qt::endl;
         return 0;
     }
+    if (action == QLatin1String("routes") && pos.size() == 2)
+        return keyRoutes(c, pos.at(1), parser.value(QStringLiteral("set")), parser.isSet(QStringLiteral("json")));
     if (action != QLatin1String("list") || pos.size() > 1) {
-        err << "aile keys: say `list`, `create NAME` or `revoke ID`\n";
+        err << "aile keys: say `list`, `create NAME`, `revoke ID` or `routes ID`\n";
         return 2;
     }
     if (call(c, "GET", QStringLiteral("/keys"), {}, &body, &error) != 200) {
@@ -540,9 +601,17 @@ int runDryRun(const QStringList &arguments)
         return 0;
     }
     const QJsonObject r = QJsonDocument::fromJson(body).object();
+    if (r.contains(QLatin1String("route"))) {
+        const QJsonObject route = r.value(QLatin1String("route")).toObject();
+        out << "route " << route.value(QLatin1String("name")).toString() << " (" << route.value(QLatin1String("order")).toString()
+            << (route.contains(QLatin1String("turn")) ? QStringLiteral(", next turn: target %1").arg(route.value(QLatin1String("turn")).toInt() + 1) : QString())
+            << "), spent today $" << QString::number(route.value(QLatin1String("spentTodayUsd")).toDouble(), 'f', 6) << '\n';
+    }
     for (const QJsonValue &tv : r.value(QLatin1String("targets")).toArray()) {
         const QJsonObject t = tv.toObject();
         out << t.value(QLatin1String("target")).toString() << '\n';
+        if (t.contains(QLatin1String("refusal")))
+            out << "  skipped: " << t.value(QLatin1String("refusal")).toObject().value(QLatin1String("message")).toString() << '\n';
         for (const QJsonValue &v : t.value(QLatin1String("sharers")).toArray()) {
             const QJsonObject s = v.toObject();
             out << QStringLiteral("  %1 %2  %3  %4  %5%6\n")

@@ -12,6 +12,8 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QPointer>
 
+#include <algorithm>
+
 namespace Aile::Api {
 
 void respondJson(Http::HttpExchange *exchange, int status, const QJsonObject &body)
@@ -204,11 +206,15 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     }
     if (chain.isEmpty())
         chain << facts.model;
+    facts.routeTurn = m_ctx.routeTurns.value(Routing::routeTurnKey(key.id, facts.model));
     Routing::Plan plan = router.planChain(facts, chain);
+    if (plan.ok() && !plan.route.isEmpty())
+        ++m_ctx.routeTurns[Routing::routeTurnKey(key.id, plan.route)];   // a round-robin route starts one further next time
     Routing::Affinity affinity;
     affinity.place(m_ctx.pins, m_ctx.settings, plan, facts, body, evidence, m_ctx.clock);
     QJsonObject sent = body;
-    if (plan.ok() && plan.costCapUsd && !capField.isEmpty() && !body.contains(capField))
+    const bool capped = plan.costCapUsd || std::any_of(plan.targets.begin(), plan.targets.end(), [](const Routing::Target &t) { return t.costCapUsd.has_value(); });
+    if (plan.ok() && capped && !capField.isEmpty() && !body.contains(capField))
         sent.insert(capField, Billing::DefaultMaxTokens); // sent the output cap it is priced at
     auto *request = new Dispatch::ProxyRequest(m_ctx, exchange, key, endpoint, sent, std::move(plan), facts.client);
     request->setAffinity(std::move(affinity));
@@ -221,6 +227,15 @@ void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &k
     const QString pinned = key.routing.value(QLatin1String("provider")).toString();
     QJsonArray data;
     QSet<QString> seen;
+    // The key's named routes first: a client picks one by its name, as a model.
+    for (const QJsonValue &v : key.routes) {
+        const QString name = v.toObject().value(QLatin1String("name")).toString();
+        seen.insert(name);
+        data.append(QJsonObject{{QStringLiteral("id"), name},
+                                {QStringLiteral("object"), QStringLiteral("model")},
+                                {QStringLiteral("owned_by"), QStringLiteral("aile-route")},
+                                {QStringLiteral("created"), 0}});
+    }
     for (const Catalog::Sharer &s : m_ctx.sharers) {
         // A dead key's models leave the catalogue until it is restored.
         if (s.blocked || (!pinned.isEmpty() && s.provider != pinned) || (m_ctx.health && m_ctx.health->of(s.handle).deadKey))

@@ -1,8 +1,11 @@
 #include "DryRun.h"
 
+#include "core/Clock.h"
 #include "core/EngineContext.h"
 #include "http/HttpHeaders.h"
+#include "keys/ApiKey.h"
 #include "routing/Router.h"
+#include "store/Store.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -51,11 +54,19 @@ QJsonObject targetJson(const Routing::Target &t)
     QJsonObject counts;
     for (auto it = unavailable.begin(); it != unavailable.end(); ++it)
         counts.insert(it.key(), it.value());
-    return QJsonObject{{QStringLiteral("target"), t.label()},
-                       {QStringLiteral("removed"), removed},
-                       {QStringLiteral("unavailable"), counts},
-                       {QStringLiteral("sharers"), listed},
-                       {QStringLiteral("more"), qMax(0, int(t.candidates.size()) - DryRunMaxListed)}};
+    QJsonObject out{{QStringLiteral("target"), t.label()},
+                    {QStringLiteral("removed"), removed},
+                    {QStringLiteral("unavailable"), counts},
+                    {QStringLiteral("sharers"), listed},
+                    {QStringLiteral("more"), qMax(0, int(t.candidates.size()) - DryRunMaxListed)}};
+    if (!t.calls.isEmpty())
+        out.insert(QStringLiteral("calls"), t.calls);
+    if (!t.refusal.isEmpty())
+        // A route's target refused before any sharer is asked; the route moves on to its next target.
+        out.insert(QStringLiteral("refusal"), QJsonObject{{QStringLiteral("status"), t.refusalStatus},
+                                                          {QStringLiteral("message"), t.refusal},
+                                                          {QStringLiteral("code"), t.refusalCode}});
+    return out;
 }
 
 } // namespace
@@ -110,6 +121,9 @@ void dryRun(const EngineContext &ctx, const ManagementRequest &req, const Manage
     if (const QString unreadable = Routing::readBodyFacts(endpoint, body, raw, &facts); !unreadable.isEmpty())
         return reply(400, managementError(unreadable));
     facts.body = &body;
+    // A round-robin route's turn is read, never moved.
+    if (key)
+        facts.routeTurn = ctx.routeTurns.value(Routing::routeTurnKey(key->id, model));
 
     // The one pipeline requests run; nothing is dialled, held, charged or written.
     const Routing::Plan plan = Routing::Router(ctx).plan(facts);
@@ -121,6 +135,20 @@ void dryRun(const EngineContext &ctx, const ManagementRequest &req, const Manage
                     {QStringLiteral("ordering"), plan.sampled ? QStringLiteral("sampled") : QStringLiteral("fixed")},
                     {QStringLiteral("targets"), targets},
                     {QStringLiteral("note"), QStringLiteral("nothing was sent, charged or written; a sampled order is drawn again for a real request")}};
+    if (const std::optional<Keys::Route> route = key ? Keys::findRoute(key->routes, model) : std::nullopt) {
+        const QString day = Store::utcDay(ctx.clock->nowMs());
+        QJsonObject r{{QStringLiteral("name"), route->name},
+                      {QStringLiteral("order"), Keys::Route::orderName(route->order)},
+                      {QStringLiteral("prefer"), route->preferSpeed ? (*route->preferSpeed ? QStringLiteral("speed") : QStringLiteral("price")) : QStringLiteral("follow")},
+                      {QStringLiteral("spentTodayUsd"), ctx.spend.spent(day, key->id, route->name)}};
+        if (route->ttftMs > 0)
+            r.insert(QStringLiteral("ttftMs"), route->ttftMs);
+        if (route->budgetUsdPerDay)
+            r.insert(QStringLiteral("budgetUsdPerDay"), *route->budgetUsdPerDay);
+        if (route->order == Keys::Route::Order::RoundRobin)
+            r.insert(QStringLiteral("turn"), qint64(facts.routeTurn % quint64(qMax<qsizetype>(1, route->targets.size()))));
+        out.insert(QStringLiteral("route"), r);
+    }
     if (!plan.ok()) {
         QJsonObject refusal{{QStringLiteral("status"), plan.status}, {QStringLiteral("message"), plan.message}};
         for (auto it = plan.extra.begin(); it != plan.extra.end(); ++it)

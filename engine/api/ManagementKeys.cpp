@@ -6,6 +6,7 @@
 #include "core/EngineContext.h"
 #include "keys/ApiKey.h"
 #include "keys/KeyRouting.h"
+#include "keys/Routes.h"
 #include "store/Store.h"
 
 #include <QtCore/QJsonArray>
@@ -41,7 +42,26 @@ QString checkName(const EngineContext &ctx, const QJsonValue &value, const QStri
 QJsonObject ManagementApi::keyJson(const Keys::ApiKey &key) const
 {
     // Never the secret, never its hash.
-    const double spent = m_ctx.store ? m_ctx.store->spent(Store::utcDay(m_ctx.clock->nowMs()), key.id) : 0.0;
+    const QString day = Store::utcDay(m_ctx.clock->nowMs());
+    const double spent = m_ctx.spend.spent(day, key.id);
+    // Today's spend per route and per target, in the routes' own order.
+    QJsonArray routeSpend;
+    for (const QJsonValue &v : key.routes) {
+        const Keys::Route route = Keys::Route::from(v.toObject());
+        QJsonArray targets;
+        for (const Keys::RouteTarget &t : route.targets) {
+            QJsonObject o{{QStringLiteral("model"), t.model},
+                          {QStringLiteral("spentUsd"), m_ctx.spend.spent(day, key.id, route.name, t.calls())},
+                          {QStringLiteral("budgetUsdPerDay"), t.budgetUsdPerDay ? QJsonValue(*t.budgetUsdPerDay) : QJsonValue(QJsonValue::Null)}};
+            if (!t.sharer.isEmpty())
+                o.insert(QStringLiteral("sharer"), t.sharer);
+            targets.append(o);
+        }
+        routeSpend.append(QJsonObject{{QStringLiteral("name"), route.name},
+                                      {QStringLiteral("spentUsd"), m_ctx.spend.spent(day, key.id, route.name)},
+                                      {QStringLiteral("budgetUsdPerDay"), route.budgetUsdPerDay ? QJsonValue(*route.budgetUsdPerDay) : QJsonValue(QJsonValue::Null)},
+                                      {QStringLiteral("targets"), targets}});
+    }
     return QJsonObject{{QStringLiteral("id"), key.id},
                        {QStringLiteral("name"), key.name},
                        {QStringLiteral("prefix"), key.prefix},
@@ -49,7 +69,8 @@ QJsonObject ManagementApi::keyJson(const Keys::ApiKey &key) const
                        {QStringLiteral("revoked"), key.revoked},
                        {QStringLiteral("routing"), key.routing},
                        {QStringLiteral("routes"), key.routes},
-                       {QStringLiteral("spentTodayUsd"), spent}};
+                       {QStringLiteral("spentTodayUsd"), spent},
+                       {QStringLiteral("routeSpend"), routeSpend}};
 }
 
 bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementReply &reply)
@@ -68,8 +89,8 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
         }
         body = doc.object();
         for (auto it = body.begin(); it != body.end(); ++it) {
-            if (it.key() != QLatin1String("name") && it.key() != QLatin1String("routing")) {
-                reply(400, managementError(QStringLiteral("\"%1\" cannot be set here; a key takes \"name\" and \"routing\" (docs/keys.md)").arg(it.key())));
+            if (it.key() != QLatin1String("name") && it.key() != QLatin1String("routing") && it.key() != QLatin1String("routes")) {
+                reply(400, managementError(QStringLiteral("\"%1\" cannot be set here; a key takes \"name\", \"routing\" and \"routes\" (docs/keys.md)").arg(it.key())));
                 return true;
             }
         }
@@ -96,7 +117,10 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
             return true;
         }
         QJsonObject routing;
-        const QString routingError = Keys::validateRouting(body.value(QLatin1String("routing")).toObject(), {}, m_ctx.catalog, &routing);
+        QJsonArray routes;
+        QString routingError = Keys::validateRoutes(body.value(QLatin1String("routes")), &m_ctx.catalog, &m_ctx.sharers, &routes);
+        if (routingError.isEmpty())
+            routingError = Keys::validateRouting(body.value(QLatin1String("routing")).toObject(), routes, m_ctx.catalog, &routing);
         if (!routingError.isEmpty()) {
             reply(400, managementError(routingError));
             return true;
@@ -104,6 +128,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
         const QString plain = Keys::generateKey();
         Keys::ApiKey key = Keys::ApiKey::fromPlain(body.value(QLatin1String("name")).toString().trimmed(), plain, m_ctx.clock->nowMs());
         key.routing = routing;
+        key.routes = routes;
         if (m_ctx.store && !m_ctx.store->saveKey(key)) {
             reply(500, managementError(QStringLiteral("the key could not be stored; see the engine log")));
             return true;
@@ -150,9 +175,20 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
         }
         edited.name = body.value(QLatin1String("name")).toString().trimmed();
     }
-    if (body.contains(QLatin1String("routing"))) {
+    if (body.contains(QLatin1String("routes"))) {
+        // The whole list, replacing the key's; the lists and the routes are checked against each other.
+        QJsonArray routes;
+        const QString routesError = Keys::validateRoutes(body.value(QLatin1String("routes")), &m_ctx.catalog, &m_ctx.sharers, &routes);
+        if (!routesError.isEmpty()) {
+            reply(400, managementError(routesError));
+            return true;
+        }
+        edited.routes = routes;
+    }
+    if (body.contains(QLatin1String("routing")) || body.contains(QLatin1String("routes"))) {
         QJsonObject routing;
-        const QString routingError = Keys::validateRouting(body.value(QLatin1String("routing")).toObject(), edited.routes, m_ctx.catalog, &routing);
+        const QJsonObject asked = body.contains(QLatin1String("routing")) ? body.value(QLatin1String("routing")).toObject() : edited.routing;
+        const QString routingError = Keys::validateRouting(asked, edited.routes, m_ctx.catalog, &routing);
         if (!routingError.isEmpty()) {
             reply(400, managementError(routingError));
             return true;

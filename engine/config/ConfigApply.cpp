@@ -1,6 +1,7 @@
 #include "ConfigApply.h"
 
 #include "core/EngineContext.h"
+#include "keys/Routes.h"
 #include "secrets/SecretStore.h"
 #include "store/Store.h"
 
@@ -51,8 +52,15 @@ bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QStrin
         }
         if (pk.hasRouting)
             key.routing = pk.routing;
-        if (pk.hasRoutes)
-            key.routes = pk.routes;
+        if (pk.hasRoutes) {
+            // Checked as the keys API checks them; the catalogue and sharers are checked once loaded.
+            QJsonArray routes;
+            if (const QString bad = Keys::validateRoutes(pk.routes, nullptr, nullptr, &routes); !bad.isEmpty()) {
+                *error = QStringLiteral("key \"%1\": %2").arg(pk.name, bad);
+                return false;
+            }
+            key.routes = routes;
+        }
         store.saveKey(key);
     }
     if (!cfg.settings.isEmpty()) {

@@ -151,6 +151,7 @@ bool Engine::openStore(QString *error)
     if (!m_store->open(error))
         return false;
     m_ctx.store = m_store.get();
+    m_ctx.spend.attach(m_store.get());
     m_writer = std::make_unique<Store::StoreWriter>(path);
     return m_writer->start(error);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "EngineSettings.h"
+#include "billing/SpendBook.h"
 #include "catalog/Catalog.h"
 #include "catalog/Sharer.h"
 #include "health/QuotaBook.h"
@@ -57,6 +58,8 @@ struct EngineContext
     QString adminTokenRef;                 // where the admin token comes from (exports name it)
     std::function<void()> reloadState;     // re-reads the store after an import
     Routing::FailingSharers failing;       // keys that move failing sharers back (in memory)
+    Billing::SpendBook spend;              // today's spend per key, route and target (budgets read it)
+    QHash<QString, quint64> routeTurns;    // round-robin routes: key id + route name → requests routed so far
     mutable QRandomGenerator draw;         // the tie draw of requests without a session; seeded in tests
 
     const Keys::ApiKey *keyByPlain(const QString &plain) const;

@@ -79,7 +79,8 @@ ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange,
     m_clientStream = m_body.value(QLatin1String("stream")).toBool() && m_endpoint != Wire::Endpoint::CountTokens;
     m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
     m_trace.stream = m_clientStream;
-    m_phaseLimits = key.routing.value(QLatin1String("phaseLimits")).toBool(false);   // docs/keys.md
+    m_phaseLimits = key.routing.value(QLatin1String("phaseLimits")).toBool(false) || m_plan.phaseLimits;   // docs/keys.md
+    m_trace.route = m_plan.route;
     if (m_plan.orderedBySpeed)
         m_trace.orderedBy = QStringLiteral("speed");   // "a request ordered this way is marked on its usage row"
 
@@ -97,21 +98,28 @@ ProxyRequest::~ProxyRequest()
 
 void ProxyRequest::start()
 {
-    // Every sharer passed over before a dial is a row of the trace.
+    // Every sharer passed over before a dial is a row of the trace, and so is a route's target
+    // refused before any sharer was asked (a spent budget, a cost cap, …).
+    auto refusedRow = [this](const Routing::Target &t, const QString &reason, const QString &skip) {
+        Store::AttemptRecord a;
+        a.seq = int(m_trace.attemptRows.size()) + 1;
+        a.provider = t.provider;
+        a.model = t.model;
+        a.target = m_plan.labelsTargets() ? t.label() : QString();
+        a.outcome = QStringLiteral("refused");
+        a.reason = reason;
+        a.skip = skip;
+        a.startedMs = m_startedMs;
+        a.dispatched = false;
+        return a;
+    };
     for (const Routing::Target &t : m_plan.targets) {
+        if (!t.refusal.isEmpty())
+            m_trace.attemptRows.append(refusedRow(t, t.refusal, t.refusalCode));
         for (const Routing::Refusal &r : t.refusals) {
-            Store::AttemptRecord a;
-            a.seq = int(m_trace.attemptRows.size()) + 1;
+            Store::AttemptRecord a = refusedRow(t, r.reason, r.code);
             a.sharer = r.handle;
             a.sharerName = r.name;
-            a.provider = t.provider;
-            a.model = t.model;
-            a.target = m_plan.anyProvider ? t.label() : QString();
-            a.outcome = QStringLiteral("refused");
-            a.reason = r.reason;
-            a.skip = r.code;
-            a.startedMs = m_startedMs;
-            a.dispatched = false;
             m_trace.attemptRows.append(a);
         }
     }
@@ -148,7 +156,7 @@ void ProxyRequest::refuseCandidate(const QString &reason, const QString &skip)
     a.sharerName = current().name;
     a.provider = current().provider;
     a.model = current().upstreamModel;
-    a.target = m_plan.anyProvider ? target().label() : QString();
+    a.target = m_plan.labelsTargets() ? target().label() : QString();
     a.outcome = QStringLiteral("refused");
     a.reason = reason;
     a.skip = skip;
@@ -188,6 +196,15 @@ void ProxyRequest::dialNext()
         }
         break;
     }
+    if (m_firstTokenTarget != m_pos.target) {
+        // A route's first-token limit runs per target, across every sharer tried for it.
+        m_firstTokenDeadline.stop();
+        m_firstTokenTarget = m_pos.target;
+        if (firstTokenLimitApplies())
+            m_firstTokenDeadline.start(m_ctx.clock, m_plan.ttftMs, this, [this] { handleFirstTokenLimit(); });
+    }
+    m_awaitingOutput = false;
+    m_awaitedBytes.clear();
     const qint64 now = m_ctx.clock->nowMs();
     qint64 budget = m_ctx.settings.firstByteBudgetMs;
     m_budgetCut = false;
@@ -225,7 +242,7 @@ void ProxyRequest::dialNext()
     m_attempt.sharerName = c.name;
     m_attempt.provider = c.provider;
     m_attempt.model = c.upstreamModel;
-    m_attempt.target = m_plan.anyProvider ? target().label() : QString();
+    m_attempt.target = m_plan.labelsTargets() ? target().label() : QString();
     m_attempt.startedMs = now;
     m_attempt.quoteUsd = c.quoteUsd.value_or(-1);
     m_attemptStartedMs = now;
@@ -263,6 +280,13 @@ void ProxyRequest::handleHead()
         m_draining = true; // read the error body, then move on
         return;
     }
+    if (m_firstTokenDeadline.isActive() && m_call->status() < 300 && m_call->headers().value("content-type").startsWith("text/event-stream")) {
+        // Under a route's first-token limit the client gets nothing, not even headers, until the
+        // target produces output.
+        m_awaitingOutput = true;
+        m_meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, true);
+        return;
+    }
     commit(m_call->status());
 }
 
@@ -271,9 +295,12 @@ void ProxyRequest::commit(int status)
     m_committed = true;
     m_holdDeadline.stop();
     m_keepaliveDeadline.stop();
+    m_firstTokenDeadline.stop();
+    const bool awaited = std::exchange(m_awaitingOutput, false);
     const QByteArray contentType = m_call->headers().value("content-type");
     m_sse = contentType.startsWith("text/event-stream");
-    m_meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, m_sse);
+    if (!awaited)
+        m_meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, m_sse);
     m_trace.status = m_held ? 200 : status;
     m_trace.sharer = current().handle;
     m_trace.sharerName = current().name;
@@ -282,8 +309,11 @@ void ProxyRequest::commit(int status)
     m_trace.affinity = m_affinity.verdictFor(current().handle);
     m_lastActivityMs = m_ctx.clock->nowMs();
     m_idleDeadline.start(m_ctx.clock, idleLimitMs(), this, [this] { handleIdleCheck(); });
-    if (m_held)
+    if (m_held) {
+        if (awaited)
+            relay(std::exchange(m_awaitedBytes, {}));
         return; // the client already has its 200; the answer's events follow the keepalives
+    }
     Http::HttpHeaders headers = aileHeaders();
     for (const auto &[name, value] : m_call->headers().entries())
         if (relayedHeader(name))
@@ -295,6 +325,8 @@ void ProxyRequest::commit(int status)
     if (!m_sse && !upstreamLength.isEmpty() && m_call->headers().value("transfer-encoding").isEmpty())
         length = upstreamLength.toLongLong();
     m_exchange->startStream(status, headers, length);
+    if (awaited)
+        relay(std::exchange(m_awaitedBytes, {}));
 }
 
 Http::HttpHeaders ProxyRequest::aileHeaders() const
@@ -316,6 +348,11 @@ void ProxyRequest::handleHold()
 {
     if (m_committed || m_finished || !m_exchange)
         return;
+    if (m_firstTokenDeadline.isActive()) {
+        // A target under a route's first-token limit: nothing reaches the client while it waits.
+        m_holdDeadline.start(m_ctx.clock, 1000, this, [this] { handleHold(); });
+        return;
+    }
     // No head after the hold delay: commit to 200 and keep the line warm until the answer exists.
     // The per-attempt headers are not known yet; the provider and model are when failover cannot
     // change them.
@@ -345,6 +382,14 @@ void ProxyRequest::handleBody(const QByteArray &bytes)
     if (m_draining) {
         if (m_errorBody.size() < 64 * 1024)
             m_errorBody += bytes.left(64 * 1024 - m_errorBody.size());
+        return;
+    }
+    if (m_awaitingOutput) {
+        for (const Wire::SseEvent &ev : m_meter->feedStream(bytes))
+            if (!(m_injectedUsage && ev.usageOnly))
+                m_awaitedBytes += ev.raw;
+        if (m_meter->sawOutput() || m_meter->sawErrorEvent() || m_meter->sawEndEvent())
+            commit(m_attempt.status);
         return;
     }
     if (!m_committed)
@@ -404,6 +449,8 @@ void ProxyRequest::handleUpstreamFinished()
         failOver(QStringLiteral("failed_over"), reason, failure, retryAfter);
         return;
     }
+    if (m_awaitingOutput)
+        commit(m_attempt.status);   // it ended without output: the client gets what it said
     m_meter->finish();
     // Whatever is left unterminated in the SSE buffer still goes to the client as it came.
     if (m_sse)
@@ -510,6 +557,48 @@ void ProxyRequest::handleFirstByteTimeout()
     failOver(QStringLiteral("timeout"), reason, Health::Failure::Timeout);
 }
 
+bool ProxyRequest::firstTokenLimitApplies() const
+{
+    if (m_plan.ttftMs <= 0 || !m_clientStream || m_pos.target >= m_plan.targets.size())
+        return false;
+    const Catalog::ProviderInfo *provider = m_ctx.catalog.provider(target().provider);
+    if (provider && provider->selfHosted)
+        return false;
+    // The last target tried is never cut: none with a sharer after it, or no attempt left after this one.
+    const int maxDials = m_plan.maxDials > 0 ? qMin(m_plan.maxDials, m_ctx.settings.maxDials) : m_ctx.settings.maxDials;
+    if (m_dials + 1 >= maxDials)
+        return false;
+    for (qsizetype t = m_pos.target + 1; t < m_plan.targets.size(); ++t)
+        if (!m_plan.targets.at(t).candidates.isEmpty())
+            return true;
+    return false;
+}
+
+void ProxyRequest::handleFirstTokenLimit()
+{
+    if (m_committed || m_finished)
+        return;
+    const QString reason = QStringLiteral("no output within route %1's first-token limit of %2 ms; not charged, the sharer not marked down")
+                               .arg(m_plan.route).arg(m_plan.ttftMs);
+    if (m_call) {
+        m_firstByteDeadline.stop();
+        m_call->disconnect(this);
+        m_call->abort();
+        m_call->deleteLater();
+        m_call = nullptr;
+        releaseSlot();
+        m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
+        m_affinity.failed(current().handle);   // a dropped attempt never pins, and the pin leaves it
+        m_lastFailure = QStringLiteral("%1 (ttft_dropped): %2").arg(current().name, reason);
+        endAttempt(QStringLiteral("ttft_dropped"), reason);
+    }
+    m_awaitingOutput = false;
+    m_awaitedBytes.clear();
+    // The rest of this target's sharers are passed over: the route moves to its next target.
+    m_pos.candidate = int(target().candidates.size()) - 1;
+    dialNext();
+}
+
 void ProxyRequest::handleIdleCheck()
 {
     if (!m_committed || m_finished)
@@ -562,8 +651,9 @@ void ProxyRequest::releaseSlot()
 
 bool ProxyRequest::waitForPinned(const Catalog::Sharer &sharer)
 {
-    // A busy account holding the conversation is worth a short wait (SPEC §10); once.
-    if (!m_ctx.pins || m_waitedFor == sharer.handle)
+    // A busy account holding the conversation is worth a short wait (SPEC §10); once, and never
+    // under a route's first-token limit.
+    if (!m_ctx.pins || m_waitedFor == sharer.handle || firstTokenLimitApplies())
         return false;
     const qint64 waitMs = m_affinity.busyWaitMs(sharer, m_clientStream);
     if (waitMs <= 0)
@@ -628,8 +718,9 @@ qint64 ProxyRequest::idleLimitMs() const
 
 void ProxyRequest::answerFailure()
 {
-    const QString what = m_plan.anyProvider ? QStringLiteral("auto/") + m_plan.targets.value(0).model
-                                            : m_plan.targets.value(0).label();
+    const QString what = !m_plan.route.isEmpty() ? QStringLiteral("route ") + m_plan.route
+                         : m_plan.anyProvider  ? QStringLiteral("auto/") + m_plan.targets.value(0).model
+                                               : m_plan.targets.value(0).label();
     const bool allRateLimited = !m_failureStatuses.isEmpty()
                                 && std::all_of(m_failureStatuses.begin(), m_failureStatuses.end(), [](int s) { return s == 429; });
     if (allRateLimited) {
@@ -639,7 +730,7 @@ void ProxyRequest::answerFailure()
     }
     if (m_phaseTimedOut) {
         // Seed 003: a limit hit on the last attempt answers 524.
-        answerError(524, QStringLiteral("no sharer for %1 answered within this key's phase limit (%2 s to the first byte of a stream, "
+        answerError(524, QStringLiteral("no sharer for %1 answered within the phase limits of this key or route (%2 s to the first byte of a stream, "
                                         "%3 s for an answer not streamed); %4 tried. Last: %5")
                              .arg(what).arg(PhaseFirstByteMs / 1000).arg(PhaseWholeAnswerMs / 1000).arg(m_dials).arg(m_lastFailure));
         return;
@@ -685,6 +776,7 @@ void ProxyRequest::finish()
     m_idleDeadline.stop();
     m_holdDeadline.stop();
     m_keepaliveDeadline.stop();
+    m_firstTokenDeadline.stop();
     releaseSlot();
     const qint64 now = m_ctx.clock->nowMs();
     m_trace.durationMs = now - m_startedMs;
@@ -706,9 +798,10 @@ void ProxyRequest::finish()
             if (rates)
                 m_trace.costUsd = Billing::costOf(*rates, u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens);
             // Never charged above the cost cap: the sharer absorbs what the usage adds past it.
-            if (m_plan.costCapUsd && m_trace.costUsd > *m_plan.costCapUsd) {
-                m_trace.absorbedUsd = m_trace.costUsd - *m_plan.costCapUsd;
-                m_trace.costUsd = *m_plan.costCapUsd;
+            const std::optional<double> cap = target().costCapUsd ? target().costCapUsd : m_plan.costCapUsd;
+            if (cap && m_trace.costUsd > *cap) {
+                m_trace.absorbedUsd = m_trace.costUsd - *cap;
+                m_trace.costUsd = *cap;
             }
         }
         if (billable) {
@@ -717,12 +810,13 @@ void ProxyRequest::finish()
             e.atMs = now;
             e.day = Store::utcDay(now);
             e.keyId = m_key.id;
-            e.route = m_trace.route;
-            e.target = target().label();
+            e.route = target().route;
+            e.target = target().calls.isEmpty() ? target().label() : target().calls;   // a route target's spend: what it calls
             e.sharer = c.handle;
             e.costUsd = m_trace.costUsd;
             e.absorbedUsd = m_trace.absorbedUsd;
             ledger.append(e);
+            m_ctx.spend.add(e);   // budgets see it now; the store writer commits it within a transaction
         }
     }
     if (m_ctx.traces)

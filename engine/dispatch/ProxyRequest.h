@@ -57,6 +57,10 @@ private:
     void handleUpstreamFinished();
     void handleUpstreamFailed(Http::UpstreamError error, const QString &detail);
     void handleFirstByteTimeout();
+    void handleFirstTokenLimit();
+    /// A route's first-token limit binds the current target: a streamed request, a target that is
+    /// not the last one tried, not self-hosted.
+    bool firstTokenLimitApplies() const;
     void handleIdleCheck();
     void handleClientGone();
     void handleDrained();
@@ -114,6 +118,10 @@ private:
     Deadline m_idleDeadline;
     Deadline m_holdDeadline;
     Deadline m_keepaliveDeadline;
+    Deadline m_firstTokenDeadline; // a route's ttftMs, across every sharer tried for one target
+    int m_firstTokenTarget = -1;   // the target that deadline runs for
+    bool m_awaitingOutput = false; // a head arrived under the first-token limit; nothing relayed yet
+    QByteArray m_awaitedBytes;     // the events read while awaiting output, relayed on commit
     Store::TraceRecord m_trace;
     Store::AttemptRecord m_attempt;
     QList<int> m_failureStatuses;

@@ -254,6 +254,8 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
             const QString pinned = Catalog::normalizeHandle(target.value(QLatin1String("sharer")).toString());
             const QString where = QStringLiteral("route \"%1\" targets %2").arg(routeName, model);
             const QString fix = QStringLiteral("change or remove that route first");
+            if (!k.provider.isEmpty() && provider != k.provider)
+                return QStringLiteral("routing.provider pins this key to provider %1, but %2; %3").arg(k.provider, where, fix);
             if (k.excludeProviders.contains(provider))
                 return QStringLiteral("routing.excludeProviders leaves out provider %1, but %2; %3").arg(provider, where, fix);
             const Catalog::ProviderInfo *info = catalog.provider(provider);
@@ -267,6 +269,8 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
                          fix);
             if (pinned.isEmpty())
                 continue;
+            if (!k.sharer.isEmpty() && pinned != k.sharer)
+                return QStringLiteral("routing.sharer pins this key to sharer %1, but %2 on sharer %3; %4").arg(k.sharer, where, pinned, fix);
             if (k.neverSharers.contains(pinned))
                 return QStringLiteral("routing.neverSharers blocks %1, but %2 on that sharer; %3").arg(pinned, where, fix);
             if (!k.onlySharers.isEmpty() && !k.onlySharers.contains(pinned))

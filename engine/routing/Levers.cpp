@@ -136,6 +136,18 @@ std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
     out->onlySharers = only.isEmpty() ? keyAllowed : only;
     out->onlyFromHeader = !only.isEmpty();
     out->sharerPin = key.sharer;
+    if (facts.routeTarget && !facts.routeTarget->sharer.isEmpty()) {
+        // A route target pinned to one sharer: the key's lists allow it (checked when saved); a
+        // header can still narrow it away.
+        const QString pin = facts.routeTarget->sharer;
+        if (!only.isEmpty() && !only.contains(pin))
+            return refusal(400, QStringLiteral("route %1 target %2 is pinned to sharer %3, which x-aile-sharer leaves out; "
+                                               "add it to the header or drop the header")
+                                    .arg(facts.route->name, facts.routeTarget->model, pin),
+                           QStringLiteral("x-aile-sharer"));
+        out->onlySharers = {pin};
+        out->sharerPin = pin;
+    }
     out->keyNeverSharers = key.neverSharers;
     for (const char *name : {"x-aile-exclude-sharer", "x-aile-exclude-lender"})
         if (auto bad = readListHeader(facts, name, true, &out->headerNeverSharers))
@@ -164,6 +176,10 @@ std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
     if (key.maxCostUsd && (!out->costCap || *key.maxCostUsd < *out->costCap)) {
         out->costCap = *key.maxCostUsd;
         out->costCapSource = QStringLiteral("this API key's max cost per request");
+    }
+    if (facts.routeTarget && facts.routeTarget->maxCostUsd && (!out->costCap || *facts.routeTarget->maxCostUsd < *out->costCap)) {
+        out->costCap = *facts.routeTarget->maxCostUsd;
+        out->costCapSource = QStringLiteral("route %1 target %2's max cost per request").arg(facts.route->name, facts.routeTarget->model);
     }
 
     // Data collection: deny fails closed; an allow header cannot lift the key's deny.
@@ -194,19 +210,19 @@ std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
         return refusal(400, QStringLiteral("this API key does not allow self-hosted models, so x-aile-capacity: local cannot be added; "
                                            "tick Allow self-hosted models on the key's Routing button"),
                        QStringLiteral("x-aile-capacity"));
-    out->preferSpeed = key.preferSpeed;
+    out->preferSpeed = facts.prefersSpeed();
     out->demoteFailing = key.demoteFailing;
     return std::nullopt;
 }
 
 std::optional<Plan> Router::checkSpendLimit(const RequestFacts &facts) const
 {
-    if (!facts.key || !m_ctx.store)
+    if (!facts.key)
         return std::nullopt;
     const auto limit = facts.keyRouting().spendLimitUsdPerDay;
     if (!limit)
         return std::nullopt;
-    const double spent = m_ctx.store->spent(Store::utcDay(m_ctx.clock->nowMs()), facts.key->id);
+    const double spent = m_ctx.spend.spent(Store::utcDay(m_ctx.clock->nowMs()), facts.key->id);
     if (spent + 1e-12 < *limit)
         return std::nullopt;
     return refusal(403, QStringLiteral("this API key has spent %1 of its %2 daily spend limit today (UTC), so nothing was sent; "
@@ -374,7 +390,7 @@ void Router::leverOrder(Target &t, const RequestFacts &facts, bool *bySpeed) con
         }
     }
     const Catalog::ProviderInfo *provider = m_ctx.catalog.provider(t.provider);
-    const bool speed = key.preferSpeed && Wire::isChat(facts.endpoint) && provider && !provider->selfHosted;
+    const bool speed = facts.prefersSpeed() && Wire::isChat(facts.endpoint) && provider && !provider->selfHosted;
     if (!speed && !anyDemoted)
         return;
     // Speed first: time to first token in 500 ms bands, price (the drawn order) within a band; a

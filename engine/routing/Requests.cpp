@@ -16,6 +16,13 @@ const Keys::KeyRouting &RequestFacts::keyRouting() const
     return *m_keyRouting;
 }
 
+bool RequestFacts::prefersSpeed() const
+{
+    if (route && route->preferSpeed)
+        return *route->preferSpeed;
+    return keyRouting().preferSpeed;
+}
+
 Plan Router::planChain(const RequestFacts &facts, const QStringList &requested) const
 {
     QStringList chain;
@@ -57,6 +64,8 @@ Plan Router::planChain(const RequestFacts &facts, const QStringList &requested) 
             out.costCapSource = p.costCapSource;
         }
         out.targets += p.targets;
+        if (out.route.isEmpty())
+            out.route = p.route;   // a route named in the chain: its targets still charge it (Target::route)
     }
     if (std::none_of(out.targets.begin(), out.targets.end(), [](const Target &t) { return !t.candidates.isEmpty(); }))
         return *firstRefusal;

@@ -200,6 +200,10 @@ Plan Router::plan(const RequestFacts &facts) const
 {
     if (facts.model.isEmpty())
         return refused(400, QStringLiteral("the request names no model; send \"model\": \"<provider>/<model>\" (GET /v1/models lists them)"));
+    // A key's named route: its name is sent as the model.
+    if (facts.key && !facts.route)
+        if (const std::optional<Keys::Route> route = Keys::findRoute(facts.key->routes, facts.model))
+            return planRoute(facts, *route);
     Limits limits;
     if (auto bad = readLimits(facts, &limits))
         return *bad;
@@ -314,6 +318,7 @@ Plan Router::plan(const RequestFacts &facts) const
     plan.costCapUsd = limits.costCap;
     plan.costCapSource = limits.costCapSource;
     Target t = filteredTarget(provider, id, facts, limits);
+    t.costCapUsd = limits.costCap;
     if (t.candidates.isEmpty()) {
         failEmptyTarget(plan, t, limits);
         plan.targets.append(t);

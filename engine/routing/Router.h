@@ -3,6 +3,7 @@
 #include "ClientKind.h"
 #include "RequestNeeds.h"
 #include "keys/KeyRouting.h"
+#include "keys/Routes.h"
 #include "billing/Quote.h"
 #include "wire/Wire.h"
 
@@ -34,6 +35,12 @@ struct RequestFacts
     std::optional<quint64> drawSeed;       // a session's stable seed; unset: a random draw
     RequestNeeds needs;                    // capabilities the body uses (seed 004 filter)
     QString sort;                          // provider.sort: price, latency or throughput; empty: default order
+    const Keys::Route *route = nullptr;    // the key's named route being planned (its name was the model)
+    const Keys::RouteTarget *routeTarget = nullptr;   // the route's target being planned
+    quint64 routeTurn = 0;                 // a round-robin route's turn (requests routed through it so far)
+
+    /// Speed first: the route's prefer when it says speed or price, else the key's.
+    bool prefersSpeed() const;
 
     /// The key's routing settings, parsed once per request (the defaults without a key).
     const Keys::KeyRouting &keyRouting() const;
@@ -41,6 +48,12 @@ struct RequestFacts
 private:
     mutable std::optional<Keys::KeyRouting> m_keyRouting;
 };
+
+/// Where a round-robin route's turn is kept (EngineContext::routeTurns).
+inline QString routeTurnKey(const QString &keyId, const QString &route)
+{
+    return keyId + QLatin1Char('/') + route;
+}
 
 /// What routing reads of a request's body, shared by the proxy and the dry run: the estimated
 /// prompt, the output cap, streaming, the capabilities used and provider.sort. rawBody is the
@@ -97,6 +110,14 @@ struct Target
     QString model;                         // the upstream model id
     QList<Candidate> candidates;
     QList<Refusal> refusals;
+    std::optional<double> costCapUsd;      // the binding cost cap for this target (a route target may carry its own)
+    // A named route's target: what it calls (the ledger's key for its spend), and why it was
+    // refused before any sharer was asked (a spent budget, a cost cap no sharer fits, …).
+    QString calls;
+    QString route;                         // the route it belongs to (the ledger charges its spend there)
+    int refusalStatus = 0;
+    QString refusal;
+    QString refusalCode;                   // budget_spent, cost_cap, capability, …
     QString label() const { return provider + QLatin1Char('/') + model; }
 };
 
@@ -114,6 +135,11 @@ struct Plan
     QString costCapSource;
     bool orderedBySpeed = false;           // the key prefers speed and it applied
     int maxDials = 0;                      // 0: the setting; a models chain makes at most 3 attempts
+    QString route;                         // a key's named route: its name
+    int ttftMs = 0;                        // the route's first-token limit (2+ targets); 0: none
+    bool phaseLimits = false;              // the route's seed 003 phase limits
+    /// Each attempt's trace row names its target (any provider, a chain, a named route).
+    bool labelsTargets() const { return anyProvider || !route.isEmpty(); }
     bool ok() const { return status == 0; }
 };
 
@@ -133,6 +159,9 @@ public:
     /// The sharers of one provider for one model, filtered and ordered (also the listing).
     Target target(const QString &provider, const QString &model, const RequestFacts &facts) const;
 
+    /// A key's named route (routing/Routes.cpp): its budget, then each target planned as a plain
+    /// request bound by the target's pin and cap, in the route's order.
+    Plan planRoute(const RequestFacts &facts, const Keys::Route &route) const;
     static constexpr int MaxAnyProviders = 6;
     /// "claude-sonnet-5.5" and "claude-sonnet-5-5" are one spelling.
     static QString spelling(const QString &id);

@@ -102,6 +102,14 @@ void ResponseMeter::readEvent(SseEvent &ev)
     case Endpoint::ChatCompletions: {
         readChatObject(o);
         const QJsonArray choices = o.value(QLatin1String("choices")).toArray();
+        for (const QJsonValue &c : choices) {
+            const QJsonObject delta = c.toObject().value(QLatin1String("delta")).toObject();
+            for (const char *field : {"content", "tool_calls", "reasoning", "reasoning_content", "refusal"}) {
+                const QJsonValue v = delta.value(QLatin1String(field));
+                if ((v.isString() && !v.toString().isEmpty()) || (v.isArray() && !v.toArray().isEmpty()))
+                    m_sawOutput = true;
+            }
+        }
         ev.usageOnly = choices.isEmpty() && o.value(QLatin1String("usage")).isObject();
         break;
     }
@@ -112,6 +120,8 @@ void ResponseMeter::readEvent(SseEvent &ev)
             readResponsesObject(o.value(QLatin1String("response")).toObject());
         } else if (type == QLatin1String("response.created")) {
             m_model = o.value(QLatin1String("response")).toObject().value(QLatin1String("model")).toString();
+        } else if (type.endsWith(QLatin1String(".delta")) || type == QLatin1String("response.output_item.added")) {
+            m_sawOutput = true;   // text, arguments, reasoning, or a new output item
         } else if (type == QLatin1String("response.output_item.done")) {
             collectEvidence(o.value(QLatin1String("item")).toObject(), 0);
         }
@@ -127,7 +137,10 @@ void ResponseMeter::readEvent(SseEvent &ev)
             m_sawEnd = true;
         } else if (type == QLatin1String("content_block_start")) {
             collectEvidence(o.value(QLatin1String("content_block")).toObject(), 0);
+            if (o.value(QLatin1String("content_block")).toObject().value(QLatin1String("type")).toString() != QLatin1String("text"))
+                m_sawOutput = true;   // a tool call or a thinking block has begun
         } else if (type == QLatin1String("content_block_delta")) {
+            m_sawOutput = true;
             const QJsonObject delta = o.value(QLatin1String("delta")).toObject();
             if (delta.value(QLatin1String("type")).toString() == QLatin1String("signature_delta"))
                 m_reasoning.append(delta.value(QLatin1String("signature")).toString());

@@ -40,6 +40,9 @@ public:
     /// The provider's end event: [DONE], response.completed (or failed/incomplete), message_stop.
     bool sawEndEvent() const { return m_sawEnd; }
     bool sawErrorEvent() const { return m_sawError; }
+    /// A streamed answer produced output: text, a tool call or reasoning (a route's first-token
+    /// limit waits for this, not for the head or a message_start).
+    bool sawOutput() const { return m_sawOutput; }
     QString errorMessage() const { return m_errorMessage; }
     /// The model id the provider says answered, when it says.
     QString reportedModel() const { return m_model; }
@@ -63,6 +66,7 @@ private:
     Usage m_usage;
     bool m_sawEnd = false;
     bool m_sawError = false;
+    bool m_sawOutput = false;
     QString m_errorMessage;
     QString m_model;
     QStringList m_reasoning;

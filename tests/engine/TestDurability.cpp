@@ -16,6 +16,25 @@
 using namespace Aile;
 using namespace Aile::Test;
 
+namespace {
+
+// Starts `aile serve` on a free port and returns its base URL once it listens (empty on failure).
+QString serve(QProcess &aile, const QString &dataDir, const QString &config)
+{
+    aile.setProcessChannelMode(QProcess::SeparateChannels);
+    aile.start(QStringLiteral(AILE_BIN), {QStringLiteral("serve"), QStringLiteral("--data-dir"), dataDir, QStringLiteral("--listen"),
+                                         QStringLiteral("127.0.0.1:0"), QStringLiteral("--config"), config});
+    if (!aile.waitForStarted())
+        return {};
+    QByteArray out;
+    if (!QTest::qWaitFor([&] { return (out += aile.readAllStandardOutput()).contains("listening on 127.0.0.1:"); }, 10000))
+        return {};
+    const QByteArray line = out.mid(out.indexOf("listening on 127.0.0.1:") + 23);
+    return QStringLiteral("http://127.0.0.1:%1").arg(line.left(line.indexOf('\n')).toInt());
+}
+
+} // namespace
+
 class TestDurability : public QObject
 {
     Q_OBJECT
@@ -31,14 +50,8 @@ private Q_SLOTS:
         cfg.close();
 
         QProcess aile;
-        aile.setProcessChannelMode(QProcess::SeparateChannels);
-        aile.start(QStringLiteral(AILE_BIN), {QStringLiteral("serve"), QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("data")),
-                                             QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--config"), cfg.fileName()});
-        QVERIFY(aile.waitForStarted());
-        QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += aile.readAllStandardOutput(), out.contains("listening on 127.0.0.1:")), 10000);
-        const QByteArray line = out.mid(out.indexOf("listening on 127.0.0.1:") + 23);
-        const QString base = QStringLiteral("http://127.0.0.1:%1").arg(line.left(line.indexOf('\n')).toInt());
+        const QString base = serve(aile, dir.filePath(QStringLiteral("data")), cfg.fileName());
+        QVERIFY(!base.isEmpty());
 
         const QByteArray body = R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})";
         const QList<QPair<QByteArray, QByteArray>> auth{{"authorization", QByteArray("Bearer ") + TestKey}};
@@ -81,6 +94,53 @@ private Q_SLOTS:
         Store::TraceQuery all;
         all.limit = 1000;
         QCOMPARE(store.traceCount(all), int(ledger.size()));
+    }
+
+    void aRoutesDailyBudgetSurvivesKillNine()
+    {
+        // The route's spend is read back from the ledger after a kill -9: still spent today.
+        FakeUpstream upstream;
+        QVERIFY(upstream.listen());
+        QTemporaryDir dir;
+        QJsonObject config = basicConfig(upstream.baseUrl());
+        QJsonArray keys = config.value(QLatin1String("keys")).toArray();
+        QJsonObject key = keys.first().toObject();
+        key.insert(QStringLiteral("routes"),
+                   QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
+                                          {QStringLiteral("budgetUsdPerDay"), 0.00001},
+                                          {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}}}}}});
+        keys.replace(0, key);
+        config.insert(QStringLiteral("keys"), keys);
+        QFile cfg(dir.filePath(QStringLiteral("config.json")));
+        QVERIFY(cfg.open(QIODevice::WriteOnly));
+        cfg.write(QJsonDocument(config).toJson());
+        cfg.close();
+
+        const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("coding")},
+                                                          {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                                                             {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                    .toJson(QJsonDocument::Compact);
+        const QList<QPair<QByteArray, QByteArray>> auth{{"authorization", QByteArray("Bearer ") + TestKey}};
+        {
+            QProcess aile;
+            const QString base = serve(aile, dir.filePath(QStringLiteral("data")), cfg.fileName());
+            QVERIFY(!base.isEmpty());
+            QCOMPARE(send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"), body, auth).status, 200);
+            // Committed once the traces endpoint lists it; then killed.
+            QCOMPARE(send(QStringLiteral("GET"), base + QStringLiteral("/keys/usage/requests?limit=10"), {}, {{"authorization", QByteArray("Bearer ") + AdminToken}})
+                         .json().value(QLatin1String("data")).toArray().size(), 1);
+            ::kill(pid_t(aile.processId()), SIGKILL);
+            QVERIFY(aile.waitForFinished(5000));
+        }
+        QProcess again;
+        const QString base = serve(again, dir.filePath(QStringLiteral("data")), cfg.fileName());
+        QVERIFY(!base.isEmpty());
+        const Reply r = send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"), body, auth);
+        QCOMPARE(r.status, 402);
+        QCOMPARE(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString(),
+                 QStringLiteral("route coding spent its $0.00001 daily budget; resets 00:00 UTC"));
+        again.terminate();
+        QVERIFY(again.waitForFinished(5000));
     }
 };
 

@@ -65,6 +65,10 @@ QString Format::outcome(const QString &outcome)
         return tr("cut by the time budget");
     if (outcome == QLatin1String("error_event"))
         return tr("error in the stream");
+    if (outcome == QLatin1String("phase_limit"))
+        return tr("past a phase limit");
+    if (outcome == QLatin1String("ttft_dropped"))
+        return tr("dropped at the first-token limit");
     // New outcomes from the engine show as they are until they get a translation.
     return outcome;
 }

@@ -106,7 +106,7 @@ class Daemon {
   }
 }
 
-export function makeConfig(upstreamPort, { extraSharers = [] } = {}) {
+export function makeConfig(upstreamPort, { extraSharers = [], routes = undefined } = {}) {
   const baseUrl = `http://127.0.0.1:${upstreamPort}`;
   return {
     adminToken: ADMIN_TOKEN,
@@ -123,12 +123,13 @@ export function makeConfig(upstreamPort, { extraSharers = [] } = {}) {
       },
       ...extraSharers.map((s) => ({ baseUrl, credential: 'env:FAKE_UPSTREAM_KEY', ...s })),
     ],
-    keys: [{ name: 'e2e', key: LOCAL_KEY }],
+    keys: [{ name: 'e2e', key: LOCAL_KEY, ...(routes ? { routes } : {}) }],
   };
 }
 
 /**
- * Starts the fake upstream and the engine (options.extraSharers: more sharers on the fake upstream). Returns the stack:
+ * Starts the fake upstream and the engine (options.extraSharers: more sharers on the fake upstream;
+ * options.routes: the e2e key's named routes). Returns the stack:
  *   port, baseUrl (http://127.0.0.1:PORT), openaiBaseUrl (…/v1), key, adminToken,
  *   traces(), waitForTrace(id), logs(), stop().
  */

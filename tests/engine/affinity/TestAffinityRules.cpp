@@ -35,6 +35,32 @@ QString handle(const QByteArray &h)
 {
     return QString::fromLatin1(h);
 }
+
+// Claude Code's recorded conversation sent through a key's route "cc" (claude, then openrouter)
+// with a first-token limit of 5 s: the same turns, with the route's name as the model.
+const QByteArray R = "L00000000000000e1";
+bool startWithFirstTokenRoute(AffinityFixture &f)
+{
+    const QJsonObject subscription{{QStringLiteral("kind"), QStringLiteral("subscription")}, {QStringLiteral("slots"), 1}};
+    QJsonArray sharers = twoSharers(QStringLiteral("claude"), QStringLiteral("claude-sonnet-5"), subscription);
+    sharers.append(sharer(handle(R), QStringLiteral("openrouter"), {}, {QStringLiteral("anthropic/claude-sonnet-5")}));
+    if (!f.start(sharers))
+        return false;
+    const QJsonArray targets{QJsonObject{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")}},
+                             QJsonObject{{QStringLiteral("model"), QStringLiteral("openrouter/anthropic/claude-sonnet-5")}}};
+    const QJsonObject routes{{QStringLiteral("routes"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("cc")},
+                                                                               {QStringLiteral("ttftMs"), 5000},
+                                                                               {QStringLiteral("targets"), targets}}}}};
+    return send(QStringLiteral("PUT"), f.engine->baseUrl() + QStringLiteral("/keys/") + f.engine->context().keys.first().id,
+                QJsonDocument(routes).toJson(), {{"authorization", QByteArray("Bearer ") + AdminToken}})
+               .status
+           == 200;
+}
+QJsonObject throughRoute(QJsonObject body)
+{
+    body.insert(QStringLiteral("model"), QStringLiteral("cc"));
+    return body;
+}
 } // namespace
 
 class TestAffinityRules : public QObject
@@ -230,6 +256,60 @@ private Q_SLOTS:
         QCOMPARE(r.header("x-aile-session-affinity"), QByteArray("moved: busy"));
         f.clock.advance(60'000);
         QCOMPARE(AsyncClient::wait(holder).status, 200);
+    }
+
+    void noBusyAccountIsWaitedForUnderARoutesFirstTokenLimit()
+    {
+        AffinityFixture f;
+        QVERIFY(startWithFirstTokenRoute(f));
+        const Recorded cc = Recorded::load(QStringLiteral("claude-code.json"));
+        f.upstream->enqueue(scriptFor(cc.answer(0)));
+        const QByteArray x = f.send(cc.path, throughRoute(cc.body(0)), cc.headers).sharer();
+        QVERIFY(x == A || x == B);
+        // Turn 2 holds x; turn 3 does not wait for it, as it would without the limit.
+        Script slow = scriptFor(cc.answer(1));
+        slow.headDelayMs = 3'000;
+        f.upstream->enqueueFor(x, slow);
+        HeaderList h = cc.headers;
+        h.prepend({"authorization", QByteArray("Bearer ") + TestKey});
+        QNetworkReply *holder = f.client.post(f.engine->baseUrl() + cc.path, compact(throughRoute(cc.body(1))), h);
+        QTRY_COMPARE(f.upstream->received().size(), 2);
+        f.upstream->enqueue(scriptFor(cc.answer(2)));
+        const Turn turn = f.send(cc.path, throughRoute(cc.body(2)), cc.headers);
+        QCOMPARE(turn.reply.status, 200);
+        QCOMPARE(turn.sharer(), otherOf(x, A, B));
+        QCOMPARE(turn.verdict(), QByteArray("moved: busy"));
+        QCOMPARE(f.pins().waiting(handle(x)), 0);
+        f.clock.advance(3'000);
+        QCOMPARE(AsyncClient::wait(holder).status, 200);
+    }
+
+    void anAttemptDroppedAtTheFirstTokenLimitLosesThePin()
+    {
+        AffinityFixture f;
+        QVERIFY(startWithFirstTokenRoute(f));
+        const Recorded cc = Recorded::load(QStringLiteral("claude-code.json"));
+        f.upstream->enqueue(scriptFor(cc.answer(0)));
+        const QByteArray x = f.send(cc.path, throughRoute(cc.body(0)), cc.headers).sharer();
+        f.upstream->enqueue(scriptFor(cc.answer(1)));
+        QCOMPARE(f.send(cc.path, throughRoute(cc.body(1)), cc.headers).verdict(), QByteArray("pinned"));
+        // Turn 3: x says nothing for the limit, and the route's next target fails too.
+        Script hang;
+        hang.hangForever = true;
+        f.upstream->enqueueFor(x, hang);
+        f.upstream->enqueueFor(R, FakeUpstream::error(500, QStringLiteral("down"), true));
+        HeaderList h = cc.headers;
+        h.prepend({"authorization", QByteArray("Bearer ") + TestKey});
+        QNetworkReply *dropped = f.client.post(f.engine->baseUrl() + cc.path, compact(throughRoute(cc.body(2))), h);
+        QTRY_COMPARE(f.upstream->received().size(), 3);
+        f.clock.advance(5'000);
+        QCOMPARE(AsyncClient::wait(dropped).status, 503);
+        QCOMPARE(f.lastTrace().value(QLatin1String("attemptRows")).toArray().first().toObject().value(QLatin1String("outcome")).toString(),
+                 QStringLiteral("ttft_dropped"));
+        // The conversation is no longer pinned to x, though x was not marked down.
+        QCOMPARE(f.engine->context().health->coolingUntil(handle(x), QStringLiteral("claude-sonnet-5")), 0);
+        f.upstream->enqueue(scriptFor(cc.answer(2)));
+        QCOMPARE(f.send(cc.path, throughRoute(cc.body(2)), cc.headers).verdict(), QByteArray("fresh"));
     }
 
     void otherBusySharersAreWaitedForOneSecond()

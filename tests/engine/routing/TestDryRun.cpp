@@ -5,6 +5,7 @@
 #include "health/HealthBook.h"
 
 #include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
 
 using namespace Aile;
 using namespace Aile::Test;
@@ -195,21 +196,58 @@ private Q_SLOTS:
         QVERIFY(errorMessage(r).contains(QLatin1String("at most 1 MiB")));
     }
 
-    void theCliShowsTheSameDryRun()
+    // Runs the aile CLI against the test engine; returns its standard output (exit code in *code).
+    QString runCli(QStringList arguments, int *code)
     {
+        arguments << QStringLiteral("--url") << f.engine->baseUrl() << QStringLiteral("--admin-token") << QLatin1String(AdminToken);
         QProcess cli;
-        cli.start(QStringLiteral(AILE_BIN), {QStringLiteral("dry-run"), QStringLiteral("openai/gpt-5.2"), QStringLiteral("--header"),
-                                            QStringLiteral("x-aile-max-price: 60%"), QStringLiteral("--url"), f.engine->baseUrl(),
-                                            QStringLiteral("--admin-token"), QLatin1String(AdminToken)});
-        QVERIFY(cli.waitForStarted());
+        cli.start(QStringLiteral(AILE_BIN), arguments);
+        if (!cli.waitForStarted())
+            return {};
         QDeadlineTimer deadline(20000);
         while (cli.state() != QProcess::NotRunning && !deadline.hasExpired())
             QTest::qWait(5);
-        QCOMPARE(cli.exitCode(), 0);
-        const QString text = QString::fromUtf8(cli.readAllStandardOutput());
+        *code = cli.exitCode();
+        return QString::fromUtf8(cli.readAllStandardOutput() + cli.readAllStandardError());
+    }
+
+    void theCliShowsTheSameDryRun()
+    {
+        int code = -1;
+        const QString text = runCli({QStringLiteral("dry-run"), QStringLiteral("openai/gpt-5.2"), QStringLiteral("--header"), QStringLiteral("x-aile-max-price: 60%")}, &code);
+        QCOMPARE(code, 0);
         QVERIFY2(text.contains(QStringLiteral("  1 %1").arg(Cheap)) && text.contains(QLatin1String("<- first")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("removed %1").arg(Dear)), qPrintable(text));
         QVERIFY2(text.contains(QLatin1String("nothing was sent, charged or written")), qPrintable(text));
+        QVERIFY(f.upstream->received().isEmpty());
+    }
+
+    void theCliSavesAKeysRoutesAndDryRunsOne()
+    {
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("routes.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
+                                                        {QStringLiteral("budgetUsdPerDay"), 3},
+                                                        {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
+                                                                                                           {QStringLiteral("sharer"), Dear}}}}}})
+                       .toJson());
+        file.close();
+        int code = -1;
+        QString text = runCli({QStringLiteral("keys"), QStringLiteral("routes"), QStringLiteral("test"), QStringLiteral("--set"), file.fileName()}, &code);
+        QCOMPARE(code, 0);
+        QVERIFY2(text.contains(QLatin1String("coding  (in order)  today $0.000000 of $3")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("1. openai/gpt-5.2 on %1").arg(Dear)), qPrintable(text));
+        text = runCli({QStringLiteral("dry-run"), QStringLiteral("coding"), QStringLiteral("--key"), QStringLiteral("test")}, &code);
+        QCOMPARE(code, 0);
+        QVERIFY2(text.contains(QLatin1String("route coding (in order)")) && text.contains(QStringLiteral("  1 %1").arg(Dear)), qPrintable(text));
+        // A route the engine refuses: its message, and a failing exit code.
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(R"([{"name": "r", "targets": [{"model": "auto/gpt-5.2"}]}])");
+        file.close();
+        text = runCli({QStringLiteral("keys"), QStringLiteral("routes"), QStringLiteral("test"), QStringLiteral("--set"), file.fileName()}, &code);
+        QCOMPARE(code, 1);
+        QVERIFY2(text.contains(QLatin1String("auto/ cannot be one")), qPrintable(text));
         QVERIFY(f.upstream->received().isEmpty());
     }
 

@@ -1,0 +1,52 @@
+#include "SpendBook.h"
+
+#include "store/Store.h"
+
+namespace Aile::Billing {
+
+void SpendBook::attach(const Store::Store *store)
+{
+    m_store = store;
+    m_day.clear();
+    m_sums.clear();
+}
+
+QString SpendBook::slot(const QString &keyId, const QString &route, const QString &target)
+{
+    return keyId + QChar(0x1f) + route + QChar(0x1f) + target;
+}
+
+void SpendBook::load(const QString &day) const
+{
+    m_day = day;
+    m_sums.clear();
+    if (!m_store)
+        return;
+    for (const Store::LedgerEntry &e : m_store->ledger(day)) {
+        m_sums[slot(e.keyId, {}, {})] += e.costUsd;
+        if (!e.route.isEmpty()) {
+            m_sums[slot(e.keyId, e.route, {})] += e.costUsd;
+            m_sums[slot(e.keyId, e.route, e.target)] += e.costUsd;
+        }
+    }
+}
+
+double SpendBook::spent(const QString &day, const QString &keyId, const QString &route, const QString &target) const
+{
+    if (day != m_day)
+        load(day);
+    return m_sums.value(slot(keyId, route, route.isEmpty() ? QString() : target));
+}
+
+void SpendBook::add(const Store::LedgerEntry &e)
+{
+    if (e.day != m_day)
+        load(e.day);   // a new day: what the store holds for it, then this entry
+    m_sums[slot(e.keyId, {}, {})] += e.costUsd;
+    if (!e.route.isEmpty()) {
+        m_sums[slot(e.keyId, e.route, {})] += e.costUsd;
+        m_sums[slot(e.keyId, e.route, e.target)] += e.costUsd;
+    }
+}
+
+} // namespace Aile::Billing

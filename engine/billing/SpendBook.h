@@ -1,0 +1,37 @@
+#pragma once
+
+#include "store/TraceRecord.h"
+
+#include <QtCore/QHash>
+#include <QtCore/QString>
+
+namespace Aile::Store {
+class Store;
+}
+
+namespace Aile::Billing {
+
+/// Today's (UTC) spend per key, per key and route, and per key, route and target, as the routing
+/// pipeline reads it: loaded once a day from the durable ledger, then kept current as requests
+/// finish, so a budget sees a charge the moment it is made, before the store writer commits it.
+/// Only the engine thread touches it.
+class SpendBook
+{
+public:
+    void attach(const Store::Store *store);
+    /// What the ledger holds for that day (UTC) and key; with route, that route only; with route and
+    /// target, what that route spent on what the target calls.
+    double spent(const QString &day, const QString &keyId, const QString &route = {}, const QString &target = {}) const;
+    /// A charge made now; the same entry goes to the store writer.
+    void add(const Store::LedgerEntry &entry);
+
+private:
+    void load(const QString &day) const;
+    static QString slot(const QString &keyId, const QString &route, const QString &target);
+
+    const Store::Store *m_store = nullptr;
+    mutable QString m_day;
+    mutable QHash<QString, double> m_sums;
+};
+
+} // namespace Aile::Billing
