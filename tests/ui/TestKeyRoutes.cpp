@@ -290,7 +290,8 @@ private Q_SLOTS:
         dialog->targets()->modelBox(0)->setEditText(FirstTarget);
         QSignalSpy savedAfter(dialog, &Ui::RouteDialog::saved);
         QVERIFY(click(dialog, "saveRoute"));
-        QVERIFY2(savedAfter.wait(5000), qPrintable(dialog->errorText()));
+        // (The message is read from the spy: QVERIFY2 evaluates it either way, and the dialog is gone once saved.)
+        QVERIFY2(savedAfter.wait(5000), qPrintable(failed.size() > 1 ? failed.last().at(0).toString() : QString()));
         QTRY_VERIFY(guard.isNull());
         QCOMPARE(modelsOf(storedKey().value(QLatin1String("routes")).toArray().at(0).toObject().value(QLatin1String("targets")).toArray()),
                  QStringList{FirstTarget});
@@ -310,7 +311,7 @@ private Q_SLOTS:
         QSignalSpy failed(dialog, &Ui::RouteDialog::saveFailed);
         QVERIFY(click(dialog, "saveRoute"));
         QTRY_VERIFY_WITH_TIMEOUT(saved.count() + failed.count() > 0, 5000);
-        QVERIFY2(failed.isEmpty(), qPrintable(dialog->errorText()));
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().at(0).toString()));
         QTRY_VERIFY(guard.isNull());
 
         // The engine stored what the dialog sent.
