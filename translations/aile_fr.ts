@@ -628,6 +628,14 @@
         <source>its opening and first answer</source>
         <translation>son ouverture et sa première réponse</translation>
     </message>
+    <message>
+        <source>past a phase limit</source>
+        <translation>au-delà d’une limite de phase</translation>
+    </message>
+    <message>
+        <source>dropped at the first-token limit</source>
+        <translation>abandonnée à la limite du premier jeton</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::KeyEditDialog</name>
