@@ -1614,10 +1614,6 @@
         <translation>Partageur</translation>
     </message>
     <message>
-        <source>Max cost per request</source>
-        <translation>Coût maximal par requête</translation>
-    </message>
-    <message>
         <source>Daily budget</source>
         <translation>Budget quotidien</translation>
     </message>
@@ -1680,6 +1676,10 @@
     <message>
         <source>Daily budget of target %1</source>
         <translation>Budget quotidien de la cible %1</translation>
+    </message>
+    <message>
+        <source>Max cost</source>
+        <translation>Coût max.</translation>
     </message>
 </context>
 <context>
@@ -1755,6 +1755,10 @@
     <message>
         <source>Spent today / budget</source>
         <translation>Dépensé aujourd’hui / budget</translation>
+    </message>
+    <message>
+        <source>The daily budget is spent: requests through this route are refused with a 402 until 00:00 UTC.</source>
+        <translation>Le budget quotidien est dépensé&#xa0;: les requêtes par cette route sont refusées par un 402 jusqu’à 00:00 UTC.</translation>
     </message>
 </context>
 <context>

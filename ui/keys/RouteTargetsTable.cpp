@@ -34,6 +34,7 @@ QDoubleSpinBox *dollars(int decimals, double maximum, const QString &none)
     box->setSingleStep(0.1);
     box->setSpecialValueText(none);
     box->setFrame(false);
+    box->setAutoFillBackground(true);   // the row's selection colour stays behind the cell, not in its buttons
     return box;
 }
 
@@ -41,7 +42,7 @@ QDoubleSpinBox *dollars(int decimals, double maximum, const QString &none)
 
 RouteTargetsTable::RouteTargetsTable(QWidget *parent) : QTableWidget(0, ColumnCount, parent)
 {
-    setHorizontalHeaderLabels({tr("Model"), tr("Sharer"), tr("Max cost per request"), tr("Daily budget"), tr("Spent today")});
+    setHorizontalHeaderLabels({tr("Model"), tr("Sharer"), tr("Max cost"), tr("Daily budget"), tr("Spent today")});
     horizontalHeaderItem(SpentToday)->setToolTip(tr("What the key was charged through this target since 00:00 UTC, as saved. "
                                                     "An edited target starts afresh."));
     horizontalHeaderItem(MaxCost)->setToolTip(tr("The most one request through this target may be charged; the key's own cap "
@@ -54,12 +55,11 @@ RouteTargetsTable::RouteTargetsTable(QWidget *parent) : QTableWidget(0, ColumnCo
     setWordWrap(false);
     verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 16);
+    // The model and the sharer share what the money columns leave; those fit their (translated) titles.
     horizontalHeader()->setSectionResizeMode(Model, QHeaderView::Stretch);
-    horizontalHeader()->setSectionResizeMode(Sharer, QHeaderView::Interactive);
-    setColumnWidth(Sharer, 210);
-    setColumnWidth(MaxCost, 130);
-    setColumnWidth(Budget, 110);
-    setColumnWidth(SpentToday, 100);
+    horizontalHeader()->setSectionResizeMode(Sharer, QHeaderView::Stretch);
+    for (const int column : {MaxCost, Budget, SpentToday})
+        setColumnWidth(column, qMax(110, fontMetrics().horizontalAdvance(horizontalHeaderItem(column)->text()) + 28));
     setMinimumHeight(verticalHeader()->defaultSectionSize() * 4 + horizontalHeader()->sizeHint().height());
 
     // Clicking into a row's combo or spin box makes it the selected row, for Remove and Move.

@@ -3,6 +3,7 @@
 #include "common/Format.h"
 
 #include <QtCore/QLocale>
+#include <QtGui/QColor>
 
 namespace Aile::Ui {
 
@@ -56,6 +57,12 @@ QJsonObject RoutesModel::spendOf(int row) const
         if (v.toObject().value(NameField).toString() == name)
             return v.toObject();
     return {};
+}
+
+bool RoutesModel::budgetSpent(int row) const
+{
+    const double budget = route(row).value(BudgetField).toDouble(0);
+    return budget > 0 && spendOf(row).value(SpentField).toDouble(0) >= budget;
 }
 
 QString RoutesModel::targetsSummary(const QJsonObject &r) const
@@ -113,11 +120,17 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
         return r.value(NameField).toString();
     if (role == Qt::TextAlignmentRole && index.column() == SpentToday)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    // A spent route is refused until 00:00 UTC: it reads in the colour of the dialogs' refusals.
+    if (role == Qt::ForegroundRole && index.column() == SpentToday && budgetSpent(index.row()))
+        return QColor(0xc0, 0x39, 0x2b);
     if (role == Qt::ToolTipRole && index.column() == Targets)
         return targetsSummary(r);
     if (role == Qt::ToolTipRole && index.column() == SpentToday) {
         // Each target's own figure, in the route's order.
-        QStringList lines{tr("Spent today (UTC) through each target:")};
+        QStringList lines;
+        if (budgetSpent(index.row()))
+            lines << tr("The daily budget is spent: requests through this route are refused with a 402 until 00:00 UTC.");
+        lines << tr("Spent today (UTC) through each target:");
         for (const QJsonValue &v : spendOf(index.row()).value(TargetsField).toArray()) {
             const QJsonObject t = v.toObject();
             const double budget = t.value(BudgetField).toDouble(0);

@@ -39,6 +39,7 @@ public:
 
 private:
     QJsonObject spendOf(int row) const;
+    bool budgetSpent(int row) const;
 
     QJsonArray m_routes;
     QJsonArray m_spend;
