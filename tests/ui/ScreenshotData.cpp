@@ -33,6 +33,40 @@ QString keyId(const char *plain)
     return Keys::ApiKey::fromPlain(QString(), QLatin1String(plain), 0).id;
 }
 
+/// The laptop key's routes: Claude Sonnet from the subscription first, then through OpenRouter; a
+/// code review route on the cheaper of two providers.
+QJsonArray routes()
+{
+    auto target = [](const char *model, const char *sharer, double budget) {
+        QJsonObject t{{QStringLiteral("model"), QLatin1String(model)}};
+        if (sharer)
+            t.insert(QStringLiteral("sharer"), QLatin1String(sharer));
+        if (budget > 0)
+            t.insert(QStringLiteral("budgetUsdPerDay"), budget);
+        return t;
+    };
+    return QJsonArray{
+        QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
+                    {QStringLiteral("prefer"), QStringLiteral("speed")},
+                    {QStringLiteral("ttftMs"), 8000},
+                    {QStringLiteral("budgetUsdPerDay"), 25},
+                    {QStringLiteral("targets"), QJsonArray{target("claude/claude-sonnet-5", "Lc0ffee0123456789", 15),
+                                                           target("openrouter/anthropic/claude-sonnet-5", nullptr, 0)}}},
+        QJsonObject{{QStringLiteral("name"), QStringLiteral("review")},
+                    {QStringLiteral("order"), QStringLiteral("cheapest")},
+                    {QStringLiteral("phaseLimits"), true},
+                    {QStringLiteral("targets"), QJsonArray{target("openai/gpt-5.2", nullptr, 2), target("deepseek/deepseek-chat", nullptr, 0)}}}};
+}
+
+/// What a request's ledger entry is counted under: the route target it went through, as the
+/// engine names it (provider/model, and @handle where the target is pinned: coding's first target).
+QString routeTarget(const Store::TraceRecord &r)
+{
+    if (r.route == QLatin1String("coding") && r.sharer == QLatin1String(Sharers[2].handle))
+        return QString(r.modelServed + QLatin1Char('@') + r.sharer);
+    return r.modelServed;
+}
+
 } // namespace
 
 QJsonObject ScreenshotData::config(const QString &upstream)
@@ -66,7 +100,10 @@ QJsonObject ScreenshotData::config(const QString &upstream)
     return QJsonObject{
         {QStringLiteral("adminToken"), QStringLiteral("screenshot-admin-token")},
         {QStringLiteral("sharers"), sharers},
-        {QStringLiteral("keys"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("laptop")}, {QStringLiteral("key"), QLatin1String(LaptopKey)}},
+        {QStringLiteral("keys"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("laptop")},
+                                                        {QStringLiteral("key"), QLatin1String(LaptopKey)},
+                                                        // What the Keys page and the route dialog show for a key's named routes.
+                                                        {QStringLiteral("routes"), routes()}},
                                             QJsonObject{{QStringLiteral("name"), QStringLiteral("ci")},
                                                         {QStringLiteral("key"), QLatin1String(CiKey)},
                                                         // What the Keys page and the Routing dialog show for a key with a say.
@@ -107,7 +144,6 @@ bool ScreenshotData::seedStore(const QString &dataDir, qint64 now, QString *erro
         r.endpoint = r.client == QLatin1String("codex") ? QStringLiteral("/v1/responses") : QStringLiteral("/v1/messages");
         r.modelAsked = QLatin1String(s.provider) + QLatin1Char('/') + QLatin1String(s.model);
         r.modelServed = r.modelAsked;
-        r.route = fromCi ? QString() : QStringLiteral("coding");
         r.sharer = QLatin1String(s.handle);
         r.sharerName = QLatin1String(s.name);
         r.stream = true;
@@ -179,6 +215,8 @@ bool ScreenshotData::seedStore(const QString &dataDir, qint64 now, QString *erro
             r.ttfbMs = ttfb;
             r.durationMs = first.durationMs;
         }
+        // The laptop's Claude traffic goes through its coding route, its OpenAI traffic through review.
+        r.route = fromCi ? QString() : r.modelServed.startsWith(QLatin1String("openai/")) ? QStringLiteral("review") : QStringLiteral("coding");
         r.attempts = int(r.attemptRows.size());
         if (r.status == 200) {
             r.inputTokens = 2000 + rng.bounded(30000);
@@ -186,7 +224,7 @@ bool ScreenshotData::seedStore(const QString &dataDir, qint64 now, QString *erro
             r.costUsd = (r.inputTokens * 3.0 + r.outputTokens * 15.0) / 1e6;
             r.attemptRows.last().inputTokens = r.inputTokens;
             r.attemptRows.last().outputTokens = r.outputTokens;
-            ledger.append({r.id, t, Store::utcDay(t), r.keyId, r.route, r.modelServed, r.sharer, r.costUsd, 0});
+            ledger.append({r.id, t, Store::utcDay(t), r.keyId, r.route, routeTarget(r), r.sharer, r.costUsd, 0});
         }
         traces.append(r);
     }
@@ -195,7 +233,7 @@ bool ScreenshotData::seedStore(const QString &dataDir, qint64 now, QString *erro
         const qint64 at = now - qint64(day) * 24 * 3600 * 1000;
         const double weekday = QDateTime::fromMSecsSinceEpoch(at, Qt::UTC).date().dayOfWeek() >= 6 ? 0.3 : 1.0;
         ledger.append({QStringLiteral("hist-l-%1").arg(day), at, Store::utcDay(at), laptop, QStringLiteral("coding"),
-                       QStringLiteral("claude/claude-sonnet-5"), QLatin1String(Sharers[2].handle), weekday * (2.0 + rng.bounded(3.0)), 0});
+                       QStringLiteral("claude/claude-sonnet-5@") + QLatin1String(Sharers[2].handle), QLatin1String(Sharers[2].handle), weekday * (2.0 + rng.bounded(3.0)), 0});
         ledger.append({QStringLiteral("hist-r-%1").arg(day), at, Store::utcDay(at), laptop, QStringLiteral("review"),
                        QStringLiteral("openai/gpt-5.2"), QLatin1String(Sharers[0].handle), weekday * rng.bounded(1.5), 0});
         ledger.append({QStringLiteral("hist-c-%1").arg(day), at, Store::utcDay(at), ci, QString(), QStringLiteral("openai/gpt-5.2"),

@@ -6,10 +6,13 @@
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "dialogs/SharerDialog.h"
+#include "keys/KeyRoutesPanel.h"
 #include "keys/KeyRoutingDialog.h"
 #include "keys/KeysModel.h"
 #include "keys/KeysView.h"
 #include "keys/NewKeyDialog.h"
+#include "keys/RouteDialog.h"
+#include "keys/RouteTargetsTable.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/Translations.h"
 #include "sharers/SharerOrderModel.h"
@@ -253,11 +256,26 @@ int main(int argc, char **argv)
         replied.wait(5000);
         keys->refresh();
         listed.wait(5000);
-        for (int row = 0; row < keys->model()->rowCount(); ++row)
-            if (keys->model()->key(row).value(QLatin1String("name")).toString() == QLatin1String("ci"))
-                keys->selectKey(keys->model()->key(row).value(QLatin1String("id")).toString());
+        auto selectKey = [keys](const char *name) {
+            for (int row = 0; row < keys->model()->rowCount(); ++row)
+                if (keys->model()->key(row).value(QLatin1String("name")).toString() == QLatin1String(name))
+                    keys->selectKey(keys->model()->key(row).value(QLatin1String("id")).toString());
+        };
+        // The laptop key with its routes under the list, then the coding route's dialog.
+        selectKey("laptop");
+        keys->routesPanel()->selectRoute(QStringLiteral("coding"));
         if (!french)
             ok = save(&window, out, QStringLiteral("keys")) && ok;
+        if (Ui::RouteDialog *route = keys->routesPanel()->editRoute()) {
+            QSignalSpy loaded(route, &Ui::RouteDialog::loaded);
+            loaded.wait(5000);
+            route->targets()->selectRow(0);
+            ok = save(route, out, QStringLiteral("route-dialog") + suffix) && ok;
+            route->close();
+        } else {
+            ok = false;
+        }
+        selectKey("ci");
         Ui::KeyRoutingDialog *routing = keys->editRouting();
         if (routing) {
             QSignalSpy loaded(routing, &Ui::KeyRoutingDialog::loaded);
