@@ -4,7 +4,8 @@
 // out, and shows the engine's own message for a route the engine refuses, staying open. Then, all
 // through the GUI, a two-target route is built and saved, Dry run on it shows both targets in
 // order, and a real request naming the route is served by the second target after the first one
-// fails, its trace showing both dispatched attempts in order.
+// fails, its trace showing both dispatched attempts in order. A target that spent its daily budget
+// shows in the dry run as refused, with the engine's message.
 #include "WindowUnderTest.h"
 #include "common/Format.h"
 #include "core/EngineHost.h"
@@ -399,6 +400,36 @@ private Q_SLOTS:
             QCOMPARE(edit->targets()->item(row, Ui::RouteTargetsTable::SpentToday)->text(),
                      Ui::Format::money(targetSpend.at(row).toObject().value(QLatin1String("spentUsd")).toDouble()));
         edit->reject();
+    }
+
+    void aTargetThatSpentItsBudgetShowsAsRefusedInTheDryRun()
+    {
+        const QJsonObject capped{{QStringLiteral("name"), QStringLiteral("capped")},
+                                 {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), SecondTarget},
+                                                                                    {QStringLiteral("sharer"), Answering},
+                                                                                    {QStringLiteral("budgetUsdPerDay"), 0.01}}}}};
+        QCOMPARE(admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, QJsonObject{{QStringLiteral("routes"), QJsonArray{capped}}}).status, 200);
+        // One request spends past the target's budget (a budget is soft: it finishes and counts).
+        m_upstream->enqueueFor(Answering.toLatin1(), FakeUpstream::chatCompletion(QStringLiteral("Hi"), 100000, 50000, QStringLiteral("deepseek-chat")));
+        QCOMPARE(m_app->chat(QLatin1String(TestKey), QStringLiteral("capped")).status, 200);
+
+        view()->refresh();
+        QTRY_COMPARE(panel()->selectedRoute(), QStringLiteral("capped"));
+        QVERIFY(click(panel(), "dryRunRoute"));
+        auto *dry = panel()->findChild<Ui::DryRunDialog *>();
+        QVERIFY(dry);
+        QSignalSpy answered(dry, &Ui::DryRunDialog::answered);
+        QVERIFY(answered.wait(5000));
+        QTreeWidget *tree = dry->results();
+        QCOMPARE(tree->topLevelItemCount(), 1);
+        QTreeWidgetItem *target = tree->topLevelItem(0);
+        QVERIFY2(target->text(4).startsWith(QLatin1String("budget spent (HTTP 402)")), qPrintable(target->text(4)));
+        QVERIFY(target->childCount() > 0);
+        QVERIFY2(target->child(0)->text(0).startsWith(QLatin1String("refused: ")), qPrintable(target->child(0)->text(0)));
+        QVERIFY2(target->child(0)->text(0).contains(QLatin1String("daily budget")), qPrintable(target->child(0)->text(0)));
+        // And the answer a real request would get, in the engine's words.
+        QVERIFY2(dry->summary().contains(QLatin1String("A real request would be refused: HTTP 402")), qPrintable(dry->summary()));
+        dry->close();
     }
 
     void removeRouteAsksFirst()
