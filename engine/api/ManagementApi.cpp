@@ -10,6 +10,8 @@
 #include "core/TraceSink.h"
 #include "health/HealthBook.h"
 #include "health/Verifier.h"
+#include "keys/KeyRouting.h"
+#include "keys/Routes.h"
 #include "routing/Router.h"
 #include "secrets/SecretStore.h"
 #include "store/Store.h"
@@ -400,6 +402,25 @@ void ManagementApi::importConfig(const ManagementRequest &req, const ManagementR
     const auto cfg = Config::ConfigFile::parse(req.body, &error);
     if (!cfg)
         return reply(400, managementError(error));
+    // Keys are checked as PUT /keys checks them, against the catalogue and sharers as they will be
+    // once imported; a refusal applies nothing.
+    Catalog::Catalog catalog = m_ctx.catalog;
+    for (const Catalog::ProviderInfo &p : cfg->providers)
+        catalog.upsertProvider(p);
+    QList<Catalog::Sharer> sharers = m_ctx.sharers;
+    for (const Catalog::Sharer &s : cfg->sharers) {
+        sharers.removeIf([&](const Catalog::Sharer &x) { return x.handle == s.handle; });
+        sharers.append(s);
+    }
+    for (const Config::ProvisionedKey &pk : cfg->keys) {
+        const auto stored = std::find_if(m_ctx.keys.begin(), m_ctx.keys.end(), [&](const Keys::ApiKey &k) { return k.name == pk.name; });
+        QJsonArray routes = stored != m_ctx.keys.end() ? stored->routes : QJsonArray();
+        QString bad = pk.hasRoutes ? Keys::validateRoutes(pk.routes, &catalog, &sharers, &routes) : QString();
+        if (bad.isEmpty())
+            bad = Keys::validateRouting(pk.hasRouting ? pk.routing : stored != m_ctx.keys.end() ? stored->routing : QJsonObject(), routes, catalog, nullptr);
+        if (!bad.isEmpty())
+            return reply(400, managementError(QStringLiteral("key \"%1\": %2; nothing was imported").arg(pk.name, bad)));
+    }
     QStringList notes;
     QString adminRef;
     if (!Config::applyToStore(*cfg, *m_ctx.store, m_ctx.clock->nowMs(), &adminRef, &notes, &error))

@@ -469,6 +469,29 @@ private Q_SLOTS:
         QCOMPARE(ledger.at(1).route, QString());   // gpt-5.5 served outside the route
     }
 
+    void anImportedConfigurationIsCheckedAsTheKeysApiChecksIt()
+    {
+        auto import = [&](const QJsonObject &key) {
+            const QJsonObject config{{QStringLiteral("sharers"), QJsonArray{sharer(QStringLiteral("L00000000000000d1"), QStringLiteral("deepseek"), f.upstream->baseUrl(),
+                                                                                   {QStringLiteral("deepseek-chat")})}},
+                                     {QStringLiteral("keys"), QJsonArray{key}}};
+            return admin(QStringLiteral("POST"), QStringLiteral("/admin/config"), config);
+        };
+        // A target pinned to a sharer the same file adds is fine.
+        QJsonObject key{{QStringLiteral("name"), QStringLiteral("test")},
+                        {QStringLiteral("routes"), QJsonArray{route(QStringLiteral("ds"), {target(QStringLiteral("deepseek/deepseek-chat"), {{QStringLiteral("sharer"), QStringLiteral("L00000000000000d1")}})})}}};
+        QCOMPARE(import(key).status, 200);
+        QCOMPARE(f.chat(QStringLiteral("ds")).header("x-aile-sharer"), QByteArray("L00000000000000d1"));
+        // Routing that contradicts the routes is refused, and nothing of the file is applied.
+        key.insert(QStringLiteral("routing"), QJsonObject{{QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("deepseek")}}});
+        key.insert(QStringLiteral("routes"), QJsonArray{route(QStringLiteral("ds2"), {target(QStringLiteral("deepseek/deepseek-chat"))})});
+        const Reply r = import(key);
+        QCOMPARE(r.status, 400);
+        QVERIFY2(errorMessage(r).contains(QLatin1String("key \"test\": routing.excludeProviders leaves out provider deepseek")), qPrintable(errorMessage(r)));
+        QVERIFY2(errorMessage(r).contains(QLatin1String("nothing was imported")), qPrintable(errorMessage(r)));
+        QCOMPARE(f.engine->context().keys.first().routes.first().toObject().value(QLatin1String("name")).toString(), QStringLiteral("ds"));
+    }
+
     void aProviderHeaderBesideARouteIsRefused()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T1)})}).status, 200);
