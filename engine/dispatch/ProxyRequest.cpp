@@ -344,39 +344,6 @@ Http::HttpHeaders ProxyRequest::aileHeaders() const
     return h;
 }
 
-void ProxyRequest::handleHold()
-{
-    if (m_committed || m_finished || !m_exchange)
-        return;
-    if (m_firstTokenDeadline.isActive()) {
-        // A target under a route's first-token limit: nothing reaches the client while it waits.
-        m_holdDeadline.start(m_ctx.clock, 1000, this, [this] { handleHold(); });
-        return;
-    }
-    // No head after the hold delay: commit to 200 and keep the line warm until the answer exists.
-    // The per-attempt headers are not known yet; the provider and model are when failover cannot
-    // change them.
-    m_held = true;
-    Http::HttpHeaders h;
-    h.add("content-type", "text/event-stream");
-    h.add("cache-control", "no-cache");
-    h.add("x-aile-request-id", m_trace.id.toLatin1());
-    h.add("x-aile-edge-hold", QByteArray::number(m_ctx.settings.holdAfterMs / 1000) + "s");
-    if (!m_plan.anyProvider && m_plan.targets.size() == 1)
-        h.add("x-aile-model", m_plan.targets.first().label().toUtf8());
-    h.add("x-aile-session-affinity", m_trace.affinity.toLatin1());
-    m_exchange->startStream(200, h);
-    sendKeepalive();
-}
-
-void ProxyRequest::sendKeepalive()
-{
-    if (!m_held || m_committed || m_finished || !m_exchange)
-        return;
-    m_exchange->writeChunk(": keepalive\n\n");
-    m_keepaliveDeadline.start(m_ctx.clock, m_ctx.settings.holdKeepaliveMs, this, [this] { sendKeepalive(); });
-}
-
 void ProxyRequest::handleBody(const QByteArray &bytes)
 {
     if (m_draining) {
@@ -530,90 +497,6 @@ void ProxyRequest::handleUpstreamFailed(Http::UpstreamError error, const QString
     failOver(Http::upstreamErrorName(error), detail, Health::Failure::Connection);
 }
 
-void ProxyRequest::handleFirstByteTimeout()
-{
-    if (m_committed || !m_call)
-        return;
-    m_call->abort();
-    m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
-    const QString reason = QStringLiteral("no response head within %1 ms").arg(m_attempt.durationMs);
-    // Under phase limits any attempt that times out before its first byte counts as past a limit:
-    // when it is the last, the answer is 524 (the request's first-byte budget may bind first).
-    m_phaseTimedOut = m_phaseLimits;
-    if (m_phaseCut) {
-        // The key's own phase limit: the next sharer is tried, this one is not benched for it.
-        if (m_ctx.health)
-            m_ctx.health->recordBudgetCut(current().handle, m_attempt.durationMs);
-        failOver(QStringLiteral("phase_limit"), QStringLiteral("%1 (this key's phase limit)").arg(reason), std::nullopt);
-        return;
-    }
-    if (m_budgetCut) {
-        // Our own shortened budget cut it: its slowness is noted, it is not benched.
-        if (m_ctx.health)
-            m_ctx.health->recordBudgetCut(current().handle, m_attempt.durationMs);
-        failOver(QStringLiteral("budget_cut"), reason, std::nullopt);
-        return;
-    }
-    failOver(QStringLiteral("timeout"), reason, Health::Failure::Timeout);
-}
-
-bool ProxyRequest::firstTokenLimitApplies() const
-{
-    if (m_plan.ttftMs <= 0 || !m_clientStream || m_pos.target >= m_plan.targets.size())
-        return false;
-    const Catalog::ProviderInfo *provider = m_ctx.catalog.provider(target().provider);
-    if (provider && provider->selfHosted)
-        return false;
-    // The last target tried is never cut: none with a sharer after it, or no attempt left after this one.
-    const int maxDials = m_plan.maxDials > 0 ? qMin(m_plan.maxDials, m_ctx.settings.maxDials) : m_ctx.settings.maxDials;
-    if (m_dials + 1 >= maxDials)
-        return false;
-    for (qsizetype t = m_pos.target + 1; t < m_plan.targets.size(); ++t)
-        if (!m_plan.targets.at(t).candidates.isEmpty())
-            return true;
-    return false;
-}
-
-void ProxyRequest::handleFirstTokenLimit()
-{
-    if (m_committed || m_finished)
-        return;
-    const QString reason = QStringLiteral("no output within route %1's first-token limit of %2 ms; not charged, the sharer not marked down")
-                               .arg(m_plan.route).arg(m_plan.ttftMs);
-    if (m_call) {
-        m_firstByteDeadline.stop();
-        m_call->disconnect(this);
-        m_call->abort();
-        m_call->deleteLater();
-        m_call = nullptr;
-        releaseSlot();
-        m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
-        m_affinity.failed(current().handle);   // a dropped attempt never pins, and the pin leaves it
-        m_lastFailure = QStringLiteral("%1 (ttft_dropped): %2").arg(current().name, reason);
-        endAttempt(QStringLiteral("ttft_dropped"), reason);
-    }
-    m_awaitingOutput = false;
-    m_awaitedBytes.clear();
-    // The rest of this target's sharers are passed over: the route moves to its next target.
-    m_pos.candidate = int(target().candidates.size()) - 1;
-    dialNext();
-}
-
-void ProxyRequest::handleIdleCheck()
-{
-    if (!m_committed || m_finished)
-        return;
-    const qint64 idle = m_ctx.clock->nowMs() - m_lastActivityMs;
-    if (idle < idleLimitMs()) {
-        m_idleDeadline.start(m_ctx.clock, idleLimitMs() - idle, this, [this] { handleIdleCheck(); });
-        return;
-    }
-    if (m_call)
-        m_call->abort();
-    handleUpstreamFailed(Http::UpstreamError::ClosedMidBody,
-                         QStringLiteral("the upstream said nothing for %1 s").arg(idleLimitMs() / 1000));
-}
-
 void ProxyRequest::handleClientGone()
 {
     if (m_finished)
@@ -649,37 +532,6 @@ void ProxyRequest::releaseSlot()
     m_slotHeld = false;
 }
 
-bool ProxyRequest::waitForPinned(const Catalog::Sharer &sharer)
-{
-    // A busy account holding the conversation is worth a short wait (SPEC §10); once, and never
-    // under a route's first-token limit.
-    if (!m_ctx.pins || m_waitedFor == sharer.handle || firstTokenLimitApplies())
-        return false;
-    const qint64 waitMs = m_affinity.busyWaitMs(sharer, m_clientStream);
-    if (waitMs <= 0)
-        return false;
-    m_waitedFor = sharer.handle;
-    m_waitingFor = sharer.handle;
-    auto resume = [this] {
-        if (m_waitingFor.isEmpty() || m_finished)
-            return; // already woken (the slot freed and the deadline both fire)
-        stopWaiting();
-        m_retryCurrent = true;
-        dialNext();
-    };
-    m_ctx.pins->wait(sharer.handle, this, resume);
-    m_waitDeadline.start(m_ctx.clock, waitMs, this, resume);
-    return true;
-}
-
-void ProxyRequest::stopWaiting()
-{
-    m_waitDeadline.stop();
-    if (!m_waitingFor.isEmpty() && m_ctx.pins)
-        m_ctx.pins->stopWaiting(m_waitingFor, this);
-    m_waitingFor.clear();
-}
-
 void ProxyRequest::endAttempt(const QString &outcome, const QString &reason)
 {
     m_attempt.outcome = outcome;
@@ -708,12 +560,6 @@ void ProxyRequest::failOver(const QString &outcome, const QString &reason, std::
     m_lastFailure = QStringLiteral("%1 (%2): %3").arg(current().name, outcome, reason);
     endAttempt(outcome, reason);
     dialNext();
-}
-
-qint64 ProxyRequest::idleLimitMs() const
-{
-    // Phase limits: 60 s of silence between two events of a stream.
-    return m_phaseLimits && m_sse ? qMin(m_ctx.settings.idleTimeoutMs, PhaseBetweenEventsMs) : m_ctx.settings.idleTimeoutMs;
 }
 
 void ProxyRequest::answerFailure()
