@@ -146,6 +146,12 @@ bool ProxyRequest::advance()
     return false;
 }
 
+int ProxyRequest::dialLimit() const
+{
+    // The setting, or the plan's own lower limit (a models chain makes at most three attempts).
+    return m_plan.maxDials > 0 ? qMin(m_plan.maxDials, m_ctx.settings.maxDials) : m_ctx.settings.maxDials;
+}
+
 void ProxyRequest::refuseCandidate(const QString &reason, const QString &skip)
 {
     // A pre-dispatch refusal is free: it does not count as a dial, only against the scan cap.
@@ -171,8 +177,7 @@ void ProxyRequest::dialNext()
         return;
     for (;;) {
         const bool again = std::exchange(m_retryCurrent, false);
-        const int maxDials = m_plan.maxDials > 0 ? qMin(m_plan.maxDials, m_ctx.settings.maxDials) : m_ctx.settings.maxDials;
-        if (m_dials >= maxDials || m_scanned > m_ctx.settings.scanCap || !(again || advance())) {
+        if (m_dials >= dialLimit() || m_scanned > m_ctx.settings.scanCap || !(again || advance())) {
             answerFailure();
             return;
         }

@@ -52,6 +52,8 @@ private:
 
     void dialNext();
     bool advance();
+    /// How many attempts this request may dispatch.
+    int dialLimit() const;
     void handleHead();
     void handleBody(const QByteArray &bytes);
     void handleUpstreamFinished();

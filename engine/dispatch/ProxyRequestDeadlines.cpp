@@ -77,8 +77,7 @@ bool ProxyRequest::firstTokenLimitApplies() const
     if (provider && provider->selfHosted)
         return false;
     // The last target tried is never cut: none with a sharer after it, or no attempt left after this one.
-    const int maxDials = m_plan.maxDials > 0 ? qMin(m_plan.maxDials, m_ctx.settings.maxDials) : m_ctx.settings.maxDials;
-    if (m_dials + 1 >= maxDials)
+    if (m_dials + 1 >= dialLimit())
         return false;
     for (qsizetype t = m_pos.target + 1; t < m_plan.targets.size(); ++t)
         if (!m_plan.targets.at(t).candidates.isEmpty())

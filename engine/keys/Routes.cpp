@@ -169,8 +169,7 @@ QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *c
         if (QString e = checkTarget(targets.at(i), where, catalog, sharers, &t); !e.isEmpty())
             return e;
         if (t.contains(QLatin1String("budgetUsdPerDay"))) {
-            RouteTarget parsed = Route::from(QJsonObject{{QStringLiteral("targets"), QJsonArray{t}}}).targets.first();
-            const QString calls = parsed.calls();
+            const QString calls = RouteTarget::from(t).calls();
             if (budgeted.contains(calls))
                 return QStringLiteral("%1: targets %2 and %3 both call %4 and both carry a daily budget, but they would share one figure; "
                                       "keep the budget on one of them")
@@ -227,18 +226,21 @@ Route Route::from(const QJsonObject &o)
     r.ttftMs = o.value(QLatin1String("ttftMs")).toInt(0);
     r.phaseLimits = o.value(QLatin1String("phaseLimits")).toBool(false);
     r.budgetUsdPerDay = number(o, "budgetUsdPerDay");
-    for (const QJsonValue &v : o.value(QLatin1String("targets")).toArray()) {
-        const QJsonObject t = v.toObject();
-        RouteTarget target;
-        target.model = t.value(QLatin1String("model")).toString();
-        target.provider = target.model.section(QLatin1Char('/'), 0, 0).toLower();
-        target.modelId = target.model.section(QLatin1Char('/'), 1);
-        target.sharer = Catalog::normalizeHandle(t.value(QLatin1String("sharer")).toString());
-        target.maxCostUsd = number(t, "maxCostUsd");
-        target.budgetUsdPerDay = number(t, "budgetUsdPerDay");
-        r.targets.append(target);
-    }
+    for (const QJsonValue &v : o.value(QLatin1String("targets")).toArray())
+        r.targets.append(RouteTarget::from(v.toObject()));
     return r;
+}
+
+RouteTarget RouteTarget::from(const QJsonObject &t)
+{
+    RouteTarget target;
+    target.model = t.value(QLatin1String("model")).toString();
+    target.provider = target.model.section(QLatin1Char('/'), 0, 0).toLower();
+    target.modelId = target.model.section(QLatin1Char('/'), 1);
+    target.sharer = Catalog::normalizeHandle(t.value(QLatin1String("sharer")).toString());
+    target.maxCostUsd = number(t, "maxCostUsd");
+    target.budgetUsdPerDay = number(t, "budgetUsdPerDay");
+    return target;
 }
 
 std::optional<Route> findRoute(const QJsonArray &routes, const QString &name)

@@ -28,6 +28,8 @@ struct RouteTarget
     /// What the target calls (provider, model and any pinned sharer): the ledger keeps a target's
     /// spend under it, so reordering a route keeps each figure and editing a target starts afresh.
     QString calls() const;
+
+    static RouteTarget from(const QJsonObject &target);
 };
 
 /// A key's named route, used by sending its name as the model. Stored in the configuration

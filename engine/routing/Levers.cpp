@@ -210,8 +210,6 @@ std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
         return refusal(400, QStringLiteral("this API key does not allow self-hosted models, so x-aile-capacity: local cannot be added; "
                                            "tick Allow self-hosted models on the key's Routing button"),
                        QStringLiteral("x-aile-capacity"));
-    out->preferSpeed = facts.prefersSpeed();
-    out->demoteFailing = key.demoteFailing;
     return std::nullopt;
 }
 

@@ -183,7 +183,7 @@ public:
         bool verifiedOnly = false;
         QString verifiedSource;
         // The levers of Levers.cpp: the sharer and provider lists, the cost cap, data collection,
-        // self-hosted capacity, and the key's speed and demotion preferences.
+        // self-hosted capacity.
         QStringList onlySharers;          // empty: any
         bool onlyFromHeader = false;      // x-aile-sharer narrowed (or replaced) the key's list
         QStringList keyNeverSharers;
@@ -198,8 +198,8 @@ public:
         bool allowSelfHosted = true;      // the key's setting
         bool capacityLocal = false;
         bool capacityNode = false;
-        bool preferSpeed = false;
-        bool demoteFailing = false;
+        // Speed first and moving failing sharers back are read where the order is made
+        // (leverOrder: RequestFacts::prefersSpeed(), the key's demoteFailing).
     };
     /// Reads x-aile-max-price, x-aile-min-price, x-aile-verified and the key's own settings.
     /// Returns an error plan (400) for a malformed value.

@@ -79,6 +79,7 @@ Plan Router::planRoute(const RequestFacts &facts, const Keys::Route &route) cons
         std::rotate(order.begin(), order.begin() + qsizetype(facts.routeTurn % quint64(order.size())), order.end());
 
     QList<Target> served, refused;
+    QStringList spentTargets;   // "provider/model ($budget)", for the 402 when every target is spent
     for (const int i : order) {
         const Keys::RouteTarget &rt = route.targets.at(i);
         Target t;
@@ -89,6 +90,7 @@ Plan Router::planRoute(const RequestFacts &facts, const Keys::Route &route) cons
             t.refusalStatus = 402;
             t.refusalCode = QStringLiteral("budget_spent");
             t.refusal = QStringLiteral("budget spent: target %1 spent its %2 daily budget; resets 00:00 UTC").arg(rt.model, dollars(*rt.budgetUsdPerDay));
+            spentTargets << QStringLiteral("%1 (%2)").arg(t.label(), dollars(*rt.budgetUsdPerDay));
             refused.append(t);
             continue;
         }
@@ -134,14 +136,9 @@ Plan Router::planRoute(const RequestFacts &facts, const Keys::Route &route) cons
         out.retryAfterMs = -1;
         return out;
     }
-    if (std::all_of(refused.begin(), refused.end(), [](const Target &t) { return t.refusalCode == QLatin1String("budget_spent"); })) {
-        QStringList spent;
-        for (const Target &t : refused) {
-            const auto rt = std::find_if(route.targets.begin(), route.targets.end(), [&](const Keys::RouteTarget &x) { return x.calls() == t.calls; });
-            spent << QStringLiteral("%1 (%2)").arg(t.label(), dollars(rt->budgetUsdPerDay.value_or(0)));
-        }
+    if (spentTargets.size() == refused.size()) {
         out.status = 402;
-        out.message = QStringLiteral("every target of route %1 spent its daily budget: %2; resets 00:00 UTC").arg(route.name, spent.join(QStringLiteral(", ")));
+        out.message = QStringLiteral("every target of route %1 spent its daily budget: %2; resets 00:00 UTC").arg(route.name, spentTargets.join(QStringLiteral(", ")));
         out.extra = QJsonObject{{QStringLiteral("code"), QStringLiteral("budget_spent")}, {QStringLiteral("route"), route.name}};
         return out;
     }
