@@ -86,6 +86,15 @@ struct Turn
 
 struct AffinityFixture : RoutingFixture
 {
+    /// Posts a body with a recorded conversation's path and headers (and the test key) without
+    /// waiting for the answer: a turn that runs while the test moves the clock.
+    QNetworkReply *postAsync(const Recorded &r, const QJsonObject &body)
+    {
+        HeaderList h = r.headers;
+        h.prepend({"authorization", QByteArray("Bearer ") + TestKey});
+        return client.post(engine->baseUrl() + r.path, compact(body), h);
+    }
+
     /// Plays turn i of a recorded conversation: queues its answer, sends its body and headers.
     Turn play(const Recorded &r, int turn, const HeaderList &extra = {}, const HeaderList &without = {})
     {

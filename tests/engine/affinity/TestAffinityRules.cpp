@@ -210,13 +210,11 @@ private Q_SLOTS:
         Script slow = scriptFor(cc.answer(1));
         slow.headDelayMs = 7'000;
         f.upstream->enqueue(slow);
-        HeaderList h = cc.headers;
-        h.prepend({"authorization", QByteArray("Bearer ") + TestKey});
-        QNetworkReply *holder = f.client.post(f.engine->baseUrl() + cc.path, compact(cc.body(1)), h);
+        QNetworkReply *holder = f.postAsync(cc, cc.body(1));
         QTRY_COMPARE(f.upstream->received().size(), 2);
         // Turn 3 comes meanwhile (a background call, in real life): it waits for x.
         f.upstream->enqueue(scriptFor(cc.answer(2)));
-        QNetworkReply *turn = f.client.post(f.engine->baseUrl() + cc.path, compact(cc.body(2)), h);
+        QNetworkReply *turn = f.postAsync(cc, cc.body(2));
         QTRY_COMPARE(f.pins().waiting(handle(x)), 1);
         f.clock.advance(5'000);
         QCOMPARE(f.upstream->received().size(), 2);
@@ -240,12 +238,10 @@ private Q_SLOTS:
         Script hang = scriptFor(cc.answer(1));
         hang.headDelayMs = 60'000;
         f.upstream->enqueue(hang);
-        HeaderList h = cc.headers;
-        h.prepend({"authorization", QByteArray("Bearer ") + TestKey});
-        QNetworkReply *holder = f.client.post(f.engine->baseUrl() + cc.path, compact(cc.body(1)), h);
+        QNetworkReply *holder = f.postAsync(cc, cc.body(1));
         QTRY_COMPARE(f.upstream->received().size(), 2);
         f.upstream->enqueue(scriptFor(cc.answer(2)));
-        QNetworkReply *turn = f.client.post(f.engine->baseUrl() + cc.path, compact(cc.body(2)), h);
+        QNetworkReply *turn = f.postAsync(cc, cc.body(2));
         QTRY_COMPARE(f.pins().waiting(handle(x)), 1);
         f.clock.advance(9'999);
         QCOMPARE(f.upstream->received().size(), 2);
@@ -270,9 +266,7 @@ private Q_SLOTS:
         Script slow = scriptFor(cc.answer(1));
         slow.headDelayMs = 3'000;
         f.upstream->enqueueFor(x, slow);
-        HeaderList h = cc.headers;
-        h.prepend({"authorization", QByteArray("Bearer ") + TestKey});
-        QNetworkReply *holder = f.client.post(f.engine->baseUrl() + cc.path, compact(throughRoute(cc.body(1))), h);
+        QNetworkReply *holder = f.postAsync(cc, throughRoute(cc.body(1)));
         QTRY_COMPARE(f.upstream->received().size(), 2);
         f.upstream->enqueue(scriptFor(cc.answer(2)));
         const Turn turn = f.send(cc.path, throughRoute(cc.body(2)), cc.headers);
@@ -298,9 +292,7 @@ private Q_SLOTS:
         hang.hangForever = true;
         f.upstream->enqueueFor(x, hang);
         f.upstream->enqueueFor(R, FakeUpstream::error(500, QStringLiteral("down"), true));
-        HeaderList h = cc.headers;
-        h.prepend({"authorization", QByteArray("Bearer ") + TestKey});
-        QNetworkReply *dropped = f.client.post(f.engine->baseUrl() + cc.path, compact(throughRoute(cc.body(2))), h);
+        QNetworkReply *dropped = f.postAsync(cc, throughRoute(cc.body(2)));
         QTRY_COMPARE(f.upstream->received().size(), 3);
         f.clock.advance(5'000);
         QCOMPARE(AsyncClient::wait(dropped).status, 503);
@@ -350,9 +342,7 @@ private Q_SLOTS:
         Script hang = scriptFor(cc.answer(1));
         hang.headDelayMs = 30'000;
         f.upstream->enqueue(hang);
-        HeaderList h = cc.headers;
-        h.prepend({"authorization", QByteArray("Bearer ") + TestKey});
-        QNetworkReply *parent = f.client.post(f.engine->baseUrl() + cc.path, compact(cc.body(1)), h);
+        QNetworkReply *parent = f.postAsync(cc, cc.body(1));
         QTRY_COMPARE(f.upstream->received().size(), 2);
         // A subagent starts: same session, its own agent id. It goes elsewhere at once.
         const QJsonObject sub = cc.raw.value(QLatin1String("subagent")).toObject();
