@@ -79,7 +79,7 @@ ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange,
     m_clientStream = m_body.value(QLatin1String("stream")).toBool() && m_endpoint != Wire::Endpoint::CountTokens;
     m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
     m_trace.stream = m_clientStream;
-    m_phaseLimits = key.routing.value(QLatin1String("phaseLimits")).toBool(false) || m_plan.phaseLimits;   // docs/keys.md
+    m_phaseLimits = m_plan.phaseLimits;   // the key's or the route's (docs/keys.md), read by the planner
     m_trace.route = m_plan.route;
     if (m_plan.orderedBySpeed)
         m_trace.orderedBy = QStringLiteral("speed");   // "a request ordered this way is marked on its usage row"

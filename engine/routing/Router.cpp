@@ -88,13 +88,13 @@ std::optional<Router::PriceBound> parseBound(const QString &text, const QString 
 
 std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
 {
-    const QJsonObject routing = facts.key ? facts.key->routing : QJsonObject();
-    if (routing.contains(QLatin1String("maxPricePercent")))
-        out->maxes.append({routing.value(QLatin1String("maxPricePercent")).toDouble(), true, QStringLiteral("this API key's discount limit")});
-    if (routing.contains(QLatin1String("maxPrice")))
-        out->maxes.append({routing.value(QLatin1String("maxPrice")).toDouble(), false, QStringLiteral("this API key's price limit")});
-    if (routing.contains(QLatin1String("minPricePercent")))
-        out->mins.append({routing.value(QLatin1String("minPricePercent")).toDouble(), true, QStringLiteral("this API key's price floor")});
+    const Keys::KeyRouting &routing = facts.keyRouting();
+    if (routing.maxPricePercent)
+        out->maxes.append({*routing.maxPricePercent, true, QStringLiteral("this API key's discount limit")});
+    if (routing.maxPrice)
+        out->maxes.append({*routing.maxPrice, false, QStringLiteral("this API key's price limit")});
+    if (routing.minPricePercent)
+        out->mins.append({*routing.minPricePercent, true, QStringLiteral("this API key's price floor")});
     for (const char *name : {"x-aile-max-price", "x-aile-min-price"}) {
         const QString value = headerText(facts, name);
         if (value.isEmpty())
@@ -120,7 +120,7 @@ std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
         return refused(400, QStringLiteral("x-aile-verified takes 1 or 0, not \"%1\"").arg(verified),
                        QJsonObject{{QStringLiteral("refusedBy"), QStringLiteral("x-aile-verified")}});
     }
-    if (routing.value(QLatin1String("verifiedOnly")).toBool()) {
+    if (routing.verifiedOnly) {
         out->verifiedOnly = true;
         out->verifiedSource = QStringLiteral("this API key's verified-only filter");
     }
@@ -211,7 +211,7 @@ Plan Router::plan(const RequestFacts &facts) const
         return *spent;
     const bool chat = Wire::isChat(facts.endpoint);
     const QString headerProvider = headerText(facts, "x-aile-provider").toLower();
-    const QString keyProvider = facts.key ? facts.key->routing.value(QLatin1String("provider")).toString() : QString();
+    const QString keyProvider = facts.keyRouting().provider;
     const QStringList capacity = listOf(headerText(facts, "x-aile-capacity"));
     const QStringList headerList = listOf(headerProvider);
 
@@ -277,13 +277,8 @@ Plan Router::plan(const RequestFacts &facts) const
         provider = prefix;
         id = facts.model.mid(slash + 1);
     } else {
-        const QJsonObject routing = facts.key ? facts.key->routing : QJsonObject();
-        if (chat && routing.value(QLatin1String("bareModelAnyProvider")).toBool()) {
-            QStringList limit;
-            for (const QJsonValue &v : routing.value(QLatin1String("bareModelProviders")).toArray())
-                limit << v.toString();
-            return planAnyProvider(facts, facts.model, limit);
-        }
+        if (chat && facts.keyRouting().bareModelAnyProvider)
+            return planAnyProvider(facts, facts.model, facts.keyRouting().bareModelProviders);
         if (facts.client == ClientKind::ClaudeCode)
             provider = QStringLiteral("claude");
         else if (facts.client == ClientKind::Codex)
