@@ -61,6 +61,13 @@ void weightedShuffle(QList<T> &items, QRandomGenerator &rng, Weight weightOf)
     }
 }
 
+// A sharer this request would never draw, whatever its health: it cannot end a wait.
+bool neverDrawn(const Refusal &r)
+{
+    return !r.refusedBy.isEmpty() || r.code == QLatin1String("weight_0") || r.code == QLatin1String("disabled")
+           || r.code == QLatin1String("blocked") || r.code == QLatin1String("no_credential");
+}
+
 } // namespace
 
 namespace {
@@ -333,12 +340,15 @@ void Router::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) 
         plan.extra = levers->extra;
         return;
     }
+    // Every sharer that could be drawn is cooling (or out of quota): 429 at the earliest end. The
+    // ones never drawn for this request (weight 0, disabled for the model, blocked, without a
+    // credential, left out by a filter or a pin) do not turn that into a 503.
     qint64 earliest = 0;
-    bool allCooling = !t.refusals.isEmpty();
+    bool allCooling = true;
     for (const Refusal &r : t.refusals) {
         if (r.untilMs > 0)
             earliest = earliest == 0 ? r.untilMs : qMin(earliest, r.untilMs);
-        else
+        else if (!neverDrawn(r))
             allCooling = false;
     }
     if (!t.refusals.isEmpty()
@@ -357,7 +367,7 @@ void Router::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) 
         plan.status = 429;
         plan.retryAfterMs = earliest - m_ctx.clock->nowMs();
         const bool quota = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("quota_exhausted"); });
-        const bool cooling = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code != QLatin1String("quota_exhausted"); });
+        const bool cooling = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("cooldown"); });
         const QString why = quota && cooling ? QStringLiteral("is cooling down after failures or has used up its subscription quota")
                             : quota           ? QStringLiteral("has used up its subscription quota")
                                               : QStringLiteral("is cooling down after failures");
