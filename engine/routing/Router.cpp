@@ -704,6 +704,7 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
             continue;
         }
         Target t = target(p.id, id, facts);
+        t.echoModel = facts.model;
         if (t.candidates.isEmpty()) {
             plan.targets.append(t); // kept for the dry run's account, dropped below
             continue;
