@@ -5,14 +5,12 @@
 #include "dispatch/ProxyRequest.h"
 #include "health/HealthBook.h"
 #include "http/HttpExchange.h"
-#include "routing/Affinity.h"
-#include "routing/Router.h"
+#include "keys/KeyRouting.h"
+#include "routing/RequestPlanner.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QPointer>
-
-#include <algorithm>
 
 namespace Aile::Api {
 
@@ -170,61 +168,23 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
                                         .arg(parseError.errorString()).arg(parseError.offset));
         return;
     }
+    // The planner reads the body, the session, the key and the chain, and prepares what is sent;
+    // a refused plan still goes through ProxyRequest: every request is a trace row.
     const QJsonObject body = doc.object();
-    const QJsonValue modelValue = body.value(QLatin1String("model"));
-    if (!modelValue.isUndefined() && !modelValue.isString()) {
-        refuse(QStringLiteral("\"model\" must be a string such as \"claude/claude-sonnet-5\""));
+    Routing::RequestPlan planned = Routing::RequestPlanner(m_ctx).plan({Routing::PlanAsk::Purpose::Request, endpoint, &body, req.body, &req.headers, &key});
+    if (!planned.bodyError.isEmpty()) {
+        refuse(planned.bodyError);
         return;
     }
-    Routing::RequestFacts facts;
-    facts.endpoint = endpoint;
-    facts.model = modelValue.toString();
-    facts.headers = &req.headers;
-    facts.key = &key;
-    facts.client = client;
-    const QString capField = Routing::outputCapFieldOf(endpoint, body);
-    if (const QString unreadable = Routing::readBodyFacts(endpoint, body, req.body, &facts); !unreadable.isEmpty()) {
-        refuse(unreadable);
-        return;
-    }
-    // Session affinity (SPEC §10): what the request says of its conversation. A session draws its
-    // ties the same way every time.
-    const Routing::SessionEvidence evidence = Routing::readSessionEvidence(endpoint, req.headers, body, client, key.id, facts.model);
-    facts.drawSeed = evidence.drawSeed;
-    facts.body = &body;
-
-    Routing::Router router(m_ctx);
-    // A refused plan still goes through ProxyRequest: every request is a trace row.
-    // A fallback chain: "models" replaces "model" (seed 003), with the account's fallbacks after it.
-    QStringList chain;
-    for (const QJsonValue &v : body.value(QLatin1String("models")).toArray()) {
-        if (!v.isString() || v.toString().isEmpty()) {
-            refuse(QStringLiteral("\"models\" is a list of model names such as [\"claude/claude-sonnet-5\", \"openai/gpt-5.5\"]"));
-            return;
-        }
-        chain << v.toString();
-    }
-    if (chain.isEmpty())
-        chain << facts.model;
-    facts.routeTurn = m_ctx.routeTurns.value(Routing::routeTurnKey(key.id, facts.model));
-    Routing::Plan plan = router.planChain(facts, chain);
-    if (plan.ok() && !plan.route.isEmpty())
-        ++m_ctx.routeTurns[Routing::routeTurnKey(key.id, plan.route)];   // a round-robin route starts one further next time
-    Routing::Affinity affinity;
-    affinity.place(m_ctx.pins, m_ctx.settings, plan, facts, body, evidence, m_ctx.clock);
-    QJsonObject sent = body;
-    const bool capped = plan.costCapUsd || std::any_of(plan.targets.begin(), plan.targets.end(), [](const Routing::Target &t) { return t.costCapUsd.has_value(); });
-    if (plan.ok() && capped && !capField.isEmpty() && !body.contains(capField))
-        sent.insert(capField, Billing::DefaultMaxTokens); // sent the output cap it is priced at
-    auto *request = new Dispatch::ProxyRequest(m_ctx, exchange, key, endpoint, sent, std::move(plan), facts.client);
-    request->setAffinity(std::move(affinity));
+    auto *request = new Dispatch::ProxyRequest(m_ctx, exchange, key, endpoint, planned.sent, std::move(planned.plan), planned.facts.client);
+    request->setAffinity(std::move(planned.affinity));
     request->start();
 }
 
 void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &key)
 {
     // A model is listed once a sharer offering it has passed a test of it.
-    const QString pinned = key.routing.value(QLatin1String("provider")).toString();
+    const QString pinned = Keys::KeyRouting::from(key.routing).provider;
     QJsonArray data;
     QSet<QString> seen;
     // The key's named routes first: a client picks one by its name, as a model.

@@ -4,7 +4,7 @@
 #include "core/EngineContext.h"
 #include "http/HttpHeaders.h"
 #include "keys/ApiKey.h"
-#include "routing/Router.h"
+#include "routing/RequestPlanner.h"
 #include "store/Store.h"
 
 #include <QtCore/QJsonArray>
@@ -71,7 +71,7 @@ QJsonObject targetJson(const Routing::Target &t)
 
 } // namespace
 
-void dryRun(const EngineContext &ctx, const ManagementRequest &req, const ManagementReply &reply)
+void dryRun(EngineContext &ctx, const ManagementRequest &req, const ManagementReply &reply)
 {
     if (req.body.size() > DryRunMaxBody)
         return reply(413, managementError(QStringLiteral("the dry run takes at most 1 MiB of JSON; send the prompt and the output cap, "
@@ -92,12 +92,15 @@ void dryRun(const EngineContext &ctx, const ManagementRequest &req, const Manage
     // Without a body it prices a one-line prompt.
     QJsonObject body = in.value(QLatin1String("body")).toObject();
     if (!in.value(QLatin1String("body")).isObject())
-        body = QJsonObject{{QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                               {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+        body = Routing::RequestPlanner::oneLinePrompt({});
     const QString model = in.value(QLatin1String("model")).toString(body.value(QLatin1String("model")).toString());
-    if (model.isEmpty())
+    // A body's models chain, or the account's default model, names what a request without a model gets.
+    const bool chained = !body.value(QLatin1String("models")).toArray().isEmpty()
+                         || !ctx.routing.value(QLatin1String("default_model")).toString().isEmpty();
+    if (model.isEmpty() && !chained)
         return reply(400, managementError(QStringLiteral("say which model or route: {\"model\": \"openai/gpt-5.2\"}")));
-    body.insert(QStringLiteral("model"), model);
+    if (!model.isEmpty())
+        body.insert(QStringLiteral("model"), model);
     const Keys::ApiKey *key = nullptr;
     if (in.contains(QLatin1String("key"))) {
         key = ctx.key(in.value(QLatin1String("key")).toString());
@@ -112,25 +115,34 @@ void dryRun(const EngineContext &ctx, const ManagementRequest &req, const Manage
         headers.add(it.key().toLatin1(),
                     it.value().isString() ? it.value().toString().toUtf8() : QByteArray::number(it.value().toDouble()));
     }
-    Routing::RequestFacts facts;
-    facts.endpoint = endpoint;
-    facts.model = model;
-    facts.headers = &headers;
-    facts.key = key;
-    const QByteArray raw = QJsonDocument(body).toJson(QJsonDocument::Compact);
-    if (const QString unreadable = Routing::readBodyFacts(endpoint, body, raw, &facts); !unreadable.isEmpty())
-        return reply(400, managementError(unreadable));
-    facts.body = &body;
-    // A round-robin route's turn is read, never moved.
-    if (key)
-        facts.routeTurn = ctx.routeTurns.value(Routing::routeTurnKey(key->id, model));
 
-    // The one pipeline requests run; nothing is dialled, held, charged or written.
-    const Routing::Plan plan = Routing::Router(ctx).plan(facts);
+    // The planner a request runs; nothing is dialled, held, charged or written, and a round-robin
+    // turn or a session pin is read, never moved.
+    const QByteArray raw = QJsonDocument(body).toJson(QJsonDocument::Compact);
+    const Routing::RequestPlan planned = Routing::RequestPlanner(ctx).plan({Routing::PlanAsk::Purpose::DryRun, endpoint, &body, raw, &headers, key});
+    if (!planned.bodyError.isEmpty())
+        return reply(400, managementError(planned.bodyError));
+    const Routing::Plan &plan = planned.plan;
+    const Routing::RequestFacts &facts = planned.facts;
     QJsonArray targets;
     for (const Routing::Target &t : plan.targets)
         targets.append(targetJson(t));
-    QJsonObject out{{QStringLiteral("model"), model},
+    QJsonArray chain;
+    for (const Routing::ChainLink &link : plan.chain) {
+        QJsonObject o{{QStringLiteral("model"), link.model}};
+        if (link.status != 0) {
+            QJsonObject refusal{{QStringLiteral("status"), link.status}, {QStringLiteral("message"), link.message}};
+            for (auto it = link.extra.begin(); it != link.extra.end(); ++it)
+                refusal.insert(it.key(), it.value());
+            o.insert(QStringLiteral("refusal"), refusal);
+        }
+        chain.append(o);
+    }
+    const int maxAttempts = plan.maxDials > 0 ? qMin(plan.maxDials, ctx.settings.maxDials) : ctx.settings.maxDials;
+    QJsonObject out{{QStringLiteral("model"), model.isEmpty() ? plan.chain.value(0).model : model},
+                    {QStringLiteral("chain"), chain},
+                    {QStringLiteral("maxAttempts"), maxAttempts},
+                    {QStringLiteral("sessionAffinity"), planned.affinity.verdictFor({})},
                     {QStringLiteral("endpoint"), QString::fromLatin1(Wire::pathOf(endpoint))},
                     {QStringLiteral("ordering"), plan.sampled ? QStringLiteral("sampled") : QStringLiteral("fixed")},
                     {QStringLiteral("targets"), targets},
@@ -148,6 +160,15 @@ void dryRun(const EngineContext &ctx, const ManagementRequest &req, const Manage
         if (route->order == Keys::Route::Order::RoundRobin)
             r.insert(QStringLiteral("turn"), qint64(facts.routeTurn % quint64(qMax<qsizetype>(1, route->targets.size()))));
         out.insert(QStringLiteral("route"), r);
+    }
+    // Where a request would go first: the first target with a sharer left, and that sharer.
+    for (const Routing::Target &t : plan.targets) {
+        if (!plan.ok() || t.candidates.isEmpty())
+            continue;
+        out.insert(QStringLiteral("first"), QJsonObject{{QStringLiteral("target"), t.label()},
+                                                        {QStringLiteral("sharer"), t.candidates.first().handle},
+                                                        {QStringLiteral("name"), t.candidates.first().name}});
+        break;
     }
     if (!plan.ok()) {
         QJsonObject refusal{{QStringLiteral("status"), plan.status}, {QStringLiteral("message"), plan.message}};

@@ -9,7 +9,7 @@ namespace Api {
 
 /// POST /keys/route-dry-run (seed 001 "Dry-run a route"): what a request would do, through the
 /// same pipeline a real one runs, without sending, charging or writing anything.
-void dryRun(const EngineContext &context, const ManagementRequest &request, const ManagementReply &reply);
+void dryRun(EngineContext &context, const ManagementRequest &request, const ManagementReply &reply);
 
 /// Bodies larger than this are refused: send the prompt and the output cap, not the attachments.
 constexpr qsizetype DryRunMaxBody = 1024 * 1024;

@@ -12,7 +12,7 @@
 #include "health/Verifier.h"
 #include "keys/KeyRouting.h"
 #include "keys/Routes.h"
-#include "routing/Router.h"
+#include "routing/RequestPlanner.h"
 #include "secrets/SecretStore.h"
 #include "store/Store.h"
 
@@ -210,18 +210,18 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
         const Catalog::ProviderInfo *p = m_ctx.catalog.provider(provider);
         if (!p)
             return reply(400, managementError(QStringLiteral("unknown provider %1").arg(provider)));
-        Routing::RequestFacts facts;
-        facts.endpoint = p->speaks(QStringLiteral("chat")) ? Wire::Endpoint::ChatCompletions
-                         : p->speaks(QStringLiteral("messages")) ? Wire::Endpoint::Messages
-                                                                 : Wire::Endpoint::Responses;
-        facts.model = provider + QLatin1Char('/') + model;
-        facts.headers = &headers;
-        facts.promptTokens = 16; // a one-line prompt, as the dry run prices it
-        const Routing::Plan plan = Routing::Router(m_ctx).plan(facts);
+        // The planner's first target for a one-line request naming the model: the request order by construction.
+        const Wire::Endpoint endpoint = p->speaks(QStringLiteral("chat")) ? Wire::Endpoint::ChatCompletions
+                                        : p->speaks(QStringLiteral("messages")) ? Wire::Endpoint::Messages
+                                                                                : Wire::Endpoint::Responses;
+        const QJsonObject body = Routing::RequestPlanner::oneLinePrompt(provider + QLatin1Char('/') + model);
+        Routing::RequestPlan planned = Routing::RequestPlanner(m_ctx).plan(
+            {Routing::PlanAsk::Purpose::Listing, endpoint, &body, QJsonDocument(body).toJson(QJsonDocument::Compact), &headers, nullptr});
+        const Routing::Plan &plan = planned.plan;
         if (!plan.ok() && plan.targets.isEmpty())
             return reply(plan.status, managementError(plan.message));
         int rank = 0;
-        for (const Routing::Target &t : plan.targets) {
+        for (const Routing::Target &t : plan.targets.mid(0, 1)) {
             for (const Routing::Candidate &c : t.candidates) {
                 QJsonObject o{{QStringLiteral("rank"), ++rank},
                               {QStringLiteral("handle"), c.handle},

@@ -79,7 +79,7 @@ ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange,
     m_clientStream = m_body.value(QLatin1String("stream")).toBool() && m_endpoint != Wire::Endpoint::CountTokens;
     m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
     m_trace.stream = m_clientStream;
-    m_phaseLimits = key.routing.value(QLatin1String("phaseLimits")).toBool(false) || m_plan.phaseLimits;   // docs/keys.md
+    m_phaseLimits = m_plan.phaseLimits;   // the key's or the route's (docs/keys.md), read by the planner
     m_trace.route = m_plan.route;
     if (m_plan.orderedBySpeed)
         m_trace.orderedBy = QStringLiteral("speed");   // "a request ordered this way is marked on its usage row"
@@ -254,6 +254,7 @@ void ProxyRequest::dialNext()
     m_draining = false;
     m_errorBody.clear();
     m_meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, m_clientStream);
+    m_echo = Wire::ModelEcho(target().echoModel);
     if (m_bodyFor != target().label()) {
         const UpstreamBody body = rewriteBody(m_endpoint, m_body, target().model);
         m_upstreamBody = body.bytes;
@@ -327,7 +328,7 @@ void ProxyRequest::commit(int status)
         headers.set("cache-control", "no-cache");
     qint64 length = -1;
     const QByteArray upstreamLength = m_call->headers().value("content-length");
-    if (!m_sse && !upstreamLength.isEmpty() && m_call->headers().value("transfer-encoding").isEmpty())
+    if (!m_sse && !upstreamLength.isEmpty() && m_call->headers().value("transfer-encoding").isEmpty() && !m_echo.active())
         length = upstreamLength.toLongLong();
     m_exchange->startStream(status, headers, length);
     if (awaited)
@@ -359,7 +360,7 @@ void ProxyRequest::handleBody(const QByteArray &bytes)
     if (m_awaitingOutput) {
         for (const Wire::SseEvent &ev : m_meter->feedStream(bytes))
             if (!(m_injectedUsage && ev.usageOnly))
-                m_awaitedBytes += ev.raw;
+                m_awaitedBytes += m_echo.event(ev.raw);
         if (m_meter->sawOutput() || m_meter->sawErrorEvent() || m_meter->sawEndEvent())
             commit(m_attempt.status);
         return;
@@ -369,7 +370,7 @@ void ProxyRequest::handleBody(const QByteArray &bytes)
     m_lastActivityMs = m_ctx.clock->nowMs();
     if (!m_sse) {
         m_meter->feedBody(bytes);
-        relay(bytes);
+        relay(m_echo.body(bytes));
         return;
     }
     const QList<Wire::SseEvent> events = m_meter->feedStream(bytes);
@@ -378,7 +379,7 @@ void ProxyRequest::handleBody(const QByteArray &bytes)
         // The usage-only chunk we asked for on the client's behalf is read, not relayed.
         if (m_injectedUsage && ev.usageOnly)
             continue;
-        out += ev.raw;
+        out += m_echo.event(ev.raw);
     }
     relay(out);
 }
@@ -424,6 +425,7 @@ void ProxyRequest::handleUpstreamFinished()
     if (m_awaitingOutput)
         commit(m_attempt.status);   // it ended without output: the client gets what it said
     m_meter->finish();
+    relay(m_echo.finish());
     // Whatever is left unterminated in the SSE buffer still goes to the client as it came.
     if (m_sse)
         relay(m_meter->takePendingStream());

@@ -7,6 +7,7 @@
 #include "routing/Affinity.h"
 #include "routing/Router.h"
 #include "store/TraceRecord.h"
+#include "wire/ModelEcho.h"
 #include "wire/ResponseMeter.h"
 
 #include <QtCore/QObject>
@@ -116,6 +117,7 @@ private:
     bool m_finished = false;
     QByteArray m_errorBody;
     std::unique_ptr<Wire::ResponseMeter> m_meter;
+    Wire::ModelEcho m_echo;       // auto/: the answer names the id the client sent (wire/ModelEcho.h)
     Deadline m_firstByteDeadline;
     Deadline m_idleDeadline;
     Deadline m_holdDeadline;

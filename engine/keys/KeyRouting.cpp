@@ -65,6 +65,7 @@ KeyRouting KeyRouting::from(const QJsonObject &o)
     r.demoteFailing = o.value(QLatin1String("demoteFailing")).toBool(false);
     r.phaseLimits = o.value(QLatin1String("phaseLimits")).toBool(false);
     r.sticky = o.value(QLatin1String("sticky")).toBool(true);
+    r.pinTtlSeconds = number(o, "pinTtlSeconds");
     r.denyDataCollection = o.value(QLatin1String("dataCollection")).toString() == QLatin1String("deny");
     r.allowSelfHosted = o.value(QLatin1String("allowSelfHosted")).toBool(true);
     r.spendLimitUsdPerDay = number(o, "spendLimitUsdPerDay");

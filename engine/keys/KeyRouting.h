@@ -31,6 +31,7 @@ struct KeyRouting
     bool demoteFailing = false;
     bool phaseLimits = false;         // seed 003: 30 s to first byte streamed, 60 s between events, 180 s otherwise
     bool sticky = true;
+    std::optional<double> pinTtlSeconds;     // an extension: the key's session pins last longer than the engine's
     bool denyDataCollection = false;  // "dataCollection": "deny"
     bool allowSelfHosted = true;
     std::optional<double> spendLimitUsdPerDay;

@@ -40,14 +40,15 @@ const PinBook::Pin *PinBook::live(const QByteArray &key)
     return &*it;
 }
 
-std::optional<PinBook::Hit> PinBook::resolve(const SessionEvidence &ev)
+std::optional<PinBook::Hit> PinBook::resolve(const SessionEvidence &ev, bool touch)
 {
     const qint64 now = m_clock->nowMs();
     auto hit = [&](const QByteArray &key, PinKind kind, bool inherited) -> std::optional<Hit> {
         const Pin *p = live(key);
         if (!p || p->conflicted || p->handle.isEmpty())
             return std::nullopt;
-        m_pins[key].lastHitMs = now; // each hit restarts the timer
+        if (touch)
+            m_pins[key].lastHitMs = now; // each hit restarts the timer
         return Hit{p->handle, kind, inherited};
     };
     // Closest first: the answer the client sent back, then its thread, its conversation inside
@@ -175,7 +176,7 @@ QString namedSharerReason(const RequestFacts &facts, const QJsonObject &body)
             if (!facts.headers->value(name).trimmed().isEmpty())
                 return QStringLiteral("sharer named");
     }
-    if (facts.key && facts.key->routing.value(QLatin1String("onlySharers")).toArray().size() == 1)
+    if (facts.keyRouting().onlySharers.size() == 1)
         return QStringLiteral("sharer named");
     // A request that passes an order or a sort skips affinity (seed 004).
     const QJsonObject provider = body.value(QLatin1String("provider")).toObject();
@@ -189,18 +190,18 @@ QString namedSharerReason(const RequestFacts &facts, const QJsonObject &body)
 } // namespace
 
 void Affinity::place(PinBook *book, const EngineSettings &settings, Plan &plan, const RequestFacts &facts, const QJsonObject &body,
-                     const SessionEvidence &evidence, Clock *clock)
+                     const SessionEvidence &evidence, Clock *clock, bool readOnly)
 {
     m_book = book;
     m_clock = clock;
     m_evidence = evidence;
-    const QJsonObject routing = facts.key ? facts.key->routing : QJsonObject();
+    const Keys::KeyRouting &routing = facts.keyRouting();
     // The key may keep its pins longer than the engine's default, never shorter.
     m_ttlMs = qMax<qint64>(1, settings.pinTtlSeconds) * 1000;
-    const double keyTtl = routing.value(QLatin1String("pinTtlSeconds")).toDouble(0);
+    const double keyTtl = routing.pinTtlSeconds.value_or(0);
     if (keyTtl * 1000 > m_ttlMs)
         m_ttlMs = qint64(keyTtl * 1000);
-    if (!book || !routing.value(QLatin1String("sticky")).toBool(true)) {
+    if (!book || !routing.sticky) {
         m_mode = QStringLiteral("off"); // the session id still reaches the provider; only the pin stops
         return;
     }
@@ -209,7 +210,7 @@ void Affinity::place(PinBook *book, const EngineSettings &settings, Plan &plan, 
         m_mode = QStringLiteral("skipped: ") + skip;
         return;
     }
-    const std::optional<PinBook::Hit> hit = book->resolve(evidence);
+    const std::optional<PinBook::Hit> hit = book->resolve(evidence, !readOnly);
     if (!hit)
         return;
     m_pinned = hit->handle;

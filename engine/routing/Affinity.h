@@ -36,8 +36,8 @@ public:
         PinKind kind = PinKind::Session;
         bool inherited = false;   // a new conversation starting where its session last was
     };
-    /// The closest live pin the evidence names.
-    std::optional<Hit> resolve(const SessionEvidence &evidence);
+    /// The closest live pin the evidence names; touch restarts its timer (a dry run only looks).
+    std::optional<Hit> resolve(const SessionEvidence &evidence, bool touch = true);
     /// The account handle served the request cleanly: pins the evidence's keys, and the answer's
     /// own reasoning and tool call ids (answerKeys), to it.
     void record(const SessionEvidence &evidence, const QList<QByteArray> &answerKeys, const QString &handle, qint64 ttlMs,
@@ -87,8 +87,9 @@ class Affinity
 public:
     Affinity() = default;
     /// Reads the request and places the pinned account in the plan (step 3 of the order).
+    /// readOnly: a dry run's placement, which leaves the pins' timers alone.
     void place(PinBook *book, const EngineSettings &settings, Plan &plan, const RequestFacts &facts, const QJsonObject &body,
-               const SessionEvidence &evidence, Clock *clock);
+               const SessionEvidence &evidence, Clock *clock, bool readOnly = false);
 
     /// The verdict if handle serves (or, empty, before anything served).
     QString verdictFor(const QString &servingHandle) const;

@@ -1,6 +1,7 @@
 #include "FailingSharers.h"
 
 #include "keys/ApiKey.h"
+#include "keys/KeyRouting.h"
 
 namespace Aile::Routing {
 
@@ -13,7 +14,7 @@ QString entryKey(const QString &keyId, const QString &provider, const QString &h
 
 void FailingSharers::note(const Keys::ApiKey &key, const QString &provider, const QString &handle, bool failed, qint64 nowMs)
 {
-    if (!key.routing.value(QLatin1String("demoteFailing")).toBool())
+    if (!Keys::KeyRouting::from(key.routing).demoteFailing)
         return;
     const QString k = entryKey(key.id, provider, handle);
     if (!failed) {

@@ -22,6 +22,8 @@ namespace {
 constexpr qsizetype MaxListHeaderBytes = 4096;
 constexpr qint64 SpeedBandMs = 500;
 constexpr int SpeedSamples = 3;
+// The refusedBy of a sharer a route target's pin leaves out (docs/routing.md "Removal reasons").
+const QLatin1String RoutePinSource("route target pin");
 
 Plan refusal(int status, const QString &message, const QString &refusedBy = {}, const QJsonObject &more = {})
 {
@@ -84,7 +86,7 @@ QString money(double usd)
 
 int filterRank(const QString &by)
 {
-    if (by == QLatin1String("x-aile-sharer") || by == QLatin1String("x-aile-exclude-sharer"))
+    if (by == QLatin1String("x-aile-sharer") || by == QLatin1String("x-aile-exclude-sharer") || by == RoutePinSource)
         return 1;
     if (by == QLatin1String("x-aile-data-collection"))
         return 2;
@@ -135,6 +137,7 @@ std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
     }
     out->onlySharers = only.isEmpty() ? keyAllowed : only;
     out->onlyFromHeader = !only.isEmpty();
+    out->onlyBy = !only.isEmpty() ? Limits::OnlyBy::Header : !key.sharer.isEmpty() ? Limits::OnlyBy::KeySharer : Limits::OnlyBy::KeyList;
     out->sharerPin = key.sharer;
     if (facts.routeTarget && !facts.routeTarget->sharer.isEmpty()) {
         // A route target pinned to one sharer: the key's lists allow it (checked when saved); a
@@ -147,6 +150,8 @@ std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
                            QStringLiteral("x-aile-sharer"));
         out->onlySharers = {pin};
         out->sharerPin = pin;
+        out->onlyBy = Limits::OnlyBy::RoutePin;
+        out->routePin = QStringLiteral("route %1 target %2").arg(facts.route->name, facts.routeTarget->model);
     }
     out->keyNeverSharers = key.neverSharers;
     for (const char *name : {"x-aile-exclude-sharer", "x-aile-exclude-lender"})
@@ -307,9 +312,22 @@ QString Router::leverRefusal(const RequestFacts &facts, const Limits &limits, co
 {
     Q_UNUSED(facts);
     if (!limits.onlySharers.isEmpty() && !limits.onlySharers.contains(s.handle)) {
+        // Named for what made the list: a route target's pin is neither the key's nor a header's.
+        switch (limits.onlyBy) {
+        case Limits::OnlyBy::RoutePin:
+            *by = RoutePinSource;
+            return QStringLiteral("not %1, the sharer %2 is pinned to").arg(limits.onlySharers.first(), limits.routePin);
+        case Limits::OnlyBy::Header:
+            *by = QStringLiteral("x-aile-sharer");
+            return QStringLiteral("not among the sharers x-aile-sharer allows");
+        case Limits::OnlyBy::KeySharer:
+            *by = QStringLiteral("x-aile-sharer");
+            return QStringLiteral("not %1, this API key's one sharer").arg(limits.onlySharers.first());
+        case Limits::OnlyBy::KeyList:
+            break;
+        }
         *by = QStringLiteral("x-aile-sharer");
-        return limits.onlyFromHeader ? QStringLiteral("not among the sharers x-aile-sharer allows")
-                                     : QStringLiteral("not among this API key's allowed sharers");
+        return QStringLiteral("not among this API key's allowed sharers");
     }
     if (limits.headerNeverSharers.contains(s.handle)) {
         *by = QStringLiteral("x-aile-exclude-sharer");
@@ -365,6 +383,15 @@ std::optional<Plan> Router::leverEmptyPlan(const Target &t, const Limits &limits
     if (first.refusedBy == QLatin1String("x-aile-data-collection"))
         return refusal(400, QStringLiteral("%1 leaves no sharer for %2: %3; name a provider that does not train on prompts")
                                 .arg(limits.denyDataSource, what, first.reason.section(QStringLiteral(": "), 1)),
+                       first.refusedBy);
+    if (first.refusedBy == RoutePinSource)
+        return refusal(503, QStringLiteral("%1 is pinned to sharer %2, which has no machine online and sharing %3 right now; "
+                                           "pin the target to another sharer or remove the pin")
+                                .arg(limits.routePin, limits.onlySharers.first(), what),
+                       first.refusedBy);
+    if (first.refusedBy == QLatin1String("x-aile-sharer") && limits.onlyBy == Limits::OnlyBy::KeySharer)
+        return refusal(503, QStringLiteral("this API key's one sharer (%1) has no machine online and sharing %2 right now")
+                                .arg(limits.onlySharers.first(), what),
                        first.refusedBy);
     if (first.refusedBy == QLatin1String("x-aile-sharer"))
         return refusal(503, QStringLiteral("none of %1 (%2) has a machine online and sharing %3 right now")

@@ -23,23 +23,28 @@ bool RequestFacts::prefersSpeed() const
     return keyRouting().preferSpeed;
 }
 
-Plan Router::planChain(const RequestFacts &facts, const QStringList &requested) const
+Plan Router::planChain(const RequestFacts &facts, const QStringList &requested, bool accountChain) const
 {
     QStringList chain;
     for (const QString &m : requested)
         if (!m.isEmpty() && !chain.contains(m))
             chain << m;
-    if (chain.isEmpty() && !m_ctx.routing.value(QLatin1String("default_model")).toString().isEmpty())
-        chain << m_ctx.routing.value(QLatin1String("default_model")).toString();
-    for (const QJsonValue &v : m_ctx.routing.value(QLatin1String("fallback_models")).toArray())
-        if (!v.toString().isEmpty() && !chain.contains(v.toString()))
-            chain << v.toString();
+    const QString defaultModel = accountChain ? m_ctx.routing.value(QLatin1String("default_model")).toString() : QString();
+    if (chain.isEmpty() && !defaultModel.isEmpty())
+        chain << defaultModel;
+    if (accountChain)
+        for (const QJsonValue &v : m_ctx.routing.value(QLatin1String("fallback_models")).toArray())
+            if (!v.toString().isEmpty() && !chain.contains(v.toString()))
+                chain << v.toString();
     if (chain.size() > MaxChainModels)
         chain.resize(MaxChainModels);
+    auto link = [](const QString &model, const Plan &p) { return ChainLink{model, p.status, p.message, p.extra}; };
     if (chain.size() <= 1) {
         RequestFacts one = facts;
         one.model = chain.value(0, facts.model);
-        return plan(one);
+        Plan p = plan(one);
+        p.chain = {link(one.model, p)};
+        return p;
     }
     Plan out;
     std::optional<Plan> firstRefusal;
@@ -47,6 +52,7 @@ Plan Router::planChain(const RequestFacts &facts, const QStringList &requested) 
         RequestFacts one = facts;
         one.model = m;
         Plan p = plan(one);
+        out.chain.append(link(m, p));
         if (!p.ok()) {
             // A model that cannot be served is passed over for the next one; its refusals stay in the trace.
             if (!firstRefusal)
@@ -59,6 +65,7 @@ Plan Router::planChain(const RequestFacts &facts, const QStringList &requested) 
         out.anyProvider = true;     // the model changes between attempts: each attempt names its target
         out.sampled = out.sampled || p.sampled;
         out.orderedBySpeed = out.orderedBySpeed || p.orderedBySpeed;
+        out.phaseLimits = out.phaseLimits || p.phaseLimits;
         if (!out.costCapUsd) {
             out.costCapUsd = p.costCapUsd;
             out.costCapSource = p.costCapSource;
@@ -67,8 +74,10 @@ Plan Router::planChain(const RequestFacts &facts, const QStringList &requested) 
         if (out.route.isEmpty())
             out.route = p.route;   // a route named in the chain: its targets still charge it (Target::route)
     }
-    if (std::none_of(out.targets.begin(), out.targets.end(), [](const Target &t) { return !t.candidates.isEmpty(); }))
+    if (std::none_of(out.targets.begin(), out.targets.end(), [](const Target &t) { return !t.candidates.isEmpty(); })) {
+        firstRefusal->chain = out.chain;
         return *firstRefusal;
+    }
     out.maxDials = MaxChainModels;   // at most three attempts across the chain
     return out;
 }

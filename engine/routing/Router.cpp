@@ -61,6 +61,13 @@ void weightedShuffle(QList<T> &items, QRandomGenerator &rng, Weight weightOf)
     }
 }
 
+// A sharer this request would never draw, whatever its health: it cannot end a wait.
+bool neverDrawn(const Refusal &r)
+{
+    return !r.refusedBy.isEmpty() || r.code == QLatin1String("weight_0") || r.code == QLatin1String("disabled")
+           || r.code == QLatin1String("blocked") || r.code == QLatin1String("no_credential");
+}
+
 } // namespace
 
 namespace {
@@ -88,13 +95,13 @@ std::optional<Router::PriceBound> parseBound(const QString &text, const QString 
 
 std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
 {
-    const QJsonObject routing = facts.key ? facts.key->routing : QJsonObject();
-    if (routing.contains(QLatin1String("maxPricePercent")))
-        out->maxes.append({routing.value(QLatin1String("maxPricePercent")).toDouble(), true, QStringLiteral("this API key's discount limit")});
-    if (routing.contains(QLatin1String("maxPrice")))
-        out->maxes.append({routing.value(QLatin1String("maxPrice")).toDouble(), false, QStringLiteral("this API key's price limit")});
-    if (routing.contains(QLatin1String("minPricePercent")))
-        out->mins.append({routing.value(QLatin1String("minPricePercent")).toDouble(), true, QStringLiteral("this API key's price floor")});
+    const Keys::KeyRouting &routing = facts.keyRouting();
+    if (routing.maxPricePercent)
+        out->maxes.append({*routing.maxPricePercent, true, QStringLiteral("this API key's discount limit")});
+    if (routing.maxPrice)
+        out->maxes.append({*routing.maxPrice, false, QStringLiteral("this API key's price limit")});
+    if (routing.minPricePercent)
+        out->mins.append({*routing.minPricePercent, true, QStringLiteral("this API key's price floor")});
     for (const char *name : {"x-aile-max-price", "x-aile-min-price"}) {
         const QString value = headerText(facts, name);
         if (value.isEmpty())
@@ -120,7 +127,7 @@ std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
         return refused(400, QStringLiteral("x-aile-verified takes 1 or 0, not \"%1\"").arg(verified),
                        QJsonObject{{QStringLiteral("refusedBy"), QStringLiteral("x-aile-verified")}});
     }
-    if (routing.value(QLatin1String("verifiedOnly")).toBool()) {
+    if (routing.verifiedOnly) {
         out->verifiedOnly = true;
         out->verifiedSource = QStringLiteral("this API key's verified-only filter");
     }
@@ -211,7 +218,7 @@ Plan Router::plan(const RequestFacts &facts) const
         return *spent;
     const bool chat = Wire::isChat(facts.endpoint);
     const QString headerProvider = headerText(facts, "x-aile-provider").toLower();
-    const QString keyProvider = facts.key ? facts.key->routing.value(QLatin1String("provider")).toString() : QString();
+    const QString keyProvider = facts.keyRouting().provider;
     const QStringList capacity = listOf(headerText(facts, "x-aile-capacity"));
     const QStringList headerList = listOf(headerProvider);
 
@@ -277,13 +284,8 @@ Plan Router::plan(const RequestFacts &facts) const
         provider = prefix;
         id = facts.model.mid(slash + 1);
     } else {
-        const QJsonObject routing = facts.key ? facts.key->routing : QJsonObject();
-        if (chat && routing.value(QLatin1String("bareModelAnyProvider")).toBool()) {
-            QStringList limit;
-            for (const QJsonValue &v : routing.value(QLatin1String("bareModelProviders")).toArray())
-                limit << v.toString();
-            return planAnyProvider(facts, facts.model, limit);
-        }
+        if (chat && facts.keyRouting().bareModelAnyProvider)
+            return planAnyProvider(facts, facts.model, facts.keyRouting().bareModelProviders);
         if (facts.client == ClientKind::ClaudeCode)
             provider = QStringLiteral("claude");
         else if (facts.client == ClientKind::Codex)
@@ -338,12 +340,15 @@ void Router::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) 
         plan.extra = levers->extra;
         return;
     }
+    // Every sharer that could be drawn is cooling (or out of quota): 429 at the earliest end. The
+    // ones never drawn for this request (weight 0, disabled for the model, blocked, without a
+    // credential, left out by a filter or a pin) do not turn that into a 503.
     qint64 earliest = 0;
-    bool allCooling = !t.refusals.isEmpty();
+    bool allCooling = true;
     for (const Refusal &r : t.refusals) {
         if (r.untilMs > 0)
             earliest = earliest == 0 ? r.untilMs : qMin(earliest, r.untilMs);
-        else
+        else if (!neverDrawn(r))
             allCooling = false;
     }
     if (!t.refusals.isEmpty()
@@ -362,7 +367,7 @@ void Router::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) 
         plan.status = 429;
         plan.retryAfterMs = earliest - m_ctx.clock->nowMs();
         const bool quota = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("quota_exhausted"); });
-        const bool cooling = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code != QLatin1String("quota_exhausted"); });
+        const bool cooling = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("cooldown"); });
         const QString why = quota && cooling ? QStringLiteral("is cooling down after failures or has used up its subscription quota")
                             : quota           ? QStringLiteral("has used up its subscription quota")
                                               : QStringLiteral("is cooling down after failures");
@@ -699,6 +704,7 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
             continue;
         }
         Target t = target(p.id, id, facts);
+        t.echoModel = facts.model;
         if (t.candidates.isEmpty()) {
             plan.targets.append(t); // kept for the dry run's account, dropped below
             continue;

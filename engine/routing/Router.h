@@ -118,7 +118,18 @@ struct Target
     int refusalStatus = 0;
     QString refusal;
     QString refusalCode;                   // budget_spent, cost_cap, capability, …
+    QString echoModel;                     // any provider (auto/): the id the client sent, which the answer names
     QString label() const { return provider + QLatin1Char('/') + model; }
+};
+
+/// One model of a request's chain (the body's `models`, else its `model` or the account's
+/// default_model, then the account's fallback_models), and why it cannot be served when it cannot.
+struct ChainLink
+{
+    QString model;
+    int status = 0;                        // 0: planned; else the refusal a request for it alone gets
+    QString message;
+    QJsonObject extra;
 };
 
 /// The ordered targets for a request, or the error it gets before anything is dialled.
@@ -137,7 +148,8 @@ struct Plan
     int maxDials = 0;                      // 0: the setting; a models chain makes at most 3 attempts
     QString route;                         // a key's named route: its name
     int ttftMs = 0;                        // the route's first-token limit (2+ targets); 0: none
-    bool phaseLimits = false;              // the route's seed 003 phase limits
+    bool phaseLimits = false;              // the key's or the route's seed 003 phase limits
+    QList<ChainLink> chain;                // every model the request tries, in order (planChain)
     /// Each attempt's trace row names its target (any provider, a chain, a named route).
     bool labelsTargets() const { return anyProvider || !route.isEmpty(); }
     bool ok() const { return status == 0; }
@@ -153,7 +165,9 @@ public:
     /// A fallback chain (seed 003): the body's `models` (else `model`, else routing.default_model),
     /// then routing.fallback_models, cut to the first three; each planned in turn and their
     /// targets tried in order, with at most three attempts across them. One model plans as plan().
-    Plan planChain(const RequestFacts &facts, const QStringList &models) const;
+    /// accountChain false: the account's default and fallbacks are left out (the sharers listing
+    /// plans the one model it names).
+    Plan planChain(const RequestFacts &facts, const QStringList &models, bool accountChain = true) const;
     static constexpr int MaxChainModels = 3;
 
     /// The sharers of one provider for one model, filtered and ordered (also the listing).
@@ -186,6 +200,11 @@ public:
         // self-hosted capacity.
         QStringList onlySharers;          // empty: any
         bool onlyFromHeader = false;      // x-aile-sharer narrowed (or replaced) the key's list
+        /// What made onlySharers, for the removal reasons and the 503: the route target's pin, the
+        /// header, the key's one sharer, or the key's allowed sharers.
+        enum class OnlyBy { KeyList, KeySharer, Header, RoutePin };
+        OnlyBy onlyBy = OnlyBy::KeyList;
+        QString routePin;                 // "route coding target openai/gpt-5.2", when a route target's pin made the list
         QStringList keyNeverSharers;
         QStringList headerNeverSharers;
         QStringList excludeProviders;     // key and x-aile-exclude-provider

@@ -73,6 +73,13 @@ struct RoutingFixture
         return AsyncClient::wait(client.post(engine->baseUrl() + path, body, auth(headers)));
     }
 
+    /// A management API call with the admin token.
+    Reply admin(const QString &method, const QString &path, const QJsonObject &body = {})
+    {
+        return send(method, engine->baseUrl() + path, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(),
+                    {{"authorization", QByteArray("Bearer ") + AdminToken}});
+    }
+
     Reply chat(const QString &model, const QList<QPair<QByteArray, QByteArray>> &headers = {})
     {
         return post(QStringLiteral("/v1/chat/completions"), chatBody(model), headers);
