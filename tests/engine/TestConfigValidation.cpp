@@ -355,6 +355,18 @@ private Q_SLOTS:
                  {{"authorization", QByteArray("Bearer ") + AdminToken}});
         QCOMPARE(r.status, 400);
         QCOMPARE(m_engine->context().sharer(QStringLiteral("L00000000000000a1"))->priority, 0);
+        // PUT /keys/{id}: the file's key routing message (the row "key routing: unknown setting").
+        r = send(QStringLiteral("PUT"), m_engine->baseUrl() + QStringLiteral("/keys/test"), R"({"routing": {"maxCostUsdd": 0.5}})",
+                 {{"authorization", QByteArray("Bearer ") + AdminToken}});
+        QCOMPARE(r.status, 400);
+        const QString keyMessage = r.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
+        QVERIFY2(keyMessage.startsWith(QLatin1String(R"(key "test": routing.maxCostUsdd is not a key routing setting)")), qPrintable(keyMessage));
+        const Reply imported = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/admin/config"),
+                                    R"({"keys": [{"name": "test", "routing": {"maxCostUsdd": 0.5}}]})",
+                                    {{"authorization", QByteArray("Bearer ") + AdminToken}});
+        QCOMPARE(imported.json().value(QLatin1String("error")).toObject().value(QLatin1String("problems")).toArray().first().toObject()
+                     .value(QLatin1String("message")).toString(),
+                 keyMessage);
         // PUT /v1/routing: the file's "routing" message.
         r = send(QStringLiteral("PUT"), m_engine->baseUrl() + QStringLiteral("/v1/routing"), R"({"selection": "fastest"})",
                  {{"authorization", QByteArray("Bearer ") + AdminToken}});
