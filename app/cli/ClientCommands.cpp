@@ -1,4 +1,5 @@
 #include "ClientCommands.h"
+#include "ConfigCheck.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
@@ -213,11 +214,14 @@ int runSharers(const QStringList &arguments)
 
 int runConfig(const QStringList &arguments)
 {
+    if (arguments.value(1) == QLatin1String("check"))
+        return runConfigCheck(arguments);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "The running configuration as JSON, without secrets (the configuration file's format).\n"
         "  aile config export [FILE]   write it (stdout without FILE)\n"
-        "  aile config import FILE     apply one: same handles, key names and providers replace what is there"));
+        "  aile config import FILE     apply one: same handles, key names and providers replace what is there\n"
+        "  aile config check FILE      check one without an engine, writing nothing (see aile config check --help)"));
     parser.addHelpOption();
     addConnectionOptions(parser);
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("export or import"));
@@ -260,7 +264,7 @@ int runConfig(const QStringList &arguments)
         out << "imported" << Qt::endl;
         return 0;
     }
-    err << "aile config: say `export [FILE]` or `import FILE`\n";
+    err << "aile config: say `export [FILE]`, `import FILE` or `check FILE`\n";
     return 2;
 }
 

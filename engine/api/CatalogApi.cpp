@@ -1,5 +1,6 @@
 #include "CatalogApi.h"
 
+#include "config/EntryChecks.h"
 #include "core/EngineContext.h"
 #include "store/Store.h"
 
@@ -7,39 +8,9 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QUrl>
 
-#include <cmath>
 
 namespace Aile::Api {
 namespace {
-
-constexpr double MaxListPrice = 100000;   // $/Mtok: far above any published price, below nonsense
-
-/// Prices, thresholds and windows a user may type: numbers, not negative, not absurd.
-QString modelProblem(const QJsonObject &o)
-{
-    static const char *const prices[] = {"input", "output", "cacheRead", "cacheWrite"};
-    for (const char *name : prices) {
-        const QJsonValue v = o.value(QLatin1String(name));
-        if (v.isUndefined() || v.isNull())
-            continue;
-        if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() < 0 || v.toDouble() > MaxListPrice)
-            return QStringLiteral("\"%1\" must be a price in USD per million tokens between 0 and %2, or null for unknown")
-                .arg(QLatin1String(name))
-                .arg(MaxListPrice);
-    }
-    const QJsonObject lc = o.value(QLatin1String("longContext")).toObject();
-    for (const char *name : {"threshold", "input", "output"}) {
-        const QJsonValue v = lc.value(QLatin1String(name));
-        if (!v.isUndefined() && (!v.isDouble() || v.toDouble() < 0 || v.toDouble() > (name[0] == 't' ? 1e9 : MaxListPrice)))
-            return QStringLiteral("\"longContext.%1\" must be a number of at least 0").arg(QLatin1String(name));
-    }
-    for (const char *name : {"contextWindow", "maxOutput"}) {
-        const QJsonValue v = o.value(QLatin1String(name));
-        if (!v.isUndefined() && !v.isNull() && (!v.isDouble() || v.toDouble() < 0 || v.toDouble() > 1e9))
-            return QStringLiteral("\"%1\" must be a number of tokens of at least 0").arg(QLatin1String(name));
-    }
-    return {};
-}
 
 /// A provider added by base URL: "compatible" picks the wire and the auth header of the API
 /// family it copies; everything else may still be given as in the catalogue format.
@@ -60,27 +31,9 @@ QJsonObject providerFromShorthand(QJsonObject o, QString *error)
         *error = QStringLiteral("\"compatible\" is \"openai\" or \"anthropic\" (the API the provider copies), not \"%1\"").arg(compatible);
         return {};
     }
-    static const QSet<QString> wires{QStringLiteral("chat"),       QStringLiteral("responses"),   QStringLiteral("messages"),
-                                     QStringLiteral("embeddings"), QStringLiteral("moderations"), QStringLiteral("rerank")};
-    for (const QJsonValue &w : o.value(QLatin1String("wires")).toArray())
-        if (!wires.contains(w.toString())) {
-            *error = QStringLiteral("unknown wire \"%1\"; a provider speaks chat, responses, messages, embeddings, moderations or rerank")
-                         .arg(w.toString());
-            return {};
-        }
-    const QString auth = o.value(QLatin1String("auth")).toString(QStringLiteral("bearer"));
-    if (auth != QLatin1String("bearer") && auth != QLatin1String("x-api-key")) {
-        *error = QStringLiteral("\"auth\" is \"bearer\" or \"x-api-key\", not \"%1\"").arg(auth);
-        return {};
-    }
     const QUrl url(o.value(QLatin1String("baseUrl")).toString());
     if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")) || url.host().isEmpty()) {
         *error = QStringLiteral("\"baseUrl\" must be an http:// or https:// address, e.g. \"http://127.0.0.1:8080\"");
-        return {};
-    }
-    const QString policy = o.value(QLatin1String("dataCollection")).toString(QStringLiteral("unknown"));
-    if (policy != QLatin1String("deny") && policy != QLatin1String("allow") && policy != QLatin1String("unknown")) {
-        *error = QStringLiteral("\"dataCollection\" is \"deny\", \"allow\" or \"unknown\", not \"%1\"").arg(policy);
         return {};
     }
     return o;
@@ -147,8 +100,9 @@ void CatalogApi::putModel(const QString &provider, const QString &id, const QJso
         merged.insert(it.key(), it.value());
     merged.insert(QStringLiteral("provider"), provider);
     merged.insert(QStringLiteral("id"), existing ? existing->id : id);
-    if (const QString problem = modelProblem(merged); !problem.isEmpty())
-        return reply(400, managementError(problem));
+    // The configuration file's model check: the same names, types and ranges.
+    if (const Config::Problems problems = Config::modelProblems(merged); !problems.isEmpty())
+        return reply(400, managementError(problems.first().message));
     QString error;
     auto model = Catalog::ModelInfo::fromJson(merged, &error);
     if (!model)
@@ -183,6 +137,8 @@ void CatalogApi::putProvider(const QString &id, const QJsonObject &body, const M
     o.insert(QStringLiteral("id"), id);
     const Catalog::Catalog shipped = Catalog::Catalog::builtIn();
     o.insert(QStringLiteral("builtIn"), shipped.provider(id) != nullptr);
+    if (const Config::Problems problems = Config::providerProblems(o); !problems.isEmpty())
+        return reply(400, managementError(problems.first().message));
     auto provider = Catalog::ProviderInfo::fromJson(o, &error);
     if (!provider)
         return reply(400, managementError(error));
@@ -221,11 +177,8 @@ void CatalogApi::import(const QByteArray &json, const ManagementReply &reply)
     Catalog::Catalog table;
     if (!table.merge(json, &error, true))
         return reply(400, managementError(error));
-    const QJsonObject root = QJsonDocument::fromJson(json).object();
-    for (const QJsonValue &v : root.value(QLatin1String("models")).toArray())
-        if (const QString problem = modelProblem(v.toObject()); !problem.isEmpty())
-            return reply(400, managementError(QStringLiteral("%1/%2: %3")
-                                                  .arg(v[QLatin1String("provider")].toString(), v[QLatin1String("id")].toString(), problem)));
+    if (const Config::Problems problems = Config::catalogProblems(QJsonDocument::fromJson(json).object()); !problems.isEmpty())
+        return reply(400, managementError(problems.first().message));
     for (const Catalog::ModelInfo &m : table.models())
         if (!m_ctx.catalog.provider(m.provider) && !table.provider(m.provider))
             return reply(400, managementError(QStringLiteral("model %1/%2 names an unknown provider; add the provider to the file's \"providers\"")

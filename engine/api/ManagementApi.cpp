@@ -5,6 +5,8 @@
 #include "RouteTemplate.h"
 
 #include "config/ConfigApply.h"
+#include "config/ConfigValidation.h"
+#include "config/EntryChecks.h"
 #include "core/Clock.h"
 #include "core/EngineContext.h"
 #include "core/TraceSink.h"
@@ -303,10 +305,12 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
     for (auto it = body.begin(); it != body.end(); ++it)
         if (it.key() != QLatin1String("secret"))
             merged.insert(it.key(), it.value());
-    QString error;
-    auto parsed = Catalog::Sharer::fromJson(merged, &error);
+    // The configuration file's sharer check: unknown fields, wrong types and ranges refused alike.
+    if (const Config::Problems problems = Config::sharerProblems(merged); !problems.isEmpty())
+        return reply(400, managementError(problems.first().message));
+    auto parsed = Catalog::Sharer::fromJson(merged, nullptr);
     if (!parsed)
-        return reply(400, managementError(error));
+        return reply(400, managementError(QStringLiteral("the sharer could not be read")));
     if (!m_ctx.catalog.provider(parsed->provider))
         return reply(400, managementError(QStringLiteral("unknown provider %1; add it under providers first").arg(parsed->provider)));
     if (handle.isEmpty() && m_ctx.sharer(parsed->handle))
@@ -371,24 +375,16 @@ void ManagementApi::accountRouting(const ManagementRequest &req, const Managemen
         return reply(200, current());
     if (req.method != "PUT")
         return reply(405, managementError(QStringLiteral("/v1/routing takes GET or PUT")));
-    const QJsonObject body = QJsonDocument::fromJson(req.body).object();
+    const QJsonDocument doc = QJsonDocument::fromJson(req.body);
+    if (!doc.isObject())
+        return reply(400, managementError(QStringLiteral("the body must be a JSON object such as {\"default_model\": \"openai/gpt-5.2\"}")));
+    // The configuration file's "routing" check: the given fields replace the stored ones.
+    const QJsonObject body = doc.object();
+    if (const Config::Problems problems = Config::routingProblems(body); !problems.isEmpty())
+        return reply(400, managementError(problems.first().message));
     QJsonObject merged = m_ctx.routing;
-    if (body.contains(QLatin1String("default_model"))) {
-        const QJsonValue d = body.value(QLatin1String("default_model"));
-        if (!d.isNull() && !(d.isString() && d.toString().contains(QLatin1Char('/'))))
-            return reply(400, managementError(QStringLiteral("default_model is a provider/model such as \"openai/gpt-5.2\", or null")));
-        merged.insert(QStringLiteral("default_model"), d);
-    }
-    if (body.contains(QLatin1String("fallback_models"))) {
-        const QJsonArray list = body.value(QLatin1String("fallback_models")).toArray();
-        if (!body.value(QLatin1String("fallback_models")).isArray() || list.size() > 8)
-            return reply(400, managementError(QStringLiteral("fallback_models is a list of at most 8 provider/model names")));
-        for (const QJsonValue &v : list)
-            if (!v.isString() || !v.toString().contains(QLatin1Char('/')))
-                return reply(400, managementError(QStringLiteral("fallback_models: \"%1\" is not a provider/model name such as \"openai/gpt-5.2\"")
-                                                      .arg(v.isString() ? v.toString() : QStringLiteral("(not a string)"))));
-        merged.insert(QStringLiteral("fallback_models"), list);
-    }
+    for (auto it = body.begin(); it != body.end(); ++it)
+        merged.insert(it.key(), it.value());
     m_ctx.store->saveSetting(QStringLiteral("routing"), merged);
     m_ctx.routing = merged;
     reply(200, current());
@@ -396,40 +392,38 @@ void ManagementApi::accountRouting(const ManagementRequest &req, const Managemen
 
 void ManagementApi::importConfig(const ManagementRequest &req, const ManagementReply &reply)
 {
-    // The configuration file's format (an export of another machine, say). Secrets are never in
-    // it: sharers name their credential, keys without their plain text only update routing.
-    QString error;
-    const auto cfg = Config::ConfigFile::parse(req.body, &error);
-    if (!cfg)
-        return reply(400, managementError(error));
-    // Keys are checked as PUT /keys checks them, against the catalogue and sharers as they will be
-    // once imported; a refusal applies nothing.
-    Catalog::Catalog catalog = m_ctx.catalog;
-    for (const Catalog::ProviderInfo &p : cfg->providers)
-        catalog.upsertProvider(p);
-    QList<Catalog::Sharer> sharers = m_ctx.sharers;
-    for (const Catalog::Sharer &s : cfg->sharers) {
-        sharers.removeIf([&](const Catalog::Sharer &x) { return x.handle == s.handle; });
-        sharers.append(s);
-    }
-    for (const Config::ProvisionedKey &pk : cfg->keys) {
-        const auto stored = std::find_if(m_ctx.keys.begin(), m_ctx.keys.end(), [&](const Keys::ApiKey &k) { return k.name == pk.name; });
-        QJsonArray routes = stored != m_ctx.keys.end() ? stored->routes : QJsonArray();
-        QString bad = pk.hasRoutes ? Keys::validateRoutes(pk.routes, &catalog, &sharers, &routes) : QString();
-        if (bad.isEmpty())
-            bad = Keys::validateRouting(pk.hasRouting ? pk.routing : stored != m_ctx.keys.end() ? stored->routing : QJsonObject(), routes, catalog, nullptr);
-        if (!bad.isEmpty())
-            return reply(400, managementError(QStringLiteral("key \"%1\": %2; nothing was imported").arg(pk.name, bad)));
-    }
+    // The configuration file's format (an export of another machine, say), checked as the file is
+    // at start: whole, against the catalogue and sharers as they will be once imported, before
+    // anything is written; then written in one transaction. Secrets are never in it: sharers name
+    // their credential, keys without their plain text only update routing.
+    Config::ConfigFile cfg = Config::ConfigFile::read(req.body);
     QStringList notes;
+    const Config::Problems problems
+        = Config::validate(cfg, Config::Baseline{m_ctx.catalog, m_ctx.sharers, m_ctx.keys}, Config::UnknownKey::Note, &notes);
+    if (!problems.isEmpty()) {
+        QJsonArray list;
+        for (const Config::Problem &p : problems) {
+            const Config::JsoncText::Position at = cfg.text->positionOf(p);
+            list.append(QJsonObject{{QStringLiteral("message"), p.message},
+                                    {QStringLiteral("pointer"), p.pointer},
+                                    {QStringLiteral("line"), at.line},
+                                    {QStringLiteral("column"), at.column}});
+        }
+        QJsonObject body = managementError(cfg.refusal(problems, {}, QStringLiteral("imported")));
+        QJsonObject error = body.value(QLatin1String("error")).toObject();
+        error.insert(QStringLiteral("problems"), list);
+        body.insert(QStringLiteral("error"), error);
+        return reply(400, body);
+    }
+    QString error;
     QString adminRef;
-    if (!Config::applyToStore(*cfg, *m_ctx.store, m_ctx.clock->nowMs(), &adminRef, &notes, &error))
-        return reply(400, managementError(error));
+    if (!Config::applyToStore(cfg, *m_ctx.store, m_ctx.clock->nowMs(), &adminRef, &error))
+        return reply(500, managementError(error));
     if (m_ctx.reloadState)
         m_ctx.reloadState();
     reply(200, QJsonObject{{QStringLiteral("imported"), true},
-                           {QStringLiteral("sharers"), int(cfg->sharers.size())},
-                           {QStringLiteral("keys"), int(cfg->keys.size() - notes.size())},
+                           {QStringLiteral("sharers"), int(cfg.sharers.size())},
+                           {QStringLiteral("keys"), int(cfg.keys.size() - notes.size())},
                            {QStringLiteral("notes"), QJsonArray::fromStringList(notes)}});
 }
 

@@ -2,6 +2,7 @@
 // read, edit the name and routing settings (validated, applied without a restart), revoke.
 #include "ManagementApi.h"
 
+#include "config/EntryChecks.h"
 #include "core/Clock.h"
 #include "core/EngineContext.h"
 #include "keys/ApiKey.h"
@@ -122,7 +123,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
         if (routingError.isEmpty())
             routingError = Keys::validateRouting(body.value(QLatin1String("routing")).toObject(), routes, m_ctx.catalog, &routing);
         if (!routingError.isEmpty()) {
-            reply(400, managementError(routingError));
+            reply(400, managementError(Config::keyLabel(body.value(QLatin1String("name")).toString().trimmed()) + QStringLiteral(": ") + routingError));
             return true;
         }
         const QString plain = Keys::generateKey();
@@ -180,7 +181,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
         QJsonArray routes;
         const QString routesError = Keys::validateRoutes(body.value(QLatin1String("routes")), &m_ctx.catalog, &m_ctx.sharers, &routes);
         if (!routesError.isEmpty()) {
-            reply(400, managementError(routesError));
+            reply(400, managementError(Config::keyLabel(key->name) + QStringLiteral(": ") + routesError));
             return true;
         }
         edited.routes = routes;
@@ -190,7 +191,8 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
         const QJsonObject asked = body.contains(QLatin1String("routing")) ? body.value(QLatin1String("routing")).toObject() : edited.routing;
         const QString routingError = Keys::validateRouting(asked, edited.routes, m_ctx.catalog, &routing);
         if (!routingError.isEmpty()) {
-            reply(400, managementError(routingError));
+            // Named as the configuration file names it: the same message from both.
+            reply(400, managementError(Config::keyLabel(key->name) + QStringLiteral(": ") + routingError));
             return true;
         }
         edited.routing = routing;

@@ -1,7 +1,6 @@
 #include "ConfigApply.h"
 
 #include "core/EngineContext.h"
-#include "keys/Routes.h"
 #include "secrets/SecretStore.h"
 #include "store/Store.h"
 
@@ -10,73 +9,85 @@
 
 namespace Aile::Config {
 
-bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QString *adminTokenRef, QStringList *notes, QString *error)
+bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QString *adminTokenRef, QString *error)
 {
-    for (const Catalog::ProviderInfo &p : cfg.providers)
-        store.saveProvider(p);
-    if (!cfg.catalog.isEmpty()) {
-        Catalog::Catalog overrides;
-        if (!overrides.merge(QJsonDocument(cfg.catalog).toJson(), error, true))
-            return false;
-        for (const Catalog::ModelInfo &m : overrides.models())
-            store.saveModelOverride(m);
-        for (const Catalog::ProviderInfo &p : overrides.providers())
-            store.saveProvider(p);
-    }
-    for (const Catalog::Sharer &s : cfg.sharers)
-        store.saveSharer(s);
+    // One transaction: a write the database refuses half-way leaves the store as it was.
     const QList<Keys::ApiKey> existing = store.keys();
-    for (const ProvisionedKey &pk : cfg.keys) {
-        Keys::ApiKey key;
-        const auto old = std::find_if(existing.begin(), existing.end(), [&](const Keys::ApiKey &k) { return k.name == pk.name; });
-        if (!pk.plainKey.isEmpty()) {
-            key = Keys::ApiKey::fromPlain(pk.name, pk.plainKey, now);
-            if (old != existing.end() && old->hash == key.hash) {
-                key.createdMs = old->createdMs;
-                key.revoked = old->revoked; // a revoked key is not revived by the file at the next start
-            }
-            if (old != existing.end()) {
-                key.routing = old->routing;
-                key.routes = old->routes;
-            }
-        } else if (old != existing.end()) {
-            key = *old;
-        } else {
-            const QString why = QStringLiteral("key \"%1\" is not in the store yet; give its \"key\" to provision it").arg(pk.name);
-            if (!notes) {
-                *error = why;
+    QString refused;
+    const bool written = store.inTransaction([&] {
+        auto ok = [&](bool saved, const QString &what) {
+            if (!saved && refused.isEmpty())
+                refused = what;
+            return saved;
+        };
+        for (const Catalog::ProviderInfo &p : cfg.providers)
+            if (!ok(store.saveProvider(p), QStringLiteral("provider ") + p.id))
                 return false;
-            }
-            notes->append(why);
-            continue;
-        }
-        if (pk.hasRouting)
-            key.routing = pk.routing;
-        if (pk.hasRoutes) {
-            // Checked as the keys API checks them; the catalogue and sharers are checked once loaded.
-            QJsonArray routes;
-            if (const QString bad = Keys::validateRoutes(pk.routes, nullptr, nullptr, &routes); !bad.isEmpty()) {
-                *error = QStringLiteral("key \"%1\": %2").arg(pk.name, bad);
+        if (!cfg.catalog.isEmpty()) {
+            Catalog::Catalog overrides;
+            if (!overrides.merge(QJsonDocument(cfg.catalog).toJson(), &refused, true))
                 return false;
-            }
-            key.routes = routes;
+            for (const Catalog::ModelInfo &m : overrides.models())
+                if (!ok(store.saveModelOverride(m), QStringLiteral("model %1/%2").arg(m.provider, m.id)))
+                    return false;
+            for (const Catalog::ProviderInfo &p : overrides.providers())
+                if (!ok(store.saveProvider(p), QStringLiteral("provider ") + p.id))
+                    return false;
         }
-        store.saveKey(key);
-    }
-    if (!cfg.settings.isEmpty()) {
-        QJsonObject merged = store.setting(QStringLiteral("settings")).toObject();
-        for (auto it = cfg.settings.begin(); it != cfg.settings.end(); ++it)
-            merged.insert(it.key(), it.value());
-        store.saveSetting(QStringLiteral("settings"), merged);
-    }
-    if (!cfg.routing.isEmpty())
-        store.saveSetting(QStringLiteral("routing"), cfg.routing);
-    if (!cfg.adminToken.isEmpty()) {
-        *adminTokenRef = cfg.adminToken;
+        for (const Catalog::Sharer &s : cfg.sharers)
+            if (!ok(store.saveSharer(s), QStringLiteral("sharer ") + s.handle))
+                return false;
+        for (const ProvisionedKey &pk : cfg.keys) {
+            if (pk.skip)
+                continue;
+            Keys::ApiKey key;
+            const auto old = std::find_if(existing.begin(), existing.end(), [&](const Keys::ApiKey &k) { return k.name == pk.name; });
+            if (!pk.plainKey.isEmpty()) {
+                key = Keys::ApiKey::fromPlain(pk.name, pk.plainKey, now);
+                if (old != existing.end() && old->hash == key.hash) {
+                    key.createdMs = old->createdMs;
+                    key.revoked = old->revoked; // a revoked key is not revived by the file at the next start
+                }
+                if (old != existing.end()) {
+                    key.routing = old->routing;
+                    key.routes = old->routes;
+                }
+            } else if (old != existing.end()) {
+                key = *old;
+            } else {
+                continue; // validate() has refused it or noted it
+            }
+            // validate() left the routing and routes as they are stored.
+            if (pk.hasRouting)
+                key.routing = pk.routing;
+            if (pk.hasRoutes)
+                key.routes = pk.routes;
+            if (!ok(store.saveKey(key), QStringLiteral("key \"%1\"").arg(pk.name)))
+                return false;
+        }
+        if (!cfg.settings.isEmpty()) {
+            QJsonObject merged = store.setting(QStringLiteral("settings")).toObject();
+            for (auto it = cfg.settings.begin(); it != cfg.settings.end(); ++it)
+                merged.insert(it.key(), it.value());
+            if (!ok(store.saveSetting(QStringLiteral("settings"), merged), QStringLiteral("settings")))
+                return false;
+        }
+        if (!cfg.routing.isEmpty() && !ok(store.saveSetting(QStringLiteral("routing"), cfg.routing), QStringLiteral("routing")))
+            return false;
         // A literal token is kept only in memory: the store never holds a secret.
-        if (Secrets::Reference::parse(cfg.adminToken).has_value())
-            store.saveSetting(QStringLiteral("adminTokenRef"), cfg.adminToken);
+        if (!cfg.adminToken.isEmpty() && Secrets::Reference::parse(cfg.adminToken).has_value()
+            && !ok(store.saveSetting(QStringLiteral("adminTokenRef"), cfg.adminToken), QStringLiteral("adminToken")))
+            return false;
+        return true;
+    });
+    if (!written) {
+        if (error)
+            *error = QStringLiteral("the store refused %1; nothing was applied (see the engine log)")
+                         .arg(refused.isEmpty() ? QStringLiteral("the transaction") : refused);
+        return false;
     }
+    if (!cfg.adminToken.isEmpty() && adminTokenRef)
+        *adminTokenRef = cfg.adminToken;
     return true;
 }
 

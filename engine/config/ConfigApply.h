@@ -13,11 +13,11 @@ class Store;
 
 namespace Config {
 
-/// Writes a configuration into the store: entries with the same handle, key name or provider id
-/// replace what the store holds; the rest is kept. A key without its plain text only updates an
-/// existing key's routing; a new one is skipped and named in notes (or an error when notes is null).
-bool applyToStore(const ConfigFile &config, Store::Store &store, qint64 nowMs, QString *adminTokenRef, QStringList *notes,
-                  QString *error);
+/// Writes a configuration validate() (ConfigValidation.h) has accepted into the store, in one
+/// transaction: entries with the same handle, key name or provider id replace what the store
+/// holds; the rest is kept. A key without its plain text only updates an existing key's routing
+/// and routes. A write the store refuses rolls everything back.
+bool applyToStore(const ConfigFile &config, Store::Store &store, qint64 nowMs, QString *adminTokenRef, QString *error);
 
 /// The running configuration in the configuration file's format, without any secret: sharers
 /// keep their credential references, keys their name and routing (never the key or its hash).

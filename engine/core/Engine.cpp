@@ -5,6 +5,7 @@
 #include "api/ManagementApi.h"
 #include "config/ConfigApply.h"
 #include "config/ConfigFile.h"
+#include "config/ConfigValidation.h"
 #include "health/HealthBook.h"
 #include "routing/Affinity.h"
 #include "health/Verifier.h"
@@ -15,6 +16,7 @@
 #include "store/StoreWriter.h"
 
 #include <QtCore/QDir>
+#include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLoggingCategory>
@@ -41,6 +43,31 @@ bool parseListenAddress(const QString &value, QHostAddress *address, quint16 *po
     *port = quint16(p);
     return true;
 }
+
+namespace {
+
+// The configuration file checked whole against the store in dataDir as it will be once applied,
+// reading that store without writing; nullopt and every problem in error when refused.
+std::optional<Config::ConfigFile> checkedConfig(const EngineOptions &options, QString *error)
+{
+    QFile file(options.configPath);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read the configuration file %1: %2").arg(options.configPath, file.errorString());
+        return std::nullopt;
+    }
+    Config::ConfigFile config = Config::ConfigFile::read(file.readAll());
+    const std::optional<Config::Baseline> baseline = Config::Baseline::ofDataDir(options.dataDir, error);
+    if (!baseline)
+        return std::nullopt;
+    const Config::Problems problems = Config::validate(config, *baseline, Config::UnknownKey::Problem, nullptr);
+    if (!problems.isEmpty()) {
+        *error = config.refusal(problems, options.configPath);
+        return std::nullopt;
+    }
+    return config;
+}
+
+} // namespace
 
 QString defaultDataDir()
 {
@@ -84,8 +111,14 @@ void Engine::start()
     m_ctx.draw = m_options.drawSeed ? QRandomGenerator(quint32(*m_options.drawSeed)) : QRandomGenerator(QRandomGenerator::system()->generate());
 
     QString error;
-    if (!openStore(&error) || !applyConfig(&error)) {
-        qCWarning(lcEngine).noquote() << error;
+    // The file is checked whole, against the store as it will be, before the store is opened for
+    // writing: a refused file leaves the store (or the lack of one) exactly as it was.
+    std::optional<Config::ConfigFile> config;
+    if (!m_options.configPath.isEmpty())
+        config = checkedConfig(m_options, &error);
+    if (!error.isEmpty() || !openStore(&error) || !applyConfig(config ? &*config : nullptr, &error)) {
+        // A refused configuration's lines go out with startFailed; the log keeps its summary.
+        qCWarning(lcEngine).noquote() << error.section(QLatin1Char('\n'), -1);
         Q_EMIT startFailed(error);
         return;
     }
@@ -156,17 +189,15 @@ bool Engine::openStore(QString *error)
     return m_writer->start(error);
 }
 
-bool Engine::applyConfig(QString *error)
+bool Engine::applyConfig(const Config::ConfigFile *config, QString *error)
 {
     const QJsonValue storedAdmin = m_store->setting(QStringLiteral("adminTokenRef"));
     m_adminTokenRef = storedAdmin.toString();
-    if (m_options.configPath.isEmpty())
+    if (!config)
         return true;
-    auto cfg = Config::ConfigFile::load(m_options.configPath, error);
-    if (!cfg)
-        return false;
+    // checkedConfig() has accepted it; written in one transaction.
     QString adminRef;
-    if (!Config::applyToStore(*cfg, *m_store, m_ctx.clock->nowMs(), &adminRef, nullptr, error))
+    if (!Config::applyToStore(*config, *m_store, m_ctx.clock->nowMs(), &adminRef, error))
         return false;
     if (!adminRef.isEmpty())
         m_adminTokenRef = adminRef;

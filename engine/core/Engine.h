@@ -28,6 +28,9 @@ class StoreWriter;
 namespace Routing {
 class PinBook;
 }
+namespace Config {
+struct ConfigFile;
+}
 namespace Health {
 class HealthBook;
 class Verifier;
@@ -101,7 +104,7 @@ Q_SIGNALS:
 
 private:
     bool openStore(QString *error);
-    bool applyConfig(QString *error);
+    bool applyConfig(const Config::ConfigFile *config, QString *error);
     void loadState();
     void resolveSecrets();
     void listen();

@@ -3,6 +3,7 @@
 #include "KeyRouting.h"
 #include "catalog/Catalog.h"
 #include "catalog/Sharer.h"
+#include "config/FieldChecks.h"
 
 #include <QtCore/QSet>
 
@@ -23,15 +24,10 @@ bool validBudget(const QJsonValue &v)
     return v.isDouble() && std::isfinite(v.toDouble()) && v.toDouble() > 0 && v.toDouble() <= 1'000'000;
 }
 
+// A value as the configuration's messages show it ("abc" in quotes, numbers as written).
 QString describe(const QJsonValue &v)
 {
-    if (v.isString())
-        return QLatin1Char('"') + v.toString().left(60) + QLatin1Char('"');
-    if (v.isDouble())
-        return QString::number(v.toDouble(), 'g', 12);
-    if (v.isBool())
-        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    return v.isArray() ? QStringLiteral("a list") : v.isObject() ? QStringLiteral("an object") : QStringLiteral("nothing");
+    return Config::describeValue(v);
 }
 
 // Reads one target; returns the error message, with where the target sits in its route.

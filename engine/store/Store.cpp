@@ -305,6 +305,18 @@ bool Store::saveSetting(const QString &name, const QJsonValue &value)
     return exec(q, QStringLiteral("save setting"));
 }
 
+bool Store::inTransaction(const std::function<bool()> &work)
+{
+    QSqlDatabase d = db(m_connection);
+    if (!d.transaction())
+        return false;
+    if (!work()) {
+        d.rollback();
+        return false;
+    }
+    return d.commit();
+}
+
 bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger)
 {
     QSqlDatabase d = db(m_connection);

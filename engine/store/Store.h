@@ -8,6 +8,7 @@
 #include <QtCore/QJsonValue>
 #include <QtCore/QString>
 
+#include <functional>
 #include <memory>
 
 class QSqlQuery;
@@ -63,6 +64,10 @@ public:
 
     QJsonValue setting(const QString &name) const;
     bool saveSetting(const QString &name, const QJsonValue &value);
+
+    /// Runs work in one transaction: committed when it returns true, rolled back otherwise (a
+    /// configuration is applied whole or not at all).
+    bool inTransaction(const std::function<bool()> &work);
 
     /// Writes traces, their attempt rows and ledger entries in one transaction.
     bool record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger);

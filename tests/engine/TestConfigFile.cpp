@@ -1,6 +1,7 @@
 // The configuration file: .jsonc comments, binding names, clear errors.
 #include "config/ConfigFile.h"
 
+#include <QtCore/QJsonDocument>
 #include <QtTest/QtTest>
 
 using namespace Aile::Config;
@@ -53,10 +54,14 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("expected");
         QTest::newRow("syntax") << QByteArray("{\n \"sharers\": [\n}") << "line 3";
-        QTest::newRow("unknown entry") << QByteArray("{\"sharer\": []}") << "unknown top-level entry \"sharer\"";
+        QTest::newRow("unknown entry") << QByteArray("{\"sharer\": []}") << "\"sharer\" is not a top-level entry of the configuration";
         QTest::newRow("bad handle") << QByteArray("{\"sharers\": [{\"handle\": \"X1\", \"provider\": \"openai\"}]}") << "L followed by 16 hex";
         QTest::newRow("plain secret") << QByteArray("{\"sharers\": [{\"provider\": \"openai\", \"credential\": \"sk-live-123\"}]}") << "never the secret itself";
         QTest::newRow("bad url") << QByteArray("{\"sharers\": [{\"provider\": \"openai\", \"baseUrl\": \"ftp://x\"}]}") << "http:// or https://";
+        QTest::newRow("twice") << QByteArray("{\"settings\": {\"maxDials\": 2,\n \"maxDials\": 3}}")
+                               << "line 2, column 2: \"maxDials\" is given twice in the same object (first on line 1, column 15)";
+        QTest::newRow("place after a comment") << QByteArray("{ /* a\n b */ \"sharers\": 1 // c\n}")
+                                               << "line 2, column 7: \"sharers\" must be a list, not 1";
         QTest::newRow("short key") << QByteArray("{\"keys\": [{\"name\": \"a\", \"key\": \"short\"}]}") << "at least 16";
     }
 
@@ -67,6 +72,26 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!ConfigFile::parse(text, &error));
         QVERIFY2(error.contains(expected), qPrintable(error));
+    }
+
+    void everyProblemIsListedNotOnlyTheFirst()
+    {
+        const ConfigFile cfg = ConfigFile::read("{\"sharers\": [{\"provider\": \"openai\", \"slots\": -1, \"colour\": 1}],\n"
+                                                " \"settings\": {\"maxDials\": 0}, \"extra\": 1}");
+        QCOMPARE(cfg.problems.size(), 4);
+        const QStringList lines = cfg.describe(cfg.problems, QStringLiteral("f.jsonc"));
+        QVERIFY2(lines.contains(QStringLiteral("f.jsonc:2:15: settings: \"maxDials\" must be a whole number from 1 to 16, not 0")),
+                 qPrintable(lines.join(QLatin1Char('\n'))));
+    }
+
+    void stripsCommentsKeepingEveryOffset()
+    {
+        const QByteArray text = "{\"a\": \"//x\", /* b */ \"c\": [1,], // d\n \"e\": 2,}";
+        const QByteArray clean = stripJsonc(text);
+        QCOMPARE(clean.size(), text.size());
+        QCOMPARE(clean.indexOf("\"e\""), text.indexOf("\"e\""));
+        QVERIFY(clean.contains("\"//x\""));
+        QVERIFY(!QJsonDocument::fromJson(clean).isNull());
     }
 };
 
