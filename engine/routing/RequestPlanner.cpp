@@ -51,7 +51,8 @@ RequestPlan RequestPlanner::plan(const PlanAsk &ask) const
     facts.drawSeed = out.evidence.drawSeed;
     facts.body = &body;
 
-    // The chain (seed 003): "models" replaces "model"; the account's default and fallbacks follow.
+    // The chain (docs/routing.md "Fallback chains"): "models" replaces "model"; the account's
+    // default and fallbacks follow.
     QStringList requested;
     for (const QJsonValue &v : body.value(QLatin1String("models")).toArray()) {
         if (!v.isString() || v.toString().isEmpty()) {

@@ -125,6 +125,27 @@ private Q_SLOTS:
         }
     }
 
+    void aDryRunReadsTheSessionPinWithoutRefreshingIt()
+    {
+        const QString keyId = f.engine->context().keys.first().id;
+        const QJsonObject body = prompt({{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}});
+        const QList<QPair<QByteArray, QByteArray>> session{{"x-aile-session", "s"}};
+        auto dryVerdict = [&] {
+            return f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"),
+                           {{QStringLiteral("key"), keyId}, {QStringLiteral("body"), body},
+                            {QStringLiteral("headers"), QJsonObject{{QStringLiteral("x-aile-session"), QStringLiteral("s")}}}})
+                .json().value(QLatin1String("sessionAffinity")).toString();
+        };
+        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(), session).header("x-aile-session-affinity"), QByteArray("fresh"));
+        QCOMPARE(dryVerdict(), QStringLiteral("pinned"));
+        // A pin lasts five minutes after its last hit; asking is not a hit.
+        f.clock.advance(4 * 60'000);
+        QCOMPARE(dryVerdict(), QStringLiteral("pinned"));
+        f.clock.advance(60'000 + 1);
+        QCOMPARE(dryVerdict(), QStringLiteral("fresh"));
+        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(), session).header("x-aile-session-affinity"), QByteArray("fresh"));
+    }
+
     void theListingIsTheFirstTargetOfTheRequestPlan()
     {
         // The listing's top row is where the dry run and the next request go.
