@@ -31,7 +31,8 @@ Run runAile(const QStringList &arguments, int timeoutMs = 15000)
     QProcess aile;
     aile.start(QStringLiteral(AILE_BIN), arguments);
     Run r;
-    if (!aile.waitForFinished(timeoutMs)) {
+    // The event loop keeps running meanwhile: `aile config import` talks to the engine of this thread.
+    if (!aile.waitForStarted() || !QTest::qWaitFor([&] { return aile.state() == QProcess::NotRunning; }, timeoutMs)) {
         aile.kill();
         aile.waitForFinished();
         r.err = QStringLiteral("(still running: the engine started)");
@@ -308,6 +309,17 @@ private Q_SLOTS:
         QVERIFY2(serve.exitCode > 0, qPrintable(serve.err));
         QCOMPARE(problemLines(serve.err, file).size(), 4);
         QVERIFY(!QFileInfo::exists(dataDir));
+
+        // aile config import: every problem, each with its line and column, and nothing imported.
+        const Run import = runAile({QStringLiteral("config"), QStringLiteral("import"), file, QStringLiteral("--url"), m_engine->baseUrl(),
+                                    QStringLiteral("--admin-token"), QLatin1String(AdminToken)});
+        QCOMPARE(import.exitCode, 1);
+        for (auto it = lines.begin(); it != lines.end(); ++it) {
+            const QString at = QStringLiteral("line %1, column %2: ").arg(it.value().section(QLatin1Char(':'), 0, 0), it.value().section(QLatin1Char(':'), 1));
+            QVERIFY2(import.err.contains(at + it.key()), qPrintable(import.err));
+        }
+        QVERIFY2(import.err.contains(QLatin1String("4 problems; nothing was imported")), qPrintable(import.err));
+        QVERIFY(!m_engine->context().sharer(QStringLiteral("L0123456789abcdef")));
 
         // The documented example is clean.
         const Run clean = runAile({QStringLiteral("config"), QStringLiteral("check"), QFINDTESTDATA("data/example.jsonc")});
