@@ -6,19 +6,6 @@
 
 namespace Aile::Config {
 
-QString describeValue(const QJsonValue &v)
-{
-    if (v.isString())
-        return QLatin1Char('"') + v.toString().left(60) + QLatin1Char('"');
-    if (v.isDouble())
-        return QString::number(v.toDouble(), 'g', 12);
-    if (v.isBool())
-        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    if (v.isNull())
-        return QStringLiteral("null");
-    return v.isArray() ? QStringLiteral("a list") : v.isObject() ? QStringLiteral("an object") : QStringLiteral("nothing");
-}
-
 void addProblem(Problems *out, const QString &pointer, const QString &entry, const QString &message)
 {
     out->append({pointer, entry.isEmpty() ? message : entry + QStringLiteral(": ") + message});

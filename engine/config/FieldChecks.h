@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ConfigProblem.h"
+#include "keys/KeyRouting.h"
 
 #include <QtCore/QJsonObject>
 #include <QtCore/QStringList>
@@ -30,8 +31,8 @@ struct Field
 void checkFields(const QJsonObject &o, std::initializer_list<Field> fields, const QString &entry, const QString &kind,
                  const QString &pointer, Problems *out);
 
-/// A value as a message shows it: "abc" in quotes, numbers as written, "a list", "an object".
-QString describeValue(const QJsonValue &value);
+/// A value as a message shows it (the keys' checks share it, one folder below).
+using Keys::describeValue;
 
 /// "sharer L…: message" at pointer.
 void addProblem(Problems *out, const QString &pointer, const QString &entry, const QString &message);

@@ -61,4 +61,8 @@ bool validCostUsd(double value);
 constexpr int MaxListEntries = 50;
 constexpr double MaxCostUsd = 10000;
 
+/// A value as a refusal shows it: "abc" in quotes (first 60 characters), numbers as written,
+/// "a list", "an object". Shared by the key, route and configuration checks so they read alike.
+QString describeValue(const QJsonValue &value);
+
 } // namespace Aile::Keys

@@ -3,7 +3,6 @@
 #include "KeyRouting.h"
 #include "catalog/Catalog.h"
 #include "catalog/Sharer.h"
-#include "config/FieldChecks.h"
 
 #include <QtCore/QSet>
 
@@ -22,12 +21,6 @@ std::optional<double> number(const QJsonObject &o, const char *name)
 bool validBudget(const QJsonValue &v)
 {
     return v.isDouble() && std::isfinite(v.toDouble()) && v.toDouble() > 0 && v.toDouble() <= 1'000'000;
-}
-
-// A value as the configuration's messages show it ("abc" in quotes, numbers as written).
-QString describe(const QJsonValue &v)
-{
-    return Config::describeValue(v);
 }
 
 // Reads one target; returns the error message, with where the target sits in its route.
@@ -63,7 +56,7 @@ QString checkTarget(const QJsonValue &value, const QString &where, const Catalog
     if (!sharerValue.isNull() && !sharerValue.isUndefined() && !(sharerValue.isString() && sharerValue.toString().trimmed().isEmpty())) {
         const QString handle = Catalog::normalizeHandle(sharerValue.toString());
         if (handle.isEmpty())
-            return QStringLiteral("%1: sharer %2 is not a sharer handle; handles are L followed by 16 hex digits").arg(where, describe(sharerValue));
+            return QStringLiteral("%1: sharer %2 is not a sharer handle; handles are L followed by 16 hex digits").arg(where, describeValue(sharerValue));
         if (sharers) {
             const auto s = std::find_if(sharers->begin(), sharers->end(), [&](const Catalog::Sharer &x) { return x.handle == handle; });
             if (s == sharers->end())
@@ -81,13 +74,13 @@ QString checkTarget(const QJsonValue &value, const QString &where, const Catalog
                                                                                                : std::nullopt;
         if (!dollars)
             return QStringLiteral("%1: maxCostUsd %2 is not a cost cap; give dollars above 0 and at most 10,000, with at most 6 decimals (0.5)")
-                .arg(where, describe(cap));
+                .arg(where, describeValue(cap));
         t.insert(QStringLiteral("maxCostUsd"), *dollars);
     }
     const QJsonValue budget = in.value(QLatin1String("budgetUsdPerDay"));
     if (!budget.isNull() && !budget.isUndefined()) {
         if (!validBudget(budget))
-            return QStringLiteral("%1: budgetUsdPerDay %2 must be dollars a day above 0 and at most 1,000,000").arg(where, describe(budget));
+            return QStringLiteral("%1: budgetUsdPerDay %2 must be dollars a day above 0 and at most 1,000,000").arg(where, describeValue(budget));
         t.insert(QStringLiteral("budgetUsdPerDay"), budget.toDouble());
     }
     *out = t;
@@ -126,7 +119,7 @@ QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *c
         if (o == QLatin1String("cheapest") || o == QLatin1String("round-robin"))
             r.insert(QStringLiteral("order"), o);
         else if (o != QLatin1String("in order"))
-            return QStringLiteral("%1: order takes \"in order\", \"cheapest\" or \"round-robin\", not %2").arg(route, describe(order));
+            return QStringLiteral("%1: order takes \"in order\", \"cheapest\" or \"round-robin\", not %2").arg(route, describeValue(order));
     }
     const QJsonValue prefer = in.value(QLatin1String("prefer"));
     if (!prefer.isNull() && !prefer.isUndefined()) {
@@ -134,7 +127,7 @@ QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *c
         if (p == QLatin1String("speed") || p == QLatin1String("price"))
             r.insert(QStringLiteral("prefer"), p);
         else if (p != QLatin1String("follow"))
-            return QStringLiteral("%1: prefer takes \"speed\", \"price\" or \"follow\" (the key's), not %2").arg(route, describe(prefer));
+            return QStringLiteral("%1: prefer takes \"speed\", \"price\" or \"follow\" (the key's), not %2").arg(route, describeValue(prefer));
     }
     const QJsonValue phase = in.value(QLatin1String("phaseLimits"));
     if (!phase.isNull() && !phase.isUndefined()) {
@@ -146,7 +139,7 @@ QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *c
     const QJsonValue budget = in.value(QLatin1String("budgetUsdPerDay"));
     if (!budget.isNull() && !budget.isUndefined()) {
         if (!validBudget(budget))
-            return QStringLiteral("%1: budgetUsdPerDay %2 must be dollars a day above 0 and at most 1,000,000").arg(route, describe(budget));
+            return QStringLiteral("%1: budgetUsdPerDay %2 must be dollars a day above 0 and at most 1,000,000").arg(route, describeValue(budget));
         r.insert(QStringLiteral("budgetUsdPerDay"), budget.toDouble());
     }
 
@@ -181,7 +174,7 @@ QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *c
         const double ms = ttft.toDouble();
         if (!ttft.isDouble() || ms != std::floor(ms) || ms < MinTtftMs || ms > MaxTtftMs)
             return QStringLiteral("%1: ttftMs %2 must be whole milliseconds from %3 to %4 (1 to 60 seconds)")
-                .arg(route, describe(ttft)).arg(MinTtftMs).arg(MaxTtftMs);
+                .arg(route, describeValue(ttft)).arg(MinTtftMs).arg(MaxTtftMs);
         if (clean.size() < 2)
             return QStringLiteral("%1: a first-token limit (ttftMs) needs two targets or more, since the last target is never cut; "
                                   "add a target or remove the limit")
