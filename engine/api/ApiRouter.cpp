@@ -4,6 +4,7 @@
 #include "core/EngineContext.h"
 #include "dispatch/ProxyRequest.h"
 #include "health/HealthBook.h"
+#include "http/HeaderRules.h"
 #include "http/HttpExchange.h"
 #include "routing/Affinity.h"
 #include "routing/Router.h"
@@ -174,6 +175,10 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     const QJsonValue modelValue = body.value(QLatin1String("model"));
     if (!modelValue.isUndefined() && !modelValue.isString()) {
         refuse(QStringLiteral("\"model\" must be a string such as \"claude/claude-sonnet-5\""));
+        return;
+    }
+    if (const QString bad = Http::requestNameRefusal(req.headers, body); !bad.isEmpty()) {
+        refuse(bad); // before a name can reach a header, a trace column or a log line
         return;
     }
     Routing::RequestFacts facts;
