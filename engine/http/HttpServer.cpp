@@ -34,11 +34,17 @@ QByteArray unavailable(const QString &message)
 } // namespace
 
 HttpServer::HttpServer(Clock *clock, IRequestHandler *handler, QObject *parent)
-    : QObject(parent), m_clock(clock), m_handler(handler), m_server(new QTcpServer(this))
+    : QObject(parent), m_clock(clock), m_handler(handler), m_server(makeListener())
 {
-    m_server->setMaxPendingConnections(1024);
-    connect(m_server, &QTcpServer::newConnection, this, &HttpServer::handleNewConnection);
-    connect(m_server, &QTcpServer::acceptError, this, &HttpServer::handleAcceptError);
+}
+
+QTcpServer *HttpServer::makeListener()
+{
+    auto *server = new QTcpServer(this);
+    server->setMaxPendingConnections(1024);
+    connect(server, &QTcpServer::newConnection, this, &HttpServer::handleNewConnection);
+    connect(server, &QTcpServer::acceptError, this, &HttpServer::handleAcceptError);
+    return server;
 }
 
 HttpServer::~HttpServer()
@@ -195,10 +201,29 @@ void HttpServer::handleAcceptError(QAbstractSocket::SocketError error)
     for (int i = 0; i < 8 && makeRoom({}, false); ++i) {
     }
     drainBacklog();
-    m_acceptRetry.start(m_clock, m_limits.acceptRetryMs, this, [this] {
-        if (m_server->isListening())
-            m_server->resumeAccepting();
-    });
+    m_acceptRetry.start(m_clock, m_limits.acceptRetryMs, this, [this] { renewListener(); });
+}
+
+// Qt's socket engine keeps the first error it meets: once accept failed for want of descriptors,
+// every later "nothing to accept" reads as the same error, and the listener would pause after
+// each connection. A fresh QTcpServer on a duplicate of the same listening socket starts clean
+// and keeps the backlog.
+void HttpServer::renewListener()
+{
+    if (!m_server->isListening())
+        return;
+    const int fd = ::fcntl(int(m_server->socketDescriptor()), F_DUPFD_CLOEXEC, 0);
+    QTcpServer *fresh = fd >= 0 ? makeListener() : nullptr;
+    if (!fresh || !fresh->setSocketDescriptor(fd)) {
+        if (fd >= 0)
+            ::close(fd);
+        delete fresh;
+        m_acceptRetry.start(m_clock, m_limits.acceptRetryMs, this, [this] { renewListener(); });
+        return;
+    }
+    m_server->close();
+    m_server->deleteLater();
+    m_server = fresh;
 }
 
 // The reserve descriptor trick: give the held descriptor back, accept a waiting client with it,

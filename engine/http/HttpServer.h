@@ -66,6 +66,8 @@ private:
     friend class HttpConnection;
     void handleNewConnection();
     void handleAcceptError(QAbstractSocket::SocketError error);
+    QTcpServer *makeListener();
+    void renewListener();
     bool makeRoom(const QHostAddress &peer, bool perPeer);
     void refuseConnection(QTcpSocket *socket, const QString &message);
     void drainBacklog();

@@ -255,6 +255,12 @@ private Q_SLOTS:
         auto *listener = server()->findChild<QTcpServer *>();
         QVERIFY(listener);
         QSignalSpy acceptErrors(listener, &QTcpServer::acceptError);
+        // The engine's start-up threads (the keychain probe's bus) must exist before the file
+        // table is filled: a thread starting inside the window could not make its wake-up pipe.
+        bool probed = false;
+        QObject::connect(&m_engine->engine(), &Engine::statusChanged, listener,
+                         [&probed](const EngineStatus &s) { probed = s.keychainProbed; });
+        QTRY_VERIFY_WITH_TIMEOUT((m_engine->engine().requestStatus(), probed), 30000);
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("cannot accept connections .* retrying in 250 ms")));
 
         rlimit saved{};
