@@ -7,6 +7,8 @@
 #include <QtCore/QLoggingCategory>
 #include <QtNetwork/QTcpSocket>
 
+#include <sys/socket.h>
+
 #include <new>
 
 Q_LOGGING_CATEGORY(lcHttp, "aile.engine.http")
@@ -19,6 +21,7 @@ namespace {
 // the client. Together with the unparsed rest of one read it bounds what a connection holds of
 // requests not yet served.
 constexpr qint64 ReadChunkBytes = 64 * 1024;
+constexpr qint64 LingerMs = 2'000;
 
 } // namespace
 
@@ -102,6 +105,8 @@ void HttpConnection::handleReadyRead()
 {
     // While a request is served, or answers wait to be sent, the next one stays unread: Qt's
     // read buffer is bounded (ReadChunkBytes), so the rest waits in the kernel and TCP pushes back.
+    if (m_closing && m_lingering)
+        m_socket->skip(m_socket->bytesAvailable()); // the rest of a refused request, dropped
     if (m_closing || m_exchange)
         return;
     parseAvailable();
@@ -110,6 +115,8 @@ void HttpConnection::handleReadyRead()
 void HttpConnection::handleBytesWritten()
 {
     m_lastProgressMs = m_server->m_clock->nowMs();
+    if (m_lingering && m_socket->bytesToWrite() == 0)
+        ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
     if (m_exchange) {
         m_exchange->handleBytesWritten();
         return;
@@ -230,7 +237,12 @@ void HttpConnection::refuse(int status, const QString &message)
     m_socket->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + http_status_str(http_status(status))
                     + "\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: "
                     + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-    m_socket->disconnectFromHost();
+    // A lingering close (nginx's lingering_close): closing with the rest of the request unread
+    // would send a reset that can destroy the answer before the client reads it. So: answer,
+    // end our side once it is written, drop what still arrives, and give up after two seconds.
+    m_lingering = true;
+    m_socket->skip(m_socket->bytesAvailable());
+    m_idleDeadline.start(m_server->m_clock, LingerMs, this, [this] { closeNow(); });
 }
 
 void HttpConnection::handleDisconnected()

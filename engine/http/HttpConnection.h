@@ -58,6 +58,7 @@ private:
     RequestParser m_parser;
     QByteArray m_inbuf;
     bool m_closing = false;
+    bool m_lingering = false;
     int m_served = 0;
     qint64 m_lastProgressMs = 0;
     QPointer<HttpExchange> m_exchange;
