@@ -4,6 +4,7 @@
 #include "core/EngineContext.h"
 #include "dispatch/ProxyRequest.h"
 #include "health/HealthBook.h"
+#include "http/HeaderRules.h"
 #include "http/HttpExchange.h"
 #include "keys/KeyRouting.h"
 #include "routing/RequestPlanner.h"
@@ -171,6 +172,10 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     // The planner reads the body, the session, the key and the chain, and prepares what is sent;
     // a refused plan still goes through ProxyRequest: every request is a trace row.
     const QJsonObject body = doc.object();
+    if (const QString bad = Http::requestNameRefusal(req.headers, body); !bad.isEmpty()) {
+        refuse(bad); // before a name can reach a header, a trace column or a log line
+        return;
+    }
     Routing::RequestPlan planned = Routing::RequestPlanner(m_ctx).plan({Routing::PlanAsk::Purpose::Request, endpoint, &body, req.body, &req.headers, &key});
     if (!planned.bodyError.isEmpty()) {
         refuse(planned.bodyError);

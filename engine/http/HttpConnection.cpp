@@ -2,9 +2,14 @@
 
 #include "HttpExchange.h"
 #include "HttpServer.h"
+#include "wire/Wire.h"
 
 #include <QtCore/QLoggingCategory>
 #include <QtNetwork/QTcpSocket>
+
+#include <sys/socket.h>
+
+#include <new>
 
 Q_LOGGING_CATEGORY(lcHttp, "aile.engine.http")
 
@@ -12,128 +17,193 @@ namespace Aile::Http {
 
 namespace {
 
-QByteArray plainError(int status, const QByteArray &message)
-{
-    // Before the path is known the wire is unknown; the OpenAI shape is what most clients parse.
-    QByteArray body = R"({"error":{"message":")" + message + R"(","type":"invalid_request_error","code":)"
-                      + QByteArray::number(status) + "}}";
-    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + http_status_str(http_status(status))
-                     + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
-                     + QByteArray::number(body.size()) + "\r\n\r\n" + body;
-    return out;
-}
+// Qt reads at most this much from the kernel ahead of the parser; past it TCP pushes back on
+// the client. Together with the unparsed rest of one read it bounds what a connection holds of
+// requests not yet served.
+constexpr qint64 ReadChunkBytes = 64 * 1024;
+constexpr qint64 LingerMs = 2'000;
 
 } // namespace
 
 HttpConnection::HttpConnection(HttpServer *server, QTcpSocket *socket)
-    : QObject(server), m_server(server), m_socket(socket)
+    : QObject(server), m_server(server), m_socket(socket),
+      m_parser(server->limits().maxHeaderBytes, server->limits().maxBodyBytes)
 {
     socket->setParent(this);
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    http_parser_init(&m_parser, HTTP_REQUEST);
-    m_parser.data = this;
+    socket->setReadBufferSize(ReadChunkBytes);
+    m_lastProgressMs = m_server->m_clock->nowMs();
     connect(socket, &QTcpSocket::readyRead, this, &HttpConnection::handleReadyRead);
     connect(socket, &QTcpSocket::disconnected, this, &HttpConnection::handleDisconnected);
-    connect(socket, &QTcpSocket::bytesWritten, this, [this] {
-        if (m_exchange)
-            m_exchange->handleBytesWritten();
-    });
+    connect(socket, &QTcpSocket::bytesWritten, this, &HttpConnection::handleBytesWritten);
     armHeaderDeadline();
     if (socket->bytesAvailable() > 0)
         QMetaObject::invokeMethod(this, &HttpConnection::handleReadyRead, Qt::QueuedConnection);
 }
 
-HttpConnection::~HttpConnection() = default;
-
-const http_parser_settings &HttpConnection::settings()
+HttpConnection::~HttpConnection()
 {
-    static const http_parser_settings s = [] {
-        http_parser_settings init;
-        http_parser_settings_init(&init);
-        init.on_message_begin = &HttpConnection::onMessageBegin;
-        init.on_url = &HttpConnection::onUrl;
-        init.on_header_field = &HttpConnection::onHeaderField;
-        init.on_header_value = &HttpConnection::onHeaderValue;
-        init.on_headers_complete = &HttpConnection::onHeadersComplete;
-        init.on_body = &HttpConnection::onBody;
-        init.on_message_complete = &HttpConnection::onMessageComplete;
-        return init;
-    }();
-    return s;
+    m_server->release(this);
+}
+
+HttpConnection::Shed HttpConnection::shedClass() const
+{
+    if (m_exchange)
+        return Shed::Busy;
+    // A connection that has not yet sent a whole request counts as stalled, not idle: a client
+    // that connects and waits is what slowloris looks like.
+    if (m_served == 0 || m_parser.phase() != RequestParser::Phase::Idle || !m_inbuf.isEmpty() || m_socket->bytesToWrite() > 0)
+        return Shed::Stalled;
+    return Shed::Idle;
+}
+
+void HttpConnection::shed()
+{
+    if (m_exchange && !m_exchange->isFinished())
+        m_exchange->handleClientGone();
+    closeNow();
+}
+
+qint64 HttpConnection::bufferedInputBytes() const
+{
+    return m_inbuf.size() + m_socket->bytesAvailable();
+}
+
+void HttpConnection::closeNow()
+{
+    m_closing = true;
+    m_headerDeadline.stop();
+    m_bodyDeadline.stop();
+    m_idleDeadline.stop();
+    m_server->release(this);
+    m_socket->abort();
+    deleteLater();
 }
 
 void HttpConnection::armHeaderDeadline()
 {
     m_headerDeadline.start(m_server->m_clock, m_server->limits().headerTimeoutMs, this, [this] {
         qCDebug(lcHttp) << "closing a connection whose headers did not arrive in time";
-        m_closing = true;
-        m_socket->abort();
-        deleteLater();
+        closeNow();
+    });
+}
+
+// Progress-based, like nginx's client_body_timeout: re-armed by every read while the body
+// arrives, so a slow upload lives and a stalled one is answered.
+void HttpConnection::armBodyDeadline()
+{
+    const qint64 limit = m_server->limits().bodyTimeoutMs;
+    m_bodyDeadline.start(m_server->m_clock, limit, this, [this, limit] {
+        qCDebug(lcHttp) << "answering 408 to a request whose body stalled";
+        refuse(408, QStringLiteral("the request body stalled: no bytes arrived for %1 s after the headers or the last "
+                                   "part; send the whole body promptly (Content-Length must match what is sent)")
+                        .arg(limit / 1000));
     });
 }
 
 void HttpConnection::handleReadyRead()
 {
-    if (m_closing)
+    // While a request is served, or answers wait to be sent, the next one stays unread: Qt's
+    // read buffer is bounded (ReadChunkBytes), so the rest waits in the kernel and TCP pushes back.
+    if (m_closing && m_lingering)
+        m_socket->skip(m_socket->bytesAvailable()); // the rest of a refused request, dropped
+    if (m_closing || m_exchange)
         return;
+    parseAvailable();
+}
+
+void HttpConnection::handleBytesWritten()
+{
+    m_lastProgressMs = m_server->m_clock->nowMs();
+    if (m_lingering && m_socket->bytesToWrite() == 0)
+        ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
     if (m_exchange) {
-        // One request at a time: a pipelined request waits in the socket buffer, within reason.
-        if (m_socket->bytesAvailable() > m_server->limits().maxBodyBytes + m_server->limits().maxHeaderBytes)
-            m_socket->abort();
+        m_exchange->handleBytesWritten();
         return;
     }
-    parseAvailable();
+    if (!m_closing && !outputBlocked() && (!m_inbuf.isEmpty() || m_socket->bytesAvailable() > 0))
+        parseAvailable();
+}
+
+bool HttpConnection::outputBlocked() const
+{
+    return m_socket->bytesToWrite() > m_server->limits().maxPendingOutputBytes;
 }
 
 void HttpConnection::parseAvailable()
 {
-    if (m_closing || m_exchange)
-        return;
-    m_inbuf += m_socket->readAll();
-    if (m_inbuf.isEmpty())
-        return;
-    if (m_inMessage && !m_headerDeadline.isActive()) {
-        // A body is arriving: keep a stalled one from holding the connection forever.
-        m_idleDeadline.start(m_server->m_clock, m_server->limits().keepAliveIdleMs, this, [this] {
-            m_closing = true;
-            m_socket->abort();
-            deleteLater();
-        });
+    using Phase = RequestParser::Phase;
+    while (!m_closing && !m_exchange) {
+        // Backpressure: a client that pipelines and does not read gets no further answers made.
+        if (outputBlocked())
+            return;
+        if (m_inbuf.isEmpty()) {
+            if (m_socket->bytesAvailable() <= 0)
+                return;
+            m_inbuf = m_socket->read(ReadChunkBytes);
+            m_lastProgressMs = m_server->m_clock->nowMs();
+            if (m_inbuf.isEmpty())
+                return;
+        }
+        const Phase before = m_parser.phase();
+        qsizetype used = 0;
+        try {
+            used = m_parser.feed(m_inbuf.constData(), m_inbuf.size());
+        } catch (const std::bad_alloc &) {
+            refuse(503, QStringLiteral("the proxy is out of memory; retry shortly with a smaller request"));
+            return;
+        }
+        m_inbuf.remove(0, used);
+        const Phase now = m_parser.phase();
+        if (now == Phase::Refused) {
+            refuse(m_parser.refusalStatus(), m_parser.refusalMessage());
+            return;
+        }
+        if (before == Phase::Idle && now != Phase::Idle) {
+            m_idleDeadline.stop();
+            if (!m_headerDeadline.isActive())
+                armHeaderDeadline();
+        }
+        if (now == Phase::Body || now == Phase::Complete)
+            m_headerDeadline.stop();
+        if (m_parser.takeContinueRequest())
+            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+        if (now == Phase::Body) {
+            armBodyDeadline();
+        } else if (now == Phase::Complete) {
+            m_bodyDeadline.stop();
+            if (m_parser.upgrade())
+                m_inbuf.clear(); // what follows an Upgrade request is not HTTP/1.1
+            dispatchRequest();
+        } else if (used == 0) {
+            return; // nothing consumed and nothing changed: wait for more bytes
+        }
     }
-    const size_t parsed = http_parser_execute(&m_parser, &settings(), m_inbuf.constData(), size_t(m_inbuf.size()));
-    m_inbuf.remove(0, qsizetype(parsed));
-    if (m_refusal) {
-        refuse(m_refusal, m_refusal == 431 ? "request header section is larger than 64 KiB; send fewer or shorter headers"
-                                          : "request body is larger than 32 MiB; send a smaller body");
-        return;
-    }
-    if (m_parser.upgrade) {
-        // An Upgrade request (Codex probing for WebSockets): answered as a plain request, then closed.
-        m_messageComplete = true;
-        m_inbuf.clear();
-    }
-    if (m_messageComplete) {
-        dispatchRequest();
-        return;
-    }
-    const auto err = HTTP_PARSER_ERRNO(&m_parser);
-    if (err != HPE_OK)
-        refuse(400, QByteArray("malformed HTTP request: ") + http_errno_description(err));
 }
 
 void HttpConnection::dispatchRequest()
 {
-    m_messageComplete = false;
-    m_inMessage = false;
     m_idleDeadline.stop();
-    m_keepAlive = http_should_keep_alive(&m_parser) && !m_parser.upgrade;
-    m_request.localPort = m_socket->localPort();
-    m_request.peer = m_socket->peerAddress();
-    m_request.httpMinor = m_parser.http_minor;
-    auto *exchange = new HttpExchange(this, std::move(m_request));
-    m_request = HttpRequest();
+    ++m_served;
+    HttpRequest request = m_parser.takeRequest();
+    request.localPort = m_socket->localPort();
+    request.peer = m_socket->peerAddress();
+    auto *exchange = new HttpExchange(this, std::move(request));
     m_exchange = exchange;
-    m_server->m_handler->handle(exchange);
+    try {
+        m_server->m_handler->handle(exchange);
+    } catch (const std::bad_alloc &) {
+        // An allocation failure refuses this request; the process and other clients go on.
+        qCWarning(lcHttp) << "out of memory while handling a request; answered 503";
+        if (m_exchange && !m_exchange->headSent()) {
+            HttpHeaders h;
+            h.add("content-type", "application/json");
+            m_exchange->respond(503, h, Wire::errorBody(Wire::errorShapeForPath(m_exchange->request().path), 503,
+                                                        QStringLiteral("the proxy is out of memory; retry shortly")));
+        } else if (m_exchange) {
+            m_exchange->abortStream();
+        }
+    }
 }
 
 void HttpConnection::exchangeFinished(bool keepAlive)
@@ -141,12 +211,12 @@ void HttpConnection::exchangeFinished(bool keepAlive)
     if (m_exchange)
         m_exchange->deleteLater();
     m_exchange = nullptr;
-    if (!keepAlive || !m_keepAlive || m_parser.upgrade) {
+    m_lastProgressMs = m_server->m_clock->nowMs();
+    if (!keepAlive || !m_parser.keepAlive() || m_parser.upgrade()) {
         m_closing = true;
         m_socket->disconnectFromHost();
         return;
     }
-    http_parser_pause(&m_parser, 0);
     m_idleDeadline.start(m_server->m_clock, m_server->limits().keepAliveIdleMs, this, [this] {
         m_closing = true;
         m_socket->disconnectFromHost();
@@ -155,124 +225,33 @@ void HttpConnection::exchangeFinished(bool keepAlive)
         QMetaObject::invokeMethod(this, &HttpConnection::parseAvailable, Qt::QueuedConnection);
 }
 
-void HttpConnection::refuse(int status, const QByteArray &message)
+void HttpConnection::refuse(int status, const QString &message)
 {
     qCDebug(lcHttp) << "refusing a request with" << status;
     m_closing = true;
     m_headerDeadline.stop();
-    m_socket->write(plainError(status, message));
-    m_socket->disconnectFromHost();
+    m_bodyDeadline.stop();
+    m_idleDeadline.stop();
+    // The path is known once the request line is in: the error takes that wire's shape.
+    const QByteArray body = Wire::errorBody(Wire::errorShapeForPath(m_parser.currentPath()), status, message);
+    m_socket->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + http_status_str(http_status(status))
+                    + "\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: "
+                    + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    // A lingering close (nginx's lingering_close): closing with the rest of the request unread
+    // would send a reset that can destroy the answer before the client reads it. So: answer,
+    // end our side once it is written, drop what still arrives, and give up after two seconds.
+    m_lingering = true;
+    m_socket->skip(m_socket->bytesAvailable());
+    m_idleDeadline.start(m_server->m_clock, LingerMs, this, [this] { closeNow(); });
 }
 
 void HttpConnection::handleDisconnected()
 {
     m_closing = true;
+    m_server->release(this);
     if (m_exchange && !m_exchange->isFinished())
         m_exchange->handleClientGone();
     deleteLater();
-}
-
-// ---- http-parser callbacks -------------------------------------------------------------------
-
-int HttpConnection::onMessageBegin(http_parser *p)
-{
-    auto *self = static_cast<HttpConnection *>(p->data);
-    self->m_inMessage = true;
-    self->m_headerBytes = 0;
-    self->m_lastWasValue = false;
-    self->m_field.clear();
-    self->m_value.clear();
-    self->m_idleDeadline.stop();
-    if (!self->m_headerDeadline.isActive())
-        self->armHeaderDeadline();
-    return 0;
-}
-
-int HttpConnection::onUrl(http_parser *p, const char *at, size_t len)
-{
-    auto *self = static_cast<HttpConnection *>(p->data);
-    self->m_headerBytes += qint64(len);
-    if (self->m_headerBytes > self->m_server->limits().maxHeaderBytes) {
-        self->m_refusal = 431;
-        return 1;
-    }
-    self->m_request.target.append(at, qsizetype(len));
-    return 0;
-}
-
-int HttpConnection::onHeaderField(http_parser *p, const char *at, size_t len)
-{
-    auto *self = static_cast<HttpConnection *>(p->data);
-    self->m_headerBytes += qint64(len) + 4;
-    if (self->m_headerBytes > self->m_server->limits().maxHeaderBytes) {
-        self->m_refusal = 431;
-        return 1;
-    }
-    if (self->m_lastWasValue) {
-        self->m_request.headers.add(self->m_field, self->m_value);
-        self->m_field.clear();
-        self->m_value.clear();
-        self->m_lastWasValue = false;
-    }
-    self->m_field.append(at, qsizetype(len));
-    return 0;
-}
-
-int HttpConnection::onHeaderValue(http_parser *p, const char *at, size_t len)
-{
-    auto *self = static_cast<HttpConnection *>(p->data);
-    self->m_headerBytes += qint64(len);
-    if (self->m_headerBytes > self->m_server->limits().maxHeaderBytes) {
-        self->m_refusal = 431;
-        return 1;
-    }
-    self->m_value.append(at, qsizetype(len));
-    self->m_lastWasValue = true;
-    return 0;
-}
-
-int HttpConnection::onHeadersComplete(http_parser *p)
-{
-    auto *self = static_cast<HttpConnection *>(p->data);
-    if (!self->m_field.isEmpty())
-        self->m_request.headers.add(self->m_field, self->m_value);
-    self->m_field.clear();
-    self->m_value.clear();
-    self->m_headerDeadline.stop();
-    HttpRequest &r = self->m_request;
-    r.method = http_method_str(http_method(p->method));
-    const qsizetype q = r.target.indexOf('?');
-    r.path = q < 0 ? r.target : r.target.left(q);
-    r.query = q < 0 ? QByteArray() : r.target.mid(q + 1);
-    const bool hasLength = p->content_length != ULLONG_MAX && p->content_length > 0;
-    if (hasLength && qint64(p->content_length) > self->m_server->limits().maxBodyBytes) {
-        self->m_refusal = 413;
-        return -1;
-    }
-    if (r.headers.value("expect").toLower() == "100-continue")
-        self->m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
-    if (hasLength)
-        r.body.reserve(qsizetype(p->content_length));
-    return 0;
-}
-
-int HttpConnection::onBody(http_parser *p, const char *at, size_t len)
-{
-    auto *self = static_cast<HttpConnection *>(p->data);
-    if (self->m_request.body.size() + qint64(len) > self->m_server->limits().maxBodyBytes) {
-        self->m_refusal = 413;
-        return 1;
-    }
-    self->m_request.body.append(at, qsizetype(len));
-    return 0;
-}
-
-int HttpConnection::onMessageComplete(http_parser *p)
-{
-    auto *self = static_cast<HttpConnection *>(p->data);
-    self->m_messageComplete = true;
-    http_parser_pause(p, 1);
-    return 0;
 }
 
 } // namespace Aile::Http

@@ -1,12 +1,10 @@
 #pragma once
 
-#include "HttpRequest.h"
+#include "RequestParser.h"
 #include "core/Clock.h"
 
 #include <QtCore/QObject>
 #include <QtCore/QPointer>
-
-#include <http_parser.h>
 
 class QTcpSocket;
 
@@ -15,8 +13,9 @@ namespace Aile::Http {
 class HttpExchange;
 class HttpServer;
 
-/// One inbound TCP connection: parses requests with http-parser, one at a time (a pipelined
-/// request waits until the previous answer is finished), enforces the server's limits.
+/// One inbound TCP connection: feeds what it reads to a RequestParser and serves the requests
+/// one at a time (a pipelined request waits until the previous answer is finished and mostly
+/// sent), enforcing the server's limits and deadlines.
 class HttpConnection : public QObject
 {
     Q_OBJECT
@@ -26,41 +25,45 @@ public:
 
     QTcpSocket *socket() const { return m_socket; }
 
+    /// How readily the server may close this connection to make room for a new one.
+    enum class Shed {
+        Idle,     // keep-alive with nothing arriving or waiting: first to go
+        Stalled,  // a request still arriving, or answers the client is not reading
+        Busy,     // a request being served: never shed
+    };
+    Shed shedClass() const;
+    /// When bytes last moved in either direction (the engine's clock).
+    qint64 lastProgressMs() const { return m_lastProgressMs; }
+    /// Closes the connection at once to make room (the server's connection cap).
+    void shed();
+    /// Request bytes read from the socket and not yet parsed (diagnostics, tests).
+    qint64 bufferedInputBytes() const;
+
 private:
     friend class HttpExchange;
     void handleReadyRead();
+    void handleBytesWritten();
     void handleDisconnected();
     void parseAvailable();
+    bool outputBlocked() const;
     void dispatchRequest();
     void exchangeFinished(bool keepAlive);
-    void refuse(int status, const QByteArray &message);
+    void refuse(int status, const QString &message);
     void armHeaderDeadline();
-
-    static const http_parser_settings &settings();
-    static int onMessageBegin(http_parser *p);
-    static int onUrl(http_parser *p, const char *at, size_t len);
-    static int onHeaderField(http_parser *p, const char *at, size_t len);
-    static int onHeaderValue(http_parser *p, const char *at, size_t len);
-    static int onHeadersComplete(http_parser *p);
-    static int onBody(http_parser *p, const char *at, size_t len);
-    static int onMessageComplete(http_parser *p);
+    void armBodyDeadline();
+    void closeNow();
 
     HttpServer *m_server;
     QTcpSocket *m_socket;
-    http_parser m_parser;
-    HttpRequest m_request;
+    RequestParser m_parser;
     QByteArray m_inbuf;
-    QByteArray m_field;
-    QByteArray m_value;
-    bool m_lastWasValue = false;
-    qint64 m_headerBytes = 0;
-    bool m_inMessage = false;
-    bool m_messageComplete = false;
-    bool m_keepAlive = true;
     bool m_closing = false;
-    int m_refusal = 0;
+    bool m_lingering = false;
+    int m_served = 0;
+    qint64 m_lastProgressMs = 0;
     QPointer<HttpExchange> m_exchange;
     Deadline m_headerDeadline;
+    Deadline m_bodyDeadline;
     Deadline m_idleDeadline;
 };
 

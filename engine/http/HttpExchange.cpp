@@ -1,10 +1,15 @@
 #include "HttpExchange.h"
 
+#include "HeaderRules.h"
 #include "HttpConnection.h"
+
+#include <QtCore/QLoggingCategory>
 
 #include <QtNetwork/QTcpSocket>
 
 #include <atomic>
+
+Q_DECLARE_LOGGING_CATEGORY(lcHttp)
 
 namespace Aile::Http {
 
@@ -27,7 +32,10 @@ void HttpExchange::writeHead(int status, const HttpHeaders &headers, qint64 cont
     head += ' ';
     head += http_status_str(http_status(status));
     head += "\r\n";
-    headers.appendTo(head);
+    // Whatever reached these headers, a value that could end the line never reaches the client.
+    for (const QByteArray &name : headers.appendTo(head))
+        qCWarning(lcHttp).noquote() << "left out response header" << printable(name)
+                                    << "whose name or value could break the response head";
     if (contentLength >= 0) {
         head += "content-length: ";
         head += QByteArray::number(contentLength);
@@ -35,7 +43,7 @@ void HttpExchange::writeHead(int status, const HttpHeaders &headers, qint64 cont
     } else {
         head += "transfer-encoding: chunked\r\n";
     }
-    if (!m_connection->m_keepAlive)
+    if (!m_connection->m_parser.keepAlive())
         head += "connection: close\r\n";
     head += "\r\n";
     m_connection->socket()->write(head);

@@ -1,5 +1,7 @@
 #include "HttpHeaders.h"
 
+#include "HeaderRules.h"
+
 namespace Aile::Http {
 
 void HttpHeaders::set(const QByteArray &name, const QByteArray &value)
@@ -42,14 +44,20 @@ QList<QByteArray> HttpHeaders::values(const QByteArray &name) const
     return out;
 }
 
-void HttpHeaders::appendTo(QByteArray &out) const
+QList<QByteArray> HttpHeaders::appendTo(QByteArray &out) const
 {
+    QList<QByteArray> dropped;
     for (const Entry &e : m_items) {
+        if (!isToken(e.first) || !isHeadSafe(e.second)) {
+            dropped.append(e.first);
+            continue;
+        }
         out += e.first;
         out += ": ";
         out += e.second;
         out += "\r\n";
     }
+    return dropped;
 }
 
 } // namespace Aile::Http

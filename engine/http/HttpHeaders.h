@@ -24,8 +24,10 @@ public:
     const QList<Entry> &entries() const { return m_items; }
     bool isEmpty() const { return m_items.isEmpty(); }
     qsizetype size() const { return m_items.size(); }
-    /// Serialises as "Name: value\r\n" lines.
-    void appendTo(QByteArray &out) const;
+    /// Serialises as "Name: value\r\n" lines. A hard guard against header injection: an entry
+    /// whose name is not an RFC 9110 token or whose value holds CR, LF or NUL is left out, and
+    /// the names left out are returned (for the caller's log line).
+    QList<QByteArray> appendTo(QByteArray &out) const;
 
 private:
     QList<Entry> m_items;

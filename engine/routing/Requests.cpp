@@ -93,8 +93,10 @@ QString readBodyFacts(Wire::Endpoint endpoint, const QJsonObject &body, const QB
 {
     facts->promptTokens = Billing::estimatePromptTokens(rawBody);
     const QString capField = outputCapFieldOf(endpoint, body);
+    // Clamped first: a cap qint64 cannot hold (1e300) has no defined conversion (UBSan,
+    // fuzz_request_facts); clamped, it still quotes as the huge request it is.
     if (!capField.isEmpty() && body.value(capField).isDouble())
-        facts->maxOutputTokens = qint64(body.value(capField).toDouble());
+        facts->maxOutputTokens = qint64(std::clamp(body.value(capField).toDouble(), -9.0e18, 9.0e18));
     facts->stream = body.value(QLatin1String("stream")).toBool();
     facts->needs = RequestNeeds::of(endpoint, body);
     // provider.sort (seed 004 §5): "price", "latency" or "throughput", or {"by": …}.

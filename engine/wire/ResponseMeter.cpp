@@ -3,6 +3,8 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 
+#include <cmath>
+
 namespace Aile::Wire {
 
 namespace {
@@ -11,7 +13,10 @@ constexpr qsizetype MaxBufferedBody = 32 * 1024 * 1024;
 qint64 intOr(const QJsonObject &o, const char *key, qint64 fallback)
 {
     const QJsonValue v = o.value(QLatin1String(key));
-    return v.isDouble() ? qint64(v.toDouble()) : fallback;
+    // A number qint64 cannot hold (1e308, NaN) has no defined conversion (UBSan, fuzz_sse_meter).
+    if (!v.isDouble() || !(std::abs(v.toDouble()) < 9.0e18))
+        return fallback;
+    return qint64(v.toDouble());
 }
 } // namespace
 

@@ -1,0 +1,90 @@
+// fuzz_sse_meter: an upstream's answer, streamed or not, on the three chat wires, through the SSE
+// parser and the response meter exactly as dispatch/ProxyRequest reads it (docs/hardening.md).
+//
+// Input: byte 0 picks the wire and the mode: 'c' chat completions, 'r' responses, 'm' messages,
+// lower case streamed, upper case a whole body (any other byte: wire = byte % 3, streamed = bit 5).
+// Byte 1 seeds the split of the rest into reads of 1..64 bytes (0: one read), so line ends and
+// events fall across reads as they do off a socket. The rest is the upstream's body.
+#include "wire/ResponseMeter.h"
+#include "wire/SseParser.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+using namespace Aile::Wire;
+
+namespace {
+
+Endpoint endpointOf(uint8_t b)
+{
+    switch (b | 0x20) {
+    case 'c': return Endpoint::ChatCompletions;
+    case 'r': return Endpoint::Responses;
+    case 'm': return Endpoint::Messages;
+    default: break;
+    }
+    static constexpr Endpoint wires[] = {Endpoint::ChatCompletions, Endpoint::Responses, Endpoint::Messages};
+    return wires[b % 3];
+}
+
+// The relayed bytes are the events' raw bytes, in order, then the cut tail: together, the input.
+void check(bool ok)
+{
+    if (!ok)
+        abort();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    const Endpoint endpoint = endpointOf(data[0]);
+    const bool streamed = (data[0] & 0x20) != 0;
+    uint32_t split = data[1];
+    const QByteArray body = QByteArray::fromRawData(reinterpret_cast<const char *>(data) + 2, qsizetype(size - 2));
+
+    ResponseMeter meter(endpoint, streamed);
+    SseParser plain;   // the bare parser beside the meter: the same events, byte for byte
+    QByteArray relayed, parsed;
+    qsizetype at = 0;
+    while (at < body.size()) {
+        qsizetype n = body.size() - at;
+        if (split != 0) {
+            split = split * 1103515245u + 12345u;
+            n = qMin<qsizetype>(n, 1 + (split >> 16) % 64);
+        }
+        const QByteArray read = body.mid(at, n);
+        at += n;
+        if (streamed) {
+            for (const SseEvent &ev : meter.feedStream(read)) {
+                relayed += ev.raw;
+                (void)ev.isComment();
+            }
+            for (const SseEvent &ev : plain.feed(read))
+                parsed += ev.raw;
+        } else {
+            meter.feedBody(read);
+        }
+    }
+    meter.finish();
+    if (streamed) {
+        relayed += meter.takePendingStream();
+        parsed += plain.takePending();
+        check(relayed == body);
+        check(parsed == body);
+    }
+    // What the engine reads next: usage for the ledger, the end and error events, the evidence.
+    const Usage &usage = meter.usage();
+    (void)usage.known();
+    (void)meter.sawEndEvent();
+    (void)meter.sawOutput();
+    if (meter.sawErrorEvent())
+        (void)errorEvent(endpoint, 502, meter.errorMessage());
+    (void)meter.reportedModel().size();
+    (void)meter.reasoningTokens().size();
+    (void)meter.toolCallIds().size();
+    return 0;
+}
