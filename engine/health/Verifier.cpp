@@ -147,7 +147,8 @@ void Verifier::bound(Http::UpstreamCall *call, qint64 ms, std::function<void()> 
 {
     // The deadline lives on the call: it goes when the call is deleted after its answer.
     auto *deadline = new Deadline;
-    connect(call, &QObject::destroyed, this, [deadline] { delete deadline; });
+    // No context object: this runs even when the call goes down with the verifier.
+    connect(call, &QObject::destroyed, [deadline] { delete deadline; });
     connect(call, &Http::UpstreamCall::connected, this, [this, call, deadline, ms, onTimeout] {
         deadline->start(m_ctx.clock, ms, call, [call, onTimeout] {
             if (call->isDone())
