@@ -96,13 +96,20 @@ private Q_SLOTS:
             // The engine sees every client gone before time moves on.
             QTRY_COMPARE(server->openConnections(), 0);
             f.upstream->clearScripts();
-            if (round + 1 < Rounds)
-                f.clock.advance(Health::HealthBook::CutStreamCooldownMs + 1'000);   // the next round finds the sharer back
+            f.clock.advance(Health::HealthBook::CutStreamCooldownMs + 1'000);   // the next round finds the sharer back
         }
-        // Idle: what hangs upstream was ended by the clients leaving; the pool lets go of its
-        // connections once they are too old to reuse (4 s), long before the upstream's own
-        // keep-alive timeout (60 s) would close them.
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        // A whole answer leaves its upstream connection in the pool…
+        {
+            QTcpSocket whole;
+            whole.connectToHost(QHostAddress::LocalHost, f.engine->port());
+            QVERIFY(whole.waitForConnected(2000));
+            whole.write(request);
+            QByteArray got;
+            QTRY_VERIFY((got += whole.readAll(), got.contains("data: [DONE]\n\n")));
+        }
+        QTRY_COMPARE(f.engine->context().upstream->idleConnections(), 1);
+        // … and, idle, the pool lets go of it once it is too old to reuse (4 s), long before the
+        // upstream's own keep-alive timeout (60 s) would close it.
         f.clock.advance(5'000);
         QTRY_COMPARE(server->openConnections(), 0);
         QTRY_COMPARE(f.engine->context().upstream->liveCalls(), 0);
