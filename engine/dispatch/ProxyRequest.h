@@ -24,8 +24,9 @@ namespace Dispatch {
 
 /// One proxied request: dials the plan's candidates in order with failover (at most
 /// settings.maxDials dispatched, pre-dispatch refusals bounded by settings.scanCap), relays the
-/// chosen answer as it arrives, holds a slow stream open, and records the trace (one row per
-/// attempt and per refusal) and the ledger. It deletes itself when the request is over.
+/// chosen answer (a stream event by event from its first event, a body once complete; the relay is
+/// in ProxyRelay.cpp), holds a slow stream open, and records the trace (one row per attempt and
+/// per refusal) and the ledger. It deletes itself when the request is over.
 class ProxyRequest : public QObject
 {
     Q_OBJECT
