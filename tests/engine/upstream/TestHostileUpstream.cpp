@@ -160,6 +160,24 @@ private Q_SLOTS:
         QTRY_COMPARE(f.engine->context().upstream->liveCalls(), 0);
     }
 
+    void aCapHitWithNoSharerLeftIsAnsweredInTheWiresShape()
+    {
+        // One sharer, whose head passes the cap: the client gets the wire's own error naming the cause.
+        RoutingFixture f;
+        QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("claude"), {}, {QStringLiteral("claude-sonnet-5")})}));
+        QByteArray bigHead = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n";
+        while (bigHead.size() < 70 * 1024)
+            bigHead += "x-pad: " + QByteArray(1000, 'h') + "\r\n";
+        f.upstream->enqueue(FakeUpstream::rawAnswer(bigHead, true));
+        const Reply r = f.post(QStringLiteral("/v1/messages"), RoutingFixture::chatBody(QStringLiteral("claude/claude-sonnet-5")));
+        QCOMPARE(r.status, 503);
+        QCOMPARE(r.json().value(QLatin1String("type")).toString(), QStringLiteral("error"));
+        QVERIFY2(errorMessage(r).contains(QLatin1String("protocol_error")) && errorMessage(r).contains(QLatin1String("larger than 64 KiB")),
+                 qPrintable(errorMessage(r)));
+        QCOMPARE(outcomeOf(f.lastAttempts(), 0), QStringLiteral("protocol_error"));
+        QTRY_COMPARE(f.engine->context().upstream->openConnections(), 0);
+    }
+
     void anOversizedEventMidStreamEndsWithTheWiresError()
     {
         // After the first event the client has its answer started: the cap ends it in the wire's terms.
