@@ -32,6 +32,10 @@ std::optional<Rates> ratesFor(const Catalog::Sharer &sharer, const Catalog::Mode
 double costOf(const Rates &rates, qint64 inputTokens, qint64 outputTokens, qint64 cacheReadTokens = 0,
               qint64 cacheWriteTokens = 0);
 
+/// Why usage an upstream reported cannot be true of this model (more tokens than its context
+/// window plus its output cap, from the catalogue), or empty when it can be.
+QString implausibleUsage(const Wire::Usage &usage, const Catalog::ModelInfo *model);
+
 /// The estimated prompt size of a request body, in tokens (about four bytes a token of text).
 qint64 estimatePromptTokens(const QByteArray &body);
 

@@ -29,20 +29,6 @@ QString priceLabel(const std::optional<Billing::Rates> &rates)
     return QStringLiteral("%1/%2").arg(rates->input, 0, 'f', 4).arg(rates->output, 0, 'f', 4);
 }
 
-// What fails over: rate limits, overload, other server errors, a refused credential, a model the
-// account does not have. A 400 (and the other 4xx) is the request's own fault: passed through.
-bool failsOver(int status)
-{
-    return status == 429 || status == 404 || status == 401 || status == 403 || status == 408 || status >= 500;
-}
-
-// Upstream headers worth passing to the client beside the body.
-bool relayedHeader(const QByteArray &n)
-{
-    return n == "content-type" || n == "request-id" || n == "x-request-id" || n == "openai-processing-ms"
-           || n == "retry-after" || n.startsWith("x-ratelimit-") || n.startsWith("anthropic-ratelimit-");
-}
-
 Store::TraceRecord baseTrace(const Http::HttpExchange *exchange, const Keys::ApiKey &key, Routing::ClientKind client,
                              const QString &modelAsked, qint64 now)
 {
@@ -208,8 +194,13 @@ void ProxyRequest::dialNext()
         if (firstTokenLimitApplies())
             m_firstTokenDeadline.start(m_ctx.clock, m_plan.ttftMs, this, [this] { handleFirstTokenLimit(); });
     }
+    m_idleDeadline.stop();   // armed again by this attempt's head
     m_awaitingOutput = false;
+    m_untilOutput = false;
     m_awaitedBytes.clear();
+    m_heldError.clear();
+    m_sse = false;
+    m_usage = Wire::Usage();
     const qint64 now = m_ctx.clock->nowMs();
     qint64 budget = m_ctx.settings.firstByteBudgetMs;
     m_budgetCut = false;
@@ -272,69 +263,6 @@ void ProxyRequest::dialNext()
     m_firstByteDeadline.start(m_ctx.clock, budget, this, [this] { handleFirstByteTimeout(); });
 }
 
-void ProxyRequest::handleHead()
-{
-    m_firstByteDeadline.stop();
-    const qint64 now = m_ctx.clock->nowMs();
-    m_attempt.ttfbMs = now - m_attemptStartedMs;
-    m_attempt.status = m_call->status();
-    // Rate-limit and quota headers: subscription windows (seed 002 §6) and capacity headroom.
-    m_ctx.quota.observe(current().handle, m_call->headers(), now);
-    if (const double headroom = m_ctx.quota.headroom(current().handle, now); m_ctx.health && headroom >= 0)
-        m_ctx.health->setHeadroom(current().handle, headroom);
-    if (failsOver(m_call->status())) {
-        m_draining = true; // read the error body, then move on
-        return;
-    }
-    if (m_firstTokenDeadline.isActive() && m_call->status() < 300 && m_call->headers().value("content-type").startsWith("text/event-stream")) {
-        // Under a route's first-token limit the client gets nothing, not even headers, until the
-        // target produces output.
-        m_awaitingOutput = true;
-        m_meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, true);
-        return;
-    }
-    commit(m_call->status());
-}
-
-void ProxyRequest::commit(int status)
-{
-    m_committed = true;
-    m_holdDeadline.stop();
-    m_keepaliveDeadline.stop();
-    m_firstTokenDeadline.stop();
-    const bool awaited = std::exchange(m_awaitingOutput, false);
-    const QByteArray contentType = m_call->headers().value("content-type");
-    m_sse = contentType.startsWith("text/event-stream");
-    if (!awaited)
-        m_meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, m_sse);
-    m_trace.status = m_held ? 200 : status;
-    m_trace.sharer = current().handle;
-    m_trace.sharerName = current().name;
-    m_trace.modelServed = target().label();
-    m_trace.ttfbMs = m_ctx.clock->nowMs() - m_startedMs;
-    m_trace.affinity = m_affinity.verdictFor(current().handle);
-    m_lastActivityMs = m_ctx.clock->nowMs();
-    m_idleDeadline.start(m_ctx.clock, idleLimitMs(), this, [this] { handleIdleCheck(); });
-    if (m_held) {
-        if (awaited)
-            relay(std::exchange(m_awaitedBytes, {}));
-        return; // the client already has its 200; the answer's events follow the keepalives
-    }
-    Http::HttpHeaders headers = aileHeaders();
-    for (const auto &[name, value] : m_call->headers().entries())
-        if (relayedHeader(name))
-            headers.add(name, value);
-    if (m_sse)
-        headers.set("cache-control", "no-cache");
-    qint64 length = -1;
-    const QByteArray upstreamLength = m_call->headers().value("content-length");
-    if (!m_sse && !upstreamLength.isEmpty() && m_call->headers().value("transfer-encoding").isEmpty() && !m_echo.active())
-        length = upstreamLength.toLongLong();
-    m_exchange->startStream(status, headers, length);
-    if (awaited)
-        relay(std::exchange(m_awaitedBytes, {}));
-}
-
 Http::HttpHeaders ProxyRequest::aileHeaders() const
 {
     Http::HttpHeaders h;
@@ -348,184 +276,6 @@ Http::HttpHeaders ProxyRequest::aileHeaders() const
     }
     h.add("x-aile-session-affinity", m_trace.affinity.toLatin1());
     return h;
-}
-
-void ProxyRequest::handleBody(const QByteArray &bytes)
-{
-    if (m_draining) {
-        if (m_errorBody.size() < 64 * 1024)
-            m_errorBody += bytes.left(64 * 1024 - m_errorBody.size());
-        return;
-    }
-    if (m_awaitingOutput) {
-        for (const Wire::SseEvent &ev : m_meter->feedStream(bytes))
-            if (!(m_injectedUsage && ev.usageOnly))
-                m_awaitedBytes += m_echo.event(ev.raw);
-        if (m_meter->sawOutput() || m_meter->sawErrorEvent() || m_meter->sawEndEvent())
-            commit(m_attempt.status);
-        return;
-    }
-    if (!m_committed)
-        return;
-    m_lastActivityMs = m_ctx.clock->nowMs();
-    if (!m_sse) {
-        m_meter->feedBody(bytes);
-        relay(m_echo.body(bytes));
-        return;
-    }
-    const QList<Wire::SseEvent> events = m_meter->feedStream(bytes);
-    QByteArray out;
-    for (const Wire::SseEvent &ev : events) {
-        // The usage-only chunk we asked for on the client's behalf is read, not relayed.
-        if (m_injectedUsage && ev.usageOnly)
-            continue;
-        out += m_echo.event(ev.raw);
-    }
-    relay(out);
-}
-
-void ProxyRequest::relay(const QByteArray &bytes)
-{
-    if (bytes.isEmpty() || !m_exchange)
-        return;
-    m_exchange->writeChunk(bytes);
-    if (m_call && m_exchange->pendingBytes() > Http::HttpExchange::HighWaterBytes)
-        m_call->pauseReading();
-}
-
-void ProxyRequest::handleDrained()
-{
-    if (m_call)
-        m_call->resumeReading();
-}
-
-void ProxyRequest::handleUpstreamFinished()
-{
-    m_firstByteDeadline.stop();
-    m_idleDeadline.stop();
-    m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
-    if (m_draining) {
-        const int status = m_attempt.status;
-        const QString detail = QString::fromUtf8(m_errorBody.left(300)).simplified();
-        const QString reason = QStringLiteral("HTTP %1: %2").arg(status).arg(detail);
-        const qint64 retryAfter = Health::parseRetryAfterMs(m_call->headers().value("retry-after"), m_ctx.clock->nowMs());
-        std::optional<Health::Failure> failure;
-        if (status == 401 || status == 403)
-            failure = Health::Failure::AuthRefused;
-        else if ((status == 429 || status == 400) && m_errorBody.contains("limit: 0"))
-            failure = Health::Failure::ModelNoQuota; // Google: this key has no quota for this model
-        else if (status == 429 || status == 529)
-            failure = Health::Failure::RateLimited;
-        else if (status >= 500 || status == 408)
-            failure = Health::Failure::ServerError;
-        // A 404 is the account not serving this model: fail over, bench nobody.
-        failOver(QStringLiteral("failed_over"), reason, failure, retryAfter);
-        return;
-    }
-    if (m_awaitingOutput)
-        commit(m_attempt.status);   // it ended without output: the client gets what it said
-    m_meter->finish();
-    relay(m_echo.finish());
-    // Whatever is left unterminated in the SSE buffer still goes to the client as it came.
-    if (m_sse)
-        relay(m_meter->takePendingStream());
-    const Wire::Usage usage = m_meter->usage();
-    m_attempt.inputTokens = usage.inputTokens;
-    m_attempt.outputTokens = usage.outputTokens;
-    QString outcome = QStringLiteral("served");
-    QString reason;
-    const QString handle = current().handle;
-    if (m_meter->sawErrorEvent()) {
-        outcome = QStringLiteral("error_event");
-        reason = m_meter->errorMessage();
-        if (m_ctx.health)
-            m_ctx.health->recordFailure(handle, current().upstreamModel, Health::Failure::ServerError);
-        m_affinity.failed(handle);
-    } else if (m_sse && !m_meter->sawEndEvent() && (m_endpoint == Wire::Endpoint::Messages || m_endpoint == Wire::Endpoint::Responses)) {
-        // An account at its quota edge often ends a stream early but cleanly: cool it for 10 minutes.
-        outcome = QStringLiteral("cut");
-        reason = QStringLiteral("the stream ended before the provider's end event; the sharer cools down for 10 minutes");
-        if (m_ctx.health)
-            m_ctx.health->recordFailure(handle, current().upstreamModel, Health::Failure::CutStream);
-        m_affinity.failed(handle);
-    } else if (m_attempt.status >= 400) {
-        outcome = QStringLiteral("passed_through");
-        reason = QStringLiteral("HTTP %1").arg(m_attempt.status);
-    } else {
-        if (m_ctx.health) {
-            m_ctx.health->recordSuccess(handle, m_attempt.ttfbMs);
-            // Output tokens per second after the first byte (provider.sort = throughput).
-            const qint64 generatingMs = m_ctx.clock->nowMs() - m_attemptStartedMs - qMax<qint64>(0, m_attempt.ttfbMs);
-            if (usage.outputTokens > 0 && generatingMs > 0)
-                m_ctx.health->recordThroughput(handle, double(usage.outputTokens) * 1000.0 / double(generatingMs));
-        }
-        // Only an answer that ended cleanly pins its account.
-        m_trace.pin = m_affinity.served(handle, current().name, m_meter->reasoningTokens(), m_meter->toolCallIds());
-    }
-    if (outcome != QLatin1String("passed_through"))
-        m_ctx.failing.note(m_key, current().provider, handle, outcome != QLatin1String("served"), m_ctx.clock->nowMs());
-    releaseSlot();
-    endAttempt(outcome, reason);
-    if (m_exchange) {
-        if (m_held && m_attempt.status >= 400)
-            m_exchange->writeChunk(Wire::errorEvent(m_endpoint, m_attempt.status, QString::fromUtf8(m_meter->takePendingStream())));
-        m_exchange->finishStream();
-    }
-    finish();
-}
-
-void ProxyRequest::handleUpstreamFailed(Http::UpstreamError error, const QString &detail)
-{
-    m_firstByteDeadline.stop();
-    m_idleDeadline.stop();
-    m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
-    if (m_committed) {
-        // Bytes already reached the client: nothing fails over now. Tell it in the wire's terms.
-        const Wire::Usage usage = m_meter->usage();
-        m_attempt.inputTokens = usage.inputTokens;
-        m_attempt.outputTokens = usage.outputTokens;
-        if (m_ctx.health)
-            m_ctx.health->recordFailure(current().handle, current().upstreamModel, Health::Failure::Connection);
-        m_affinity.failed(current().handle);
-        m_ctx.failing.note(m_key, current().provider, current().handle, true, m_ctx.clock->nowMs());
-        releaseSlot();
-        endAttempt(QStringLiteral("cut"), detail);
-        if (m_exchange) {
-            if (m_sse || m_held) {
-                m_exchange->writeChunk(Wire::errorEvent(m_endpoint, 502, QStringLiteral("the upstream connection broke mid-answer: %1").arg(detail)));
-                m_exchange->finishStream();
-            } else {
-                m_exchange->abortStream();
-            }
-        }
-        finish();
-        return;
-    }
-    failOver(Http::upstreamErrorName(error), detail, Health::Failure::Connection);
-}
-
-void ProxyRequest::handleClientGone()
-{
-    if (m_finished)
-        return;
-    m_firstByteDeadline.stop();
-    m_idleDeadline.stop();
-    if (m_call)
-        m_call->abort();
-    releaseSlot();
-    if (m_attempt.seq > 0 && (m_trace.attemptRows.isEmpty() || m_trace.attemptRows.last().seq != m_attempt.seq)) {
-        m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
-        if (m_meter) {
-            m_attempt.inputTokens = m_meter->usage().inputTokens;
-            m_attempt.outputTokens = m_meter->usage().outputTokens;
-        }
-        // The client left: nothing counts against the sharer, and nothing is retried.
-        endAttempt(QStringLiteral("client_gone"), QStringLiteral("the client disconnected"));
-    }
-    if (!m_committed && !m_held)
-        m_trace.status = 499;
-    m_trace.error = QStringLiteral("the client disconnected");
-    finish();
 }
 
 void ProxyRequest::releaseSlot()
@@ -548,6 +298,7 @@ void ProxyRequest::endAttempt(const QString &outcome, const QString &reason)
 
 void ProxyRequest::failOver(const QString &outcome, const QString &reason, std::optional<Health::Failure> failure, qint64 retryAfterMs)
 {
+    m_idleDeadline.stop();
     if (m_call) {
         m_call->disconnect(this);
         m_call->abort();
@@ -640,8 +391,12 @@ void ProxyRequest::finish()
         m_trace.inputTokens = m_attempt.inputTokens;
         m_trace.outputTokens = m_attempt.outputTokens;
         const bool billable = m_attempt.status >= 200 && m_attempt.status < 300 && m_endpoint != Wire::Endpoint::CountTokens;
-        if (billable && m_meter && m_meter->usage().known()) {
-            const Wire::Usage u = m_meter->usage();
+        if (billable && !m_usage.known()) {
+            // No usage to believe (none reported, or rejected as garbage): the quote the request
+            // was admitted on is charged, under the cost cap like any charge.
+            m_trace.costUsd = c.quoteUsd.value_or(0);
+        } else if (billable) {
+            const Wire::Usage &u = m_usage;
             // Billing uses the band the provider's reported prompt falls in.
             const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
             std::optional<Billing::Rates> rates = c.rates;
@@ -650,12 +405,12 @@ void ProxyRequest::finish()
                                           qMax<qint64>(0, u.inputTokens) + u.cacheReadTokens + u.cacheWriteTokens);
             if (rates)
                 m_trace.costUsd = Billing::costOf(*rates, u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens);
-            // Never charged above the cost cap: the sharer absorbs what the usage adds past it.
-            const std::optional<double> cap = target().costCapUsd ? target().costCapUsd : m_plan.costCapUsd;
-            if (cap && m_trace.costUsd > *cap) {
-                m_trace.absorbedUsd = m_trace.costUsd - *cap;
-                m_trace.costUsd = *cap;
-            }
+        }
+        // Never charged above the cost cap: the sharer absorbs what the usage adds past it.
+        const std::optional<double> cap = target().costCapUsd ? target().costCapUsd : m_plan.costCapUsd;
+        if (billable && cap && m_trace.costUsd > *cap) {
+            m_trace.absorbedUsd = m_trace.costUsd - *cap;
+            m_trace.costUsd = *cap;
         }
         if (billable) {
             Store::LedgerEntry e;

@@ -25,8 +25,9 @@ namespace Dispatch {
 
 /// One proxied request: dials the plan's candidates in order with failover (at most
 /// settings.maxDials dispatched, pre-dispatch refusals bounded by settings.scanCap), relays the
-/// chosen answer as it arrives, holds a slow stream open, and records the trace (one row per
-/// attempt and per refusal) and the ledger. It deletes itself when the request is over.
+/// chosen answer (a stream event by event from its first event, a body once complete; the relay is
+/// in ProxyRelay.cpp), holds a slow stream open, and records the trace (one row per attempt and
+/// per refusal) and the ledger. It deletes itself when the request is over.
 class ProxyRequest : public QObject
 {
     Q_OBJECT
@@ -59,6 +60,15 @@ private:
     void handleBody(const QByteArray &bytes);
     void handleUpstreamFinished();
     void handleUpstreamFailed(Http::UpstreamError error, const QString &detail);
+    /// Ends the attempt on a failure (the upstream's, or a size cap's): fails over while nothing the
+    /// client cannot take back has reached it, else tells the client in the wire's own terms.
+    void failAttempt(Http::UpstreamError error, const QString &detail);
+    /// Ends an attempt whose answer is over: served, passed through, an error event, or cut.
+    void completeAttempt();
+    /// The attempt's usage, sanity-checked (docs/hardening.md "Upstreams"), into m_usage and the row.
+    void readUsage();
+    /// An attempt's reason, with the note that its usage was rejected when it was.
+    QString withUsageNote(const QString &reason) const;
     void handleFirstByteTimeout();
     void handleFirstTokenLimit();
     /// A route's first-token limit binds the current target: a streamed request, a target that is
@@ -70,7 +80,8 @@ private:
     void handleHold();
     void sendKeepalive();
 
-    void commit(int status);
+    /// Starts the client's answer; length is the body's size when it is complete (not streamed).
+    void commit(int status, qint64 length = -1);
     void relay(const QByteArray &bytes);
     void endAttempt(const QString &outcome, const QString &reason);
     void refuseCandidate(const QString &reason, const QString &skip);
@@ -124,8 +135,11 @@ private:
     Deadline m_keepaliveDeadline;
     Deadline m_firstTokenDeadline; // a route's ttftMs, across every sharer tried for one target
     int m_firstTokenTarget = -1;   // the target that deadline runs for
-    bool m_awaitingOutput = false; // a head arrived under the first-token limit; nothing relayed yet
+    bool m_awaitingOutput = false; // a head arrived; nothing relayed yet (no event, or a body not complete)
+    bool m_untilOutput = false;    // …and under a first-token limit, only output commits
     QByteArray m_awaitedBytes;     // the events read while awaiting output, relayed on commit
+    QString m_heldError;           // an error body to send as an event in a held stream
+    Wire::Usage m_usage;           // the committed attempt's usage, checked (readUsage)
     Store::TraceRecord m_trace;
     Store::AttemptRecord m_attempt;
     QList<int> m_failureStatuses;

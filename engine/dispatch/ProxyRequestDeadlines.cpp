@@ -112,16 +112,14 @@ void ProxyRequest::handleFirstTokenLimit()
 
 void ProxyRequest::handleIdleCheck()
 {
-    if (!m_committed || m_finished)
-        return;
+    if (m_finished || !m_call)
+        return;   // armed from the response head on, committed or not
     const qint64 idle = m_ctx.clock->nowMs() - m_lastActivityMs;
     if (idle < idleLimitMs()) {
         m_idleDeadline.start(m_ctx.clock, idleLimitMs() - idle, this, [this] { handleIdleCheck(); });
         return;
     }
-    if (m_call)
-        m_call->abort();
-    handleUpstreamFailed(Http::UpstreamError::ClosedMidBody,
+    failAttempt(Http::UpstreamError::ClosedMidBody,
                          QStringLiteral("the upstream said nothing for %1 s").arg(idleLimitMs() / 1000));
 }
 

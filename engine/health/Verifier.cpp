@@ -52,6 +52,12 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
     Http::UpstreamCall *call = m_ctx.upstream->send(request, this);
     auto body_ = std::make_shared<QByteArray>();
     const QString h = sharer->handle;
+    bound(call, TestDeadlineMs, [this, started, model, done] {
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
+                         {QStringLiteral("ms"), m_ctx.clock->nowMs() - started},
+                         {QStringLiteral("message"), QStringLiteral("%1 was not answered within %2 s of connecting; the test gave up")
+                                                         .arg(model).arg(TestDeadlineMs / 1000)}});
+    });
     connect(call, &Http::UpstreamCall::bodyData, this, [body_](const QByteArray &b) {
         if (body_->size() < 4096)
             *body_ += b;
@@ -109,6 +115,13 @@ void Verifier::probe(const QString &handle, Done done)
     request.url = QUrl(base + (p ? p->apiPath : QStringLiteral("/v1")) + QStringLiteral("/models"));
     const QString h = sharer->handle;
     Http::UpstreamCall *call = m_ctx.upstream->send(request, this);
+    bound(call, ProbeDeadlineMs, [this, h, done] {
+        if (m_ctx.health)
+            m_ctx.health->recordProbe(h, false, false);
+        Q_EMIT sharerChanged(h);
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
+                         {QStringLiteral("message"), QStringLiteral("the provider did not answer within %1 s of connecting").arg(ProbeDeadlineMs / 1000)}});
+    });
     connect(call, &Http::UpstreamCall::finished, this, [this, call, h, done] {
         const int status = call->status();
         const bool answered = status >= 200 && status < 300;
@@ -127,6 +140,23 @@ void Verifier::probe(const QString &handle, Done done)
             m_ctx.health->recordProbe(h, false, false);
         call->deleteLater();
         done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), detail}});
+    });
+}
+
+void Verifier::bound(Http::UpstreamCall *call, qint64 ms, std::function<void()> onTimeout)
+{
+    // The deadline lives on the call: it goes when the call is deleted after its answer.
+    auto *deadline = new Deadline;
+    // No context object: this runs even when the call goes down with the verifier.
+    connect(call, &QObject::destroyed, [deadline] { delete deadline; });
+    connect(call, &Http::UpstreamCall::connected, this, [this, call, deadline, ms, onTimeout] {
+        deadline->start(m_ctx.clock, ms, call, [call, onTimeout] {
+            if (call->isDone())
+                return;
+            call->abort();   // no finished or failed follows: this is the answer
+            call->deleteLater();
+            onTimeout();
+        });
     });
 }
 

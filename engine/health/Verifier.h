@@ -7,6 +7,9 @@
 
 namespace Aile {
 struct EngineContext;
+namespace Http {
+class UpstreamCall;
+}
 }
 
 namespace Aile::Health {
@@ -21,6 +24,12 @@ public:
     using Done = std::function<void(const QJsonObject &result)>;
     explicit Verifier(EngineContext &context, QObject *parent = nullptr);
 
+    /// From the connection up, a probe must be answered within this (a hung upstream costs one
+    /// connection for this long, never one per probe interval).
+    static constexpr qint64 ProbeDeadlineMs = 30'000;
+    /// From the connection up, a model test must be answered within this.
+    static constexpr qint64 TestDeadlineMs = 60'000;
+
     void probe(const QString &handle, Done done);
     void testModel(const QString &handle, const QString &model, Done done);
     /// Probes every sharer now and then every intervalMs (never more often than once a minute).
@@ -32,6 +41,8 @@ Q_SIGNALS:
 
 private:
     void probeAll();
+    /// Aborts the call unless it ends within ms of connecting; then onTimeout runs (once).
+    void bound(Http::UpstreamCall *call, qint64 ms, std::function<void()> onTimeout);
     EngineContext &m_ctx;
     qint64 m_intervalMs = 0;
 };

@@ -38,6 +38,7 @@ public:
 
     QString origin;
     qint64 idleSinceMs = 0;
+    Deadline idleDeadline;   // a pooled connection is closed once it is too old to reuse
 
 private:
     void handleConnected();
@@ -49,7 +50,9 @@ private:
     void writeRequest();
 
     static const http_parser_settings &settings();
-    static int onStatus(http_parser *, const char *, size_t) { return 0; }
+    static int onStatus(http_parser *p, const char *at, size_t len);
+    /// Counts head bytes against MaxHeadBytes; false (and the reason kept) past it.
+    bool countHead(size_t len);
     static int onHeaderField(http_parser *p, const char *at, size_t len);
     static int onHeaderValue(http_parser *p, const char *at, size_t len);
     static int onHeadersComplete(http_parser *p);
@@ -71,6 +74,9 @@ private:
     http_parser m_parser;
     QByteArray m_field, m_value;
     bool m_lastWasValue = false;
+    qint64 m_headBytes = 0;
+    int m_interim = 0;
+    QString m_protocolError;   // why a callback stopped the parser
     Deadline m_connectDeadline;
 };
 
@@ -131,6 +137,9 @@ void UpstreamConnection::start(UpstreamCall *call, const UpstreamRequest &reques
     m_headSeen = false;
     m_paused = false;
     m_lastWasValue = false;
+    m_headBytes = 0;
+    m_interim = 0;
+    m_protocolError.clear();
     m_field.clear();
     m_value.clear();
     http_parser_init(&m_parser, HTTP_RESPONSE);
@@ -220,7 +229,9 @@ void UpstreamConnection::handleReadyRead()
         }
         if (HTTP_PARSER_ERRNO(&m_parser) != HPE_OK || parsed != size_t(data.size())) {
             fail(UpstreamError::Protocol,
-                 QStringLiteral("malformed response: %1").arg(QString::fromLatin1(http_errno_description(HTTP_PARSER_ERRNO(&m_parser)))));
+                 !m_protocolError.isEmpty()
+                     ? m_protocolError
+                     : QStringLiteral("malformed response: %1").arg(QString::fromLatin1(http_errno_description(HTTP_PARSER_ERRNO(&m_parser)))));
             return;
         }
     }
@@ -327,9 +338,27 @@ const http_parser_settings &UpstreamConnection::settings()
     return s;
 }
 
+bool UpstreamConnection::countHead(size_t len)
+{
+    m_headBytes += qint64(len);
+    if (m_headBytes <= UpstreamClient::MaxHeadBytes)
+        return true;
+    m_protocolError = QStringLiteral("the response head is larger than %1 KiB").arg(UpstreamClient::MaxHeadBytes / 1024);
+    return false;
+}
+
+int UpstreamConnection::onStatus(http_parser *p, const char *, size_t len)
+{
+    // The status line's fixed part ("HTTP/1.1 200 ") and its line end count too.
+    return static_cast<UpstreamConnection *>(p->data)->countHead(len + 15) ? 0 : 1;
+}
+
 int UpstreamConnection::onHeaderField(http_parser *p, const char *at, size_t len)
 {
     auto *self = static_cast<UpstreamConnection *>(p->data);
+    // ": " and the line end of a header line count as well: many empty headers still cost.
+    if (!self->countHead(len + (self->m_lastWasValue || self->m_field.isEmpty() ? 4 : 0)))
+        return 1;
     if (self->m_lastWasValue) {
         if (self->m_call)
             self->m_call->m_headers.add(self->m_field, self->m_value);
@@ -344,6 +373,8 @@ int UpstreamConnection::onHeaderField(http_parser *p, const char *at, size_t len
 int UpstreamConnection::onHeaderValue(http_parser *p, const char *at, size_t len)
 {
     auto *self = static_cast<UpstreamConnection *>(p->data);
+    if (!self->countHead(len))
+        return 1;
     self->m_value.append(at, qsizetype(len));
     self->m_lastWasValue = true;
     return 0;
@@ -358,9 +389,18 @@ int UpstreamConnection::onHeadersComplete(http_parser *p)
         self->m_call->m_headers.add(self->m_field, self->m_value);
     self->m_field.clear();
     self->m_value.clear();
-    if (p->status_code == 100) {
-        // An interim answer: the real head follows.
+    self->m_lastWasValue = false;
+    if (p->status_code == 101) {
+        self->m_protocolError = QStringLiteral("the upstream switched protocols (HTTP 101) on a request that asked for none");
+        return -1;
+    }
+    if (p->status_code / 100 == 1) {
+        // An interim answer (100 Continue, 103 Early Hints): consumed, the final head follows.
         self->m_call->m_headers = HttpHeaders();
+        if (++self->m_interim > UpstreamClient::MaxInterimAnswers) {
+            self->m_protocolError = QStringLiteral("more than %1 interim (1xx) answers before the final one").arg(UpstreamClient::MaxInterimAnswers);
+            return -1;
+        }
         return 0;
     }
     self->m_headSeen = true;
@@ -381,8 +421,8 @@ int UpstreamConnection::onBody(http_parser *p, const char *at, size_t len)
 int UpstreamConnection::onMessageComplete(http_parser *p)
 {
     auto *self = static_cast<UpstreamConnection *>(p->data);
-    if (p->status_code == 100)
-        return 0;
+    if (p->status_code / 100 == 1)
+        return 0;   // an interim answer ends here; the parser reads the next head
     self->m_messageComplete = true;
     http_parser_pause(p, 1);
     return 0;
@@ -390,10 +430,17 @@ int UpstreamConnection::onMessageComplete(http_parser *p)
 
 // ---- UpstreamCall ------------------------------------------------------------------------------
 
+UpstreamCall::UpstreamCall(UpstreamClient *client, QObject *parent) : QObject(parent), m_client(client)
+{
+    ++client->m_liveCalls;
+}
+
 UpstreamCall::~UpstreamCall()
 {
     if (!m_done && m_connection)
         m_connection->detach();
+    if (m_client)
+        --m_client->m_liveCalls;
 }
 
 void UpstreamCall::abort()
@@ -436,11 +483,12 @@ void UpstreamClient::addCaCertificates(const QList<QSslCertificate> &certificate
 
 UpstreamCall *UpstreamClient::send(const UpstreamRequest &request, QObject *owner)
 {
-    auto *call = new UpstreamCall(owner);
+    auto *call = new UpstreamCall(this, owner);
     const QString origin = originOf(request.url);
     const qint64 now = m_clock->nowMs();
     UpstreamConnection *connection = nullptr;
     while (UpstreamConnection *idle = m_idle.take(origin)) {
+        idle->idleDeadline.stop();
         if (idle->isReusable(now, m_idleKeepAliveMs)) {
             connection = idle;
             break;
@@ -457,10 +505,13 @@ void UpstreamClient::release(UpstreamConnection *connection)
 {
     connection->idleSinceMs = m_clock->nowMs();
     m_idle.insert(connection->origin, connection);
+    // Closed when too old to reuse, not at the next send: an idle engine holds no upstream sockets.
+    connection->idleDeadline.start(m_clock, m_idleKeepAliveMs, connection, [this, connection] { forget(connection); });
 }
 
 void UpstreamClient::forget(UpstreamConnection *connection)
 {
+    connection->idleDeadline.stop();
     m_idle.remove(connection->origin, connection);
     connection->deleteLater();
 }

@@ -37,6 +37,7 @@ struct UpstreamRequest
 };
 
 class UpstreamConnection;
+class UpstreamClient;
 
 /// One upstream request in flight. Created by UpstreamClient::send; parented to the caller's
 /// object. Signals arrive on the engine thread in order: connected, headReceived, bodyData…,
@@ -65,8 +66,9 @@ Q_SIGNALS:
 private:
     friend class UpstreamConnection;
     friend class UpstreamClient;
-    explicit UpstreamCall(QObject *parent) : QObject(parent) {}
+    UpstreamCall(UpstreamClient *client, QObject *parent);
 
+    QPointer<UpstreamClient> m_client;
     QPointer<UpstreamConnection> m_connection;
     int m_status = 0;
     HttpHeaders m_headers;
@@ -83,6 +85,12 @@ public:
     explicit UpstreamClient(Clock *clock, QObject *parent = nullptr);
     ~UpstreamClient() override;
 
+    /// A response head (status line and header lines, interim 1xx heads included) larger than
+    /// this is a protocol failure: the engine never buffers an endless head.
+    static constexpr qint64 MaxHeadBytes = 64 * 1024;
+    /// Interim answers (100 Continue, 103 Early Hints) read before the final head, at most.
+    static constexpr int MaxInterimAnswers = 8;
+
     UpstreamCall *send(const UpstreamRequest &request, QObject *owner);
     /// An idle pooled connection older than this is closed rather than reused (a server's own
     /// keep-alive timeout must not race our next request).
@@ -90,9 +98,12 @@ public:
     void addCaCertificates(const QList<QSslCertificate> &certificates);
     int idleConnections() const { return int(m_idle.size()); }
     int openConnections() const { return m_open; }
+    /// Calls that exist (in flight, or finished and not yet deleted by their owner).
+    int liveCalls() const { return m_liveCalls; }
 
 private:
     friend class UpstreamConnection;
+    friend class UpstreamCall;
     void release(UpstreamConnection *connection);
     void forget(UpstreamConnection *connection);
 
@@ -101,6 +112,7 @@ private:
     QMultiHash<QString, UpstreamConnection *> m_idle;
     QList<QSslCertificate> *m_extraCa = nullptr;
     int m_open = 0;
+    int m_liveCalls = 0;
 };
 
 } // namespace Aile::Http

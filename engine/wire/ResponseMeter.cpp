@@ -7,18 +7,38 @@
 
 namespace Aile::Wire {
 
-namespace {
-constexpr qsizetype MaxBufferedBody = 32 * 1024 * 1024;
+qint64 Usage::totalTokens() const
+{
+    const qint64 prompt = qMax<qint64>(0, inputTokens) + (cacheInInput ? 0 : cacheReadTokens + cacheWriteTokens);
+    return prompt + qMax<qint64>(0, outputTokens);
+}
 
-qint64 intOr(const QJsonObject &o, const char *key, qint64 fallback)
+void Usage::reject(const QString &why)
+{
+    if (rejected.isEmpty())
+        rejected = why;
+    inputTokens = outputTokens = -1;
+    cacheReadTokens = cacheWriteTokens = 0;
+}
+
+qint64 ResponseMeter::count(const QJsonObject &o, const char *key, qint64 fallback)
 {
     const QJsonValue v = o.value(QLatin1String(key));
-    // A number qint64 cannot hold (1e308, NaN) has no defined conversion (UBSan, fuzz_sse_meter).
-    if (!v.isDouble() || !(std::abs(v.toDouble()) < 9.0e18))
+    if (!m_usage.rejected.isEmpty())
+        return -1;   // one unbelievable figure and the whole report is unknown
+    if (v.isUndefined() || v.isNull())
         return fallback;
-    return qint64(v.toDouble());
+    const double d = v.toDouble(-1);
+    // A count is a JSON integer in [0, MaxTokens]: strings, fractions, negatives, 1e13, 1e308
+    // and NaN are not usage (a double cast to qint64 past its range is undefined behaviour).
+    if (!v.isDouble() || !std::isfinite(d) || d < 0 || d > double(Usage::MaxTokens) || d != std::floor(d)) {
+        const QString shown = v.isDouble() ? QString::number(d, 'g', 6)
+                                           : QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1).left(40);
+        m_usage.reject(QStringLiteral("%1 = %2 is not a token count").arg(QLatin1String(key), shown));
+        return -1;
+    }
+    return qint64(d);
 }
-} // namespace
 
 void readChatReasoning(const QJsonObject &o, QStringList *out)
 {
@@ -56,13 +76,28 @@ QList<SseEvent> ResponseMeter::feedStream(const QByteArray &bytes)
 
 void ResponseMeter::feedBody(const QByteArray &bytes)
 {
-    if (m_body.size() + bytes.size() <= MaxBufferedBody)
-        m_body += bytes;
+    if (m_bodyOverflowed)
+        return;
+    if (m_body.size() + bytes.size() > MaxBodyBytes) {
+        m_bodyOverflowed = true;
+        m_body = QByteArray();   // the memory goes back now, not when the attempt ends
+        return;
+    }
+    m_body += bytes;
+}
+
+QString ResponseMeter::overLimit() const
+{
+    if (m_sse.overflowed())
+        return QStringLiteral("the upstream sent an SSE event larger than %1 MiB").arg(SseParser::MaxEventBytes / (1024 * 1024));
+    if (m_bodyOverflowed)
+        return QStringLiteral("the upstream's answer is larger than %1 MiB").arg(MaxBodyBytes / (1024 * 1024));
+    return {};
 }
 
 void ResponseMeter::finish()
 {
-    if (m_streamed || m_body.isEmpty())
+    if (m_streamed || m_body.isEmpty() || m_bodyOverflowed)
         return;
     const QJsonObject o = QJsonDocument::fromJson(m_body).object();
     if (o.isEmpty())
@@ -108,6 +143,9 @@ void ResponseMeter::readEvent(SseEvent &ev)
         readChatObject(o);
         const QJsonArray choices = o.value(QLatin1String("choices")).toArray();
         for (const QJsonValue &c : choices) {
+            // A final finish_reason is Chat's end of answer ([DONE] may follow, or not).
+            if (!c.toObject().value(QLatin1String("finish_reason")).toString().isEmpty())
+                m_sawEnd = true;
             const QJsonObject delta = c.toObject().value(QLatin1String("delta")).toObject();
             for (const char *field : {"content", "tool_calls", "reasoning", "reasoning_content", "refusal"}) {
                 const QJsonValue v = delta.value(QLatin1String(field));
@@ -162,12 +200,13 @@ void ResponseMeter::readChatObject(const QJsonObject &o)
         m_model = o.value(QLatin1String("model")).toString();
     const QJsonObject usage = o.value(QLatin1String("usage")).toObject();
     if (!usage.isEmpty()) {
-        m_usage.inputTokens = intOr(usage, "prompt_tokens", m_usage.inputTokens);
-        m_usage.outputTokens = intOr(usage, "completion_tokens", m_usage.outputTokens);
-        if (m_usage.outputTokens < 0 && usage.contains(QLatin1String("total_tokens")))
+        m_usage.cacheInInput = true;
+        m_usage.inputTokens = count(usage, "prompt_tokens", m_usage.inputTokens);
+        m_usage.outputTokens = count(usage, "completion_tokens", m_usage.outputTokens);
+        if (m_usage.outputTokens < 0 && usage.contains(QLatin1String("total_tokens")) && m_usage.rejected.isEmpty())
             m_usage.outputTokens = 0; // embeddings report prompt and total only
         m_usage.cacheReadTokens =
-            intOr(usage.value(QLatin1String("prompt_tokens_details")).toObject(), "cached_tokens", m_usage.cacheReadTokens);
+            qMax<qint64>(0, count(usage.value(QLatin1String("prompt_tokens_details")).toObject(), "cached_tokens", m_usage.cacheReadTokens));
     }
     for (const QJsonValue &choice : o.value(QLatin1String("choices")).toArray()) {
         const QJsonObject c = choice.toObject();
@@ -188,10 +227,11 @@ void ResponseMeter::readResponsesObject(const QJsonObject &response)
         m_model = response.value(QLatin1String("model")).toString();
     const QJsonObject usage = response.value(QLatin1String("usage")).toObject();
     if (!usage.isEmpty()) {
-        m_usage.inputTokens = intOr(usage, "input_tokens", m_usage.inputTokens);
-        m_usage.outputTokens = intOr(usage, "output_tokens", m_usage.outputTokens);
+        m_usage.cacheInInput = true;
+        m_usage.inputTokens = count(usage, "input_tokens", m_usage.inputTokens);
+        m_usage.outputTokens = count(usage, "output_tokens", m_usage.outputTokens);
         m_usage.cacheReadTokens =
-            intOr(usage.value(QLatin1String("input_tokens_details")).toObject(), "cached_tokens", m_usage.cacheReadTokens);
+            qMax<qint64>(0, count(usage.value(QLatin1String("input_tokens_details")).toObject(), "cached_tokens", m_usage.cacheReadTokens));
     }
     if (!m_streamed) {
         for (const QJsonValue &item : response.value(QLatin1String("output")).toArray())
@@ -203,10 +243,10 @@ void ResponseMeter::readMessagesUsage(const QJsonObject &usage)
 {
     if (usage.isEmpty())
         return;
-    m_usage.inputTokens = intOr(usage, "input_tokens", m_usage.inputTokens);
-    m_usage.outputTokens = intOr(usage, "output_tokens", m_usage.outputTokens);
-    m_usage.cacheReadTokens = intOr(usage, "cache_read_input_tokens", m_usage.cacheReadTokens);
-    m_usage.cacheWriteTokens = intOr(usage, "cache_creation_input_tokens", m_usage.cacheWriteTokens);
+    m_usage.inputTokens = count(usage, "input_tokens", m_usage.inputTokens);
+    m_usage.outputTokens = count(usage, "output_tokens", m_usage.outputTokens);
+    m_usage.cacheReadTokens = qMax<qint64>(0, count(usage, "cache_read_input_tokens", m_usage.cacheReadTokens));
+    m_usage.cacheWriteTokens = qMax<qint64>(0, count(usage, "cache_creation_input_tokens", m_usage.cacheWriteTokens));
 }
 
 void ResponseMeter::collectEvidence(const QJsonObject &o, int depth)

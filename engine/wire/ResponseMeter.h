@@ -13,14 +13,23 @@ namespace Aile::Wire {
 /// reasoning_details (OpenRouter), thinking_blocks (LiteLLM).
 void readChatReasoning(const QJsonObject &message, QStringList *out);
 
-/// Token usage as the provider reported it. -1 where it reported nothing.
+/// Token usage as the provider reported it. -1 where it reported nothing, or where what it
+/// reported could not be believed (rejected says why; docs/hardening.md "Upstreams").
 struct Usage
 {
+    /// No figure above this is believed from any model (a count, not a context window).
+    static constexpr qint64 MaxTokens = 100'000'000;
     qint64 inputTokens = -1;
     qint64 outputTokens = -1;
     qint64 cacheReadTokens = 0;
     qint64 cacheWriteTokens = 0;
-    bool known() const { return inputTokens >= 0 || outputTokens >= 0; }
+    bool cacheInInput = false;   // OpenAI's wires count cached tokens inside the prompt's
+    QString rejected;            // why the report was not believed: every figure reads as unknown
+    bool known() const { return rejected.isEmpty() && (inputTokens >= 0 || outputTokens >= 0); }
+    /// Every token the answer says it took, prompt and output, each counted once.
+    qint64 totalTokens() const;
+    /// Forgets the figures, keeping why.
+    void reject(const QString &why);
 };
 
 /// Reads an answer as it is relayed: usage, whether the provider's own end event came, an error
@@ -32,9 +41,15 @@ public:
 
     /// Streamed answers: the events in these bytes, complete ones only, each to relay as is.
     QList<SseEvent> feedStream(const QByteArray &bytes);
-    /// Non-streamed answers: bytes are accumulated (up to a bound) and read at finish().
+    /// Non-streamed answers: bytes are accumulated, up to MaxBodyBytes, and read at finish().
     void feedBody(const QByteArray &bytes);
     void finish();
+    /// A non-streamed answer's body may hold this much; past it the meter drops what it held.
+    static constexpr qsizetype MaxBodyBytes = 32 * 1024 * 1024;
+    /// The answer passed a size cap (an SSE event, or a body): why, else empty.
+    QString overLimit() const;
+    /// The buffered non-streamed body (the bytes the client gets once it is complete).
+    QByteArray takeBody() { return std::exchange(m_body, QByteArray()); }
 
     const Usage &usage() const { return m_usage; }
     /// The provider's end event: [DONE], response.completed (or failed/incomplete), message_stop.
@@ -57,12 +72,15 @@ private:
     void readChatObject(const QJsonObject &o);
     void readResponsesObject(const QJsonObject &response);
     void readMessagesUsage(const QJsonObject &usage);
+    /// A token count from a usage object: the fallback when absent; garbage rejects the usage.
+    qint64 count(const QJsonObject &o, const char *key, qint64 fallback);
     void collectEvidence(const QJsonObject &o, int depth);
 
     Endpoint m_endpoint;
     bool m_streamed;
     SseParser m_sse;
     QByteArray m_body;
+    bool m_bodyOverflowed = false;
     Usage m_usage;
     bool m_sawEnd = false;
     bool m_sawError = false;

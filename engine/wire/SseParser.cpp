@@ -63,6 +63,8 @@ void parseFields(SseEvent &ev)
 QList<SseEvent> SseParser::feed(const QByteArray &bytes)
 {
     QList<SseEvent> out;
+    if (m_overflowed)
+        return out;
     m_buffer += bytes;
     qsizetype consumed = 0;
     qsizetype from = m_scanFrom;
@@ -70,6 +72,8 @@ QList<SseEvent> SseParser::feed(const QByteArray &bytes)
         const qsizetype end = eventEnd(m_buffer, from);
         if (end < 0)
             break;
+        if (end - consumed > MaxEventBytes)
+            break;   // an oversized event that completed within this feed
         SseEvent ev;
         ev.raw = m_buffer.mid(consumed, end - consumed);
         parseFields(ev);
@@ -79,6 +83,13 @@ QList<SseEvent> SseParser::feed(const QByteArray &bytes)
     }
     if (consumed > 0)
         m_buffer.remove(0, consumed);
+    if (m_buffer.size() > MaxEventBytes) {
+        // The unfinished event is past the cap: give its memory back now.
+        m_overflowed = true;
+        m_buffer = QByteArray();
+        m_scanFrom = 0;
+        return out;
+    }
     // Resume the scan one byte early so a line end split across feeds is still seen.
     m_scanFrom = qMax<qsizetype>(0, m_buffer.size() - 2);
     return out;

@@ -91,6 +91,29 @@ private Q_SLOTS:
         QCOMPARE(m.usage().outputTokens, out);
     }
 
+    void anEventPastTheCapStopsTheParserAndFreesIt()
+    {
+        // docs/hardening.md "Upstreams": one event may hold 8 MiB; past it nothing is kept.
+        SseParser p;
+        QCOMPARE(p.feed("data: ok\n\n").size(), 1);
+        const QByteArray piece(64 * 1024, 'x');
+        p.feed("data: ");
+        for (qsizetype fed = 0; fed <= SseParser::MaxEventBytes; fed += piece.size())
+            QVERIFY(p.feed(piece).isEmpty());
+        QVERIFY(p.overflowed());
+        QCOMPARE(p.pendingSize(), 0);
+        QVERIFY(p.feed("\n\ndata: later\n\n").isEmpty());
+    }
+
+    void chatEndsAtItsFinishReason()
+    {
+        ResponseMeter m(Endpoint::ChatCompletions, true);
+        m.feedStream("data: {\"choices\":[{\"delta\":{\"content\":\"hi\"},\"finish_reason\":null}]}\n\n");
+        QVERIFY(!m.sawEndEvent());
+        m.feedStream("data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n");
+        QVERIFY(m.sawEndEvent());
+    }
+
     void meterMarksTheUsageOnlyChunk()
     {
         ResponseMeter m(Endpoint::ChatCompletions, true);

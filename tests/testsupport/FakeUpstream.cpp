@@ -1,9 +1,11 @@
 #include "FakeUpstream.h"
 
+#include "http/HttpConnection.h"
 #include "http/HttpExchange.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
+#include <QtNetwork/QTcpSocket>
 
 namespace Aile::Test {
 
@@ -17,6 +19,13 @@ QByteArray json(const QJsonObject &o)
 QByteArray dataEvent(const QJsonObject &o)
 {
     return "data: " + json(o) + "\n\n";
+}
+
+// The socket under an exchange, for the bytes no well-behaved server would send.
+QTcpSocket *socketOf(Http::HttpExchange *exchange)
+{
+    auto *connection = qobject_cast<Http::HttpConnection *>(exchange->parent());
+    return connection ? connection->socket() : nullptr;
 }
 
 QByteArray namedEvent(const char *name, const QJsonObject &o)
@@ -119,6 +128,16 @@ void FakeUpstream::play(QPointer<Http::HttpExchange> exchange, Script script)
         return;
     if (script.hangForever)
         return;
+    if (QTcpSocket *socket = socketOf(exchange); socket && (!script.interimHeads.isEmpty() || !script.raw.isEmpty())) {
+        for (const QByteArray &head : script.interimHeads)
+            socket->write(head);
+        if (!script.raw.isEmpty()) {
+            socket->write(script.raw);
+            if (!script.hangAfterAnswer)
+                socket->disconnectFromHost();   // after the bytes: a close-delimited answer ends here
+            return;
+        }
+    }
     if (script.closeWithoutAnswer) {
         --m_inFlight;
         exchange->abortStream();
@@ -141,6 +160,8 @@ void FakeUpstream::sendEvents(QPointer<Http::HttpExchange> exchange, std::shared
 {
     while (exchange && !exchange->isClientGone()) {
         if (index >= script->events.size()) {
+            if (script->hangAfterAnswer)
+                return;
             --m_inFlight;
             if (script->cutBeforeEnd)
                 exchange->abortStream();
@@ -382,6 +403,24 @@ Script FakeUpstream::error(int status, const QString &message, bool anthropic, i
         s.body = json(QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), message},
                                                                         {QStringLiteral("type"), QStringLiteral("server_error")},
                                                                         {QStringLiteral("code"), status}}}});
+    return s;
+}
+
+Script FakeUpstream::rawAnswer(const QByteArray &bytes, bool thenHang)
+{
+    Script s;
+    s.raw = bytes;
+    s.hangAfterAnswer = thenHang;
+    return s;
+}
+
+Script FakeUpstream::chatCompletionWithUsage(const QJsonValue &promptTokens, const QJsonValue &completionTokens)
+{
+    Script s = chatCompletion();
+    QJsonObject o = QJsonDocument::fromJson(s.body).object();
+    o.insert(QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), promptTokens},
+                                                  {QStringLiteral("completion_tokens"), completionTokens}});
+    s.body = json(o);
     return s;
 }
 

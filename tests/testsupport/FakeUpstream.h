@@ -38,6 +38,11 @@ struct Script
     bool cutBeforeEnd = false;     // close the connection after the events, without ending the body
     bool closeWithoutAnswer = false;   // close the connection as soon as the request is read
     bool hangForever = false;      // send nothing, keep the connection open
+    // Hostile behaviours (docs/hardening.md "Upstreams"); off by default.
+    QList<QByteArray> interimHeads;  // raw interim heads ("HTTP/1.1 103 Early Hints\r\n…\r\n\r\n") before the answer
+    QByteArray raw;                // when set: these bytes go to the socket as they are (head, body, anything)
+                                   // instead of an answer, then the connection closes (or hangs: hangAfterAnswer)
+    bool hangAfterAnswer = false;  // after the raw bytes or the last event: neither end nor close, ever
 };
 
 /// A request as the fake upstream received it.
@@ -99,6 +104,12 @@ public:
     static Script error(int status, const QString &message, bool anthropic = false, int retryAfterSeconds = -1);
     /// The default answer for a request: by path and the body's stream flag.
     static Script defaultFor(const QByteArray &path, const QJsonObject &body);
+
+    // Hostile answers.
+    /// Bytes written to the socket as they are, then a close (or a hang).
+    static Script rawAnswer(const QByteArray &bytes, bool thenHang = false);
+    /// A chat completion whose usage figures are the given JSON values (1e13, -5, 1.5, "12", 1e308…).
+    static Script chatCompletionWithUsage(const QJsonValue &promptTokens, const QJsonValue &completionTokens);
 
 Q_SIGNALS:
     void requestReceived();
