@@ -23,14 +23,20 @@ QPushButton *stepButton(const QString &text, const QString &name, QWidget *paren
 
 } // namespace
 
-GetStartedPanel::GetStartedPanel(QWidget *parent) : QFrame(parent), m_summary(new QLabel(this))
+GetStartedPanel::GetStartedPanel(QWidget *parent) : QScrollArea(parent), m_summary(new QLabel)
 {
     setObjectName(QStringLiteral("getStartedPanel"));
     setAccessibleName(tr("Get started"));
     setFrameShape(QFrame::StyledPanel);
+    setWidgetResizable(true);
+    setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *content = new QWidget;
+    content->setObjectName(QStringLiteral("getStartedContent"));
 
-    auto *title = new QLabel(tr("<b>Get started</b>"), this);
-    auto *hideButton = new QToolButton(this);
+    auto *title = new QLabel(tr("<b>Get started</b>"), content);
+    auto *hideButton = new QToolButton(content);
     hideButton->setObjectName(QStringLiteral("dismissGetStarted"));
     hideButton->setText(tr("Hide"));
     hideButton->setAccessibleName(tr("Hide the checklist"));
@@ -45,12 +51,12 @@ GetStartedPanel::GetStartedPanel(QWidget *parent) : QFrame(parent), m_summary(ne
 
     auto *grid = new QGridLayout;
     QList<QPushButton *> buttons[StepCount];
-    buttons[AddSharer] << stepButton(tr("Add a sharer…"), QStringLiteral("getStartedAddSharer"), this)
-                       << stepButton(tr("Test model…"), QStringLiteral("getStartedTestModel"), this);
-    buttons[CreateKey] << stepButton(tr("Create a key…"), QStringLiteral("getStartedCreateKey"), this);
-    buttons[ConnectTool] << stepButton(tr("Connect a tool…"), QStringLiteral("getStartedConnectTool"), this);
-    buttons[TestRequest] << stepButton(tr("Send a test request"), QStringLiteral("getStartedTestRequest"), this)
-                         << stepButton(tr("Show Traces"), QStringLiteral("getStartedShowTraces"), this);
+    buttons[AddSharer] << stepButton(tr("Add a sharer…"), QStringLiteral("getStartedAddSharer"), content)
+                       << stepButton(tr("Test model…"), QStringLiteral("getStartedTestModel"), content);
+    buttons[CreateKey] << stepButton(tr("Create a key…"), QStringLiteral("getStartedCreateKey"), content);
+    buttons[ConnectTool] << stepButton(tr("Connect a tool…"), QStringLiteral("getStartedConnectTool"), content);
+    buttons[TestRequest] << stepButton(tr("Send a test request"), QStringLiteral("getStartedTestRequest"), content)
+                         << stepButton(tr("Show Traces"), QStringLiteral("getStartedShowTraces"), content);
     connect(buttons[AddSharer].at(0), &QPushButton::clicked, this, &GetStartedPanel::addSharerRequested);
     connect(buttons[AddSharer].at(1), &QPushButton::clicked, this, &GetStartedPanel::testModelRequested);
     connect(buttons[CreateKey].at(0), &QPushButton::clicked, this, &GetStartedPanel::createKeyRequested);
@@ -58,9 +64,9 @@ GetStartedPanel::GetStartedPanel(QWidget *parent) : QFrame(parent), m_summary(ne
     connect(buttons[TestRequest].at(0), &QPushButton::clicked, this, &GetStartedPanel::testRequestRequested);
     connect(buttons[TestRequest].at(1), &QPushButton::clicked, this, &GetStartedPanel::showTracesRequested);
     for (int i = 0; i < StepCount; ++i) {
-        m_marks[i] = new QLabel(this);
+        m_marks[i] = new QLabel(content);
         m_marks[i]->setObjectName(QStringLiteral("getStartedMark%1").arg(i));
-        m_texts[i] = new QLabel(this);
+        m_texts[i] = new QLabel(content);
         m_texts[i]->setObjectName(QStringLiteral("getStartedStep%1").arg(i));
         m_texts[i]->setWordWrap(true);
         grid->addWidget(m_marks[i], i, 0, Qt::AlignTop);
@@ -75,11 +81,12 @@ GetStartedPanel::GetStartedPanel(QWidget *parent) : QFrame(parent), m_summary(ne
     m_summary->setObjectName(QStringLiteral("getStartedSummary"));
     m_summary->setWordWrap(true);
 
-    auto *layout = new QVBoxLayout(this);
+    auto *layout = new QVBoxLayout(content);
     layout->addLayout(head);
     layout->addLayout(grid);
     layout->addWidget(m_summary);
-    update();
+    setWidget(content);
+    refresh();
 }
 
 void GetStartedPanel::setStatus(const Aile::EngineStatus &status)
@@ -94,7 +101,7 @@ void GetStartedPanel::setStatus(const Aile::EngineStatus &status)
     m_tested = tested;
     setDone(AddSharer, anySharer);
     setDone(CreateKey, anyKey);
-    update();
+    refresh();
 }
 
 void GetStartedPanel::noteTraces(const QList<Aile::Store::TraceRecord> &traces)
@@ -105,7 +112,7 @@ void GetStartedPanel::noteTraces(const QList<Aile::Store::TraceRecord> &traces)
         if (t.status >= 200 && t.status < 300)
             setDone(TestRequest, true);
     }
-    update();
+    refresh();
 }
 
 void GetStartedPanel::noteHistory(bool anyRequest, bool anyServed)
@@ -114,7 +121,7 @@ void GetStartedPanel::noteHistory(bool anyRequest, bool anyServed)
         setDone(ConnectTool, true);
     if (anyServed)
         setDone(TestRequest, true);
-    update();
+    refresh();
 }
 
 bool GetStartedPanel::allDone() const
@@ -139,7 +146,7 @@ void GetStartedPanel::setDone(Step step, bool done)
     Q_EMIT progressed();
 }
 
-void GetStartedPanel::update()
+void GetStartedPanel::refresh()
 {
     const QString texts[StepCount] = {
         m_tested ? tr("Add a sharer: an upstream account (an API key of yours). Done, and a model test passed.")

@@ -2,7 +2,7 @@
 
 #include "core/Engine.h"
 
-#include <QtWidgets/QFrame>
+#include <QtWidgets/QScrollArea>
 
 class QLabel;
 class QPushButton;
@@ -13,8 +13,9 @@ namespace Aile::Ui {
 /// one served request. Each step ticks itself from what the engine reports (its status, the traces
 /// it records, the history in the store); the buttons open what does the step (the Sharers page's
 /// Add sharer… and Test model…, the New key dialog, Connect a tool, the Traces page). It can be
-/// hidden, and Help ▸ Get started shows it again.
-class GetStartedPanel : public QFrame
+/// hidden, and Help ▸ Get started shows it again. A scroll area, so that on a small screen it gives
+/// way to the pages below rather than making the window taller than the screen.
+class GetStartedPanel : public QScrollArea
 {
     Q_OBJECT
 public:
@@ -50,7 +51,7 @@ Q_SIGNALS:
 
 private:
     void setDone(Step step, bool done);
-    void update();
+    void refresh();
 
     bool m_done[StepCount] = {false, false, false, false};
     bool m_tested = false;   // a sharer passed a test of a model
