@@ -157,6 +157,10 @@
         <source>JavaScript</source>
         <translation>JavaScript</translation>
     </message>
+    <message>
+        <source>No sharer can serve %1 yet: it speaks the %2 wire, and none of your sharers is on a provider that does. Add one (for example an OpenAI or Anthropic API key), then come back; the model will be filled in.</source>
+        <translation>Aucun partageur ne peut encore servir %1&#xa0;: il parle le protocole %2, et aucun de vos partageurs n’est chez un fournisseur qui le parle. Ajoutez-en un (par exemple une clé d’API OpenAI ou Anthropic), puis revenez&#xa0;: le modèle sera rempli.</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::CommandLine</name>
@@ -329,6 +333,22 @@
     <message>
         <source>Aile keeps only a hash of each key, so it cannot show an existing key again. Make a new key here (it is filled in), or paste the key you kept (keys[].key in the configuration file is filled in for you).</source>
         <translation>Aile ne garde qu’une empreinte de chaque clé et ne peut donc plus afficher une clé existante. Créez une nouvelle clé ici (elle est remplie pour vous), ou collez la clé que vous avez gardée (keys[].key du fichier de configuration est rempli pour vous).</translation>
+    </message>
+    <message>
+        <source>About the model</source>
+        <translation>À propos du modèle</translation>
+    </message>
+    <message>
+        <source>provider/model</source>
+        <translation>fournisseur/modèle</translation>
+    </message>
+    <message>
+        <source>None of your sharers offers %1 on a provider that speaks the %2 wire: requests for it will fail.</source>
+        <translation>Aucun de vos partageurs ne propose %1 chez un fournisseur qui parle le protocole %2&#xa0;: les requêtes échoueront.</translation>
+    </message>
+    <message>
+        <source>Chosen because a sharer of yours offers it.</source>
+        <translation>Choisi parce qu’un de vos partageurs le propose.</translation>
     </message>
 </context>
 <context>
@@ -635,6 +655,89 @@
     <message>
         <source>dropped at the first-token limit</source>
         <translation>abandonnée à la limite du premier jeton</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::GetStartedPanel</name>
+    <message>
+        <source>Get started</source>
+        <translation>Premiers pas</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Get started&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Premiers pas&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>Masquer</translation>
+    </message>
+    <message>
+        <source>Hide the checklist</source>
+        <translation>Masquer la liste</translation>
+    </message>
+    <message>
+        <source>Help ▸ Get started shows it again.</source>
+        <translation>Aide ▸ Premiers pas l’affiche de nouveau.</translation>
+    </message>
+    <message>
+        <source>Add a sharer…</source>
+        <translation>Ajouter un partageur…</translation>
+    </message>
+    <message>
+        <source>Test model…</source>
+        <translation>Tester un modèle…</translation>
+    </message>
+    <message>
+        <source>Create a key…</source>
+        <translation>Créer une clé…</translation>
+    </message>
+    <message>
+        <source>Connect a tool…</source>
+        <translation>Connecter un outil…</translation>
+    </message>
+    <message>
+        <source>Send a test request</source>
+        <translation>Envoyer une requête de test</translation>
+    </message>
+    <message>
+        <source>Show Traces</source>
+        <translation>Afficher les traces</translation>
+    </message>
+    <message>
+        <source>Add a sharer: an upstream account (an API key of yours). Done, and a model test passed.</source>
+        <translation>Ajoutez un partageur&#xa0;: un compte en amont (une de vos clés d’API). Fait, et un test de modèle a réussi.</translation>
+    </message>
+    <message>
+        <source>Add a sharer: an upstream account (an API key of yours); then Test model checks that it answers.</source>
+        <translation>Ajoutez un partageur&#xa0;: un compte en amont (une de vos clés d’API)&#xa0;; puis Tester un modèle vérifie qu’il répond.</translation>
+    </message>
+    <message>
+        <source>Create a key: the local key your tools present to Aile. It is shown once.</source>
+        <translation>Créez une clé&#xa0;: la clé locale que vos outils présentent à Aile. Elle n’est affichée qu’une fois.</translation>
+    </message>
+    <message>
+        <source>Connect a tool: copy its settings (Claude Code, Codex, OpenCode, an SDK). Ticks when a request with your key reaches Aile.</source>
+        <translation>Connectez un outil&#xa0;: copiez ses réglages (Claude Code, Codex, OpenCode, un SDK). Cochée quand une requête avec votre clé atteint Aile.</translation>
+    </message>
+    <message>
+        <source>Send a test request and see it in Traces. Ticks when a request is answered.</source>
+        <translation>Envoyez une requête de test et voyez-la dans Traces. Cochée quand une requête reçoit une réponse.</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fait</translation>
+    </message>
+    <message>
+        <source>to do</source>
+        <translation>à faire</translation>
+    </message>
+    <message>
+        <source>All set: Aile answered a request through your sharer. Hide this checklist when you like.</source>
+        <translation>Tout est prêt&#xa0;: Aile a répondu à une requête par votre partageur. Masquez cette liste quand vous voulez.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 steps done.</source>
+        <translation>%1 étapes sur %2 faites.</translation>
     </message>
 </context>
 <context>
@@ -1226,6 +1329,18 @@
     <message>
         <source>&amp;Keys</source>
         <translation>C&amp;lés</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>Aid&amp;e</translation>
+    </message>
+    <message>
+        <source>&amp;Get started</source>
+        <translation>&amp;Premiers pas</translation>
+    </message>
+    <message>
+        <source>Open &amp;log folder</source>
+        <translation>Ouvrir le dossier du &amp;journal</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,9 @@
 #include "ClientCommands.h"
 #include "ConfigCheck.h"
 
+#include "ManagementCall.h"
+#include "SetupCommands.h"
+
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDateTime>
@@ -16,59 +19,6 @@
 namespace Aile::Cli {
 
 namespace {
-
-struct Connection
-{
-    QString base;
-    QString token;
-};
-
-void addConnectionOptions(QCommandLineParser &parser)
-{
-    parser.addOption({QStringLiteral("url"), QStringLiteral("The engine (default http://127.0.0.1:2453, or $AILE_URL)."), QStringLiteral("URL")});
-    parser.addOption({QStringLiteral("admin-token"), QStringLiteral("The admin token (default $AILE_ADMIN_TOKEN)."), QStringLiteral("TOKEN")});
-    parser.addOption({QStringLiteral("json"), QStringLiteral("Print the engine's JSON answer as is.")});
-}
-
-Connection connectionFrom(const QCommandLineParser &parser)
-{
-    Connection c;
-    c.base = parser.value(QStringLiteral("url"));
-    if (c.base.isEmpty())
-        c.base = qEnvironmentVariable("AILE_URL", QStringLiteral("http://127.0.0.1:2453"));
-    c.token = parser.value(QStringLiteral("admin-token"));
-    if (c.token.isEmpty())
-        c.token = qEnvironmentVariable("AILE_ADMIN_TOKEN");
-    return c;
-}
-
-// One call against the management API; returns the status and the body.
-int call(const Connection &c, const QByteArray &method, const QString &path, const QUrlQuery &query, QByteArray *body, QString *error,
-         const QByteArray &payload = {})
-{
-    QNetworkAccessManager nam;
-    QUrl url(c.base + path);
-    url.setQuery(query);
-    QNetworkRequest request(url);
-    request.setRawHeader("Authorization", "Bearer " + c.token.toUtf8());
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setTransferTimeout(60000);
-    QNetworkReply *reply = nam.sendCustomRequest(request, method, payload);
-    QObject::connect(reply, &QNetworkReply::finished, qApp, &QCoreApplication::quit);
-    QCoreApplication::exec();
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    *body = reply->readAll();
-    if (status == 0)
-        *error = QStringLiteral("cannot reach the engine at %1: %2 (is `aile serve` or Aile Desktop running?)").arg(c.base, reply->errorString());
-    reply->deleteLater();
-    return status;
-}
-
-QString errorMessageOf(const QByteArray &body)
-{
-    return QJsonDocument::fromJson(body).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString(
-        QString::fromUtf8(body));
-}
 
 int runTraces(const QStringList &arguments)
 {
@@ -127,6 +77,7 @@ int runSharers(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "The sharers in routing order: the top row is where the next request goes.\n"
         "  aile sharers [--model M] [filters]    list\n"
+        "  aile sharers add PROVIDER ...         add one (aile sharers add --help)\n"
         "  aile sharers test HANDLE --model M    send one minimal request of M on that sharer\n"
         "  aile sharers probe HANDLE             check that its credential answers"));
     parser.addHelpOption();
@@ -476,6 +427,7 @@ int runKeys(const QStringList &arguments)
         "  aile keys [list]          every key: id, name, prefix, state, spent today\n"
         "  aile keys create NAME     a new key; its secret is printed once, here only\n"
         "  aile keys revoke ID       revoke a key (by id or name): the proxy refuses it from now on\n"
+        "  aile keys routing ID [SETTING=VALUE...]   its routing settings (aile keys routing --help)\n"
         "  aile keys routes ID       the key's named routes, with today's spend per route and target\n"
         "  aile keys routes ID --set FILE   replace the key's routes with the JSON list in FILE (docs/keys.md)"));
     parser.addHelpOption();
@@ -520,7 +472,7 @@ int runKeys(const QStringList &arguments)
     if (action == QLatin1String("routes") && pos.size() == 2)
         return keyRoutes(c, pos.at(1), parser.value(QStringLiteral("set")), parser.isSet(QStringLiteral("json")));
     if (action != QLatin1String("list") || pos.size() > 1) {
-        err << "aile keys: say `list`, `create NAME`, `revoke ID` or `routes ID`\n";
+        err << "aile keys: say `list`, `create NAME`, `revoke ID`, `routing ID` or `routes ID`\n";
         return 2;
     }
     if (call(c, "GET", QStringLiteral("/keys"), {}, &body, &error) != 200) {
@@ -650,8 +602,14 @@ int runClientCommand(const QString &command, const QStringList &arguments)
 {
     if (command == QLatin1String("traces"))
         return runTraces(arguments);
+    if (command == QLatin1String("sharers") && arguments.value(1) == QLatin1String("add"))
+        return runSharersAdd(arguments);
     if (command == QLatin1String("sharers"))
         return runSharers(arguments);
+    if (command == QLatin1String("connect"))
+        return runConnect(arguments);
+    if (command == QLatin1String("keys") && arguments.value(1) == QLatin1String("routing"))
+        return runKeysRouting(arguments);
     if (command == QLatin1String("config"))
         return runConfig(arguments);
     if (command == QLatin1String("catalog"))

@@ -1,6 +1,8 @@
 #include "ServeCommand.h"
 
+#include "core/AdminToken.h"
 #include "core/Engine.h"
+#include "log/Logging.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
@@ -44,14 +46,38 @@ int runServe(const QStringList &arguments)
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("secrets-file"),
                       QStringLiteral("Opt in to a plain-text secrets file (mode 0600) where no keychain answers."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("log-level"), QStringLiteral("debug, info (default), warning or error."), QStringLiteral("LEVEL")});
+    parser.addOption({QStringLiteral("log-format"), QStringLiteral("text (default) or json: one line per message on stderr."),
+                      QStringLiteral("FORMAT")});
     parser.process(arguments);
 
     QTextStream out(stdout);
     QTextStream err(stderr);
+    Log::Options log;
+    if (qEnvironmentVariableIntValue("AILE_DEBUG"))
+        log.level = Log::Level::Debug;
+    if (parser.isSet(QStringLiteral("log-level"))) {
+        const auto level = Log::parseLevel(parser.value(QStringLiteral("log-level")));
+        if (!level) {
+            err << "aile serve: --log-level takes debug, info, warning or error\n";
+            return 2;
+        }
+        log.level = *level;
+    }
+    if (parser.isSet(QStringLiteral("log-format"))) {
+        const auto format = Log::parseFormat(parser.value(QStringLiteral("log-format")));
+        if (!format) {
+            err << "aile serve: --log-format takes text or json\n";
+            return 2;
+        }
+        log.format = *format;
+    }
+    Log::install(log, nullptr);
     EngineOptions options;
     options.dataDir = parser.isSet(QStringLiteral("data-dir")) ? parser.value(QStringLiteral("data-dir")) : defaultDataDir();
     options.configPath = parser.value(QStringLiteral("config"));
     options.fileSecretsPath = parser.value(QStringLiteral("secrets-file"));
+    options.adminTokenFile = AdminToken::filePath(options.dataDir);
     if (parser.isSet(QStringLiteral("listen"))
         && !parseListenAddress(parser.value(QStringLiteral("listen")), &options.listenAddress, &options.port)) {
         err << "aile serve: --listen takes HOST:PORT, for example 127.0.0.1:2453\n";

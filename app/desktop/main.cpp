@@ -1,9 +1,12 @@
 // aile-desktop: the window, with the proxy engine on its own thread.
+#include "core/AdminToken.h"
 #include "core/EngineHost.h"
+#include "log/Logging.h"
 #include "mainwindow/CommandLine.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/Translations.h"
 
+#include <QtCore/QDir>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QTextStream>
 #include <QtCore/QTimer>
@@ -31,10 +34,23 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    Aile::EngineHost host(*options);
+    // The same lines aile serve writes to stderr go to a rotating file here (Help ▸ Open log folder).
+    Aile::Log::Options log;
+    log.level = qEnvironmentVariableIntValue("AILE_DEBUG") ? Aile::Log::Level::Debug : Aile::Log::Level::Info;
+    log.filePath = QDir(Aile::Log::defaultLogDir()).filePath(QStringLiteral("aile.log"));
+    QString logError;
+    if (!Aile::Log::install(log, &logError))
+        QTextStream(stderr) << "aile-desktop: " << logError << " (logging to stderr)\n";
+
+    // As aile serve: without a configured admin token, one is made in the data folder, so the
+    // aile commands of this user reach the engine behind the window too.
+    Aile::EngineOptions engineOptions = *options;
+    engineOptions.adminTokenFile = Aile::AdminToken::filePath(engineOptions.dataDir);
+    Aile::EngineHost host(engineOptions);
     Aile::Ui::MainWindow::Options windowOptions;
     windowOptions.dataDir = options->dataDir;
     windowOptions.configPath = options->configPath;
+    windowOptions.logDir = Aile::Log::defaultLogDir();
     Aile::Ui::MainWindow window(&host, windowOptions);
 
     // Closing the window hides it and stops the engine; quit once the engine says it stopped,

@@ -13,7 +13,7 @@ cmake --build "$build" --target aile-ui-screenshots
 tour="$build/tests/ui/aile-ui-screenshots"
 unset QT_QPA_PLATFORM
 export QT_LOGGING_RULES='aile.*.debug=false;qt.qpa.*=false'
-for mode in "" "--dark" "--lang fr"; do
+for mode in "" "--dark" "--lang fr" "--get-started" "--get-started --lang fr"; do
   # shellcheck disable=SC2086  # $mode is one or two words on purpose
   xvfb-run -a -s "-screen 0 1600x1000x24" "$tour" --out "$here" $mode
 done

@@ -1,6 +1,8 @@
 #include "Engine.h"
 
+#include "AdminToken.h"
 #include "TraceSink.h"
+#include "log/AccessLog.h"
 #include "api/ApiRouter.h"
 #include "api/ManagementApi.h"
 #include "config/ConfigApply.h"
@@ -110,6 +112,7 @@ void Engine::start()
     }
     m_ctx.draw = m_options.drawSeed ? QRandomGenerator(quint32(*m_options.drawSeed)) : QRandomGenerator(QRandomGenerator::system()->generate());
 
+    qCInfo(lcEngine).noquote() << "starting; data in" << m_options.dataDir;
     QString error;
     // The file is checked whole, against the store as it will be, before the store is opened for
     // writing: a refused file leaves the store (or the lack of one) exactly as it was.
@@ -122,6 +125,8 @@ void Engine::start()
         Q_EMIT startFailed(error);
         return;
     }
+    if (!m_options.adminTokenFile.isEmpty())
+        provideAdminToken();
     loadState();
     // Health lives in memory only: a restart reads every sharer as neutral.
     m_health = std::make_unique<Health::HealthBook>(m_ctx.clock);
@@ -133,6 +138,8 @@ void Engine::start()
     m_ctx.upstream = new Http::UpstreamClient(m_ctx.clock, this);
     m_ctx.traces = new TraceSink(m_writer.get(), this);
     connect(m_ctx.traces, &TraceSink::tracesRecorded, this, &Engine::tracesRecorded);
+    // The access log is formatted from the batches the sink publishes, off the request's path.
+    connect(m_ctx.traces, &TraceSink::tracesRecorded, this, [](const QList<Store::TraceRecord> &batch) { Log::logAccess(batch); });
     m_management = std::make_unique<Api::ManagementApi>(m_ctx);
     m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_management.get());
     m_ctx.adminTokenRef = m_adminTokenRef;
@@ -163,6 +170,12 @@ void Engine::start()
             m_keychainProbed = true;
             m_keychainAvailable = k.available;
             m_keychainError = k.error.message();
+            if (k.available && !m_madeAdminToken.isEmpty())
+                m_secrets->write(AdminToken::keychainReference(), m_madeAdminToken, [](const QString &writeError) {
+                    if (!writeError.isEmpty())
+                        qCInfo(lcEngine).noquote() << "the admin token was not copied to the keychain:" << writeError;
+                });
+            m_madeAdminToken.clear();
             Q_EMIT statusChanged(status());
         },
         Secrets::SecretStore::ProbeMode::ReadOnly);
@@ -201,7 +214,47 @@ bool Engine::applyConfig(const Config::ConfigFile *config, QString *error)
         return false;
     if (!adminRef.isEmpty())
         m_adminTokenRef = adminRef;
+    qCInfo(lcEngine).noquote() << QStringLiteral("configuration applied from %1 (%2 sharers, %3 keys)")
+                                      .arg(m_options.configPath).arg(cfg->sharers.size()).arg(cfg->keys.size());
     return true;
+}
+
+void Engine::provideAdminToken()
+{
+    // A token the configuration names (now or at an earlier start) or the environment gives wins.
+    if (!m_adminTokenRef.isEmpty()) {
+        qCInfo(lcEngine).noquote() << "admin token: the one the configuration names";
+        return;
+    }
+    if (!qEnvironmentVariableIsEmpty(AdminToken::EnvironmentVariable)) {
+        m_adminTokenRef = QStringLiteral("env:") + QLatin1String(AdminToken::EnvironmentVariable);
+        qCInfo(lcEngine).noquote() << QStringLiteral("admin token: from $%1").arg(QLatin1String(AdminToken::EnvironmentVariable));
+        return;
+    }
+    const QString path = m_options.adminTokenFile;
+    QString error;
+    bool tightened = false;
+    QString token = AdminToken::readFile(path, &error, &tightened);
+    if (tightened)
+        qCWarning(lcEngine).noquote() << path << "could be read by others; it is now readable only by you (mode 0600)";
+    if (!token.isEmpty()) {
+        qCInfo(lcEngine).noquote() << "admin token: in" << path << "(aile commands run by you on this machine read it there)";
+    } else {
+        token = AdminToken::generate();
+        if (!AdminToken::writeFile(path, token, &error)) {
+            // Another engine may have made it between our read and our write.
+            token = AdminToken::readFile(path, &error);
+            if (token.isEmpty()) {
+                qCWarning(lcEngine).noquote() << "no admin token, so the management API stays closed:" << error;
+                return;
+            }
+        } else {
+            m_madeAdminToken = token;
+        }
+        qCInfo(lcEngine).noquote() << "admin token: created in" << path
+                                   << "(mode 0600: readable only by you; aile commands run by you on this machine read it there)";
+    }
+    m_adminTokenRef = token; // a literal: used for this start, never stored or exported
 }
 
 void Engine::loadState()
@@ -281,6 +334,9 @@ void Engine::listen()
     m_router->setListenPort(m_server->port());
     m_verifier->startProbing(m_ctx.settings.probeIntervalMs);
     m_running = true;
+    qCInfo(lcEngine).noquote() << QStringLiteral("listening on %1:%2 (%3 sharers, %4 keys)")
+                                      .arg(m_server->address().toString()).arg(m_server->port())
+                                      .arg(m_ctx.sharers.size()).arg(m_ctx.keys.size());
     Q_EMIT started(m_server->address().toString(), m_server->port());
     Q_EMIT statusChanged(status());
 }
@@ -289,8 +345,12 @@ void Engine::stop()
 {
     if (m_server)
         m_server->close();
+    if (m_ctx.traces)
+        m_ctx.traces->publishNow(); // the last requests reach the window and the access log
     if (m_writer)
         m_writer->flush(); // every trace and ledger entry so far is on disk before we say stopped
+    if (m_running)
+        qCInfo(lcEngine).noquote() << "stopped";
     m_running = false;
     Q_EMIT stopped();
 }

@@ -45,6 +45,9 @@ struct EngineOptions
     QString configPath;               // applied at start when set
     QString secretService = QStringLiteral("Aile Desktop");
     QString fileSecretsPath;          // the opted-in plain-text secrets file, or empty
+    // aile serve and the desktop app: when neither the configuration nor $AILE_ADMIN_TOKEN gives an
+    // admin token, it is read from this file, made there (0600) on the first start (AdminToken.h).
+    QString adminTokenFile;
     Clock *clock = nullptr;           // not owned; the system clock when null
     std::optional<quint64> drawSeed;  // a fixed seed for the tie draw (tests)
 };
@@ -108,6 +111,7 @@ private:
     void loadState();
     void resolveSecrets();
     void listen();
+    void provideAdminToken();
     EngineStatus status() const;
 
     EngineOptions m_options;
@@ -123,6 +127,7 @@ private:
     std::unique_ptr<Api::ApiRouter> m_router;
     Secrets::SecretStore *m_secrets = nullptr;
     QString m_adminTokenRef;
+    QString m_madeAdminToken;   // made at this start: copied to the keychain once one answers
     int m_pendingSecrets = 0;
     bool m_running = false;
     bool m_keychainProbed = false;

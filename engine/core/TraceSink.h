@@ -21,6 +21,9 @@ public:
     void add(const Store::TraceRecord &trace, const QList<Store::LedgerEntry> &ledger);
     /// Runs done on context's thread once every trace added so far is in the database.
     void whenWritten(QObject *context, std::function<void()> done);
+    /// Announces what is pending now rather than at the next tick (the engine stopping: the last
+    /// requests still reach the access log).
+    void publishNow() { publish(); }
 
 Q_SIGNALS:
     void tracesRecorded(const QList<Aile::Store::TraceRecord> &traces);

@@ -3,6 +3,10 @@
 #include "core/Clock.h"
 
 #include <QtCore/QDateTime>
+#include <QtCore/QLoggingCategory>
+
+// Every change of a sharer's standing, one logfmt line each (Log::formatLine makes JSON of it).
+Q_LOGGING_CATEGORY(lcHealth, "aile.health", QtWarningMsg) // on once a log is set up (Log::install)
 
 namespace Aile::Health {
 
@@ -58,6 +62,8 @@ void HealthBook::addOutcome(SharerHealth &h, bool ok)
 void HealthBook::recordSuccess(const QString &handle, qint64 ttfbMs)
 {
     SharerHealth &h = m_health[handle];
+    if (h.deadKey || h.ladderStep > 0)
+        qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=back was=%2").arg(handle, h.deadKey ? QStringLiteral("dead_key") : QStringLiteral("cooling"));
     h.ladderStep = 0;
     h.cooldownUntilMs = 0;
     h.cooldownReason.clear();
@@ -79,16 +85,20 @@ qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Fa
     m_window.record(handle, false, -1, now);
     switch (failure) {
     case Failure::AuthRefused:
+        if (!h.deadKey)
+            qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=dead_key reason=\"the provider refused its credential\"").arg(handle);
         h.deadKey = true;
         h.deadByProbeOnly = false;
         return 0;
     case Failure::ModelNoQuota:
         // The key has no quota for this one model: take it off this account, keep the rest.
         h.modelOffUntil.insert(model, now + MaxRetryAfterMs);
+        qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=model_off model=%2 reason=\"no quota for this model\"").arg(handle, model);
         return now + MaxRetryAfterMs;
     case Failure::CutStream:
         h.cooldownUntilMs = qMax(h.cooldownUntilMs, now + CutStreamCooldownMs);
         h.cooldownReason = QStringLiteral("cut stream");
+        qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=cooling reason=\"cut stream\" for_ms=%2").arg(handle).arg(h.cooldownUntilMs - now);
         return h.cooldownUntilMs;
     case Failure::RateLimited:
     case Failure::ServerError:
@@ -115,6 +125,8 @@ qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Fa
     default: h.cooldownReason = QStringLiteral("timed out"); break;
     }
     h.benchedForMs = h.cooldownUntilMs - now;
+    qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=cooling reason=\"%2\" for_ms=%3 step=%4")
+                                      .arg(handle, h.cooldownReason).arg(h.benchedForMs).arg(h.ladderStep);
     return h.cooldownUntilMs;
 }
 
@@ -148,9 +160,11 @@ void HealthBook::recordProbe(const QString &handle, bool answered, bool credenti
     h.probe = answered ? 1 : -1;
     h.probeAtMs = m_clock->nowMs();
     if (credentialRefused && !h.deadKey) {
+        qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=dead_key reason=\"a probe was refused\"").arg(handle);
         h.deadKey = true;
         h.deadByProbeOnly = true;
     } else if (answered && h.deadKey && h.deadByProbeOnly) {
+        qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=back was=dead_key reason=\"a probe passed\"").arg(handle);
         // Only a probe refused it, so a passing probe restores it.
         h.deadKey = false;
         h.deadByProbeOnly = false;
@@ -160,6 +174,8 @@ void HealthBook::recordProbe(const QString &handle, bool answered, bool credenti
 void HealthBook::restore(const QString &handle)
 {
     SharerHealth &h = m_health[handle];
+    if (h.deadKey)
+        qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=back was=dead_key reason=\"re-linked or a test passed\"").arg(handle);
     h.deadKey = false;
     h.deadByProbeOnly = false;
     h.modelOffUntil.clear();

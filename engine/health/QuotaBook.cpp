@@ -4,8 +4,11 @@
 
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonObject>
+#include <QtCore/QLoggingCategory>
 #include <QtCore/QMap>
 #include <QtCore/QRegularExpression>
+
+Q_LOGGING_CATEGORY(lcQuota, "aile.health", QtWarningMsg) // HealthBook's category: on once a log is set up
 
 namespace Aile::Health {
 namespace {
@@ -186,8 +189,25 @@ void QuotaBook::observe(const QString &handle, const Http::HttpHeaders &headers,
     readAnthropicUnified(headers, nowMs, s.windows);
     readCodex(headers, nowMs, s.windows);
     readRateLimits(headers, nowMs, s.windows);
-    if (!s.windows.isEmpty())
-        m_book.insert(handle, s);
+    if (s.windows.isEmpty())
+        return;
+    // A subscription window running out, or coming back, is a change of the sharer's standing.
+    auto exhausted = [](const QuotaSnapshot &q) {
+        qint64 until = 0;
+        for (const QuotaWindow &w : q.windows)
+            if (w.subscription && w.exhausted)
+                until = qMax(until, qMax<qint64>(1, w.resetAtMs)); // 1: exhausted, reset unknown
+        return until;
+    };
+    const QuotaSnapshot *before = snapshot(handle);
+    const qint64 was = before ? exhausted(*before) : 0;
+    const qint64 now = exhausted(s);
+    if (now && !was)
+        qCInfo(lcQuota).noquote() << QStringLiteral("sharer=%1 state=quota_window_exhausted until=%2")
+                                         .arg(handle, now > 1 ? QDateTime::fromMSecsSinceEpoch(now, Qt::UTC).toString(Qt::ISODate) : QStringLiteral("unknown"));
+    else if (!now && was)
+        qCInfo(lcQuota).noquote() << QStringLiteral("sharer=%1 state=back was=quota_window_exhausted").arg(handle);
+    m_book.insert(handle, s);
 }
 
 const QuotaSnapshot *QuotaBook::snapshot(const QString &handle) const

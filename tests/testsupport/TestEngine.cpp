@@ -186,4 +186,16 @@ QJsonObject configWith(const QJsonArray &sharers, const QJsonObject &keyRouting,
     return cfg;
 }
 
+QString adminTokenFile()
+{
+    static QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("admin-token"));
+    if (!QFile::exists(path)) {
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(QByteArray(AdminToken) + '\n');
+    }
+    return path;
+}
+
 } // namespace Aile::Test

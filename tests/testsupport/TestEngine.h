@@ -80,5 +80,8 @@ QJsonObject configWith(const QJsonArray &sharers, const QJsonObject &keyRouting 
 QJsonObject basicConfig(const QString &upstreamBaseUrl);
 inline const char *TestKey = "sk-aile-test-0123456789abcdef";
 inline const char *AdminToken = "test-admin-token";
+/// A file holding AdminToken, for the aile CLI's --admin-token-file (a token is never given on
+/// the command line); made once per test process, removed at exit.
+QString adminTokenFile();
 
 } // namespace Aile::Test

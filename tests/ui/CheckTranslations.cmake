@@ -15,9 +15,14 @@ get_filename_component(ts_name "${TS_FILE}" NAME)
 set(ts_copy "${WORK_DIR}/${ts_name}")
 file(COPY_FILE "${TS_FILE}" "${ts_copy}")
 
-# The same options as qt_add_translations in ui/CMakeLists.txt.
+# The same options as qt_add_translations in ui/CMakeLists.txt. EXTRA_SOURCE_DIR: text the widgets
+# show that lives outside ui/ (engine/clients, shared with the CLI).
+set(extra "")
+if(DEFINED EXTRA_SOURCE_DIR)
+  set(extra "${EXTRA_SOURCE_DIR}")
+endif()
 execute_process(
-  COMMAND "${LUPDATE}" -locations none -no-obsolete -extensions cpp,h "${SOURCE_DIR}" -ts "${ts_copy}"
+  COMMAND "${LUPDATE}" -locations none -no-obsolete -extensions cpp,h "${SOURCE_DIR}" ${extra} -ts "${ts_copy}"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message(STATUS "lupdate: ${out}${err}")
 if(NOT rc EQUAL 0)

@@ -3,6 +3,7 @@
 //
 //   aile-ui-screenshots --out DIR [--dark] [--lang fr]
 #include "ScreenshotData.h"
+#include "ScreenshotGetStarted.h"
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "dialogs/SharerDialog.h"
@@ -106,6 +107,7 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("out"), QStringLiteral("Where the PNG files go."), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("dark"), QStringLiteral("Render with a dark palette.")});
     parser.addOption({QStringLiteral("lang"), QStringLiteral("fr for the French translation."), QStringLiteral("LANG")});
+    parser.addOption({QStringLiteral("get-started"), QStringLiteral("Only the Get started checklist, on an empty data folder.")});
     parser.process(app);
     const QString out = parser.value(QStringLiteral("out"));
     if (out.isEmpty() || !QDir().mkpath(out)) {
@@ -123,6 +125,9 @@ int main(int argc, char **argv)
     QLocale::setDefault(locale);
     if (french)
         Ui::installTranslations(&app, locale);
+
+    if (parser.isSet(QStringLiteral("get-started")))
+        return Test::renderGetStarted(out, suffix);
 
     QTemporaryDir dir;
     Test::FakeUpstream upstream;

@@ -1,5 +1,6 @@
 // Connect a tool: the settings each client needs to reach the proxy (as CLIENTS.md describes
 // the real clients), and "Test connection" sending a real request through a real engine.
+#include "catalog/Catalog.h"
 #include "dialogs/ClientSnippets.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "testsupport/FakeUpstream.h"
@@ -9,6 +10,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtTest/QtTest>
+#include <QtWidgets/QApplication>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
@@ -23,6 +25,27 @@ namespace {
 
 const QString Base = QStringLiteral("http://127.0.0.1:2453");
 const QString Key = QStringLiteral("sk-aile-0123456789abcdef");
+
+// The shipped catalogue's providers, as EngineStatus carries them: which wires each speaks.
+QJsonArray builtInProviders()
+{
+    QJsonArray out;
+    for (const Catalog::ProviderInfo &p : Catalog::Catalog::builtIn().providers())
+        out.append(p.toJson());
+    return out;
+}
+
+QJsonObject sharerRow(const QString &provider, const QStringList &models, const QStringList &tested = {}, bool blocked = false)
+{
+    QJsonObject o{{QStringLiteral("handle"), QStringLiteral("L%1").arg(qHash(QString(provider + models.join(QLatin1Char(',')))), 16, 16, QLatin1Char('0'))},
+                  {QStringLiteral("name"), QString(provider + QStringLiteral(" account"))},
+                  {QStringLiteral("provider"), provider},
+                  {QStringLiteral("models"), QJsonArray::fromStringList(models)},
+                  {QStringLiteral("tested"), QJsonArray::fromStringList(tested)}};
+    if (blocked)
+        o.insert(QStringLiteral("blocked"), true);
+    return o;
+}
 
 QString allBlocks(Tool tool, const QString &model = {})
 {
@@ -125,13 +148,17 @@ private Q_SLOTS:
                                           {QStringLiteral("prefix"), QStringLiteral("sk-aile-0123")}}};
         dialog.setKeys(keys, {{QStringLiteral("laptop"), Key}});
         QCOMPARE(dialog.key(), Key);
+        dialog.setProviders(builtInProviders());
+        dialog.setSharers(QJsonArray{sharerRow(QStringLiteral("claude"), {QStringLiteral("claude-sonnet-5")}),
+                                     sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2")})});
         dialog.show();
         auto *list = dialog.findChild<QListWidget *>(QStringLiteral("toolList"));
         QCOMPARE(list->count(), 5);
         for (Tool tool : Ui::ClientSnippets::tools()) {
             dialog.selectTool(tool);
             QCOMPARE(dialog.tool(), tool);
-            QCOMPARE(dialog.blockText(0), Ui::ClientSnippets::blocks(tool, Base, Key, QString()).at(0).code);
+            QVERIFY(!dialog.model().isEmpty());
+            QCOMPARE(dialog.blockText(0), Ui::ClientSnippets::blocks(tool, Base, Key, dialog.model()).at(0).code);
         }
         // Typing another key rewrites the snippets at once.
         auto *keyEdit = dialog.findChild<QLineEdit *>(QStringLiteral("keyText"));
@@ -190,6 +217,7 @@ private Q_SLOTS:
         dialog.setBaseUrl(engine.baseUrl());
         dialog.selectTool(Tool::OpenAiSdk);
         dialog.findChild<QLineEdit *>(QStringLiteral("keyText"))->setText(QStringLiteral("sk-aile-wrong"));
+        dialog.findChild<QComboBox *>(QStringLiteral("modelChoice"))->setEditText(QStringLiteral("openai/gpt-5.2"));
         QSignalSpy finished(&dialog, &Ui::ConnectToolDialog::testFinished);
         dialog.testConnection();
         QTRY_COMPARE(finished.count(), 1);
@@ -199,5 +227,105 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestConnectTool)
+// Connect a tool preselects a model a sharer of the user's offers, on a provider that speaks the
+// tool's wire; says so when there is none; and never writes a snippet whose model has no sharer.
+class TestConnectToolModel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void preferredModel_data()
+    {
+        QTest::addColumn<int>("tool");
+        QTest::addColumn<QJsonArray>("sharers");
+        QTest::addColumn<QString>("expected");
+        const QJsonObject openai = sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")});
+        QTest::newRow("Codex with OpenAI API keys only: an openai model, not the codex subscription's gpt-5.5")
+            << int(Tool::Codex) << QJsonArray{openai} << QStringLiteral("openai/gpt-5.2");
+        QTest::newRow("Codex with a codex subscription: its own default")
+            << int(Tool::Codex) << QJsonArray{openai, sharerRow(QStringLiteral("codex"), {QStringLiteral("gpt-5.5")})} << QStringLiteral("codex/gpt-5.5");
+        QTest::newRow("Codex: a provider without the Responses wire does not count")
+            << int(Tool::Codex) << QJsonArray{sharerRow(QStringLiteral("gemini"), {QStringLiteral("gemini-3-pro")})} << QString();
+        QTest::newRow("Claude Code with OpenAI keys only: nothing speaks Messages")
+            << int(Tool::ClaudeCode) << QJsonArray{openai} << QString();
+        QTest::newRow("Claude Code on another provider that speaks Messages")
+            << int(Tool::ClaudeCode) << QJsonArray{sharerRow(QStringLiteral("deepseek"), {QStringLiteral("deepseek-chat")})}
+            << QStringLiteral("deepseek/deepseek-chat");
+        QTest::newRow("a sharer listing no model serves its provider's default")
+            << int(Tool::ClaudeCode) << QJsonArray{sharerRow(QStringLiteral("claude"), {})} << QStringLiteral("claude/claude-sonnet-5");
+        QTest::newRow("the OpenAI SDK's default when a sharer offers it")
+            << int(Tool::OpenAiSdk) << QJsonArray{openai} << QStringLiteral("openai/gpt-5.2");
+        QTest::newRow("a model a sharer passed a test of comes first")
+            << int(Tool::OpenAiSdk)
+            << QJsonArray{sharerRow(QStringLiteral("openrouter"), {QStringLiteral("anthropic/claude-sonnet-5"), QStringLiteral("deepseek/deepseek-chat")},
+                                    {QStringLiteral("deepseek/deepseek-chat")})}
+            << QStringLiteral("openrouter/deepseek/deepseek-chat");
+        QTest::newRow("a blocked sharer does not count")
+            << int(Tool::OpenAiSdk) << QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2")}, {}, true)} << QString();
+        QTest::newRow("no sharer at all") << int(Tool::AnthropicSdk) << QJsonArray() << QString();
+    }
+
+    void preferredModel()
+    {
+        QFETCH(int, tool);
+        QFETCH(QJsonArray, sharers);
+        QFETCH(QString, expected);
+        QCOMPARE(Ui::ClientSnippets::preferredModel(Tool(tool), sharers, builtInProviders()), expected);
+    }
+
+    void theDialogPreselectsAndFollowsTheTool()
+    {
+        Ui::ConnectToolDialog dialog;
+        dialog.setBaseUrl(Base);
+        dialog.setProviders(builtInProviders());
+        dialog.setSharers(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")})});
+        dialog.findChild<QLineEdit *>(QStringLiteral("keyText"))->setText(Key);
+        dialog.selectTool(Tool::Codex);
+        QCOMPARE(dialog.model(), QStringLiteral("openai/gpt-5.2"));
+        QVERIFY(dialog.blockText(0).startsWith(QLatin1String("model = \"openai/gpt-5.2\"\n")));
+        QVERIFY(!dialog.blockText(0).contains(QLatin1String("gpt-5.5")));
+        QCOMPARE(dialog.modelNote(), QStringLiteral("Chosen because a sharer of yours offers it."));
+
+        // A typed model stays through the tool switch and the next status.
+        auto *model = dialog.findChild<QComboBox *>(QStringLiteral("modelChoice"));
+        model->setEditText(QStringLiteral("openai/gpt-5.5"));
+        dialog.selectTool(Tool::OpenAiSdk);
+        dialog.setSharers(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")})});
+        QCOMPARE(dialog.model(), QStringLiteral("openai/gpt-5.5"));
+        QVERIFY(dialog.modelNote().isEmpty());
+    }
+
+    void withNoSharerForTheToolItSaysSoAndWritesNoSnippet()
+    {
+        Ui::ConnectToolDialog dialog;
+        dialog.setBaseUrl(Base);
+        dialog.setProviders(builtInProviders());
+        dialog.setSharers(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2")})});
+        dialog.findChild<QLineEdit *>(QStringLiteral("keyText"))->setText(Key);
+        dialog.show();
+        dialog.selectTool(Tool::ClaudeCode);
+        QVERIFY(dialog.model().isEmpty());
+        QVERIFY2(dialog.modelNote().startsWith(QLatin1String("No sharer can serve Claude Code yet: it speaks the messages wire")),
+                 qPrintable(dialog.modelNote()));
+        QVERIFY(dialog.blockText(0).isEmpty());
+        QVERIFY(!dialog.findChild<QPushButton *>(QStringLiteral("testConnection"))->isEnabled());
+        // A model typed that no sharer offers is written as asked, with a warning.
+        dialog.findChild<QComboBox *>(QStringLiteral("modelChoice"))->setEditText(QStringLiteral("claude/claude-sonnet-5"));
+        QVERIFY(dialog.blockText(0).contains(QLatin1String("ANTHROPIC_BASE_URL")));
+        QVERIFY(dialog.modelNote().startsWith(QLatin1String("None of your sharers offers claude/claude-sonnet-5")));
+        // Once a sharer can serve it, the dialog fills the model in.
+        dialog.findChild<QComboBox *>(QStringLiteral("modelChoice"))->setEditText(QString());
+        dialog.setSharers(QJsonArray{sharerRow(QStringLiteral("deepseek"), {QStringLiteral("deepseek-chat")})});
+        QCOMPARE(dialog.model(), QStringLiteral("deepseek/deepseek-chat"));
+        QVERIFY(dialog.blockText(0).contains(QLatin1String("export ANTHROPIC_MODEL='deepseek/deepseek-chat'")));
+    }
+};
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    TestConnectTool snippets;
+    TestConnectToolModel model;
+    return QTest::qExec(&snippets, argc, argv) | QTest::qExec(&model, argc, argv);
+}
+
 #include "TestConnectTool.moc"

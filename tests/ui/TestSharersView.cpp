@@ -178,7 +178,7 @@ private:
     {
         QProcess cli;
         cli.start(QStringLiteral(AILE_BIN), {QStringLiteral("sharers"), QStringLiteral("--model"), Gpt, QStringLiteral("--url"),
-                                            h.window->baseUrl(), QStringLiteral("--admin-token"), QLatin1String(AdminToken),
+                                            h.window->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile(),
                                             QStringLiteral("--json")});
         if (!QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 20000) || cli.exitCode() != 0)
             return {QStringLiteral("the CLI failed: ") + QString::fromUtf8(cli.readAllStandardError())};

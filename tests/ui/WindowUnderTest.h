@@ -34,6 +34,8 @@ public:
     EngineHost *host() const { return m_host.get(); }
     Ui::MainWindow *window() const { return m_window.get(); }
     QString baseUrl() const;
+    /// The window's layout settings (INI), where it also remembers the Get started checklist.
+    QString settingsPath() const { return m_dir.filePath(QStringLiteral("settings.ini")); }
     /// A management call over HTTP with the admin token, as a script would make it.
     Reply admin(const QString &method, const QString &path, const QJsonObject &body = {}) const;
     /// A one-line chat completion through the proxy with an API key, as a tool would send it.

@@ -37,6 +37,7 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
       m_model(new QComboBox(this)),
       m_note(new QLabel(this)),
       m_keyNote(new QLabel(this)),
+      m_modelNote(new QLabel(this)),
       m_test(new QPushButton(tr("&Test connection"), this)),
       m_showTrace(new QPushButton(tr("Show its t&race"), this)),
       m_result(new QLabel(this)),
@@ -78,6 +79,9 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
     m_keyNote->setText(tr("Aile keeps only a hash of each key, so it cannot show an existing key again. Make a new key "
                           "here (it is filled in), or paste the key you kept (keys[].key in the configuration file is "
                           "filled in for you)."));
+    m_modelNote->setObjectName(QStringLiteral("modelNote"));
+    m_modelNote->setWordWrap(true);
+    m_modelNote->setAccessibleName(tr("About the model"));
     m_note->setObjectName(QStringLiteral("toolNote"));
     m_note->setWordWrap(true);
     m_note->setAccessibleName(tr("About this tool"));
@@ -96,7 +100,10 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
     keyColumn->addLayout(keyRow);
     keyColumn->addWidget(m_keyNote);
     form->addRow(keyLabel, keyColumn);
-    form->addRow(tr("&Model:"), m_model);
+    auto *modelColumn = new QVBoxLayout;
+    modelColumn->addWidget(m_model);
+    modelColumn->addWidget(m_modelNote);
+    form->addRow(tr("&Model:"), modelColumn);
 
     auto *right = new QVBoxLayout;
     right->addLayout(form);
@@ -154,7 +161,7 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
     layout->addLayout(columns, 1);
     layout->addWidget(buttons);
 
-    connect(m_tools, &QListWidget::currentRowChanged, this, &ConnectToolDialog::rebuild);
+    connect(m_tools, &QListWidget::currentRowChanged, this, &ConnectToolDialog::preselectModel);
     connect(m_keyName, &QComboBox::currentIndexChanged, this, &ConnectToolDialog::pickKeyName);
     connect(m_key, &QLineEdit::textChanged, this, &ConnectToolDialog::rebuild);
     connect(m_model, &QComboBox::currentTextChanged, this, &ConnectToolDialog::rebuild);
@@ -172,7 +179,6 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
 void ConnectToolDialog::setBaseUrl(const QString &baseUrl)
 {
     m_baseUrl = baseUrl;
-    m_test->setEnabled(!baseUrl.isEmpty());
     rebuild();
 }
 
@@ -207,6 +213,7 @@ void ConnectToolDialog::setKeys(const QJsonArray &keys, const QHash<QString, QSt
 
 void ConnectToolDialog::setSharers(const QJsonArray &sharers)
 {
+    m_sharers = sharers;
     QStringList models;
     m_sharerNames.clear();
     for (const QJsonValue &v : sharers) {
@@ -223,6 +230,24 @@ void ConnectToolDialog::setSharers(const QJsonArray &sharers)
     m_model->clear();
     m_model->addItems(models);
     m_model->setEditText(typed);
+    preselectModel();
+}
+
+void ConnectToolDialog::setProviders(const QJsonArray &providers)
+{
+    m_providers = providers;
+    preselectModel();
+}
+
+void ConnectToolDialog::preselectModel()
+{
+    // A model the user typed stays; the one the dialog chose follows the tool and the sharers.
+    const QString typed = m_model->currentText().trimmed();
+    if (typed.isEmpty() || typed == m_preselected) {
+        m_preselected = ClientSnippets::preferredModel(tool(), m_sharers, m_providers);
+        const QSignalBlocker block(m_model);
+        m_model->setEditText(m_preselected);
+    }
     rebuild();
 }
 
@@ -283,8 +308,12 @@ QString ConnectToolDialog::key() const
 
 QString ConnectToolDialog::model() const
 {
-    const QString typed = m_model->currentText().trimmed();
-    return typed.isEmpty() ? ClientSnippets::defaultModel(tool()) : typed;
+    return m_model->currentText().trimmed();
+}
+
+QString ConnectToolDialog::modelNote() const
+{
+    return m_modelNote->text();
 }
 
 QString ConnectToolDialog::blockText(int index) const
@@ -301,9 +330,22 @@ void ConnectToolDialog::rebuild()
 {
     const ClientSnippets::Tool t = tool();
     m_note->setText(ClientSnippets::note(t));
-    m_model->lineEdit()->setPlaceholderText(ClientSnippets::defaultModel(t));
+    m_model->lineEdit()->setPlaceholderText(tr("provider/model"));
+    const QString picked = model();
+    if (picked.isEmpty())
+        m_modelNote->setText(ClientSnippets::noSharerMessage(t));
+    else if (!ClientSnippets::hasSharerFor(t, picked, m_sharers, m_providers))
+        m_modelNote->setText(tr("None of your sharers offers %1 on a provider that speaks the %2 wire: requests for it will fail.")
+                                 .arg(picked, ClientSnippets::wireName(ClientSnippets::wire(t))));
+    else if (picked == m_preselected)
+        m_modelNote->setText(tr("Chosen because a sharer of yours offers it."));
+    else
+        m_modelNote->setText(QString());
+    m_modelNote->setVisible(!m_modelNote->text().isEmpty());
+    m_test->setEnabled(!m_baseUrl.isEmpty() && !picked.isEmpty());
     const QString base = m_baseUrl.isEmpty() ? QStringLiteral("http://127.0.0.1:2453") : m_baseUrl;
-    const QList<ClientSnippets::Block> blocks = ClientSnippets::blocks(t, base, key(), m_model->currentText());
+    // No model a sharer serves: no snippet, rather than one that ends in 503s.
+    const QList<ClientSnippets::Block> blocks = picked.isEmpty() ? QList<ClientSnippets::Block>() : ClientSnippets::blocks(t, base, key(), picked);
     for (int i = 0; i < MaxBlocks; ++i) {
         const bool used = i < blocks.size();
         m_captions[i]->setVisible(used);
@@ -330,6 +372,10 @@ void ConnectToolDialog::testConnection()
     }
     if (key().isEmpty()) {
         m_result->setText(tr("Paste a key first."));
+        return;
+    }
+    if (model().isEmpty()) {
+        m_result->setText(ClientSnippets::noSharerMessage(tool()));
         return;
     }
     const ClientSnippets::Wire wire = ClientSnippets::wire(tool());

@@ -40,6 +40,9 @@ public:
     /// (name → key).
     void setKeys(const QJsonArray &keys, const QHash<QString, QString> &plainKeys);
     void setSharers(const QJsonArray &sharers);
+    /// The catalogue's providers (EngineStatus::providers): which wires each speaks, so the
+    /// preselected model is one the tool can reach (Codex: a provider on the Responses wire).
+    void setProviders(const QJsonArray &providers);
     /// Where New key… creates a key; without it the button is off.
     void setClient(ManagementClient *client);
     /// Opens the New key dialog; the key it creates is selected and filled in.
@@ -48,7 +51,11 @@ public:
 
     ClientSnippets::Tool tool() const;
     QString key() const;
+    /// The model the snippets name: the one typed or picked, else the preselected one; empty when
+    /// no sharer can serve the tool (the dialog then says so and writes no snippet).
     QString model() const;
+    /// What the dialog says about the model (the preselection, or that no sharer serves the tool).
+    QString modelNote() const;
     /// The code of the block at index (for tests and copy).
     QString blockText(int index) const;
     QString testResult() const;
@@ -66,6 +73,7 @@ Q_SIGNALS:
 private:
     void rebuild();
     void pickKeyName();
+    void preselectModel();
 
     QListWidget *m_tools;
     QComboBox *m_keyName;
@@ -76,6 +84,7 @@ private:
     QComboBox *m_model;
     QLabel *m_note;
     QLabel *m_keyNote;
+    QLabel *m_modelNote;
     QLabel *m_captions[MaxBlocks];
     QPlainTextEdit *m_codes[MaxBlocks];
     QPushButton *m_copies[MaxBlocks];
@@ -88,6 +97,9 @@ private:
     QHash<QString, QString> m_plainKeys;
     QHash<QString, QString> m_createdKeys;   // made with New key… while this dialog lives
     QHash<QString, QString> m_sharerNames;   // handle → name, for the test's answer
+    QJsonArray m_sharers;
+    QJsonArray m_providers;
+    QString m_preselected;                   // the model the dialog chose; replaced while the user has not typed another
 };
 
 } // namespace Aile::Ui

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "GetStartedPanel.h"
 #include "Notifications.h"
 #include "StatusBanner.h"
 #include "TrayIcon.h"
@@ -20,8 +21,10 @@
 #include <QtCore/QSettings>
 #include <QtCore/QTimer>
 #include <QtGui/QCloseEvent>
+#include <QtGui/QDesktopServices>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QMessageBox>
+#include <QtWidgets/QPushButton>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QVBoxLayout>
@@ -54,6 +57,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
       m_keys(new KeysView(this)),
       m_notifications(new Notifications(this)),
       m_tray(new TrayIcon(this)),
+      m_getStarted(new GetStartedPanel(this)),
       m_spendTimer(new QTimer(this)),
       m_statusTimer(new QTimer(this))
 {
@@ -77,9 +81,11 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->addWidget(m_banner);
+    layout->addWidget(m_getStarted);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
     buildMenus();
+    wireGetStarted();
 
     m_sharers->setEngine(m_host);
     connect(m_host, &EngineHost::started, this, &MainWindow::handleStarted);
@@ -156,6 +162,56 @@ void MainWindow::buildMenus()
     QAction *connectTool = tools->addAction(tr("&Connect a tool…"), this, &MainWindow::showConnectTool);
     connectTool->setObjectName(QStringLiteral("actionConnectTool"));
     connectTool->setShortcut(Qt::CTRL | Qt::Key_K);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *getStarted = help->addAction(tr("&Get started"), this, &MainWindow::showGetStarted);
+    getStarted->setObjectName(QStringLiteral("actionGetStarted"));
+    QAction *logs = help->addAction(tr("Open &log folder"), this, [this] {
+        QDir().mkpath(m_options.logDir);
+        QDesktopServices::openUrl(QUrl::fromLocalFile(m_options.logDir));
+    });
+    logs->setObjectName(QStringLiteral("actionOpenLogFolder"));
+    logs->setEnabled(!m_options.logDir.isEmpty());
+    logs->setToolTip(m_options.logDir);
+}
+
+void MainWindow::wireGetStarted()
+{
+    // Shown until the user got through it once or hid it; the engine's state ticks the steps.
+    {
+        const std::unique_ptr<QSettings> settings = openSettings(m_options.settingsPath);
+        m_getStarted->setVisible(!settings->value(QStringLiteral("getStarted/dismissed")).toBool()
+                                 && !settings->value(QStringLiteral("getStarted/done")).toBool());
+    }
+    connect(m_getStarted, &GetStartedPanel::dismissed, this,
+            [this] { openSettings(m_options.settingsPath)->setValue(QStringLiteral("getStarted/dismissed"), true); });
+    connect(m_getStarted, &GetStartedPanel::progressed, this, [this] {
+        if (m_getStarted->allDone())
+            openSettings(m_options.settingsPath)->setValue(QStringLiteral("getStarted/done"), true);
+    });
+    auto sharersButton = [this](const char *name) {
+        m_tabs->setCurrentWidget(m_sharers);
+        if (m_sharers->selectedHandle().isEmpty() && !m_lastStatus.sharers.isEmpty())
+            m_sharers->selectHandle(m_lastStatus.sharers.first().toObject().value(QLatin1String("handle")).toString());
+        if (auto *b = m_sharers->findChild<QPushButton *>(QLatin1String(name)); b && b->isEnabled())
+            b->click();
+    };
+    connect(m_getStarted, &GetStartedPanel::addSharerRequested, this, [sharersButton] { sharersButton("addSharerButton"); });
+    connect(m_getStarted, &GetStartedPanel::testModelRequested, this, [sharersButton] { sharersButton("testModelButton"); });
+    // The key is made through the Connect a tool dialog, which then fills it into the settings.
+    connect(m_getStarted, &GetStartedPanel::createKeyRequested, this, [this] { connectToolDialog()->newKey(); });
+    connect(m_getStarted, &GetStartedPanel::connectToolRequested, this, &MainWindow::showConnectTool);
+    connect(m_getStarted, &GetStartedPanel::testRequestRequested, this, [this] {
+        showConnectTool();
+        m_connect->testConnection();
+    });
+    connect(m_getStarted, &GetStartedPanel::showTracesRequested, this, [this] { m_tabs->setCurrentWidget(m_traces); });
+}
+
+void MainWindow::showGetStarted()
+{
+    openSettings(m_options.settingsPath)->setValue(QStringLiteral("getStarted/dismissed"), false);
+    m_getStarted->show();
 }
 
 QString MainWindow::baseUrl() const
@@ -193,8 +249,17 @@ void MainWindow::handleStatus(const Aile::EngineStatus &status)
     m_keys->setSharers(status.sharers);
     m_keys->refresh();
     m_notifications->noteStatus(status);
+    m_getStarted->setStatus(status);
+    // A user who got through before (the store's history says so) opens on the pages; one who
+    // finishes now sees every step ticked until they hide the list.
+    if (m_firstStatus && m_store) {
+        if (m_getStarted->allDone())
+            m_getStarted->hide();
+        m_firstStatus = false;
+    }
     if (m_connect) {
         m_connect->setKeys(status.keys, plainKeysFromConfig());
+        m_connect->setProviders(status.providers);
         m_connect->setSharers(status.sharers);
     }
 }
@@ -204,6 +269,7 @@ void MainWindow::handleTraces(const QList<Aile::Store::TraceRecord> &traces)
     m_traces->addLive(traces);
     m_charts->noteLive(traces);
     m_notifications->noteTraces(traces);
+    m_getStarted->noteTraces(traces);
     if (!m_spendTimer->isActive())
         m_spendTimer->start();
 }
@@ -225,6 +291,10 @@ void MainWindow::openStore()
     m_store = std::move(store);
     m_traces->setStore(m_store.get(), path);
     m_charts->setStore(m_store.get());
+    Store::TraceQuery any;
+    Store::TraceQuery served;
+    served.status = 200;
+    m_getStarted->noteHistory(m_store->traceCount(any) > 0, m_store->traceCount(served) > 0);
     refreshSpend();
 }
 
@@ -250,6 +320,7 @@ ConnectToolDialog *MainWindow::connectToolDialog()
         m_connect = new ConnectToolDialog(this);
         m_connect->setBaseUrl(baseUrl());
         m_connect->setKeys(m_lastStatus.keys, plainKeysFromConfig());
+        m_connect->setProviders(m_lastStatus.providers);
         m_connect->setSharers(m_lastStatus.sharers);
         m_connect->setClient(m_management);
         connect(m_connect, &ConnectToolDialog::keyCreated, m_host, &EngineHost::requestStatus);

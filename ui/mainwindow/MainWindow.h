@@ -17,6 +17,7 @@ namespace Aile::Ui {
 
 class ChartsView;
 class ConnectToolDialog;
+class GetStartedPanel;
 class KeysView;
 class ManagementClient;
 class Notifications;
@@ -39,6 +40,7 @@ public:
         QString configPath;     // the --config file, read for plain keys the Connect dialog can offer
         QString settingsPath;   // an INI file for the layout; empty: the platform's usual place
         bool showTrayIcon = true;
+        QString logDir;         // where the app writes aile.log (Help ▸ Open log folder); empty: the menu item is off
     };
 
     MainWindow(EngineHost *host, Options options, QWidget *parent = nullptr);
@@ -53,6 +55,7 @@ public:
     ManagementClient *managementClient() const { return m_management; }
     QTabWidget *tabs() const { return m_tabs; }
     TrayIcon *trayIcon() const { return m_tray; }
+    GetStartedPanel *getStartedPanel() const { return m_getStarted; }
     /// The dialog, created on first use.
     ConnectToolDialog *connectToolDialog();
     /// The store connection, once open (null before the engine started or when it failed).
@@ -62,6 +65,8 @@ public:
     QString baseUrl() const;
 
     void showConnectTool();
+    /// Help ▸ Get started: shows the checklist again.
+    void showGetStarted();
     /// Stops the engine and hides the window; closing does the same.
     void requestQuit();
 
@@ -74,6 +79,7 @@ protected:
 
 private:
     void buildMenus();
+    void wireGetStarted();
     void handleStarted(const QString &address, quint16 port);
     void handleStartFailed(const QString &error);
     void handleStatus(const Aile::EngineStatus &status);
@@ -97,6 +103,7 @@ private:
     KeysView *m_keys;
     Notifications *m_notifications;
     TrayIcon *m_tray;
+    GetStartedPanel *m_getStarted;
     ConnectToolDialog *m_connect = nullptr;
     QTimer *m_spendTimer;
     QTimer *m_statusTimer;
@@ -104,6 +111,7 @@ private:
     QString m_address;
     double m_spentToday = 0;
     bool m_quitting = false;
+    bool m_firstStatus = true;
 };
 
 } // namespace Aile::Ui

@@ -39,8 +39,8 @@ private:
     {
         QProcess cli;
         cli.start(QStringLiteral(AILE_BIN), QStringList{QStringLiteral("catalog")} + args
-                                               + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token"),
-                                                             QLatin1String(AdminToken)});
+                                               + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"),
+                                                             adminTokenFile()});
         if (!cli.waitForStarted())
             return -1;
         // The engine answers on this thread: run the event loop while the CLI waits for it.

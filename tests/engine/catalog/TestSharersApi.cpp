@@ -85,7 +85,7 @@ private Q_SLOTS:
     {
         QProcess cli;
         cli.start(QStringLiteral(AILE_BIN), {QStringLiteral("sharers"), QStringLiteral("--model"), QStringLiteral("openai/gpt-5.2"),
-                                            QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token"), QLatin1String(AdminToken),
+                                            QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile(),
                                             QStringLiteral("--json")});
         QTRY_VERIFY_WITH_TIMEOUT(cli.state() == QProcess::NotRunning, 20000);
         QCOMPARE(cli.exitCode(), 0);
@@ -94,7 +94,7 @@ private Q_SLOTS:
         QCOMPARE(fromCli.value(QLatin1String("data")), fromApi.json().value(QLatin1String("data")));
         QProcess table;
         table.start(QStringLiteral(AILE_BIN), {QStringLiteral("sharers"), QStringLiteral("--model"), QStringLiteral("openai/gpt-5.2"),
-                                              QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token"), QLatin1String(AdminToken)});
+                                              QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
         QTRY_VERIFY_WITH_TIMEOUT(table.state() == QProcess::NotRunning, 20000);
         const QString text = QString::fromUtf8(table.readAllStandardOutput());
         QVERIFY2(text.indexOf(Cheap) < text.indexOf(Dear), qPrintable(text));

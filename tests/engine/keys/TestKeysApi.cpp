@@ -205,7 +205,7 @@ private Q_SLOTS:
         auto run = [&](const QStringList &args, QString *out) {
             QProcess cli;
             cli.start(QStringLiteral(AILE_BIN), QStringList{QStringLiteral("keys")} + args
-                                                    + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token"), QLatin1String(AdminToken)});
+                                                    + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
             if (!cli.waitForStarted())
                 return -1;
             if (cli.state() != QProcess::NotRunning) {

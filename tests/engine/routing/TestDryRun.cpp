@@ -199,7 +199,7 @@ private Q_SLOTS:
     // Runs the aile CLI against the test engine; returns its standard output (exit code in *code).
     QString runCli(QStringList arguments, int *code)
     {
-        arguments << QStringLiteral("--url") << f.engine->baseUrl() << QStringLiteral("--admin-token") << QLatin1String(AdminToken);
+        arguments << QStringLiteral("--url") << f.engine->baseUrl() << QStringLiteral("--admin-token-file") << adminTokenFile();
         QProcess cli;
         cli.start(QStringLiteral(AILE_BIN), arguments);
         if (!cli.waitForStarted())

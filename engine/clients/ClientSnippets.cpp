@@ -2,8 +2,9 @@
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QSet>
 
-namespace Aile::Ui {
+namespace Aile::Clients {
 
 namespace {
 
@@ -114,14 +115,19 @@ QList<ClientSnippets::Block> ClientSnippets::blocks(Tool tool, const QString &ba
     const QString v1 = baseUrl + QStringLiteral("/v1");
     QList<Block> out;
     switch (tool) {
-    case Tool::ClaudeCode:
+    case Tool::ClaudeCode: {
+        // Claude Code's bare names go to the claude provider; any other model is named in full.
+        const QString other = model.startsWith(QLatin1String("claude/")) ? QString()
+                                                                          : QStringLiteral("export ANTHROPIC_MODEL=%1\n").arg(shellQuote(model));
         out << Block{tr("Environment variables"),
                      QStringLiteral("export ANTHROPIC_BASE_URL=%1\n"
                                     "export ANTHROPIC_API_KEY=%2\n"
                                     "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\n")
-                         .arg(baseUrl, shellQuote(key))};
+                             .arg(baseUrl, shellQuote(key))
+                         + other};
         out << Block{tr("Then run"), QStringLiteral("claude\n")};
         break;
+    }
     case Tool::Codex: {
         // Codex sends the model as written: a codex model goes bare, any other keeps its provider.
         const QString codexModel = model.startsWith(QLatin1String("codex/")) ? model.mid(6) : model;
@@ -200,4 +206,91 @@ QList<ClientSnippets::Block> ClientSnippets::blocks(Tool tool, const QString &ba
     return out;
 }
 
-} // namespace Aile::Ui
+QString ClientSnippets::id(Tool tool)
+{
+    switch (tool) {
+    case Tool::ClaudeCode: return QStringLiteral("claude-code");
+    case Tool::Codex: return QStringLiteral("codex");
+    case Tool::OpenCode: return QStringLiteral("opencode");
+    case Tool::OpenAiSdk: return QStringLiteral("openai-sdk");
+    case Tool::AnthropicSdk: return QStringLiteral("anthropic-sdk");
+    }
+    return {};
+}
+
+std::optional<ClientSnippets::Tool> ClientSnippets::fromId(const QString &text)
+{
+    for (Tool tool : tools())
+        if (id(tool).compare(text.trimmed(), Qt::CaseInsensitive) == 0)
+            return tool;
+    return std::nullopt;
+}
+
+QString ClientSnippets::wireName(Wire wire)
+{
+    switch (wire) {
+    case Wire::Messages: return QStringLiteral("messages");
+    case Wire::Responses: return QStringLiteral("responses");
+    case Wire::ChatCompletions: break;
+    }
+    return QStringLiteral("chat");
+}
+
+namespace {
+
+// provider/model for every model a usable sharer offers on a provider that speaks the wire,
+// tested ones first. A sharer that lists no model serves its provider's whole catalogue; of
+// that, only the tool's own default can be named without the catalogue at hand.
+QStringList offeredModels(const QJsonArray &sharers, const QJsonArray &providers, const QString &wire, const QString &toolDefault)
+{
+    QSet<QString> speaking;
+    for (const QJsonValue &v : providers) {
+        const QJsonObject p = v.toObject();
+        if (p.value(QLatin1String("wires")).toArray().contains(QJsonValue(wire)))
+            speaking.insert(p.value(QLatin1String("id")).toString());
+    }
+    QStringList tested, listed;
+    for (const QJsonValue &v : sharers) {
+        const QJsonObject s = v.toObject();
+        const QString provider = s.value(QLatin1String("provider")).toString();
+        if (!speaking.contains(provider) || s.value(QLatin1String("blocked")).toBool())
+            continue;
+        const QJsonArray models = s.value(QLatin1String("models")).toArray();
+        const QJsonArray passed = s.value(QLatin1String("tested")).toArray();
+        for (const QJsonValue &m : passed)
+            tested << provider + QLatin1Char('/') + m.toString();
+        for (const QJsonValue &m : models)
+            listed << provider + QLatin1Char('/') + m.toString();
+        if (models.isEmpty() && toolDefault.startsWith(provider + QLatin1Char('/')))
+            listed << toolDefault;
+    }
+    tested.sort();
+    listed.sort();
+    QStringList out = tested + listed;
+    out.removeDuplicates();
+    return out;
+}
+
+} // namespace
+
+QString ClientSnippets::preferredModel(Tool tool, const QJsonArray &sharers, const QJsonArray &providers)
+{
+    const QStringList offered = offeredModels(sharers, providers, wireName(wire(tool)), defaultModel(tool));
+    if (offered.contains(defaultModel(tool)))
+        return defaultModel(tool);
+    return offered.value(0);
+}
+
+bool ClientSnippets::hasSharerFor(Tool tool, const QString &model, const QJsonArray &sharers, const QJsonArray &providers)
+{
+    return offeredModels(sharers, providers, wireName(wire(tool)), model).contains(model);
+}
+
+QString ClientSnippets::noSharerMessage(Tool tool)
+{
+    return tr("No sharer can serve %1 yet: it speaks the %2 wire, and none of your sharers is on a provider that does. "
+              "Add one (for example an OpenAI or Anthropic API key), then come back; the model will be filled in.")
+        .arg(name(tool), wireName(wire(tool)));
+}
+
+} // namespace Aile::Clients

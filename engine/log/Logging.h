@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QtCore/QString>
+#include <QtCore/QtGlobal>
+
+#include <optional>
+
+class QMessageLogContext;
+
+namespace Aile::Log {
+
+/// Where the engine's log lines go and how they look: `aile serve` writes them to stderr (the
+/// journal under the systemd unit), the desktop app to a rotating file. One line per message,
+/// as text or as JSON. Lines of the access and health categories are key=value pairs
+/// (logfmt), which the JSON form turns into fields.
+
+enum class Format { Text, Json };
+enum class Level { Debug, Info, Warning, Error };
+
+struct Options
+{
+    Level level = Level::Info;
+    Format format = Format::Text;
+    QString filePath;                     // empty: stderr
+    qint64 maxFileBytes = 4 * 1024 * 1024;   // a file past this is rotated
+    int keepFiles = 3;                    // aile.log.1 … aile.log.N are kept
+};
+
+std::optional<Level> parseLevel(const QString &name);
+std::optional<Format> parseFormat(const QString &name);
+/// The QLoggingCategory rules that let through the aile.* messages at level and above.
+QString filterRules(Level level);
+
+/// Installs the message handler for the whole process (Qt has one) and the category rules.
+/// False with *error when the log file cannot be opened.
+bool install(const Options &options, QString *error);
+/// Back to Qt's own handler (tests).
+void uninstall();
+
+/// One line, without its newline: "2026-12-01T10:00:00.123Z INFO  aile.engine: text", or the
+/// JSON object {"time", "level", "category", "message" | the logfmt fields}.
+QString formatLine(Format format, QtMsgType type, const char *category, const QString &message, qint64 nowMs);
+
+/// $XDG_STATE_HOME/aile (~/.local/state/aile): where the desktop app keeps aile.log.
+QString defaultLogDir();
+
+} // namespace Aile::Log

@@ -1,0 +1,85 @@
+// The log the desktop app writes to a file and aile serve to stderr: the line's two forms, the
+// level rules, and the file's rotation and mode.
+#include "log/AccessLog.h"
+#include "log/Logging.h"
+
+#include <QtCore/QFile>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QLoggingCategory>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+Q_LOGGING_CATEGORY(lcLogTest, "aile.logtest")
+
+using namespace Aile;
+
+class TestLogging : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void aTextLineHasTimeLevelCategoryAndMessage()
+    {
+        QCOMPARE(Log::formatLine(Log::Format::Text, QtInfoMsg, "aile.engine", QStringLiteral("stopped"), 0),
+                 QStringLiteral("1970-01-01T00:00:00.000Z INFO    aile.engine: stopped"));
+    }
+
+    void aJsonAccessLineCarriesItsFields()
+    {
+        Store::TraceRecord t;
+        t.id = QStringLiteral("req_1");
+        t.keyName = QStringLiteral("my laptop");
+        t.endpoint = QStringLiteral("/v1/messages");
+        t.modelAsked = QStringLiteral("claude/claude-sonnet-5");
+        t.modelServed = QStringLiteral("claude/claude-sonnet-5");
+        t.sharerName = QStringLiteral("say \"hi\"");
+        t.status = 200;
+        t.attempts = 2;
+        t.durationMs = 42;
+        t.costUsd = 0.0125;
+        const QJsonObject o = QJsonDocument::fromJson(
+                                  Log::formatLine(Log::Format::Json, QtInfoMsg, "aile.access", Log::accessLine(t), 0).toUtf8())
+                                  .object();
+        QCOMPARE(o.value(QLatin1String("level")).toString(), QStringLiteral("info"));
+        QCOMPARE(o.value(QLatin1String("key")).toString(), QStringLiteral("my laptop"));
+        QCOMPARE(o.value(QLatin1String("sharer")).toString(), QStringLiteral("say \"hi\""));
+        QCOMPARE(o.value(QLatin1String("status")).toInt(), 200);
+        QCOMPARE(o.value(QLatin1String("attempts")).toInt(), 2);
+        QCOMPARE(o.value(QLatin1String("cost")).toDouble(), 0.0125);
+        QVERIFY(!o.contains(QLatin1String("message")));
+    }
+
+    void levelsLetThroughWhatIsAtOrAbove()
+    {
+        QVERIFY(Log::filterRules(Log::Level::Warning).contains(QLatin1String("aile.*.info=false")));
+        QVERIFY(Log::filterRules(Log::Level::Info).contains(QLatin1String("aile.*.info=true")));
+        QVERIFY(Log::filterRules(Log::Level::Info).contains(QLatin1String("aile.*.debug=false")));
+        QVERIFY(!Log::parseLevel(QStringLiteral("loud")));
+        QVERIFY(!Log::parseFormat(QStringLiteral("xml")));
+    }
+
+    void theFileRotatesAndIsReadableOnlyByItsOwner()
+    {
+        QTemporaryDir dir;
+        Log::Options options;
+        options.filePath = dir.filePath(QStringLiteral("state/aile.log"));
+        options.maxFileBytes = 1000;
+        options.keepFiles = 2;
+        QVERIFY(Log::install(options, nullptr));
+        for (int i = 0; i < 100; ++i)
+            qCInfo(lcLogTest).noquote() << QStringLiteral("line %1 of a log that outgrows its file").arg(i);
+        Log::uninstall();
+        QVERIFY(QFile::exists(options.filePath));
+        QVERIFY(QFile::exists(options.filePath + QStringLiteral(".1")));
+        QVERIFY(QFile::exists(options.filePath + QStringLiteral(".2")));
+        QVERIFY(!QFile::exists(options.filePath + QStringLiteral(".3")));
+        QVERIFY(QFileInfo(options.filePath).size() <= options.maxFileBytes + 200);
+        QCOMPARE(QFile::permissions(options.filePath) & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions());
+        QFile last(options.filePath);
+        QVERIFY(last.open(QIODevice::ReadOnly));
+        QVERIFY(last.readAll().contains("line 99 of a log"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLogging)
+#include "TestLogging.moc"
