@@ -215,7 +215,7 @@ bool Engine::applyConfig(const Config::ConfigFile *config, QString *error)
     if (!adminRef.isEmpty())
         m_adminTokenRef = adminRef;
     qCInfo(lcEngine).noquote() << QStringLiteral("configuration applied from %1 (%2 sharers, %3 keys)")
-                                      .arg(m_options.configPath).arg(cfg->sharers.size()).arg(cfg->keys.size());
+                                      .arg(m_options.configPath).arg(config->sharers.size()).arg(config->keys.size());
     return true;
 }
 
