@@ -24,7 +24,8 @@ bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QStrin
             store.saveProvider(p);
     }
     for (const Catalog::Sharer &s : cfg.sharers)
-        store.saveSharer(s);
+        if (!store.saveSharer(s, error))   // the credential binding and the plain-http refusal live there
+            return false;
     const QList<Keys::ApiKey> existing = store.keys();
     for (const ProvisionedKey &pk : cfg.keys) {
         Keys::ApiKey key;
