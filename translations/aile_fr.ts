@@ -1409,10 +1409,6 @@
         <translation>&amp;Clé&#xa0;:</translation>
     </message>
     <message>
-        <source>Copied to the clipboard.</source>
-        <translation>Copiée dans le presse-papiers.</translation>
-    </message>
-    <message>
         <source>Give the key a name first.</source>
         <translation>Donnez d’abord un nom à la clé.</translation>
     </message>
@@ -1423,6 +1419,13 @@
     <message>
         <source>Key %1 created.</source>
         <translation>Clé %1 créée.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied to the clipboard; it is cleared from there in %n seconds unless you copy something else.</source>
+        <translation>
+            <numerusform>Copiée dans le presse-papiers&#xa0;; elle en sera effacée dans %n seconde, sauf si vous copiez autre chose.</numerusform>
+            <numerusform>Copiée dans le presse-papiers&#xa0;; elle en sera effacée dans %n secondes, sauf si vous copiez autre chose.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2384,6 +2387,14 @@
     <message>
         <source>Health</source>
         <translation>Santé</translation>
+    </message>
+    <message>
+        <source>needs its key again</source>
+        <translation>sa clé doit être redonnée</translation>
+    </message>
+    <message>
+        <source>Its provider or base URL changed after the credential was entered, so the credential is not sent there; re-link it with its key</source>
+        <translation>Son fournisseur ou son URL de base a changé depuis la saisie de l’identifiant, qui n’y est donc pas envoyé&#xa0;; reliez-le de nouveau avec sa clé</translation>
     </message>
 </context>
 <context>

@@ -42,14 +42,16 @@ ApiRouter::ApiRouter(EngineContext &context, ManagementApi *management) : m_ctx(
 
 bool ApiRouter::hostAllowed(const Http::HttpRequest &request) const
 {
-    if (m_ctx.settings.allowRemote)
-        return true;
+    // allowRemote opens the listener, never the Host check: other names are an explicit list
+    // (settings.allowedHosts, "name" meaning this port, or "name:port").
     const QByteArray host = request.headers.value("host").toLower();
     const QByteArray port = QByteArray::number(m_port);
-    for (const char *name : {"127.0.0.1", "localhost", "[::1]"}) {
-        if (host == QByteArray(name) + ':' + port)
-            return true;
-        if (m_port == 80 && host == name)
+    QList<QByteArray> names{"127.0.0.1", "localhost", "[::1]"};
+    for (const QString &allowed : m_ctx.settings.allowedHosts)
+        names.append(allowed.toUtf8());
+    for (const QByteArray &name : names) {
+        const bool withPort = name.contains(':') && !name.endsWith(']');
+        if (withPort ? host == name : (host == name + ':' + port || (m_port == 80 && host == name)))
             return true;
     }
     return false;
@@ -63,8 +65,8 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
     // DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host.
     if (!hostAllowed(req)) {
         respondError(exchange, shape, 403,
-                     QStringLiteral("the Host header must name this proxy (127.0.0.1:%1 or localhost:%1); "
-                                    "requests addressed to other names are refused to stop DNS-rebinding attacks")
+                     QStringLiteral("the Host header must name this proxy (127.0.0.1:%1 or localhost:%1, or a name in "
+                                    "settings.allowedHosts); requests addressed to other names are refused to stop DNS-rebinding attacks")
                          .arg(m_port));
         return;
     }

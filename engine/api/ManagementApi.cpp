@@ -15,6 +15,7 @@
 #include "keys/KeyRouting.h"
 #include "keys/Routes.h"
 #include "routing/RequestPlanner.h"
+#include "secrets/ReferencePolicy.h"
 #include "secrets/SecretStore.h"
 #include "store/Store.h"
 
@@ -102,6 +103,8 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
         if (parts.size() == 2 && req.method == "GET") {
             QJsonObject o = s->toJson();
             o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(handle));
+            if (s->needsKey())
+                o.insert(QStringLiteral("needsKey"), true);
             return reply(200, o);
         }
         if (parts.size() == 2 && req.method == "PUT")
@@ -270,6 +273,8 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
         QJsonObject o = rows.at(i).toObject();
         const Catalog::Sharer *s = m_ctx.sharer(o.value(QLatin1String("handle")).toString());
         o.insert(QStringLiteral("credentialStore"), credentialStoreOf(s ? s->credentialRef : QString()));
+        if (s && s->needsKey())
+            o.insert(QStringLiteral("needsKey"), true);
         rows.replace(i, o);
     }
     if (!sort.isEmpty()) {
@@ -301,7 +306,8 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
 
 void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, QObject *context, const ManagementReply &reply)
 {
-    QJsonObject merged = handle.isEmpty() ? QJsonObject() : m_ctx.sharer(handle)->toJson();
+    const Catalog::Sharer *stored = handle.isEmpty() ? nullptr : m_ctx.sharer(handle);
+    QJsonObject merged = stored ? stored->toJson() : QJsonObject();
     for (auto it = body.begin(); it != body.end(); ++it)
         if (it.key() != QLatin1String("secret"))
             merged.insert(it.key(), it.value());
@@ -316,49 +322,92 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
     if (handle.isEmpty() && m_ctx.sharer(parsed->handle))
         return reply(409, managementError(QStringLiteral("sharer %1 exists already; PUT /sharers/%1 edits it").arg(parsed->handle)));
     Catalog::Sharer sharer = *parsed;
-    auto commit = [this, reply](const Catalog::Sharer &s, const QString &secret) {
-        if (Catalog::Sharer *existing = m_ctx.sharer(s.handle))
-            *existing = s;
-        else
-            m_ctx.sharers.append(s);
-        if (m_ctx.store)
-            m_ctx.store->saveSharer(s);
-        if (!secret.isEmpty()) {
-            m_ctx.credentials.insert(s.handle, secret);
-            m_ctx.credentialErrors.remove(s.handle);
-        }
-        QJsonObject o = s.toJson();
-        o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(s.handle));
-        reply(200, o);
-    };
     const QString secret = body.value(QLatin1String("secret")).toString();
+    if (!secret.isEmpty()) {
+        const bool toFile = body.value(QLatin1String("credential")).toString().startsWith(QLatin1String("file:"));
+        sharer.credentialRef = (toFile ? QStringLiteral("file:") : QStringLiteral("keychain:")) + QStringLiteral("aile-sharer-") + sharer.handle;
+    }
+    // Checked before any secret is written: plain http:// to another machine keeps no credential,
+    // and a reference named here may not be one of the engine's own or belong to another host.
+    const QString url = m_ctx.baseUrlOf(sharer);
+    if (const QString refusal = Catalog::plainHttpRefusal(sharer, url); !refusal.isEmpty())
+        return reply(400, managementError(refusal));
+    const bool namesNewReference = secret.isEmpty() && !sharer.credentialRef.isEmpty() && (!stored || stored->credentialRef != sharer.credentialRef);
+    if (namesNewReference) {
+        if (const QString refusal = Secrets::apiReferenceRefusal(sharer.credentialRef, sharer.handle, url, m_ctx.adminTokenRef, m_ctx.credentialHomes);
+            !refusal.isEmpty())
+            return reply(400, managementError(refusal));
+    }
     QPointer<QObject> guard(context);
+    auto commit = [this, guard, reply](const Catalog::Sharer &s, const QString &value, bool newCredential, bool wasRead = false) {
+        // The store applies the credential binding (Catalog::bindCredential): moving a sharer
+        // without a new credential leaves it needing its key again.
+        Catalog::Sharer saved = s;
+        if (m_ctx.store) {
+            QString saveError;
+            if (!m_ctx.store->saveSharer(s, &saveError, &saved, newCredential))
+                return reply(400, managementError(saveError));
+        } else {
+            Catalog::bindCredential(saved, m_ctx.sharer(s.handle), newCredential);
+        }
+        if (Catalog::Sharer *existing = m_ctx.sharer(saved.handle))
+            *existing = saved;
+        else
+            m_ctx.sharers.append(saved);
+        if (!value.isEmpty() && !saved.needsKey()) {
+            m_ctx.credentials.insert(saved.handle, value);
+            m_ctx.credentialErrors.remove(saved.handle);
+        } else if (wasRead) {
+            m_ctx.credentials.remove(saved.handle);   // the old reference's secret is not this one's
+        }
+        m_ctx.noteCredentialBinding(saved, newCredential);
+        auto answer = [this, reply, saved] {
+            QJsonObject o = saved.toJson();
+            o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(saved.handle));
+            if (saved.needsKey())
+                o.insert(QStringLiteral("needsKey"), true);
+            reply(200, o);
+        };
+        // Back where its credential belongs after a move: its secret is read again.
+        if (!wasRead && value.isEmpty() && !saved.credentialRef.isEmpty() && !saved.needsKey() && !m_ctx.credentials.contains(saved.handle) && m_ctx.secrets) {
+            m_ctx.secrets->read(saved.credentialRef, [this, guard, answer, handle = saved.handle](const QString &secret, const QString &readError) {
+                if (!secret.isEmpty()) {
+                    m_ctx.credentials.insert(handle, secret);
+                    m_ctx.credentialErrors.remove(handle);
+                } else {
+                    m_ctx.credentialErrors.insert(handle, readError);
+                }
+                if (guard)
+                    answer();
+            });
+            return;
+        }
+        answer();
+    };
     if (!secret.isEmpty()) {
         // The secret goes to the keychain only; the store keeps the reference.
         if (!m_ctx.secrets)
             return reply(503, managementError(QStringLiteral("no secret store is available")));
-        const bool toFile = body.value(QLatin1String("credential")).toString().startsWith(QLatin1String("file:"));
-        sharer.credentialRef = (toFile ? QStringLiteral("file:") : QStringLiteral("keychain:")) + QStringLiteral("aile-sharer-") + sharer.handle;
         m_ctx.secrets->write(sharer.credentialRef, secret, [guard, reply, commit, sharer, secret](const QString &writeError) {
             if (!guard)
                 return;
             if (!writeError.isEmpty())
                 return reply(503, managementError(QStringLiteral("the credential was not stored: %1").arg(writeError)));
-            commit(sharer, secret);
+            commit(sharer, secret, true);
         });
         return;
     }
-    if (!sharer.credentialRef.isEmpty() && sharer.credentialRef != (handle.isEmpty() ? QString() : m_ctx.sharer(handle)->credentialRef)) {
+    if (namesNewReference) {
         m_ctx.secrets->read(sharer.credentialRef, [this, guard, reply, commit, sharer](const QString &value, const QString &readError) {
             if (!guard)
                 return;
             if (value.isEmpty())
                 m_ctx.credentialErrors.insert(sharer.handle, readError);
-            commit(sharer, value);
+            commit(sharer, value, false, true);
         });
         return;
     }
-    commit(sharer, QString());
+    commit(sharer, QString(), false);
 }
 
 void ManagementApi::accountRouting(const ManagementRequest &req, const ManagementReply &reply)
@@ -397,6 +446,28 @@ void ManagementApi::importConfig(const ManagementRequest &req, const ManagementR
     // anything is written; then written in one transaction. Secrets are never in it: sharers name
     // their credential, keys without their plain text only update routing.
     Config::ConfigFile cfg = Config::ConfigFile::read(req.body);
+    // Held to the API's rules for credentials (an import is an API call, not the user's own
+    // file): a new reference may not be the engine's own or belong to another host, and a
+    // credential never goes to a plain-http host that is not this machine.
+    for (const Catalog::Sharer &s : cfg.sharers) {
+        const Catalog::Sharer *stored = m_ctx.sharer(s.handle);
+        QString url = s.baseUrl;
+        if (url.isEmpty()) {
+            const Catalog::ProviderInfo *p = m_ctx.catalog.provider(s.provider);
+            for (const Catalog::ProviderInfo &own : cfg.providers)
+                if (own.id == s.provider)
+                    p = &own;
+            if (p)
+                url = p->baseUrl;
+        }
+        if (const QString plain = Catalog::plainHttpRefusal(s, url); !plain.isEmpty())
+            return reply(400, managementError(QStringLiteral("%1; nothing was imported").arg(plain)));
+        const bool newReference = !s.credentialRef.isEmpty() && (!stored || stored->credentialRef != s.credentialRef);
+        if (const QString bad = newReference ? Secrets::apiReferenceRefusal(s.credentialRef, s.handle, url, m_ctx.adminTokenRef, m_ctx.credentialHomes)
+                                             : QString();
+            !bad.isEmpty())
+            return reply(400, managementError(QStringLiteral("sharer %1: %2; nothing was imported").arg(s.handle, bad)));
+    }
     QStringList notes;
     const Config::Problems problems
         = Config::validate(cfg, Config::Baseline{m_ctx.catalog, m_ctx.sharers, m_ctx.keys}, Config::UnknownKey::Note, &notes);

@@ -4,6 +4,7 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QUrl>
+#include <QtNetwork/QHostAddress>
 
 namespace Aile::Catalog {
 
@@ -130,6 +131,9 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
     if (!s.credentialRef.isEmpty() && !s.credentialRef.startsWith(QLatin1String("env:"))
         && !s.credentialRef.startsWith(QLatin1String("keychain:")) && !s.credentialRef.startsWith(QLatin1String("file:")))
         return fail(QStringLiteral("sharer %1: \"credential\" must be env:NAME, keychain:NAME or file:NAME, never the secret itself").arg(s.handle));
+    // Kept by the store beside the sharer (Store::saveSharer); anything a caller sends here is
+    // replaced by bindCredential() before it is stored.
+    s.credentialFor = o.value(QLatin1String("credentialFor")).toString();
     s.kind = o.value(QLatin1String("kind")).toString(QStringLiteral("api-key"));
     if (s.kind != QLatin1String("api-key") && s.kind != QLatin1String("subscription"))
         return fail(QStringLiteral("sharer %1: \"kind\" must be api-key or subscription").arg(s.handle));
@@ -149,6 +153,43 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
     s.weight = qBound(0, int(std::lround(o.value(QLatin1String("weight")).toDouble(1))), 10000);
     s.blocked = o.value(QLatin1String("blocked")).toBool(false);
     return s;
+}
+
+void bindCredential(Sharer &update, const Sharer *stored, bool newCredential)
+{
+    if (update.credentialRef.isEmpty()) {
+        update.credentialFor.clear();
+        return;
+    }
+    if (newCredential || !stored || stored->credentialRef != update.credentialRef) {
+        update.credentialFor = update.binding();
+        return;
+    }
+    // The same reference as before: it stays with whatever it was entered for. A row written
+    // before bindings were kept was entered for where it pointed then.
+    update.credentialFor = stored->credentialFor.isEmpty() ? stored->binding() : stored->credentialFor;
+}
+
+QString plainHttpRefusal(const Sharer &sharer, const QString &effectiveUrl)
+{
+    if (sharer.credentialRef.isEmpty())
+        return {};
+    const QUrl url(effectiveUrl);
+    if (url.scheme() != QLatin1String("http"))
+        return {};
+    const QString host = url.host().toLower();
+    const QHostAddress address(host);
+    if (host == QLatin1String("localhost") || host.endsWith(QLatin1String(".localhost")) || (!address.isNull() && address.isLoopback()))
+        return {};
+    return QStringLiteral("sharer %1: the base URL %2 is plain http:// to %3, which would send its credential unencrypted; "
+                          "use https:// (TLS), or remove the credential (\"credential\": \"\") to dial it without one")
+        .arg(sharer.handle, effectiveUrl, url.host());
+}
+
+QString needsKeyMessage()
+{
+    return QStringLiteral("needs its key again: its provider or base URL changed since the credential was entered, "
+                          "and a credential is only sent where it was entered for");
 }
 
 } // namespace Aile::Catalog

@@ -36,6 +36,10 @@ struct Sharer
     QString provider;
     QString baseUrl;          // empty: the provider's own
     QString credentialRef;
+    // The (provider, base URL) the credential was entered for, as binding() gives it; set by the
+    // store on every save (bindCredential), never taken from what a caller sends. Not in toJson():
+    // exports and replies show needsKey instead.
+    QString credentialFor;
     QString kind = QStringLiteral("api-key");   // or subscription
     PriceSheet price;
     QStringList models;       // empty: the provider's whole catalogue
@@ -47,10 +51,30 @@ struct Sharer
     bool blocked = false;
 
     bool isSubscription() const { return kind == QLatin1String("subscription"); }
+    /// Where the credential goes: the provider and the base URL ("" = the provider's own).
+    QString binding() const { return provider + QLatin1Char(' ') + baseUrl; }
+    /// A credential entered for another provider or base URL: never sent, until a new one is given.
+    /// (A row saved before bindings were kept has none: it was entered for where it points.)
+    bool needsKey() const { return !credentialRef.isEmpty() && !credentialFor.isEmpty() && credentialFor != binding(); }
     bool offers(const QString &model) const;
     QJsonObject toJson() const;
     static std::optional<Sharer> fromJson(const QJsonObject &o, QString *error);
 };
+
+/// The one rule for a sharer's update, applied by the store to everything that saves a sharer
+/// (the management API, the GUI through it, an imported or started configuration): a stored
+/// credential stays bound to the (provider, base URL) it was entered for. The update carries a new
+/// credential when newCredential is set (a secret given in the same call) or when it names another
+/// reference than the stored one; otherwise it keeps the stored binding, so moving the sharer to
+/// another provider or base URL leaves it needing its key again (needsKey()).
+void bindCredential(Sharer &update, const Sharer *stored, bool newCredential);
+
+/// Empty, or why the sharer cannot keep a credential at its base URL: plain http:// is refused
+/// for anything but a loopback host (TLS or nothing), effectiveUrl being the URL it dials.
+QString plainHttpRefusal(const Sharer &sharer, const QString &effectiveUrl);
+
+/// What the API and the GUI say about a sharer whose credential belongs elsewhere.
+QString needsKeyMessage();
 
 /// "L" + 16 hex digits, read in any case; returns the canonical lower-case form or empty.
 QString normalizeHandle(const QString &handle);

@@ -14,6 +14,7 @@ bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QStrin
     // One transaction: a write the database refuses half-way leaves the store as it was.
     const QList<Keys::ApiKey> existing = store.keys();
     QString refused;
+    QString refusal;   // a refusal with its own words, said as it is
     const bool written = store.inTransaction([&] {
         auto ok = [&](bool saved, const QString &what) {
             if (!saved && refused.isEmpty())
@@ -34,9 +35,14 @@ bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QStrin
                 if (!ok(store.saveProvider(p), QStringLiteral("provider ") + p.id))
                     return false;
         }
-        for (const Catalog::Sharer &s : cfg.sharers)
-            if (!ok(store.saveSharer(s), QStringLiteral("sharer ") + s.handle))
+        for (const Catalog::Sharer &s : cfg.sharers) {
+            // The store holds the credential binding and the plain-http refusal (docs/secrets.md).
+            QString why;
+            if (!store.saveSharer(s, &why)) {
+                refusal = QStringLiteral("sharer %1: %2").arg(s.handle, why.isEmpty() ? QStringLiteral("the store refused it") : why);
                 return false;
+            }
+        }
         for (const ProvisionedKey &pk : cfg.keys) {
             if (pk.skip)
                 continue;
@@ -80,6 +86,11 @@ bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QStrin
             return false;
         return true;
     });
+    if (!written && !refusal.isEmpty()) {
+        if (error)
+            *error = refusal + QStringLiteral("; nothing was applied");
+        return false;
+    }
     if (!written) {
         if (error)
             *error = QStringLiteral("the store refused %1; nothing was applied (see the engine log)")

@@ -15,6 +15,7 @@
 #include "http/UpstreamClient.h"
 #include "secrets/SecretStore.h"
 #include "store/Store.h"
+#include "store/StoreFiles.h"
 #include "store/StoreWriter.h"
 
 #include <QtCore/QDir>
@@ -146,10 +147,17 @@ void Engine::start()
     m_secrets = new Secrets::SecretStore(m_options.secretService, m_options.fileSecretsPath, this);
     m_ctx.secrets = m_secrets;
     m_ctx.reloadState = [this] {
-        // After an import: read the store again and look up credentials that are new.
+        // After an import: read the store again and look up credentials that are new. A secret in
+        // memory stays only with the reference it was read for, and never with a sharer that
+        // moved to another provider or base URL without a new credential (needsKey).
+        const QList<Catalog::Sharer> before = m_ctx.sharers;
         loadState();
         for (const Catalog::Sharer &sh : m_ctx.sharers) {
-            if (m_ctx.credentials.contains(sh.handle) || sh.credentialRef.isEmpty())
+            const auto old = std::find_if(before.begin(), before.end(), [&](const Catalog::Sharer &b) { return b.handle == sh.handle; });
+            if (old == before.end() || old->credentialRef != sh.credentialRef)
+                m_ctx.credentials.remove(sh.handle);
+            m_ctx.noteCredentialBinding(sh);
+            if (m_ctx.credentials.contains(sh.handle) || sh.credentialRef.isEmpty() || sh.needsKey())
                 continue;
             const QString handle = sh.handle;
             m_secrets->read(sh.credentialRef, [this, handle](const QString &secret, const QString &err) {
@@ -188,10 +196,8 @@ bool Engine::openStore(QString *error)
         *error = QStringLiteral("no data directory was given");
         return false;
     }
-    if (!QDir().mkpath(m_options.dataDir)) {
-        *error = QStringLiteral("cannot create the data directory %1").arg(m_options.dataDir);
+    if (!Store::prepareDataFolder(m_options.dataDir, error))   // 0700 whatever the umask; tightened if it was not
         return false;
-    }
     const QString path = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
     m_store = std::make_unique<Store::Store>(path);
     if (!m_store->open(error))
@@ -280,8 +286,10 @@ void Engine::resolveSecrets()
             listen();
     };
     for (const Catalog::Sharer &s : m_ctx.sharers) {
-        if (s.credentialRef.isEmpty()) {
-            m_ctx.credentialErrors.insert(s.handle, QStringLiteral("the sharer has no credential reference"));
+        m_ctx.noteCredentialBinding(s);
+        if (s.credentialRef.isEmpty() || s.needsKey()) {
+            if (s.needsKey())
+                qCWarning(lcEngine).noquote() << "sharer" << s.handle << Catalog::needsKeyMessage();
             continue;
         }
         ++m_pendingSecrets;
@@ -391,6 +399,8 @@ EngineStatus Engine::status() const
         QJsonObject o = sh.toJson();
         o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(sh.handle));
         o.insert(QStringLiteral("credentialError"), m_ctx.credentialErrors.value(sh.handle));
+        if (sh.needsKey())
+            o.insert(QStringLiteral("needsKey"), true);
         s.sharers.append(o);
     }
     for (const Keys::ApiKey &k : m_ctx.keys) {

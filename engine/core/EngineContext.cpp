@@ -57,4 +57,20 @@ QString EngineContext::baseUrlOf(const Catalog::Sharer &sharer) const
     return p ? p->baseUrl : QString();
 }
 
+void EngineContext::noteCredentialBinding(const Catalog::Sharer &sharer, bool newCredential)
+{
+    if (sharer.credentialRef.isEmpty()) {
+        credentials.remove(sharer.handle);
+        credentialErrors.insert(sharer.handle, QStringLiteral("the sharer has no credential reference"));
+        return;
+    }
+    if (sharer.needsKey()) {
+        credentials.remove(sharer.handle);
+        credentialErrors.insert(sharer.handle, Catalog::needsKeyMessage());
+        return;
+    }
+    if (newCredential || !credentialHomes.contains(sharer.credentialRef))
+        credentialHomes.insert(sharer.credentialRef, baseUrlOf(sharer));
+}
+
 } // namespace Aile

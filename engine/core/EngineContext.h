@@ -52,6 +52,7 @@ struct EngineContext
     QList<Catalog::Sharer> sharers;
     QHash<QString, QString> credentials;   // handle → secret, in memory only
     QHash<QString, QString> credentialErrors;   // handle → why it has none
+    QHash<QString, QString> credentialHomes;    // reference → the base URL its secret was entered for (Secrets::apiReferenceRefusal)
     QList<Keys::ApiKey> keys;
     QString adminToken;
     QJsonObject routing;                   // default_model, fallback_models, selection, models
@@ -70,6 +71,10 @@ struct EngineContext
     Catalog::Sharer *sharer(const QString &handle);
     /// The base URL a sharer is dialled at: its own, or its provider's.
     QString baseUrlOf(const Catalog::Sharer &sharer) const;
+    /// After a sharer changed: its secret is in memory only while it may be sent (not needsKey()),
+    /// and its reference's home is noted for the management API's check.
+    /// newCredential: the sharer was just given its credential, which now belongs to its base URL.
+    void noteCredentialBinding(const Catalog::Sharer &sharer, bool newCredential = false);
 };
 
 } // namespace Aile

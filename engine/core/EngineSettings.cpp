@@ -28,6 +28,12 @@ void EngineSettings::apply(const QJsonObject &o)
             allowedOrigins.append(v.toString());
     }
     allowRemote = o.value(QLatin1String("allowRemote")).toBool(allowRemote);
+    if (o.contains(QLatin1String("allowedHosts"))) {
+        allowedHosts.clear();
+        for (const QJsonValue &v : o.value(QLatin1String("allowedHosts")).toArray())
+            if (!v.toString().trimmed().isEmpty())
+                allowedHosts.append(v.toString().trimmed().toLower());
+    }
 }
 
 QJsonObject EngineSettings::toJson() const
@@ -49,7 +55,8 @@ QJsonObject EngineSettings::toJson() const
                        {QStringLiteral("pinTtlSeconds"), pinTtlSeconds},
                        {QStringLiteral("probeIntervalMs"), probeIntervalMs},
                        {QStringLiteral("allowedOrigins"), QJsonArray::fromStringList(allowedOrigins)},
-                       {QStringLiteral("allowRemote"), allowRemote}};
+                       {QStringLiteral("allowRemote"), allowRemote},
+                       {QStringLiteral("allowedHosts"), QJsonArray::fromStringList(allowedHosts)}};
 }
 
 } // namespace Aile

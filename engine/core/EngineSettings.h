@@ -31,6 +31,7 @@ struct EngineSettings
     qint64 probeIntervalMs = 300'000;         // a probe per sharer; never faster than once a minute
     QStringList allowedOrigins;               // browser origins allowed to call the proxy
     bool allowRemote = false;                 // listening beyond loopback needs an explicit opt-in
+    QStringList allowedHosts;                 // Host names answered besides loopback ("aile.lan", "aile.lan:8080")
 
     void apply(const QJsonObject &o);
     QJsonObject toJson() const;

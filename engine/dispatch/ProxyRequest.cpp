@@ -72,6 +72,10 @@ ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange,
 
     connect(exchange, &Http::HttpExchange::clientGone, this, &ProxyRequest::handleClientGone);
     connect(exchange, &Http::HttpExchange::drained, this, &ProxyRequest::handleDrained);
+    exchange->setBeforeLastBytes([self = QPointer<ProxyRequest>(this)] {
+        if (self)
+            self->record();
+    });
 }
 
 ProxyRequest::~ProxyRequest()
@@ -382,6 +386,19 @@ void ProxyRequest::finish()
     m_keepaliveDeadline.stop();
     m_firstTokenDeadline.stop();
     releaseSlot();
+    record();
+    if (m_call) {
+        m_call->disconnect(this);
+        m_call = nullptr;
+    }
+    deleteLater();
+}
+
+void ProxyRequest::record()
+{
+    if (m_recorded)
+        return;
+    m_recorded = true;
     const qint64 now = m_ctx.clock->nowMs();
     m_trace.durationMs = now - m_startedMs;
     m_trace.attempts = m_dials;
@@ -429,11 +446,6 @@ void ProxyRequest::finish()
     }
     if (m_ctx.traces)
         m_ctx.traces->add(m_trace, ledger);
-    if (m_call) {
-        m_call->disconnect(this);
-        m_call = nullptr;
-    }
-    deleteLater();
 }
 
 } // namespace Aile::Dispatch

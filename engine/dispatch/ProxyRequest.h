@@ -92,6 +92,9 @@ private:
     bool waitForPinned(const Catalog::Sharer &sharer);
     void stopWaiting();
     void finish();
+    /// Books the trace and its ledger row (once): before the answer's last bytes leave, through
+    /// HttpExchange::setBeforeLastBytes, so the row is journaled first (docs/hardening.md).
+    void record();
     Http::HttpHeaders aileHeaders() const;
     const Routing::Target &target() const { return m_plan.targets.at(m_pos.target); }
     const Routing::Candidate &current() const { return target().candidates.at(m_pos.candidate); }
@@ -126,6 +129,7 @@ private:
     qint64 idleLimitMs() const;
     bool m_slotHeld = false;
     bool m_finished = false;
+    bool m_recorded = false;
     QByteArray m_errorBody;
     std::unique_ptr<Wire::ResponseMeter> m_meter;
     Wire::ModelEcho m_echo;       // auto/: the answer names the id the client sent (wire/ModelEcho.h)

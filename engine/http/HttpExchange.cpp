@@ -8,6 +8,7 @@
 #include <QtNetwork/QTcpSocket>
 
 #include <atomic>
+#include <utility>
 
 Q_DECLARE_LOGGING_CATEGORY(lcHttp)
 
@@ -50,10 +51,17 @@ void HttpExchange::writeHead(int status, const HttpHeaders &headers, qint64 cont
     m_headSent = true;
 }
 
+void HttpExchange::runBeforeLastBytes()
+{
+    if (auto hook = std::exchange(m_beforeLastBytes, {}))
+        hook();
+}
+
 void HttpExchange::respond(int status, const HttpHeaders &headers, const QByteArray &body)
 {
     if (m_headSent || m_finished || m_clientGone)
         return;
+    runBeforeLastBytes();
     writeHead(status, headers, body.size());
     if (!m_isHead && !body.isEmpty())
         m_connection->socket()->write(body);
@@ -67,6 +75,7 @@ void HttpExchange::startStream(int status, const HttpHeaders &headers, qint64 co
     if (m_headSent || m_finished || m_clientGone)
         return;
     m_chunked = contentLength < 0;
+    m_bodyLeft = m_isHead ? -1 : contentLength;
     writeHead(status, headers, contentLength);
     m_connection->socket()->flush();
 }
@@ -80,8 +89,17 @@ void HttpExchange::writeChunk(const QByteArray &data)
         socket->write(QByteArray::number(data.size(), 16) + "\r\n");
         socket->write(data);
         socket->write("\r\n", 2);
+    } else if (m_bodyLeft >= 0 && data.size() >= m_bodyLeft) {
+        // The body's last byte waits for finishStream, after what must be recorded first.
+        const qsizetype now = qMax<qsizetype>(0, m_bodyLeft - 1);
+        if (now > 0)
+            socket->write(data.constData(), now);
+        m_heldTail += data.mid(now);
+        m_bodyLeft -= qMin<qint64>(m_bodyLeft, data.size());
     } else {
         socket->write(data);
+        if (m_bodyLeft >= 0)
+            m_bodyLeft -= data.size();
     }
     socket->flush();
     if (socket->bytesToWrite() > HighWaterBytes)
@@ -92,8 +110,11 @@ void HttpExchange::finishStream()
 {
     if (!m_headSent || m_finished || m_clientGone)
         return;
+    runBeforeLastBytes();
     if (!m_isHead && m_chunked)
         m_connection->socket()->write("0\r\n\r\n", 5);
+    if (!m_heldTail.isEmpty())
+        m_connection->socket()->write(std::exchange(m_heldTail, {}));
     m_connection->socket()->flush();
     m_finished = true;
     m_connection->exchangeFinished(true);

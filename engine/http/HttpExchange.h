@@ -4,6 +4,8 @@
 
 #include <QtCore/QObject>
 
+#include <functional>
+
 namespace Aile::Http {
 
 class HttpConnection;
@@ -31,6 +33,11 @@ public:
     /// Ends a streamed answer without its terminating chunk, so the client sees a cut.
     void abortStream();
 
+    /// Runs once, right before the answer's last bytes go to the socket (respond, finishStream):
+    /// what must be recorded before a client can hold the whole answer (the ledger journal). With
+    /// a known Content-Length, the body's last byte is held back until finishStream for this.
+    void setBeforeLastBytes(std::function<void()> hook) { m_beforeLastBytes = std::move(hook); }
+
     bool headSent() const { return m_headSent; }
     bool isFinished() const { return m_finished; }
     bool isClientGone() const { return m_clientGone; }
@@ -51,6 +58,7 @@ private:
     void handleBytesWritten();
     void handleClientGone();
     void writeHead(int status, const HttpHeaders &headers, qint64 contentLength);
+    void runBeforeLastBytes();
 
     HttpConnection *m_connection;
     HttpRequest m_request;
@@ -61,6 +69,9 @@ private:
     bool m_waitingForDrain = false;
     bool m_isHead = false;
     bool m_chunked = true;
+    qint64 m_bodyLeft = -1;        // with a Content-Length: body bytes not yet written
+    QByteArray m_heldTail;         // the body's last byte(s), released by finishStream
+    std::function<void()> m_beforeLastBytes;
 };
 
 } // namespace Aile::Http

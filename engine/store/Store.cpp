@@ -1,5 +1,7 @@
 #include "Store.h"
 
+#include "StoreFiles.h"
+
 #include <QtCore/QAtomicInteger>
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
@@ -44,6 +46,9 @@ const char *const Migrations[] = {
     R"(ALTER TABLE traces ADD COLUMN affinity_pin TEXT;)",
     // 4: what ordered the candidates when it was not the default order ("speed").
     R"(ALTER TABLE traces ADD COLUMN ordered_by TEXT;)",
+    // 5: a request's ledger row is found by its request id, so writing a batch again (the ledger
+    //    journal replayed after a kill -9) never books it twice.
+    R"(CREATE INDEX ledger_trace ON ledger(trace_id);)",
 };
 
 QSqlDatabase db(const QString &name)
@@ -100,6 +105,8 @@ int Store::latestSchemaVersion()
 
 bool Store::open(QString *error)
 {
+    if (!m_readOnly)
+        secureDatabaseFiles(m_path);   // created 0600 before SQLite makes it with the umask's mode
     QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
     d.setDatabaseName(m_path);
     if (m_readOnly)
@@ -121,6 +128,8 @@ bool Store::open(QString *error)
     q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
     if (!m_readOnly && !migrate(error))
         return false;
+    if (!m_readOnly)
+        secureDatabaseFiles(m_path);   // the -wal and -shm SQLite made, and a store left readable by others
     m_open = true;
     return true;
 }
@@ -210,13 +219,53 @@ QList<Catalog::Sharer> Store::sharers() const
     return out;
 }
 
-bool Store::saveSharer(const Catalog::Sharer &sharer)
+std::optional<Catalog::Sharer> Store::sharer(const QString &handle) const
 {
     QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("SELECT json FROM sharers WHERE handle = ?"));
+    q.addBindValue(handle);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return Catalog::Sharer::fromJson(fromJsonText(q.value(0).toString()), nullptr);
+}
+
+bool Store::saveSharer(const Catalog::Sharer &sharer, QString *error, Catalog::Sharer *saved, bool newCredential)
+{
+    Catalog::Sharer s = sharer;
+    const std::optional<Catalog::Sharer> stored = this->sharer(s.handle);
+    Catalog::bindCredential(s, stored ? &*stored : nullptr, newCredential);
+    // The URL it dials: its own, or its (custom) provider's. Built-in providers speak https.
+    QString url = s.baseUrl;
+    if (url.isEmpty()) {
+        QSqlQuery p(db(m_connection));
+        p.prepare(QStringLiteral("SELECT json FROM providers WHERE id = ?"));
+        p.addBindValue(s.provider);
+        if (p.exec() && p.next())
+            url = fromJsonText(p.value(0).toString()).value(QLatin1String("baseUrl")).toString();
+    }
+    if (const QString refusal = Catalog::plainHttpRefusal(s, url); !refusal.isEmpty()) {
+        if (error)
+            *error = refusal;
+        return false;
+    }
+    if (stored && !stored->needsKey() && s.needsKey())
+        qCInfo(lcStore).noquote() << "sharer" << s.handle << "moved to" << s.binding().trimmed()
+                                  << "without a new credential: it needs its key again";
+    QSqlQuery q(db(m_connection));
     q.prepare(QStringLiteral("INSERT OR REPLACE INTO sharers(handle, json) VALUES(?, ?)"));
-    q.addBindValue(sharer.handle);
-    q.addBindValue(toJsonText(sharer.toJson()));
-    return exec(q, QStringLiteral("save sharer"));
+    q.addBindValue(s.handle);
+    QJsonObject row = s.toJson();
+    if (!s.credentialFor.isEmpty())
+        row.insert(QStringLiteral("credentialFor"), s.credentialFor);
+    q.addBindValue(toJsonText(row));
+    if (!exec(q, QStringLiteral("save sharer"))) {
+        if (error)
+            *error = QStringLiteral("the sharer could not be saved: %1").arg(q.lastError().text());
+        return false;
+    }
+    if (saved)
+        *saved = s;
+    return true;
 }
 
 bool Store::removeSharer(const QString &handle)
@@ -331,7 +380,8 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
             " affinity, stream, error, attempts_json, affinity_pin, ordered_by) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
         m_insertLedger = std::make_unique<QSqlQuery>(d);
         m_insertLedger->prepare(QStringLiteral(
-            "INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd) VALUES(?,?,?,?,?,?,?,?,?)"));
+            "INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd)"
+            " SELECT ?,?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE trace_id = ?)"));
     }
     QSqlQuery &t = *m_insertTrace;
     QSqlQuery &l = *m_insertLedger;
@@ -350,7 +400,8 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
         ok = ok && exec(t, QStringLiteral("insert trace"));
     }
     for (const LedgerEntry &e : ledger) {
-        const QVariantList lv{e.traceId, e.atMs, e.day, e.keyId, e.route, e.target, e.sharer, e.costUsd, e.absorbedUsd};
+        // One row per request: one already booked for this request id is not booked again.
+        const QVariantList lv{e.traceId, e.atMs, e.day, e.keyId, e.route, e.target, e.sharer, e.costUsd, e.absorbedUsd, e.traceId};
         for (int i = 0; i < lv.size(); ++i)
             l.bindValue(i, lv.at(i));
         ok = ok && exec(l, QStringLiteral("insert ledger entry"));

@@ -52,7 +52,12 @@ public:
     bool removeKey(const QString &id);
 
     QList<Catalog::Sharer> sharers() const;
-    bool saveSharer(const Catalog::Sharer &sharer);
+    std::optional<Catalog::Sharer> sharer(const QString &handle) const;
+    /// Every sharer update passes here: the credential stays bound to the (provider, base URL)
+    /// it was entered for (Catalog::bindCredential; newCredential: the call stored a secret), and
+    /// a credential over plain http:// to a host other than loopback is refused (error says why).
+    /// saved, if given, receives the sharer as stored.
+    bool saveSharer(const Catalog::Sharer &sharer, QString *error = nullptr, Catalog::Sharer *saved = nullptr, bool newCredential = false);
     bool removeSharer(const QString &handle);
 
     QList<Catalog::ProviderInfo> customProviders() const;

@@ -1,6 +1,10 @@
 #include "StoreWriter.h"
 
+#include "LedgerJournal.h"
 #include "Store.h"
+
+#include <QtCore/QFileInfo>
+#include <QtCore/QTimer>
 
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QSemaphore>
@@ -18,27 +22,70 @@ public:
     bool open(QString *error)
     {
         m_store = std::make_unique<Store>(m_path);
-        return m_store->open(error);
+        if (!m_store->open(error))
+            return false;
+        if (m_path == QLatin1String(":memory:"))
+            return true;
+        m_journal = std::make_unique<LedgerJournal>(QFileInfo(m_path).absolutePath());
+        replayJournal();
+        QString journalError;
+        if (!m_journal->open(&journalError))
+            qCWarning(lcStore).noquote() << journalError << "- ledger rows wait for the database alone until the next start";
+        // A test seam (no user setting): widens the window between an answer and its group commit.
+        m_commitDelayMs = qEnvironmentVariableIntValue("AILE_TEST_COMMIT_DELAY_MS");
+        return true;
     }
 
     void close()
     {
         drain();
+        m_journal.reset();
         m_store.reset();
     }
 
     void enqueue(const TraceRecord &trace, const QList<LedgerEntry> &ledger)
     {
+        // A request with a ledger row is journaled before this returns, and this runs before the
+        // answer's last bytes are released (Dispatch::ProxyRequest): a kill -9 from then on
+        // cannot lose the row. The line is built outside the lock; the lock covers one write(2).
+        const QByteArray line = ledger.isEmpty() || !m_journal ? QByteArray() : LedgerJournal::line(trace, ledger);
         bool wake = false;
         {
             QMutexLocker lock(&m_mutex);
+            if (!line.isEmpty() && m_journal->isOpen() && !m_journal->append(line))
+                qCWarning(lcStore) << "could not append to the ledger journal; the row waits for the database alone";
             m_traces.append(trace);
             m_ledger += ledger;
             wake = !m_wakePending;
             m_wakePending = true;
         }
-        if (wake)
+        if (!wake)
+            return;
+        if (m_commitDelayMs > 0)
+            QMetaObject::invokeMethod(this, [this] { QTimer::singleShot(m_commitDelayMs, this, [this] { drain(); }); }, Qt::QueuedConnection);
+        else
             QMetaObject::invokeMethod(this, [this] { drain(); }, Qt::QueuedConnection);
+    }
+
+    void replayJournal()
+    {
+        QStringList files;
+        const QList<JournalRecord> left = m_journal->leftOver(&files);
+        QList<TraceRecord> traces;
+        QList<LedgerEntry> ledger;
+        for (const JournalRecord &r : left) {
+            traces.append(r.trace);
+            ledger += r.ledger;
+        }
+        // Store::record books a request id once: rows committed before the kill are not doubled.
+        if (!left.isEmpty() && !m_store->record(traces, ledger)) {
+            qCWarning(lcStore) << "could not replay" << left.size() << "journaled requests; the journal is kept for the next start";
+            return;
+        }
+        if (!left.isEmpty())
+            qCInfo(lcStore) << "replayed" << left.size() << "requests from the ledger journal left by a run that did not stop cleanly";
+        for (const QString &f : files)
+            LedgerJournal::remove(f);
     }
 
     void whenWritten(QObject *context, std::function<void()> done)
@@ -55,18 +102,26 @@ public:
     {
         QList<TraceRecord> traces;
         QList<LedgerEntry> ledger;
+        // The journal file that holds exactly this batch's rows is swapped out with it, under the
+        // lock, and removed once the batch is committed (the next file is opened before the lock).
+        const bool journaled = m_journal && m_journal->isOpen() && m_journal->prepareNext();
+        QString batchJournal;
         {
             QMutexLocker lock(&m_mutex);
             traces.swap(m_traces);
             ledger.swap(m_ledger);
             m_wakePending = false;
+            if (journaled)
+                batchJournal = m_journal->swapToNext();
         }
         if ((traces.isEmpty() && ledger.isEmpty()) || !m_store)
             return;
-        if (m_store->record(traces, ledger))
+        if (m_store->record(traces, ledger)) {
             m_committed.fetchAndAddRelaxed(traces.size());
-        else
-            qCWarning(lcStore) << "could not write" << traces.size() << "traces and" << ledger.size() << "ledger entries";
+            LedgerJournal::remove(batchJournal);
+        } else {
+            qCWarning(lcStore) << "could not write" << traces.size() << "traces and" << ledger.size() << "ledger entries; their journal is kept for the next start";
+        }
     }
 
     QAtomicInteger<qint64> m_committed{0};
@@ -74,6 +129,8 @@ public:
 private:
     QString m_path;
     std::unique_ptr<Store> m_store;
+    std::unique_ptr<LedgerJournal> m_journal;
+    int m_commitDelayMs = 0;
     QMutex m_mutex;
     QList<TraceRecord> m_traces;
     QList<LedgerEntry> m_ledger;

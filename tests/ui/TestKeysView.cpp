@@ -12,6 +12,7 @@
 #include "keys/KeysModel.h"
 #include "keys/KeysView.h"
 #include "keys/NewKeyDialog.h"
+#include "keys/SecretClipboard.h"
 #include "mainwindow/MainWindow.h"
 #include "testsupport/FakeUpstream.h"
 #include "testsupport/TestEngine.h"
@@ -209,6 +210,35 @@ private Q_SLOTS:
         QVERIFY(!admin(QStringLiteral("GET"), QStringLiteral("/keys")).body.contains(QByteArray("\"hash\"")));
         // The spend of today shows on its row once the ledger has it.
         QTRY_VERIFY(view()->model()->index(view()->model()->rowOf(id), Ui::KeysModel::SpentToday).data().toString() != QStringLiteral("$0.00"));
+    }
+
+    void aCopiedKeyLeavesTheClipboardAfterAWhile_data()
+    {
+        QTest::addColumn<bool>("userCopiesSomethingElse");
+        QTest::newRow("still there: cleared") << false;
+        QTest::newRow("replaced by the user: untouched") << true;
+    }
+    void aCopiedKeyLeavesTheClipboardAfterAWhile()
+    {
+        QFETCH(bool, userCopiesSomethingElse);
+        Ui::NewKeyDialog *dialog = view()->newKey();
+        dialog->setClipboardClearAfter(std::chrono::milliseconds(200));   // 30 s in the app
+        dialog->setKeyName(userCopiesSomethingElse ? QStringLiteral("clip-replaced") : QStringLiteral("clip-kept"));
+        QSignalSpy created(dialog, &Ui::NewKeyDialog::created);
+        dialog->create();
+        QVERIFY(created.wait(5000));
+        const QString plain = dialog->plainKey();
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("copyNewKey")), Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), plain);
+        const QList<Ui::SecretClipboard *> clearers = qApp->findChildren<Ui::SecretClipboard *>(QStringLiteral("secretClipboard"));
+        QVERIFY(!clearers.isEmpty());
+        QSignalSpy finished(clearers.last(), &Ui::SecretClipboard::finished);
+        dialog->close();   // the clearing outlives the dialog
+        if (userCopiesSomethingElse)
+            QGuiApplication::clipboard()->setText(QStringLiteral("what the user copied since"));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.first().first().toBool(), !userCopiesSomethingElse);
+        QCOMPARE(QGuiApplication::clipboard()->text(), userCopiesSomethingElse ? QStringLiteral("what the user copied since") : QString());
     }
 
     void aKeyWithoutANameIsNotSent()

@@ -426,6 +426,22 @@ private Q_SLOTS:
         QVERIFY(!h.message().contains(QLatin1String("sk-dear")));
     }
 
+    void aMovedSharerNeedsItsKeyAgain()
+    {
+        // Issue 14: a credential belongs to the base URL it was entered for. Moved through the API
+        // without a new one, the credential column says so; moved back, it is usable again.
+        const QList<QPair<QByteArray, QByteArray>> auth{{"authorization", QByteArray("Bearer ") + AdminToken}};
+        const QString url = h.window->baseUrl() + QStringLiteral("/sharers/") + m_dear;
+        const QString home = send(QStringLiteral("GET"), url, {}, auth).json().value(QLatin1String("baseUrl")).toString();
+        const QByteArray moved = QJsonDocument(QJsonObject{{QStringLiteral("baseUrl"), QStringLiteral("https://moved.example/v1")}}).toJson();
+        QCOMPARE(send(QStringLiteral("PUT"), url, moved, auth).status, 200);
+        view()->refresh();
+        QTRY_COMPARE(h.cell(m_dear, Ui::SharerOrderModel::Credential), QStringLiteral("needs its key again"));
+        QCOMPARE(send(QStringLiteral("PUT"), url, QJsonDocument(QJsonObject{{QStringLiteral("baseUrl"), home}}).toJson(), auth).status, 200);
+        view()->refresh();
+        QTRY_COMPARE(h.cell(m_dear, Ui::SharerOrderModel::Credential), QStringLiteral("stored in a file"));
+    }
+
     void aCustomProviderIsAddedByItsBaseUrl()
     {
         QTest::mouseClick(h.child<QPushButton>("addSharerButton"), Qt::LeftButton);

@@ -1,9 +1,10 @@
 #include "NewKeyDialog.h"
 
+#include "SecretClipboard.h"
 #include "common/ManagementClient.h"
 
+#include <QtCore/QCoreApplication>
 #include <QtCore/QJsonObject>
-#include <QtGui/QClipboard>
 #include <QtGui/QFontDatabase>
 #include <QtGui/QGuiApplication>
 #include <QtWidgets/QDialogButtonBox>
@@ -84,8 +85,10 @@ NewKeyDialog::NewKeyDialog(ManagementClient *client, QWidget *parent)
     connect(m_create, &QPushButton::clicked, this, &NewKeyDialog::create);
     connect(m_name, &QLineEdit::returnPressed, this, &NewKeyDialog::create);
     connect(m_copy, &QPushButton::clicked, this, [this] {
-        QGuiApplication::clipboard()->setText(m_key->text());
-        m_message->setText(tr("Copied to the clipboard."));
+        // Taken off the clipboard again after a while, even if the dialog is closed by then.
+        new SecretClipboard(m_key->text(), m_clipboardClearAfter, QCoreApplication::instance());
+        m_message->setText(tr("Copied to the clipboard; it is cleared from there in %n seconds unless you copy something else.", nullptr,
+                              int(std::chrono::duration_cast<std::chrono::seconds>(m_clipboardClearAfter).count())));
     });
     resize(560, 220);
 }

@@ -2,6 +2,8 @@
 
 #include <QtWidgets/QDialog>
 
+#include <chrono>
+
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -27,6 +29,8 @@ public:
     /// The plain key while the dialog shows it; empty before the engine answered and after close.
     QString plainKey() const;
     QString message() const;
+    /// How long a copied key stays on the clipboard if nothing else is copied (30 s; tests shorten it).
+    void setClipboardClearAfter(std::chrono::milliseconds after) { m_clipboardClearAfter = after; }
 
 Q_SIGNALS:
     /// The engine made the key: its id, name and plain text (said once).
@@ -47,6 +51,7 @@ private:
     QPushButton *m_close;
     QLabel *m_message;
     QLabel *m_once;
+    std::chrono::milliseconds m_clipboardClearAfter{30'000};
 };
 
 } // namespace Aile::Ui

@@ -206,6 +206,8 @@ QString SharerOrderModel::text(const QJsonObject &r, int column) const
     case Health: return health(r.value(QLatin1String("stats")).toObject());
     case Credential: {
         const QString where = credentialStore(str(r, "credentialStore"));
+        if (c.value(QLatin1String("needsKey")).toBool() || r.value(QLatin1String("needsKey")).toBool())
+            return tr("needs its key again");
         if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true))
             return tr("%1, not readable").arg(where);
         return where;
@@ -245,6 +247,9 @@ QString SharerOrderModel::toolTip(const QJsonObject &r, int column) const
             tip = tr("Read from an environment variable when the proxy starts");
         else
             tip = tr("This sharer has no credential");
+        if (c.value(QLatin1String("needsKey")).toBool() || r.value(QLatin1String("needsKey")).toBool())
+            tip = tr("Its provider or base URL changed after the credential was entered, so the credential is not sent "
+                     "there; re-link it with its key");
         const QString error = str(c, "credentialError");
         if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true) && !error.isEmpty())
             tip += QLatin1Char('\n') + tr("Not readable: %1").arg(error);

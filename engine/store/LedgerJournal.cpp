@@ -1,0 +1,222 @@
+#include "LedgerJournal.h"
+
+#include "StoreFiles.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QDataStream>
+#include <QtCore/QLoggingCategory>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include <unistd.h>
+
+Q_DECLARE_LOGGING_CATEGORY(lcStore)
+
+namespace Aile::Store {
+
+namespace {
+
+const QLatin1String Prefix("ledger-journal-");
+const QLatin1String Suffix(".bin");
+constexpr quint32 Magic = 0x41494c31;   // "AIL1": the start of every record
+
+// The journal is read only by this class: a binary record (QDataStream) costs a few microseconds
+// where a JSON line of the same trace costs ten times that, and this runs on the request path.
+template<typename Stream, typename Attempt>
+void attemptFields(Stream &s, Attempt &a)
+{
+    s &a.seq &a.sharer &a.sharerName &a.provider &a.model &a.target &a.status &a.outcome &a.reason &a.skip &a.startedMs &a.ttfbMs
+        &a.durationMs &a.inputTokens &a.outputTokens &a.quoteUsd &a.dispatched;
+}
+
+template<typename Stream, typename Trace>
+void traceFields(Stream &s, Trace &t)
+{
+    s &t.id &t.startedMs &t.keyId &t.keyName &t.client &t.endpoint &t.modelAsked &t.modelServed &t.route &t.sharer &t.sharerName
+        &t.status &t.attempts &t.ttfbMs &t.durationMs &t.inputTokens &t.outputTokens &t.costUsd &t.absorbedUsd &t.affinity &t.pin
+        &t.orderedBy &t.stream &t.error;
+}
+
+template<typename Stream, typename Entry>
+void ledgerFields(Stream &s, Entry &e)
+{
+    s &e.traceId &e.atMs &e.day &e.keyId &e.route &e.target &e.sharer &e.costUsd &e.absorbedUsd;
+}
+
+// `&` streams a field out or in, so one list of fields serves both directions.
+struct Out
+{
+    QDataStream &s;
+    template<typename T>
+    Out &operator&(const T &v) { s << v; return *this; }
+};
+struct In
+{
+    QDataStream &s;
+    template<typename T>
+    In &operator&(T &v) { s >> v; return *this; }
+};
+
+} // namespace
+
+LedgerJournal::LedgerJournal(QString folder) : m_folder(std::move(folder))
+{
+    // Serials continue after what is there, so a file left for the next start is never reused.
+    for (const QString &name : QDir(m_folder).entryList({QString(Prefix) + QLatin1Char('*') + Suffix}, QDir::Files))
+        m_serial = qMax(m_serial, name.mid(Prefix.size(), name.size() - Prefix.size() - Suffix.size()).toULongLong());
+}
+
+LedgerJournal::~LedgerJournal()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    if (m_nextFd >= 0) {
+        ::close(m_nextFd);
+        remove(m_nextPath);
+    }
+    // A clean end: everything was committed (the writer drains first), so nothing is left to replay.
+    if (!m_path.isEmpty() && m_written == 0)
+        remove(m_path);
+}
+
+QString LedgerJournal::pathFor(quint64 serial) const
+{
+    return QDir(m_folder).filePath(Prefix + QStringLiteral("%1").arg(serial, 6, 10, QLatin1Char('0')) + Suffix);
+}
+
+QList<JournalRecord> LedgerJournal::leftOver(QStringList *files) const
+{
+    QList<JournalRecord> out;
+    const QStringList names = QDir(m_folder).entryList({QString(Prefix) + QLatin1Char('*') + Suffix}, QDir::Files, QDir::Name);
+    for (const QString &name : names) {
+        const QString path = QDir(m_folder).filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        if (files)
+            files->append(path);
+        const QByteArray bytes = f.readAll();
+        QDataStream in(bytes);
+        in.setVersion(QDataStream::Qt_6_4);
+        while (!in.atEnd()) {
+            quint32 magic = 0, size = 0;
+            in >> magic >> size;
+            // A record cut short (the process killed inside write(2), which then never returned,
+            // so that answer never left) ends what is read of this file.
+            if (in.status() != QDataStream::Ok || magic != Magic || size > quint32(bytes.size()))
+                break;
+            const QByteArray payload = bytes.mid(in.device()->pos(), size);
+            if (payload.size() != qsizetype(size))
+                break;
+            in.skipRawData(int(size));
+            QDataStream record(payload);
+            record.setVersion(QDataStream::Qt_6_4);
+            JournalRecord r;
+            In fields{record};
+            traceFields(fields, r.trace);
+            quint32 attempts = 0;
+            record >> attempts;
+            for (quint32 i = 0; i < attempts && record.status() == QDataStream::Ok; ++i) {
+                AttemptRecord a;
+                attemptFields(fields, a);
+                r.trace.attemptRows.append(a);
+            }
+            quint32 entries = 0;
+            record >> entries;
+            for (quint32 i = 0; i < entries && record.status() == QDataStream::Ok; ++i) {
+                LedgerEntry e;
+                ledgerFields(fields, e);
+                r.ledger.append(e);
+            }
+            if (record.status() == QDataStream::Ok && !r.trace.id.isEmpty())
+                out.append(r);
+        }
+    }
+    return out;
+}
+
+bool LedgerJournal::open(QString *error)
+{
+    m_path = pathFor(++m_serial);
+    m_fd = openPrivateAppend(m_path);
+    m_written = 0;
+    if (m_fd < 0 && error)
+        *error = QStringLiteral("cannot create the ledger journal %1: %2").arg(m_path, QString::fromLocal8Bit(strerror(errno)));
+    return m_fd >= 0;
+}
+
+QByteArray LedgerJournal::line(const TraceRecord &trace, const QList<LedgerEntry> &ledger)
+{
+    QByteArray payload;
+    payload.reserve(1024);
+    {
+        QDataStream s(&payload, QIODevice::WriteOnly);
+        s.setVersion(QDataStream::Qt_6_4);
+        Out fields{s};
+        traceFields(fields, trace);
+        s << quint32(trace.attemptRows.size());
+        for (const AttemptRecord &a : trace.attemptRows)
+            attemptFields(fields, a);
+        s << quint32(ledger.size());
+        for (const LedgerEntry &e : ledger)
+            ledgerFields(fields, e);
+    }
+    QByteArray out;
+    out.reserve(payload.size() + 8);
+    QDataStream head(&out, QIODevice::WriteOnly);
+    head.setVersion(QDataStream::Qt_6_4);
+    head << Magic << quint32(payload.size());
+    out += payload;
+    return out;
+}
+
+bool LedgerJournal::append(const QByteArray &line)
+{
+    if (m_fd < 0)
+        return false;
+    // One write(2) of the whole line: once it returns, the line is the kernel's, and a kill of
+    // this process cannot take it back. A short write (a full disk) is retried for the rest.
+    qsizetype done = 0;
+    while (done < line.size()) {
+        const ssize_t n = ::write(m_fd, line.constData() + done, size_t(line.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        done += n;
+    }
+    m_written += done;
+    return true;
+}
+
+bool LedgerJournal::prepareNext()
+{
+    if (m_nextFd >= 0)
+        return true;
+    m_nextPath = pathFor(++m_serial);
+    m_nextFd = openPrivateAppend(m_nextPath);
+    return m_nextFd >= 0;
+}
+
+QString LedgerJournal::swapToNext()
+{
+    if (m_written == 0 || m_nextFd < 0)
+        return {};
+    const QString closed = m_path;
+    ::close(m_fd);
+    m_fd = std::exchange(m_nextFd, -1);
+    m_path = std::exchange(m_nextPath, QString());
+    m_written = 0;
+    return closed;
+}
+
+void LedgerJournal::remove(const QString &path)
+{
+    if (!path.isEmpty())
+        QFile::remove(path);
+}
+
+} // namespace Aile::Store
