@@ -67,8 +67,10 @@ PIDS+=($!)
 wait $! || die "the soak failed (see above and $WORK/)"
 table="$(cat "$WORK/table.md")"
 rev="$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+bin_shown="${AILE_BIN#"$REPO_DIR"/}"
+[[ "$bin_shown" == /* ]] && bin_shown="AILE_BIN (outside the repository)"
 {
-    echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') with \`bench/soak.sh\` on $(nproc) CPU(s), repository at $rev, aile from \`${AILE_BIN#"$REPO_DIR"/}\`."
+    echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') with \`bench/soak.sh\` on $(nproc) CPU(s), repository at $rev, aile from \`$bin_shown\`."
     echo
     echo "$table"
 } | tee "$BENCH_DIR/results/soak-latest.md"
