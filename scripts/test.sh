@@ -8,13 +8,22 @@
 # and tests included) with Ninja, and runs CTest (-j2, --output-on-failure) inside a throwaway X
 # server (xvfb-run) and a private D-Bus session bus (dbus-run-session) on which an unlocked
 # gnome-keyring answers as the Secret Service.
-# Prints CTest's summary line; exits non-zero when the build or any test fails, or no test ran.
+# Then the hardening checks (docs/hardening.md, "Fuzzing and sanitizers"): the engine and its tests
+# built with ASan and UBSan (clang, build-asan/, GUI off) and run, the end-to-end tests left out;
+# and every libFuzzer target built (build-fuzz/) and run for AILE_FUZZ_TIME seconds on a copy of
+# its committed seed corpus (scripts/fuzz.sh). A sanitizer report or a fuzzer crash fails the run.
+# Prints CTest's summary line for each CTest run, then one line "N passed, N failed" over all
+# parts (the fuzz targets count one each); exits non-zero when a build or any test fails, or no
+# test ran.
 #
-# Arguments are passed to ctest, e.g. `scripts/test.sh -R Config` or `scripts/test.sh -L gui`.
+# Arguments are passed to ctest, e.g. `scripts/test.sh -R Config` or `scripts/test.sh -L gui`
+# (with arguments, the sanitizer run takes them too).
 # Rerunnable: nothing is installed, fetched or rebuilt when nothing changed.
 #
 # Knobs (environment): AILE_TEST_JOBS (ctest -j, default 2), AILE_TEST_XVFB=0 (no X server: tests
-# run offscreen only), AILE_NO_INSTALL=1, AILE_BUILD_DIR, AILE_BUILD_TYPE (scripts/lib/common.sh).
+# run offscreen only), AILE_TEST_SANITIZE=0 (skip the ASan/UBSan build and run), AILE_TEST_FUZZ=0
+# (skip the fuzz targets), AILE_FUZZ_TIME (seconds per fuzz target, default 30), AILE_NO_INSTALL=1,
+# AILE_BUILD_DIR, AILE_BUILD_TYPE (scripts/lib/common.sh). CI runs everything: leave the knobs unset.
 set -euo pipefail
 AILE_SCRIPT=test
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -26,6 +35,9 @@ check_platform
 packages=("${AILE_BUILD_PACKAGES[@]}" "${AILE_GUI_RUNTIME_PACKAGES[@]}"
     xvfb xauth dbus dbus-x11 gnome-keyring libsecret-tools
     desktop-file-utils appstream)   # the packaging tests validate the desktop entry and metainfo
+if [[ "${AILE_TEST_SANITIZE:-1}" != 0 || "${AILE_TEST_FUZZ:-1}" != 0 ]]; then
+    packages+=(clang libclang-rt-14-dev)   # the sanitizer build and the fuzz targets (libFuzzer)
+fi
 if grep -rqsI --exclude-dir=node_modules -e nginx "$AILE_ROOT/tests"; then
     packages+=(nginx-light)
 fi
@@ -75,21 +87,98 @@ export XDG_CONFIG_HOME="$test_home/config" XDG_DATA_HOME="$test_home/data" \
 export AILE_BUILD_DIR AILE_TEST_JOBS="${AILE_TEST_JOBS:-2}"
 unset WAYLAND_DISPLAY DBUS_SESSION_BUS_ADDRESS
 
+# ctest_counts FILE: "passed failed" from the summary line CTest printed into FILE ("0 0" if none).
+ctest_counts() {
+    local line total failed
+    line="$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -1)"
+    [[ -n "$line" ]] || { echo "0 0"; return; }
+    failed="$(sed -E 's/.* ([0-9]+) tests? failed.*/\1/' <<<"$line")"
+    total="$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")"
+    echo "$((total - failed)) $failed"
+}
+summary="$runtime_dir/summary"
+passed=0 failed=0 rc=0
+
 session=(dbus-run-session -- bash "$AILE_ROOT/scripts/lib/test-session.sh" "$@")
 set +e
 if [[ "${AILE_TEST_XVFB:-1}" == 0 ]]; then
     unset DISPLAY
     log "running the tests (offscreen, no X server)"
-    "${session[@]}"
+    "${session[@]}" | tee "$summary"
 else
     log "running the tests under Xvfb (xvfb-run) and a private D-Bus session"
-    xvfb-run --auto-servernum --server-args="-screen 0 1600x1000x24 -nolisten tcp" "${session[@]}"
+    xvfb-run --auto-servernum --server-args="-screen 0 1600x1000x24 -nolisten tcp" "${session[@]}" | tee "$summary"
 fi
-rc=$?
+rc=${PIPESTATUS[0]}
 set -e
+read -r p f < <(ctest_counts "$summary")
+passed=$((passed + p)) failed=$((failed + f))
+[[ $rc -eq 0 ]] || log "the test suite FAILED (exit code $rc)"
+
+# --- the engine tests under ASan and UBSan ----------------------------------------------------------
+# build-asan/: clang, -O1 with line tables (quick to build, stacks still name lines), the GUI and
+# its tests left out, as are the end-to-end tests (node drives `aile serve` there; the engine code
+# they reach is the one the engine tests cover). A finding aborts the test that hit it.
+if [[ "${AILE_TEST_SANITIZE:-1}" != 0 ]]; then
+    asan_dir="$AILE_ROOT/build-asan"
+    CC=clang CXX=clang++ AILE_BUILD_DIR="$asan_dir" AILE_BUILD_TYPE=Debug aile_configure \
+        "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \
+        -DAILE_SANITIZE=address,undefined -DAILE_BUILD_TESTS=ON -DAILE_BUILD_GUI=OFF
+    log "building the engine tests with ASan and UBSan (cmake --build ${asan_dir#"$AILE_ROOT"/})"
+    set +e
+    cmake --build "$asan_dir"
+    build_rc=$?
+    if [[ $build_rc -ne 0 ]]; then
+        log "the sanitizer build FAILED (see above)"
+        rc=1 failed=$((failed + 1))
+    else
+        sanitizer_home="$asan_dir/test-home"
+        rm -rf "$sanitizer_home"
+        mkdir -p "$sanitizer_home"/{config,data,cache,state}
+        log "running the engine tests under ASan and UBSan (a private D-Bus session, no X server)"
+        # Leaks are findings too, except the few inside system libraries that
+        # tests/sanitizers/lsan.supp names, each with its reason.
+        AILE_BUILD_DIR="$asan_dir" XDG_CONFIG_HOME="$sanitizer_home/config" XDG_DATA_HOME="$sanitizer_home/data" \
+            XDG_CACHE_HOME="$sanitizer_home/cache" XDG_STATE_HOME="$sanitizer_home/state" DISPLAY= \
+            ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
+            UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+            LSAN_OPTIONS="suppressions=$AILE_ROOT/tests/sanitizers/lsan.supp:print_suppressions=0" \
+            dbus-run-session -- bash "$AILE_ROOT/scripts/lib/test-session.sh" -LE e2e "$@" | tee "$summary"
+        asan_rc=${PIPESTATUS[0]}
+        read -r p f < <(ctest_counts "$summary")
+        passed=$((passed + p)) failed=$((failed + f))
+        if [[ $asan_rc -ne 0 ]]; then
+            log "the engine tests under ASan and UBSan FAILED (exit code $asan_rc)"
+            rc=1
+        fi
+    fi
+    set -e
+else
+    log "skipping the ASan/UBSan run (AILE_TEST_SANITIZE=0)"
+fi
+
+# --- the fuzz targets ------------------------------------------------------------------------------
+if [[ "${AILE_TEST_FUZZ:-1}" != 0 ]]; then
+    set +e
+    bash "$AILE_ROOT/scripts/fuzz.sh" 2>&1 | tee "$summary" >&2
+    fuzz_rc=${PIPESTATUS[0]}
+    set -e
+    f="$(grep -c '^\[fuzz\] fuzz_[A-Za-z0-9_]* FAILED' "$summary" || true)"
+    p="$(grep -c '^\[fuzz\] fuzz_[A-Za-z0-9_]*: clean' "$summary" || true)"
+    if [[ $fuzz_rc -ne 0 ]]; then
+        rc=1
+        [[ $f -gt 0 ]] || f=1   # the build failed before any target ran
+        log "fuzzing FAILED (exit code $fuzz_rc)"
+    fi
+    passed=$((passed + p)) failed=$((failed + f))
+else
+    log "skipping the fuzz targets (AILE_TEST_FUZZ=0)"
+fi
+
 if [[ $rc -ne 0 ]]; then
-    log "FAILED (exit code $rc)"
+    log "FAILED"
 else
     log "all tests passed"
 fi
+echo "$passed passed, $failed failed"
 exit $rc

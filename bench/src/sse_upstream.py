@@ -6,7 +6,10 @@ Routes (any method, HTTP/1.1 keep-alive, request bodies by Content-Length or chu
              usage chunk and `data: [DONE]`.
   /hold/...  a stream that never ends on its own: one chunk about every --hold-interval seconds
              until the client goes away (metric 4: memory with many open streams).
-  otherwise  a canned non-streamed chat completion (used only for smoke checks).
+  /abort/... a streamed chat completion cut at a random point (bench/soak.sh): after 0 to --events
+             chunks, sometimes in the middle of one, the connection is reset or closed without the
+             end of the chunked body.
+  otherwise  a canned non-streamed chat completion (smoke checks, and the soak's real client).
 
 Every content chunk carries its send time as `"content":"@<ns>"`, where <ns> is
 time.monotonic_ns() (CLOCK_MONOTONIC on Linux) taken right before the bytes are handed to the
@@ -55,6 +58,7 @@ class Upstream(asyncio.Protocol):
         self.busy = False
         self.timer = None
         self.left = 0
+        self.cut = False
 
     def connection_lost(self, exc):
         if self.timer:
@@ -129,6 +133,12 @@ class Upstream(asyncio.Protocol):
             self.left = self.opts.events
             self.t.write(STREAM_HEAD + chunk(FIRST))
             self.timer = asyncio.get_running_loop().call_later(self.gap(), self.tick)
+        elif path.startswith("/abort/"):
+            self.busy = True
+            self.left = random.randint(0, self.opts.events)
+            self.cut = True
+            self.t.write(STREAM_HEAD + chunk(FIRST))
+            self.timer = asyncio.get_running_loop().call_later(self.gap(), self.tick)
         elif path.startswith("/hold/"):
             self.busy = True
             self.left = -1
@@ -146,6 +156,15 @@ class Upstream(asyncio.Protocol):
     def tick(self):
         self.timer = None
         if self.t is None:
+            return
+        if self.left == 0 and self.cut:
+            # half an event, or none; then a reset (RST) or a plain close (FIN), at random
+            if random.random() < 0.5:
+                self.t.write(b"%x\r\n%s" % (len(FINAL), FINAL[: random.randint(1, len(FINAL) - 1)]))
+            if random.random() < 0.5:
+                self.t.abort()
+            else:
+                self.t.close()
             return
         if self.left == 0:
             self.t.write(chunk(FINAL) + b"0\r\n\r\n")

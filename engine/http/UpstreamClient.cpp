@@ -471,6 +471,9 @@ UpstreamClient::UpstreamClient(Clock *clock, QObject *parent) : QObject(parent),
 
 UpstreamClient::~UpstreamClient()
 {
+    // Each connection counts itself out of m_open: delete them while this is still an
+    // UpstreamClient, not later from ~QObject (UBSan: member access in a destroyed object).
+    qDeleteAll(findChildren<UpstreamConnection *>(Qt::FindDirectChildrenOnly));
     delete m_extraCa;
 }
 
