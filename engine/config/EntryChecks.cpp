@@ -227,6 +227,7 @@ Problems settingsProblems(const QJsonObject &o, const QString &pointer)
                  {"pinTtlSeconds", Field::Integer, 0, 31'536'000},
                  {"probeIntervalMs", Field::Number, 60'000, 1e13},
                  {"allowedOrigins", Field::Strings},
+                 {"allowedHosts", Field::Strings},
                  {"allowRemote", Field::Bool}},
                 QStringLiteral("settings"), QStringLiteral("setting"), pointer, &out);
     return out;

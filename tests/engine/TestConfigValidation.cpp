@@ -312,7 +312,7 @@ private Q_SLOTS:
 
         // aile config import: every problem, each with its line and column, and nothing imported.
         const Run import = runAile({QStringLiteral("config"), QStringLiteral("import"), file, QStringLiteral("--url"), m_engine->baseUrl(),
-                                    QStringLiteral("--admin-token"), QLatin1String(AdminToken)});
+                                    QStringLiteral("--admin-token-file"), adminTokenFile()});
         QCOMPARE(import.exitCode, 1);
         for (auto it = lines.begin(); it != lines.end(); ++it) {
             const QString at = QStringLiteral("line %1, column %2: ").arg(it.value().section(QLatin1Char(':'), 0, 0), it.value().section(QLatin1Char(':'), 1));

@@ -36,7 +36,7 @@ Store::TraceRecord trace(const QString &id, qint64 startedMs, const QString &sha
 Store::LedgerEntry charge(qint64 atMs, const QString &keyId, const QString &route, double usd)
 {
     Store::LedgerEntry e;
-    e.traceId = QStringLiteral("req_%1").arg(atMs);
+    e.traceId = QStringLiteral("req_%1_%2").arg(keyId).arg(atMs);   // one ledger row per request
     e.atMs = atMs;
     e.day = Store::utcDay(atMs);
     e.keyId = keyId;
