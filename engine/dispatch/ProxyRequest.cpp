@@ -418,10 +418,9 @@ void ProxyRequest::record()
             const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
             std::optional<Billing::Rates> rates = c.rates;
             if (sharer)
-                rates = Billing::ratesFor(*sharer, m_ctx.catalog.model(c.provider, c.upstreamModel), c.upstreamModel,
-                                          qMax<qint64>(0, u.inputTokens) + u.cacheReadTokens + u.cacheWriteTokens);
+                rates = Billing::ratesFor(*sharer, m_ctx.catalog.model(c.provider, c.upstreamModel), c.upstreamModel, u.promptTokens());
             if (rates)
-                m_trace.costUsd = Billing::costOf(*rates, u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens);
+                m_trace.costUsd = Billing::costOf(*rates, u.uncachedInputTokens(), u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens);
         }
         // Never charged above the cost cap: the sharer absorbs what the usage adds past it.
         const std::optional<double> cap = target().costCapUsd ? target().costCapUsd : m_plan.costCapUsd;

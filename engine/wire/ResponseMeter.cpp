@@ -7,10 +7,20 @@
 
 namespace Aile::Wire {
 
+qint64 Usage::promptTokens() const
+{
+    return qMax<qint64>(0, inputTokens) + (cacheInInput ? 0 : cacheReadTokens + cacheWriteTokens);
+}
+
+qint64 Usage::uncachedInputTokens() const
+{
+    const qint64 input = qMax<qint64>(0, inputTokens);
+    return cacheInInput ? qMax<qint64>(0, input - cacheReadTokens - cacheWriteTokens) : input;
+}
+
 qint64 Usage::totalTokens() const
 {
-    const qint64 prompt = qMax<qint64>(0, inputTokens) + (cacheInInput ? 0 : cacheReadTokens + cacheWriteTokens);
-    return prompt + qMax<qint64>(0, outputTokens);
+    return promptTokens() + qMax<qint64>(0, outputTokens);
 }
 
 void Usage::reject(const QString &why)

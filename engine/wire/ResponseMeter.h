@@ -26,6 +26,11 @@ struct Usage
     bool cacheInInput = false;   // OpenAI's wires count cached tokens inside the prompt's
     QString rejected;            // why the report was not believed: every figure reads as unknown
     bool known() const { return rejected.isEmpty() && (inputTokens >= 0 || outputTokens >= 0); }
+    /// Every prompt token, cached or not, counted once (the long-context band reads it).
+    qint64 promptTokens() const;
+    /// The prompt tokens billed at the input rate: OpenAI's wires count the cached ones inside
+    /// the prompt, so they come out here and are billed once, at the cache rate.
+    qint64 uncachedInputTokens() const;
     /// Every token the answer says it took, prompt and output, each counted once.
     qint64 totalTokens() const;
     /// Forgets the figures, keeping why.

@@ -414,12 +414,14 @@ Script FakeUpstream::rawAnswer(const QByteArray &bytes, bool thenHang)
     return s;
 }
 
-Script FakeUpstream::chatCompletionWithUsage(const QJsonValue &promptTokens, const QJsonValue &completionTokens)
+Script FakeUpstream::chatCompletionWithUsage(const QJsonValue &promptTokens, const QJsonValue &completionTokens, const QJsonValue &cachedTokens)
 {
     Script s = chatCompletion();
     QJsonObject o = QJsonDocument::fromJson(s.body).object();
-    o.insert(QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), promptTokens},
-                                                  {QStringLiteral("completion_tokens"), completionTokens}});
+    QJsonObject usage{{QStringLiteral("prompt_tokens"), promptTokens}, {QStringLiteral("completion_tokens"), completionTokens}};
+    if (!cachedTokens.isUndefined())
+        usage.insert(QStringLiteral("prompt_tokens_details"), QJsonObject{{QStringLiteral("cached_tokens"), cachedTokens}});
+    o.insert(QStringLiteral("usage"), usage);
     s.body = json(o);
     return s;
 }

@@ -109,7 +109,8 @@ public:
     /// Bytes written to the socket as they are, then a close (or a hang).
     static Script rawAnswer(const QByteArray &bytes, bool thenHang = false);
     /// A chat completion whose usage figures are the given JSON values (1e13, -5, 1.5, "12", 1e308…).
-    static Script chatCompletionWithUsage(const QJsonValue &promptTokens, const QJsonValue &completionTokens);
+    static Script chatCompletionWithUsage(const QJsonValue &promptTokens, const QJsonValue &completionTokens,
+                                          const QJsonValue &cachedTokens = QJsonValue(QJsonValue::Undefined));
 
 Q_SIGNALS:
     void requestReceived();

@@ -70,6 +70,21 @@ private Q_SLOTS:
         QCOMPARE(trace.value(QLatin1String("inputTokens")).toDouble(), 120'000.0);
         QVERIFY(trace.value(QLatin1String("costUsd")).toDouble() > attempt.value(QLatin1String("quoteUsd")).toDouble());
     }
+
+    void cachedPromptTokensAreChargedOnceAtTheCacheRate()
+    {
+        // OpenAI's wires count cached tokens inside prompt_tokens: 100,000 prompt tokens of which
+        // 80,000 were cached are 20,000 at the input rate and 80,000 at the cache rate, not both.
+        RoutingFixture f;
+        QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")})}));
+        f.upstream->enqueue(FakeUpstream::chatCompletionWithUsage(QJsonValue(100'000), QJsonValue(1'000), QJsonValue(80'000)));
+        QCOMPARE(f.chat(QStringLiteral("openai/gpt-5.2")).status, 200);
+        const QJsonObject trace = f.lastTrace();
+        // gpt-5.2 in the shipped catalogue: $1.75 in, $14 out, $0.175 cached, per million tokens.
+        const double expected = (20'000 * 1.75 + 80'000 * 0.175 + 1'000 * 14.0) / 1e6;
+        QVERIFY2(qAbs(trace.value(QLatin1String("costUsd")).toDouble() - expected) < 1e-9,
+                 qPrintable(QString::number(trace.value(QLatin1String("costUsd")).toDouble(), 'f', 6)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestUsageSanity)
