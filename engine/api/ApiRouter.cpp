@@ -103,7 +103,8 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
     if (m_management && m_management->handles(req.path)) {
         if (m_ctx.adminToken.isEmpty()) {
             respondError(exchange, Wire::ErrorShape::OpenAI, 401,
-                         QStringLiteral("the management API is closed: no admin token is set; set \"adminToken\" in the configuration "
+                         QStringLiteral("the management API is closed: no admin token is set; `aile serve` makes one in its data "
+                                        "folder (admin-token) when it can write there, or set \"adminToken\" in the configuration "
                                         "(for example \"env:AILE_ADMIN_TOKEN\")"));
             return;
         }
