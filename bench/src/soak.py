@@ -19,6 +19,7 @@ Everything is bounded in count and time, and stays on 127.0.0.1. Prints a Markdo
 import argparse
 import asyncio
 import json
+import re
 import os
 import random
 import signal
@@ -232,7 +233,7 @@ async def aborted_stream(port, by_client):
         w.write(request(port, STREAM_BODY, SSE if by_client else ABORT))
         await w.drain()
         budget = random.randint(0, 6000) if by_client else 1 << 30
-        got, tail = 0, b""
+        got, tail, head = 0, b"", b""
         while got < budget:
             data = await asyncio.wait_for(r.read(min(4096, budget - got)), timeout=args_read_timeout)
             if not data:
@@ -241,6 +242,14 @@ async def aborted_stream(port, by_client):
             tail = (tail + data)[-5:]
             if tail == b"0\r\n\r\n":   # the engine ended the answer (an error event after a cut)
                 return "answer ended"
+            if len(head) < 65536:
+                head += data
+            # A whole answer with a length (the 429 of a sharer cooling after its cut, say) is an
+            # answer too, not a hang: the connection stays open for the next request.
+            end = head.find(b"\r\n\r\n")
+            length = re.search(rb"(?im)^content-length:\s*(\d+)", head[:end]) if end >= 0 else None
+            if length and len(head) >= end + 4 + int(length.group(1)):
+                return "answered " + head.split(b" ", 2)[1].decode(errors="replace")
         return "aborted by the client"
     except asyncio.TimeoutError:
         return f"hung (nothing for {args_read_timeout:g} s)"
