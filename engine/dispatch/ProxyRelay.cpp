@@ -180,11 +180,7 @@ void ProxyRequest::handleUpstreamFinished()
     if (!m_committed) {
         if (!m_sse) {
             m_meter->finish();
-            QByteArray body = m_meter->takeBody();
-            if (m_echo.active()) {
-                m_echo.body(body);
-                body = m_echo.finish();   // auto/: the body names the model the client sent
-            }
+            const QByteArray body = m_echo.body(m_meter->takeBody());   // auto/: the model the client sent
             commit(m_attempt.status, body.size());
             if (m_held && m_attempt.status >= 400)
                 m_heldError = QString::fromUtf8(body.left(300)).simplified();

@@ -8,8 +8,6 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QRegularExpression>
 
-#include <utility>
-
 namespace Aile::Wire {
 
 namespace {
@@ -46,24 +44,15 @@ QByteArray ModelEcho::event(const QByteArray &raw) const
     return active() ? rewriteFirst(raw, m_model) : raw;
 }
 
-QByteArray ModelEcho::body(const QByteArray &bytes)
+QByteArray ModelEcho::body(const QByteArray &whole) const
 {
     if (!active())
-        return bytes;
-    m_kept += bytes;
-    return {};
-}
-
-QByteArray ModelEcho::finish()
-{
-    if (!active())
-        return {};
+        return whole;
     // Only a body whose own model is there is rewritten (an error body or a bare list is not).
-    const QByteArray kept = std::exchange(m_kept, {});
-    const QJsonDocument doc = QJsonDocument::fromJson(kept);
+    const QJsonDocument doc = QJsonDocument::fromJson(whole);
     if (!doc.isObject() || !doc.object().value(QLatin1String("model")).isString())
-        return kept;
-    return rewriteFirst(kept, m_model);
+        return whole;
+    return rewriteFirst(whole, m_model);
 }
 
 } // namespace Aile::Wire

@@ -20,14 +20,12 @@ public:
 
     /// One streamed event (every byte of it), with its first `model` member rewritten.
     QByteArray event(const QByteArray &raw) const;
-    /// Bytes of a body that is not streamed: kept until finish() while active (its length changes).
-    QByteArray body(const QByteArray &bytes);
-    /// The kept body, its top-level model rewritten; empty when inactive.
-    QByteArray finish();
+    /// A whole body that is not streamed (the relay holds it until complete), its top-level model
+    /// rewritten; an error body or one without a model of its own comes back as it is.
+    QByteArray body(const QByteArray &whole) const;
 
 private:
     QByteArray m_model;    // the client's id as a JSON string, quotes included
-    QByteArray m_kept;
 };
 
 } // namespace Aile::Wire
