@@ -3,6 +3,7 @@
 #include "HeaderRules.h"
 
 #include <climits>
+#include <new>
 
 namespace Aile::Http {
 
@@ -179,7 +180,15 @@ int RequestParser::onBody(http_parser *p, const char *at, size_t len)
                               .arg(self->m_maxBodyBytes / (1024 * 1024)));
         return 1;
     }
-    self->m_request.body.append(at, qsizetype(len));
+    // A body grows as it arrives; when the machine cannot give it more memory, this request is
+    // refused and the process, its other connections and the ledger go on (docs/hardening.md).
+    try {
+        self->m_request.body.append(at, qsizetype(len));
+    } catch (const std::bad_alloc &) {
+        self->m_request.body = QByteArray();
+        return self->refuse(503, QStringLiteral("the proxy is out of memory and cannot hold this request body; "
+                                                "retry shortly, or send a smaller body"));
+    }
     return 0;
 }
 

@@ -4,6 +4,8 @@
 #include <QtNetwork/QSslConfiguration>
 #include <QtNetwork/QSslSocket>
 
+#include <new>
+
 Q_LOGGING_CATEGORY(lcUpstream, "aile.engine.upstream")
 
 namespace Aile::Http {
@@ -414,7 +416,14 @@ int UpstreamConnection::onBody(http_parser *p, const char *at, size_t len)
     auto *self = static_cast<UpstreamConnection *>(p->data);
     if (!self->m_call)
         return 1;
-    Q_EMIT self->m_call->bodyData(QByteArray(at, qsizetype(len)));
+    try {
+        Q_EMIT self->m_call->bodyData(QByteArray(at, qsizetype(len)));
+    } catch (const std::bad_alloc &) {
+        // Holding this answer needed more memory than the machine gave: the attempt fails (the
+        // client gets the wire's error), the process and its other requests go on.
+        self->m_protocolError = QStringLiteral("the proxy ran out of memory while holding the upstream's answer");
+        return 1;
+    }
     return self->m_call ? 0 : 1;
 }
 
