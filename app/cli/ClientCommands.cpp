@@ -82,8 +82,8 @@ int runSharers(const QStringList &arguments)
         "  aile sharers probe HANDLE             check that its credential answers"));
     parser.addHelpOption();
     addConnectionOptions(parser);
-    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("test or probe (optional)"));
-    parser.addPositionalArgument(QStringLiteral("handle"), QStringLiteral("the sharer, for test and probe"));
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("test, probe or clear-cooldown (optional)"));
+    parser.addPositionalArgument(QStringLiteral("handle"), QStringLiteral("the sharer, for test, probe and clear-cooldown"));
     parser.addOption({QStringLiteral("model"), QStringLiteral("provider/model, as a request names it."), QStringLiteral("MODEL")});
     parser.addOption({QStringLiteral("provider"), QStringLiteral("Only this provider (x-aile-provider)."), QStringLiteral("PROVIDER")});
     parser.addOption({QStringLiteral("max-price"), QStringLiteral("As x-aile-max-price: $/Mtok or N%."), QStringLiteral("PRICE")});
@@ -97,8 +97,9 @@ int runSharers(const QStringList &arguments)
     QByteArray body;
     QString error;
     if (!pos.isEmpty()) {
-        if (pos.size() < 2 || (pos.at(0) != QLatin1String("test") && pos.at(0) != QLatin1String("probe"))) {
-            err << "aile sharers: say `test HANDLE --model M` or `probe HANDLE`\n";
+        const bool clear = pos.at(0) == QLatin1String("clear-cooldown");
+        if (pos.size() < 2 || (pos.at(0) != QLatin1String("test") && pos.at(0) != QLatin1String("probe") && !clear)) {
+            err << "aile sharers: say `test HANDLE --model M`, `probe HANDLE` or `clear-cooldown HANDLE`\n";
             return 2;
         }
         QByteArray payload;
@@ -117,6 +118,10 @@ int runSharers(const QStringList &arguments)
         if (status != 200) {
             err << "aile sharers " << pos.at(0) << ": " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
             return 1;
+        }
+        if (clear) {
+            out << r.value(QLatin1String("message")).toString() << Qt::endl;
+            return 0;
         }
         out << (r.value(QLatin1String("ok")).toBool() ? "passed: " : "failed: ") << r.value(QLatin1String("message")).toString() << Qt::endl;
         return r.value(QLatin1String("ok")).toBool() ? 0 : 1;

@@ -118,6 +118,14 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
             QJsonObject edit = body;
             return saveSharer(handle, edit, context, reply);
         }
+        if (parts.size() == 3 && req.method == "POST" && parts.at(2) == "clear-cooldown" && m_ctx.health) {
+            const QString was = m_ctx.health->clearCooldown(handle);
+            return reply(200, QJsonObject{{QStringLiteral("handle"), handle},
+                                          {QStringLiteral("cleared"), !was.isEmpty()},
+                                          {QStringLiteral("was"), was.isEmpty() ? QJsonValue() : QJsonValue(was)},
+                                          {QStringLiteral("message"), was.isEmpty() ? QStringLiteral("%1 was not cooling down").arg(s->name)
+                                                                                    : QStringLiteral("%1 is back in selection (it was cooling: %2)").arg(s->name, was)}});
+        }
         if (parts.size() == 3 && req.method == "POST" && (parts.at(2) == "test" || parts.at(2) == "probe") && m_ctx.verifier) {
             QPointer<QObject> guard(context);
             auto done = [guard, reply](const QJsonObject &result) {

@@ -181,6 +181,20 @@ void HealthBook::restore(const QString &handle)
     h.modelOffUntil.clear();
 }
 
+QString HealthBook::clearCooldown(const QString &handle)
+{
+    const auto it = m_health.find(handle);
+    if (it == m_health.end() || it->cooldownUntilMs <= m_clock->nowMs())
+        return {};
+    const QString was = it->cooldownReason;
+    it->cooldownUntilMs = 0;
+    it->cooldownReason.clear();
+    it->ladderStep = 0;
+    it->benchedForMs = 0;
+    qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=back was=cooling reason=\"cooldown cleared by the user (was: %2)\"").arg(handle, was);
+    return was;
+}
+
 void HealthBook::setHeadroom(const QString &handle, double headroom)
 {
     m_health[handle].headroom = qBound(0.0, headroom, 1.0);

@@ -74,6 +74,9 @@ public:
     void recordProbe(const QString &handle, bool answered, bool credentialRefused);
     /// A passing model test or a re-link restores a dead key.
     void restore(const QString &handle);
+    /// The user's "try it again now": ends the sharer's cooldown and restarts its backoff ladder.
+    /// Returns why it was cooling (empty when it was not).
+    QString clearCooldown(const QString &handle);
     void setHeadroom(const QString &handle, double headroom);
     /// Output tokens per second of a served answer (provider.sort = throughput).
     void recordThroughput(const QString &handle, double tokensPerSecond);

@@ -62,6 +62,37 @@ private Q_SLOTS:
         f.clock.advance(until - f.clock.nowMs() + 1);
         QCOMPARE(f.chat(model).header("x-aile-sharer"), A.toLatin1());
     }
+
+    // docs/management-api.md: POST /sharers/{handle}/clear-cooldown puts a cooling sharer back in
+    // selection at once and restarts its backoff ladder.
+    void clearingACooldownServesAtOnce()
+    {
+        QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("openai"), {}, {Model})}));
+        Health::HealthBook *health = f.engine->context().health;
+        health->recordFailure(A, Model, Health::Failure::ServerError);
+        health->recordFailure(A, Model, Health::Failure::ServerError);
+        QVERIFY(health->coolingUntil(A, Model) > f.clock.nowMs());
+        QCOMPARE(f.chat(QStringLiteral("openai/gpt-5.2")).status, 429);
+
+        const Reply cleared = f.admin(QStringLiteral("POST"), QStringLiteral("/sharers/%1/clear-cooldown").arg(A));
+        QCOMPARE(cleared.status, 200);
+        QCOMPARE(cleared.json().value(QLatin1String("cleared")).toBool(), true);
+        QCOMPARE(cleared.json().value(QLatin1String("was")).toString(), QStringLiteral("server error"));
+        const Reply served = f.chat(QStringLiteral("openai/gpt-5.2"));
+        QCOMPARE(served.status, 200);
+        QCOMPARE(served.header("x-aile-sharer"), A.toLatin1());
+
+        // The ladder starts again: the next failure benches it for the first step, not the third.
+        health->recordFailure(A, Model, Health::Failure::ServerError);
+        QVERIFY(health->coolingUntil(A, Model) - f.clock.nowMs() < Health::HealthBook::Ladder[1]);
+
+        // Clearing a sharer that is not cooling changes nothing, and says so; an unknown one is a 404.
+        f.clock.advance(Health::HealthBook::Ladder[1]);
+        const Reply again = f.admin(QStringLiteral("POST"), QStringLiteral("/sharers/%1/clear-cooldown").arg(A));
+        QCOMPARE(again.status, 200);
+        QCOMPARE(again.json().value(QLatin1String("cleared")).toBool(), false);
+        QCOMPARE(f.admin(QStringLiteral("POST"), QStringLiteral("/sharers/L0000000000000zz9/clear-cooldown")).status, 404);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCoolingRefusal)
