@@ -4,15 +4,16 @@
 # Builds `aile` (build/, GUI off, unless AILE_BIN points at one), starts bench/src/sse_upstream.py
 # and a real `aile serve` on loopback, and runs bench/src/soak.py:
 #   1. a real client's p50/p99 alone, then with 500 slowloris connections plus 200 stalled bodies;
-#   2. 10,000 streams aborted at random points (client side and upstream side), with the engine's
-#      open file descriptors and resident memory before and after, once idle;
+#   2. three rounds of 10,000 streams aborted at random points (client side and upstream side; the
+#      abort sharer's cut-stream cooldown cleared after each upstream cut), with the engine's open
+#      file descriptors and resident memory before and after each round, once idle;
 #   3. kill -9 of `aile serve` under load, three times, then the answers read in full against the
 #      ledger rows after the restart (missing, doubled).
-# Prints the table (and writes it to bench/results/soak-latest.md). About 5 minutes.
+# Prints the table (and writes it to bench/results/soak-latest.md). About 10 minutes.
 #
 # Knobs (environment): AILE_BIN (default build/app/aile, built when missing or stale),
 # SOAK_SLOWLORIS (500), SOAK_STALLED (200), SOAK_SAMPLES (400 requests per latency run),
-# SOAK_STREAMS (10000), SOAK_KILLS (3), SOAK_PHASES (slowloris,streams,kills).
+# SOAK_STREAMS (10000), SOAK_ROUNDS (3), SOAK_KILLS (3), SOAK_PHASES (slowloris,streams,kills).
 set -euo pipefail
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -62,7 +63,7 @@ log "upstream (bench/src/sse_upstream.py) on 127.0.0.1:$port; work folder ${WORK
 phases="${SOAK_PHASES:-slowloris,streams,kills}"
 python3 "$BENCH_DIR/src/soak.py" --aile "$AILE_BIN" --upstream-port "$port" --work "$WORK" \
     --slowloris "${SOAK_SLOWLORIS:-500}" --stalled "${SOAK_STALLED:-200}" --samples "${SOAK_SAMPLES:-400}" \
-    --streams "${SOAK_STREAMS:-10000}" --kills "${SOAK_KILLS:-3}" --phases "$phases" >"$WORK/table.md" &
+    --streams "${SOAK_STREAMS:-10000}" --rounds "${SOAK_ROUNDS:-3}" --kills "${SOAK_KILLS:-3}" --phases "$phases" >"$WORK/table.md" &
 PIDS+=($!)
 wait $! || die "the soak failed (see above and $WORK/)"
 table="$(cat "$WORK/table.md")"

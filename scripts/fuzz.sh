@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# scripts/fuzz.sh — builds the libFuzzer targets of tests/fuzz (clang, -DAILE_FUZZ=ON, into
-# build-fuzz/) and runs each for a fixed time on a copy of its committed seed corpus
+# scripts/fuzz.sh — builds the libFuzzer targets of tests/fuzz (clang, -DAILE_FUZZ=ON, in the
+# hardening build build-asan/ that scripts/test.sh's sanitizer run shares) and runs each for a fixed time on a copy of its committed seed corpus
 # (tests/fuzz/corpus/NAME/), so the repository is never written. Fails on the first crash, leak,
 # timeout or sanitizer report, and keeps the input that caused it (its path and the command that
 # replays it are printed). scripts/test.sh calls it after the normal suite; docs/hardening.md
@@ -11,7 +11,7 @@
 #   AILE_FUZZ_TIME=3600 scripts/fuzz.sh      an hour per target
 #
 # Knobs (environment): AILE_FUZZ_TIME (seconds per target, default 30), AILE_FUZZ_BUILD_DIR (default
-# build-fuzz), AILE_FUZZ_KEEP=DIR (keep each target's grown corpus in DIR/NAME instead of
+# build-asan), AILE_FUZZ_KEEP=DIR (keep each target's grown corpus in DIR/NAME instead of
 # throwing it away), AILE_NO_INSTALL=1 (scripts/lib/common.sh).
 set -euo pipefail
 AILE_SCRIPT=fuzz
@@ -19,7 +19,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$AILE_ROOT"
 
 fuzz_time="${AILE_FUZZ_TIME:-30}"
-build_dir="${AILE_FUZZ_BUILD_DIR:-$AILE_ROOT/build-fuzz}"
+build_dir="${AILE_FUZZ_BUILD_DIR:-$AILE_HARDENING_BUILD_DIR}"
 fuzz_dir="$AILE_ROOT/tests/fuzz"
 
 # clang and its libFuzzer, ASan and UBSan runtimes; the build's own packages come from test.sh or
@@ -36,14 +36,9 @@ for t in "${targets[@]}"; do
     [[ -d "$fuzz_dir/corpus/$t" ]] || die "fuzz target $t has no seed corpus: commit one under tests/fuzz/corpus/$t/"
 done
 
-# --- build --------------------------------------------------------------------------------------
-# -O1 and line tables only: what libFuzzer's documentation suggests, and quick to build on 2 cores.
-# Debug keeps Q_ASSERT on, so a broken invariant is a crash the fuzzer reports.
-# clang through CC/CXX: they choose the compiler of a new build directory only, so a rerun never
-# asks CMake to change compilers in place.
-CC=clang CXX=clang++ AILE_BUILD_DIR="$build_dir" AILE_BUILD_TYPE=Debug aile_configure \
-    "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \
-    -DAILE_FUZZ=ON -DAILE_BUILD_TESTS=OFF -DAILE_BUILD_GUI=OFF
+# --- build ---------------------------------------------------------------------------------------
+# The hardening build (scripts/lib/common.sh): only the fuzz targets are built here.
+AILE_HARDENING_BUILD_DIR="$build_dir" aile_configure_hardening_build
 log "building the fuzz targets (${targets[*]}) into ${build_dir#"$AILE_ROOT"/}/"
 cmake --build "$build_dir" --target "${targets[@]}" || die "the fuzz build failed (see above)"
 

@@ -8,10 +8,10 @@
 # and tests included) with Ninja, and runs CTest (-j2, --output-on-failure) inside a throwaway X
 # server (xvfb-run) and a private D-Bus session bus (dbus-run-session) on which an unlocked
 # gnome-keyring answers as the Secret Service.
-# Then the hardening checks (docs/hardening.md, "Fuzzing and sanitizers"): the engine and its tests
-# built with ASan and UBSan (clang, build-asan/, GUI off) and run, the end-to-end tests left out;
-# and every libFuzzer target built (build-fuzz/) and run for AILE_FUZZ_TIME seconds on a copy of
-# its committed seed corpus (scripts/fuzz.sh). A sanitizer report or a fuzzer crash fails the run.
+# Then the hardening checks (docs/hardening.md, "Fuzzing and sanitizers"), in one clang build
+# (build-asan/, GUI off): the engine and its tests built with ASan and UBSan and run, the end-to-end
+# tests left out; and every libFuzzer target, built there too, run for AILE_FUZZ_TIME seconds on a
+# copy of its committed seed corpus (scripts/fuzz.sh). A sanitizer report or a fuzzer crash fails the run.
 # Prints CTest's summary line for each CTest run, then one line "N passed, N failed" over all
 # parts (the fuzz targets count one each); exits non-zero when a build or any test fails, or no
 # test ran.
@@ -116,14 +116,13 @@ passed=$((passed + p)) failed=$((failed + f))
 [[ $rc -eq 0 ]] || log "the test suite FAILED (exit code $rc)"
 
 # --- the engine tests under ASan and UBSan ----------------------------------------------------------
-# build-asan/: clang, -O1 with line tables (quick to build, stacks still name lines), the GUI and
-# its tests left out, as are the end-to-end tests (node drives `aile serve` there; the engine code
-# they reach is the one the engine tests cover). A finding aborts the test that hit it.
+# The hardening build (aile_configure_hardening_build in scripts/lib/common.sh: clang, ASan, UBSan,
+# libFuzzer's coverage, the GUI and its tests left out), whose fuzz targets scripts/fuzz.sh runs
+# below. The end-to-end tests are left out too (node drives `aile serve` there; the engine code they
+# reach is the one the engine tests cover). A finding aborts the test that hit it.
 if [[ "${AILE_TEST_SANITIZE:-1}" != 0 ]]; then
-    asan_dir="$AILE_ROOT/build-asan"
-    CC=clang CXX=clang++ AILE_BUILD_DIR="$asan_dir" AILE_BUILD_TYPE=Debug aile_configure \
-        "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \
-        -DAILE_SANITIZE=address,undefined -DAILE_BUILD_TESTS=ON -DAILE_BUILD_GUI=OFF
+    asan_dir="$AILE_HARDENING_BUILD_DIR"
+    aile_configure_hardening_build
     log "building the engine tests with ASan and UBSan (cmake --build ${asan_dir#"$AILE_ROOT"/})"
     set +e
     cmake --build "$asan_dir"
@@ -160,7 +159,8 @@ fi
 # --- the fuzz targets ------------------------------------------------------------------------------
 if [[ "${AILE_TEST_FUZZ:-1}" != 0 ]]; then
     set +e
-    bash "$AILE_ROOT/scripts/fuzz.sh" 2>&1 | tee "$summary" >&2
+    # In the hardening build the sanitizer run above already built (or builds them now).
+    AILE_FUZZ_BUILD_DIR="$AILE_HARDENING_BUILD_DIR" bash "$AILE_ROOT/scripts/fuzz.sh" 2>&1 | tee "$summary" >&2
     fuzz_rc=${PIPESTATUS[0]}
     set -e
     f="$(grep -c '^\[fuzz\] fuzz_[A-Za-z0-9_]* FAILED' "$summary" || true)"

@@ -7,8 +7,12 @@ against bench/src/sse_upstream.py, under hostile clients, aborted streams and ki
      head, and --stalled requests send their head and part of their body and then nothing.
   2. --streams streamed requests, each aborted at a random point: half by the client (it closes
      its socket after a random number of bytes), half by the upstream (sse_upstream's /abort/,
-     which resets or closes mid-stream). The engine's open file descriptors and resident memory
-     are read from /proc before and after, once idle.
+     which resets or closes mid-stream). A cut stream cools its sharer for 10 minutes, so after
+     each upstream abort the soak clears that cooldown (POST /sharers/{handle}/clear-cooldown) and
+     the next upstream abort is a real cut again, not a 429. --rounds rounds of --streams: the engine's
+     open file descriptors and resident memory are read from /proc, once idle, before and after
+     each; a leak grows again in every round, the allocator's high-water mark and SQLite's page
+     cache stop growing after the first.
   3. --kills times: --load-conns clients send requests back to back, `aile serve` is killed with
      SIGKILL after a random 1-3 s, and started again on the same data folder. Afterwards every
      request whose answer a client read in full is looked up in the ledger: missing (no row) or
@@ -18,6 +22,7 @@ Everything is bounded in count and time, and stays on 127.0.0.1. Prints a Markdo
 """
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import re
 import os
@@ -208,12 +213,16 @@ async def hostile(port, slowloris, stalled, stop):
 
 async def phase_slowloris(aile, args):
     loop = asyncio.get_running_loop()
-    base = await loop.run_in_executor(None, latency, aile.port, args.samples)
+    # The real client is a process of its own: in a thread of this one it would wait for the
+    # interpreter lock behind the attackers' coroutines, and the soak would measure itself.
+    client = concurrent.futures.ProcessPoolExecutor(max_workers=1)
+    base = await loop.run_in_executor(client, latency, aile.port, args.samples)
     stop = asyncio.Event()
     attack = asyncio.create_task(hostile(aile.port, args.slowloris, args.stalled, stop))
     await asyncio.sleep(args.settle)   # every hostile connection open
     fds_during = aile.fds()
-    loaded = await loop.run_in_executor(None, latency, aile.port, args.samples)
+    loaded = await loop.run_in_executor(client, latency, aile.port, args.samples)
+    client.shutdown()
     stop.set()
     counts = await attack
     return base, loaded, fds_during, counts
@@ -222,6 +231,23 @@ async def phase_slowloris(aile, args):
 # --- 2. aborted streams --------------------------------------------------------------------------
 # A stream the engine neither continues nor ends for this long counts as hung (and is dropped).
 args_read_timeout = 3.0
+
+
+async def clear_cooldown(port, handle):
+    """The user's "try it again now" after a cut: POST /sharers/{handle}/clear-cooldown."""
+    try:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+    except OSError:
+        return
+    try:
+        w.write(b"POST /sharers/%s/clear-cooldown HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAuthorization: Bearer %s\r\n"
+                b"Content-Length: 0\r\nConnection: close\r\n\r\n" % (handle.encode(), port, ADMIN.encode()))
+        await w.drain()
+        await asyncio.wait_for(r.read(), timeout=args_read_timeout)
+    except (OSError, asyncio.TimeoutError):
+        pass
+    finally:
+        w.close()
 
 
 async def aborted_stream(port, by_client):
@@ -268,24 +294,29 @@ def idle_figures(aile, wait_s=3.0):
 
 
 async def phase_streams(aile, args):
+    """--rounds rounds of --streams aborted streams; returns the idle (fds, rss) before and after each."""
     loop = asyncio.get_running_loop()
     # Warm up the engine's caches and pools with a few complete requests first.
     for _ in range(20):
         await loop.run_in_executor(None, timed_request, aile.port)
-    fd0, rss0 = await loop.run_in_executor(None, idle_figures, aile)
+    idle = [await loop.run_in_executor(None, idle_figures, aile)]
     sem = asyncio.Semaphore(args.stream_conns)
-    outcomes = {}
+    outcomes, took = {}, 0.0
 
     async def one(i):
         async with sem:
-            o = await aborted_stream(aile.port, i % 2 == 0)
+            by_client = i % 2 == 0
+            o = await aborted_stream(aile.port, by_client)
             outcomes[o] = outcomes.get(o, 0) + 1
+            if not by_client:
+                await clear_cooldown(aile.port, ABORT)
 
-    t0 = time.time()
-    await asyncio.gather(*(one(i) for i in range(args.streams)))
-    took = time.time() - t0
-    fd1, rss1 = await loop.run_in_executor(None, idle_figures, aile, args.idle)
-    return fd0, rss0, fd1, rss1, took, outcomes
+    for _ in range(args.rounds):
+        t0 = time.time()
+        await asyncio.gather(*(one(i) for i in range(args.streams)))
+        took += time.time() - t0
+        idle.append(await loop.run_in_executor(None, idle_figures, aile, args.idle))
+    return idle, took, outcomes
 
 
 # --- 3. kill -9 under load -------------------------------------------------------------------------
@@ -349,6 +380,7 @@ async def main():
     ap.add_argument("--settle", type=float, default=5.0)
     ap.add_argument("--streams", type=int, default=10000)
     ap.add_argument("--stream-conns", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--idle", type=float, default=10.0)
     ap.add_argument("--kills", type=int, default=3)
     ap.add_argument("--load-conns", type=int, default=16)
@@ -373,12 +405,16 @@ async def main():
             rows.append(("engine FDs during the attack", f"{fds_during}; hostile connections the engine closed: "
                          f"{counts['closed']} of {counts['opened']} opened"))
         if "streams" in phases:
-            log(f"2. {args.streams} streams aborted at random points ({args.stream_conns} at a time)")
-            fd0, rss0, fd1, rss1, took, outcomes = await phase_streams(aile, args)
-            rows.append((f"{args.streams} aborted streams (half by the client, half by the upstream)",
+            log(f"2. {args.rounds} × {args.streams} streams aborted at random points ({args.stream_conns} at a time)")
+            idle, took, outcomes = await phase_streams(aile, args)
+            fds, rss = [f for f, _ in idle], [r for _, r in idle]
+            rows.append((f"{args.rounds} × {args.streams} aborted streams (half by the client, half by the upstream)",
                          f"{took:.0f} s; client outcomes {json.dumps(outcomes, sort_keys=True)}"))
-            rows.append(("engine FDs idle before / after", f"{fd0} / {fd1} ({fd1 - fd0:+d})"))
-            rows.append(("engine RSS idle before / after", f"{rss0:.1f} / {rss1:.1f} MB ({rss1 - rss0:+.1f} MB)"))
+            rows.append(("engine FDs idle: before, then after each round",
+                         " / ".join(map(str, fds)) + f" ({fds[-1] - fds[0]:+d})"))
+            rows.append(("engine RSS idle: before, then after each round",
+                         " / ".join(f"{r:.1f}" for r in rss) + " MB (growth per round: "
+                         + ", ".join(f"{b - a:+.1f}" for a, b in zip(rss, rss[1:])) + " MB)"))
         if "kills" in phases:
             log(f"3. kill -9 under load ({args.load_conns} clients), {args.kills} times")
             per, total, missing, doubled, no_id, integrity = await phase_kills(aile, args)

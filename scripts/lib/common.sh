@@ -122,3 +122,17 @@ aile_configure() {
     cmake -S "$AILE_ROOT" -B "$AILE_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$AILE_BUILD_TYPE" "${args[@]}" >/dev/null \
         || die "cmake configure failed (see above)"
 }
+
+# aile_configure_hardening_build: configures the one clang build that scripts/test.sh (the engine
+# tests under ASan and UBSan) and scripts/fuzz.sh (the libFuzzer targets) share, so that CI compiles
+# the engine with clang once, not twice: build-asan/ (AILE_HARDENING_BUILD_DIR), -O1 with line
+# tables (quick to build, stacks still name lines), Debug so that Q_ASSERT stays on, ASan and UBSan,
+# libFuzzer's coverage (-DAILE_FUZZ=ON: the fuzz targets are built there too), the GUI left out.
+# clang through CC/CXX: they choose the compiler of a new build directory only, so a rerun never
+# asks CMake to change compilers in place.
+AILE_HARDENING_BUILD_DIR="${AILE_HARDENING_BUILD_DIR:-$AILE_ROOT/build-asan}"
+aile_configure_hardening_build() {
+    CC=clang CXX=clang++ AILE_BUILD_DIR="$AILE_HARDENING_BUILD_DIR" AILE_BUILD_TYPE=Debug aile_configure \
+        "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" \
+        -DAILE_SANITIZE=address,undefined -DAILE_FUZZ=ON -DAILE_BUILD_TESTS=ON -DAILE_BUILD_GUI=OFF
+}
