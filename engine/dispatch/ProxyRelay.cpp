@@ -178,6 +178,15 @@ void ProxyRequest::handleUpstreamFinished()
         return;
     }
     if (!m_committed) {
+        if (!m_sse && m_held && m_attempt.status < 400) {
+            // The client already has a 200 event stream (the edge hold): a whole body is not
+            // events, and is never relayed as content. Nothing of it reached the client, so this
+            // fails over like any failure before output.
+            failAttempt(Http::UpstreamError::Protocol, QStringLiteral("the upstream answered a streamed request with a whole body "
+                                                                      "(%1), not events")
+                                                           .arg(QString::fromLatin1(m_call->headers().value("content-type"))));
+            return;
+        }
         if (!m_sse) {
             m_meter->finish();
             const QByteArray body = m_echo.body(m_meter->takeBody());   // auto/: the model the client sent

@@ -316,6 +316,35 @@ private Q_SLOTS:
         QCOMPARE(coolingFor(f, A, QStringLiteral("openai/gpt-5.2")), 0);
         QVERIFY(f.spentToday() > 0);
     }
+
+    // "Bytes that are not a well-formed event are never relayed as content": a streamed request the
+    // engine has already answered with 200 and keepalives (the edge hold) gets a whole JSON body
+    // from its sharer. That body is not events: the attempt fails as a protocol failure, before
+    // any output, and the next sharer's stream is what the client reads.
+    void aWholeBodyAfterTheEdgeHoldIsNotRelayedAsEvents()
+    {
+        RoutingFixture f;
+        QVERIFY(f.start(twoSharers(QStringLiteral("openai"), QStringLiteral("gpt-5.2"))));
+        Script whole = FakeUpstream::chatCompletion(QStringLiteral("a whole body"));
+        whole.headDelayMs = 30'000;
+        f.upstream->enqueueFor(A.toLatin1(), whole);
+        QNetworkReply *reply = f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"),
+                                             RoutingFixture::chatBody(QStringLiteral("openai/gpt-5.2"), true), f.auth());
+        QTRY_COMPARE(f.upstream->received().size(), 1);
+        f.clock.advance(25'500);
+        QTRY_VERIFY(reply->hasRawHeader("x-aile-edge-hold"));
+        f.clock.advance(5'000);
+        const Reply r = AsyncClient::wait(reply);
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.body.startsWith(": keepalive\n\n"));
+        QVERIFY2(!r.body.contains("a whole body") && !r.body.contains("\"chat.completion\""), r.body.constData());
+        QVERIFY2(r.body.endsWith("data: [DONE]\n\n"), r.body.constData());
+        const QJsonArray attempts = f.lastAttempts();
+        QCOMPARE(attempts.size(), 2);
+        QCOMPARE(outcomeOf(attempts, 0), QStringLiteral("protocol_error"));
+        QVERIFY2(reasonOf(attempts, 0).contains(QLatin1String("whole body")), qPrintable(reasonOf(attempts, 0)));
+        QCOMPARE(outcomeOf(attempts, 1), QStringLiteral("served"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHostileUpstream)
