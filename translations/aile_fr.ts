@@ -185,6 +185,10 @@
         <translation>Accepter un fichier de secrets en clair (mode 0600) là où aucun trousseau ne répond.</translation>
     </message>
     <message>
+        <source>Start a window of its own even when Aile is already open for this data folder.</source>
+        <translation>Ouvrir une fenêtre à part même quand Aile est déjà ouvert pour ce dossier de données.</translation>
+    </message>
+    <message>
         <source>--listen takes HOST:PORT, for example 127.0.0.1:2453</source>
         <translation>--listen attend HÔTE:PORT, par exemple 127.0.0.1:2453</translation>
     </message>

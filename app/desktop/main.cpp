@@ -4,6 +4,7 @@
 #include "log/Logging.h"
 #include "mainwindow/CommandLine.h"
 #include "mainwindow/MainWindow.h"
+#include "mainwindow/SingleInstance.h"
 #include "mainwindow/Translations.h"
 
 #include <QtCore/QDir>
@@ -11,6 +12,10 @@
 #include <QtCore/QTextStream>
 #include <QtCore/QTimer>
 #include <QtWidgets/QApplication>
+
+#include <memory>
+
+Q_LOGGING_CATEGORY(lcDesktop, "aile.desktop")
 
 int main(int argc, char **argv)
 {
@@ -32,6 +37,24 @@ int main(int argc, char **argv)
     if (!options) {
         QTextStream(stderr) << "aile-desktop: " << error << '\n';
         return 2;
+    }
+
+    // One window per user and data folder (docs/gui.md, "One window"): a second launch hands its
+    // arguments to the first, which comes to the front, and exits before it starts anything.
+    std::unique_ptr<Aile::Ui::SingleInstance> instance;
+    if (!Aile::Ui::CommandLine::wantsNewInstance(QCoreApplication::arguments())) {
+        instance = std::make_unique<Aile::Ui::SingleInstance>(options->dataDir);
+        switch (instance->claim(QCoreApplication::arguments())) {
+        case Aile::Ui::SingleInstance::Role::Primary:
+            break;
+        case Aile::Ui::SingleInstance::Role::HandedOver:
+            QTextStream(stdout) << "aile-desktop: Aile is already open for " << options->dataDir << "; its window comes to the front\n";
+            return 0;
+        case Aile::Ui::SingleInstance::Role::NoAnswer:
+            QTextStream(stderr) << "aile-desktop: another Aile Desktop holds " << options->dataDir
+                                << " but does not answer; close it (or end its process), or start this one with --new-instance\n";
+            return 1;
+        }
     }
 
     // The same lines aile serve writes to stderr go to a rotating file here (Help ▸ Open log folder).
@@ -59,6 +82,14 @@ int main(int argc, char **argv)
     QObject::connect(&host, &Aile::EngineHost::stopped, &app, &QCoreApplication::quit);
     QObject::connect(&window, &Aile::Ui::MainWindow::quitRequested, &app,
                      [&app] { QTimer::singleShot(5000, &app, &QCoreApplication::quit); });
+
+    if (instance)
+        QObject::connect(instance.get(), &Aile::Ui::SingleInstance::launchedAgain, &window, [&window] {
+            qCInfo(lcDesktop) << "launched again for this data folder: the window comes to the front";
+            window.showNormal();
+            window.raise();
+            window.activateWindow();
+        });
 
     window.show();
     host.start();

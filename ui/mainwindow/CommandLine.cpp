@@ -28,6 +28,8 @@ std::optional<EngineOptions> CommandLine::parse(const QStringList &arguments, QS
     parser.addOption({QStringLiteral("config"), tr("A JSON configuration file applied at start."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("secrets-file"),
                       tr("Opt in to a plain-text secrets file (mode 0600) where no keychain answers."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("new-instance"),
+                      tr("Start a window of its own even when Aile is already open for this data folder.")});
     parser.process(arguments);
 
     EngineOptions options;
@@ -40,6 +42,11 @@ std::optional<EngineOptions> CommandLine::parse(const QStringList &arguments, QS
         return std::nullopt;
     }
     return options;
+}
+
+bool CommandLine::wantsNewInstance(const QStringList &arguments)
+{
+    return arguments.contains(QLatin1String("--new-instance"));
 }
 
 } // namespace Aile::Ui

@@ -9,7 +9,7 @@
 namespace Aile::Ui {
 
 /// aile-desktop's arguments, the same as `aile serve`'s: --data-dir, --listen HOST:PORT,
-/// --config FILE, --secrets-file FILE. Here rather than in main.cpp so the help text is
+/// --config FILE, --secrets-file FILE; and --new-instance (docs/gui.md, "One window"). Here rather than in main.cpp so the help text is
 /// translated with the rest of the window.
 class CommandLine
 {
@@ -21,6 +21,8 @@ public:
     /// The platform's data folder for the application named "aile" (the CLI's default too).
     static QString defaultDataDir();
     static bool parseListen(const QString &value, QHostAddress *address, quint16 *port);
+    /// --new-instance: a window of its own even when one is open for the data folder.
+    static bool wantsNewInstance(const QStringList &arguments);
 };
 
 } // namespace Aile::Ui
