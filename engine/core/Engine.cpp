@@ -397,7 +397,7 @@ EngineStatus Engine::status() const
     }
     for (const Catalog::Sharer &sh : m_ctx.sharers) {
         QJsonObject o = sh.toJson();
-        o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(sh.handle));
+        o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(sh.handle) || sh.usesClientLogin());
         o.insert(QStringLiteral("credentialError"), m_ctx.credentialErrors.value(sh.handle));
         if (sh.needsKey())
             o.insert(QStringLiteral("needsKey"), true);

@@ -253,6 +253,14 @@ private Q_SLOTS:
         QCOMPARE(r.status, 200);
         QCOMPARE(r.json().value(QLatin1String("credential")).toString(), QStringLiteral("client"));
         QVERIFY(!r.json().value(QLatin1String("needsKey")).toBool());
+        // Listed as usable, its credential the tool's own login; a model test says why it cannot run here.
+        const QJsonArray rows = f.admin(QStringLiteral("GET"), QStringLiteral("/sharers")).json().value(QLatin1String("data")).toArray();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first().toObject().value(QLatin1String("credentialStore")).toString(), QStringLiteral("client"));
+        QVERIFY(rows.first().toObject().value(QLatin1String("available")).toBool());
+        const Reply test = f.admin(QStringLiteral("POST"), QStringLiteral("/sharers/%1/test").arg(F::Sub),
+                                   QJsonObject{{QStringLiteral("model"), QStringLiteral("claude-sonnet-5")}});
+        QVERIFY2(test.body.contains("own subscription login"), test.body.constData());
     }
 };
 
