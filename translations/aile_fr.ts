@@ -161,6 +161,22 @@
         <source>No sharer can serve %1 yet: it speaks the %2 wire, and none of your sharers is on a provider that does. Add one (for example an OpenAI or Anthropic API key), then come back; the model will be filled in.</source>
         <translation>Aucun partageur ne peut encore servir %1&#xa0;: il parle le protocole %2, et aucun de vos partageurs n’est chez un fournisseur qui le parle. Ajoutez-en un (par exemple une clé d’API OpenAI ou Anthropic), puis revenez&#xa0;: le modèle sera rempli.</translation>
     </message>
+    <message>
+        <source>Claude Code keeps its own Claude Pro/Max login (claude /login, or CLAUDE_CODE_OAUTH_TOKEN) and sends your Aile key beside it in x-aile-key. Leave ANTHROPIC_API_KEY and ANTHROPIC_AUTH_TOKEN unset: either would replace the login. Aile sends the login only to a subscription sharer whose credential is &quot;client&quot;.</source>
+        <translation>Claude Code garde sa propre connexion Claude Pro/Max (claude /login, ou CLAUDE_CODE_OAUTH_TOKEN) et envoie votre clé Aile à côté, dans x-aile-key. Laissez ANTHROPIC_API_KEY et ANTHROPIC_AUTH_TOKEN vides : l&apos;une ou l&apos;autre remplacerait la connexion. Aile n&apos;envoie la connexion qu&apos;à un partageur d&apos;abonnement dont l&apos;identifiant est &quot;client&quot;.</translation>
+    </message>
+    <message>
+        <source>Codex keeps its own ChatGPT login (codex login): requires_openai_auth sends it, and your Aile key travels in x-aile-key from the AILE_KEY variable. Aile sends the login only to a codex subscription sharer whose credential is &quot;client&quot;.</source>
+        <translation>Codex garde sa propre connexion ChatGPT (codex login) : requires_openai_auth l&apos;envoie, et votre clé Aile voyage dans x-aile-key depuis la variable AILE_KEY. Aile n&apos;envoie la connexion qu&apos;à un partageur d&apos;abonnement codex dont l&apos;identifiant est &quot;client&quot;.</translation>
+    </message>
+    <message>
+        <source>Then run (signed in with your Claude plan)</source>
+        <translation>Puis lancez (connecté avec votre forfait Claude)</translation>
+    </message>
+    <message>
+        <source>Then run (signed in with ChatGPT: codex login)</source>
+        <translation>Puis lancez (connecté avec ChatGPT : codex login)</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::CommandLine</name>
@@ -353,6 +369,18 @@
     <message>
         <source>Chosen because a sharer of yours offers it.</source>
         <translation>Choisi parce qu’un de vos partageurs le propose.</translation>
+    </message>
+    <message>
+        <source>Use this tool&apos;s own &amp;login (Claude or ChatGPT plan)</source>
+        <translation>Utiliser la &amp;connexion propre de cet outil (forfait Claude ou ChatGPT)</translation>
+    </message>
+    <message>
+        <source>For a subscription sharer whose credential is &quot;client&quot;: the tool keeps its own login and Aile forwards it to that sharer only; your key goes in x-aile-key</source>
+        <translation>Pour un partageur d&apos;abonnement dont l&apos;identifiant est &quot;client&quot; : l&apos;outil garde sa propre connexion et Aile la transmet à ce seul partageur ; votre clé va dans x-aile-key</translation>
+    </message>
+    <message>
+        <source>Sent with your key in x-aile-key and no subscription login: a sharer using the tool&apos;s own login was passed over (&quot;no subscription login on this request&quot;); from the tool it serves.</source>
+        <translation>Envoyé avec votre clé dans x-aile-key et sans connexion d&apos;abonnement : un partageur qui utilise la connexion de l&apos;outil a été écarté (&quot;no subscription login on this request&quot;) ; depuis l&apos;outil, il sert.</translation>
     </message>
 </context>
 <context>
@@ -2400,6 +2428,10 @@
         <source>Its provider or base URL changed after the credential was entered, so the credential is not sent there; re-link it with its key</source>
         <translation>Son fournisseur ou son URL de base a changé depuis la saisie de l’identifiant, qui n’y est donc pas envoyé&#xa0;; reliez-le de nouveau avec sa clé</translation>
     </message>
+    <message>
+        <source>the tool&apos;s own login</source>
+        <translation>la connexion propre de l&apos;outil</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::SharersView</name>
@@ -2673,6 +2705,117 @@
     <message>
         <source>Today: %1</source>
         <translation>Aujourd’hui&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::SubscriptionWatch</name>
+    <message>
+        <source>$%1 in / $%2 out per Mtok</source>
+        <translation>%1 $ en entrée / %2 $ en sortie par Mtok</translation>
+    </message>
+    <message>
+        <source>%1% of list price</source>
+        <translation>%1 % du prix catalogue</translation>
+    </message>
+    <message>
+        <source>its own prices</source>
+        <translation>ses propres prix</translation>
+    </message>
+    <message>
+        <source>list price</source>
+        <translation>prix catalogue</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>maintenant</translation>
+    </message>
+    <message>
+        <source>in %1 min</source>
+        <translation>dans %1 min</translation>
+    </message>
+    <message>
+        <source>in %1 h %2 min</source>
+        <translation>dans %1 h %2 min</translation>
+    </message>
+    <message>
+        <source>in %1 d %2 h</source>
+        <translation>dans %1 j %2 h</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 used up, back %2</source>
+        <translation>%1 épuisée, de retour %2</translation>
+    </message>
+    <message>
+        <source>%1 %2%, resets %3</source>
+        <translation>%1 %2 %, réinitialisée %3</translation>
+    </message>
+    <message>
+        <source>%1 %2%</source>
+        <translation>%1 %2 %</translation>
+    </message>
+    <message>
+        <source>%1 is used up</source>
+        <translation>%1 est épuisé</translation>
+    </message>
+    <message>
+        <source>Its %1 window is used up.</source>
+        <translation>Sa fenêtre %1 est épuisée.</translation>
+    </message>
+    <message>
+        <source>Its %1 window is used up until %2.</source>
+        <translation>Sa fenêtre %1 est épuisée jusqu&apos;à %2.</translation>
+    </message>
+    <message>
+        <source>No other sharer of %1 can take its requests; they are refused until it resets.</source>
+        <translation>Aucun autre partageur de %1 ne peut prendre ses requêtes ; elles sont refusées jusqu&apos;à sa réinitialisation.</translation>
+    </message>
+    <message>
+        <source>Requests move to %1 until it resets.</source>
+        <translation>Les requêtes passent à %1 jusqu&apos;à sa réinitialisation.</translation>
+    </message>
+    <message>
+        <source>%1 is back</source>
+        <translation>%1 est de retour</translation>
+    </message>
+    <message>
+        <source>Its %1 window reset; requests go to it again.</source>
+        <translation>Sa fenêtre %1 est réinitialisée ; les requêtes y retournent.</translation>
+    </message>
+    <message>
+        <source>%1: %2 window at %3%</source>
+        <translation>%1 : fenêtre %2 à %3 %</translation>
+    </message>
+    <message>
+        <source>It resets %1.</source>
+        <translation>Elle se réinitialise %1.</translation>
+    </message>
+    <message>
+        <source>When it runs out, requests move to the next sharer.</source>
+        <translation>Quand elle sera épuisée, les requêtes passeront au partageur suivant.</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Claude Code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <source>Codex</source>
+        <translation>Codex</translation>
+    </message>
+    <message>
+        <source>%1&apos;s next request → %2</source>
+        <translation>Prochaine requête de %1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 (subscription)</source>
+        <translation>%1 (abonnement)</translation>
     </message>
 </context>
 <context>

@@ -32,6 +32,10 @@ void respondError(Http::HttpExchange *exchange, Wire::ErrorShape shape, int stat
 
 QString presentedKey(const Http::HttpRequest &request)
 {
+    // x-aile-key first: when the tool's own subscription login occupies Authorization, the local
+    // key travels beside it (docs/subscriptions.md).
+    if (const QByteArray aile = request.headers.value("x-aile-key").trimmed(); !aile.isEmpty())
+        return QString::fromUtf8(aile);
     const QByteArray auth = request.headers.value("authorization");
     if (auth.size() > 7 && auth.left(7).toLower() == "bearer ")
         return QString::fromUtf8(auth.mid(7)).trimmed();
@@ -132,7 +136,7 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
     if (!key) {
         respondError(exchange, shape, 401,
                      presented.isEmpty()
-                         ? QStringLiteral("no API key; send your Aile key as Authorization: Bearer sk-aile-… or x-api-key")
+                         ? QStringLiteral("no API key; send your Aile key as Authorization: Bearer sk-aile-…, x-api-key, or x-aile-key (beside a subscription login)")
                          : QStringLiteral("this API key is not known to this proxy (or was revoked); create one in Aile's Keys view or with aile keys create"));
         return;
     }

@@ -20,7 +20,8 @@ QJsonObject targetJson(const Routing::Target &t)
     QMap<QString, int> unavailable;
     for (const Routing::Refusal &r : t.refusals) {
         // The sharers a filter of yours removed are named; the others are counts, by reason.
-        if (!r.refusedBy.isEmpty() || r.code == QLatin1String("capability")) {
+        // A client-login sharer passed over for want of a login is named too: the fix is the request's.
+        if (!r.refusedBy.isEmpty() || r.code == QLatin1String("capability") || r.code == QLatin1String("no_login")) {
             QJsonObject o{{QStringLiteral("handle"), r.handle}, {QStringLiteral("name"), r.name}, {QStringLiteral("reason"), r.reason}};
             if (!r.refusedBy.isEmpty())
                 o.insert(QStringLiteral("refusedBy"), r.refusedBy);

@@ -54,6 +54,8 @@ bool ManagementRequest::hasQuery(const QString &name) const
 
 QString credentialStoreOf(const QString &credentialRef)
 {
+    if (credentialRef == Catalog::Sharer::ClientLoginRef())
+        return QStringLiteral("client");   // the requesting tool's own login: nothing stored
     const std::optional<Secrets::Reference> ref = Secrets::Reference::parse(credentialRef);
     if (!ref)
         return QStringLiteral("none");
@@ -211,7 +213,7 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
                 continue;
             QJsonObject o = s.toJson();
             o.remove(QStringLiteral("credential"));
-            o.insert(QStringLiteral("available"), m_ctx.credentials.contains(s.handle) && !s.blocked
+            o.insert(QStringLiteral("available"), (m_ctx.credentials.contains(s.handle) || s.usesClientLogin()) && !s.blocked
                                                       && !(m_ctx.health && m_ctx.health->coolingUntil(s.handle, QString()) > 0));
             addSignals(o, s.handle);
             rows.append(o);
@@ -340,7 +342,7 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
     const QString url = m_ctx.baseUrlOf(sharer);
     if (const QString refusal = Catalog::plainHttpRefusal(sharer, url); !refusal.isEmpty())
         return reply(400, managementError(refusal));
-    const bool namesNewReference = secret.isEmpty() && !sharer.credentialRef.isEmpty() && (!stored || stored->credentialRef != sharer.credentialRef);
+    const bool namesNewReference = secret.isEmpty() && !sharer.credentialRef.isEmpty() && !sharer.usesClientLogin() && (!stored || stored->credentialRef != sharer.credentialRef);
     if (namesNewReference) {
         if (const QString refusal = Secrets::apiReferenceRefusal(sharer.credentialRef, sharer.handle, url, m_ctx.adminTokenRef, m_ctx.credentialHomes);
             !refusal.isEmpty())
@@ -377,7 +379,7 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
             reply(200, o);
         };
         // Back where its credential belongs after a move: its secret is read again.
-        if (!wasRead && value.isEmpty() && !saved.credentialRef.isEmpty() && !saved.needsKey() && !m_ctx.credentials.contains(saved.handle) && m_ctx.secrets) {
+        if (!wasRead && value.isEmpty() && !saved.credentialRef.isEmpty() && !saved.needsKey() && !saved.usesClientLogin() && !m_ctx.credentials.contains(saved.handle) && m_ctx.secrets) {
             m_ctx.secrets->read(saved.credentialRef, [this, guard, answer, handle = saved.handle](const QString &secret, const QString &readError) {
                 if (!secret.isEmpty()) {
                     m_ctx.credentials.insert(handle, secret);
@@ -470,7 +472,7 @@ void ManagementApi::importConfig(const ManagementRequest &req, const ManagementR
         }
         if (const QString plain = Catalog::plainHttpRefusal(s, url); !plain.isEmpty())
             return reply(400, managementError(QStringLiteral("%1; nothing was imported").arg(plain)));
-        const bool newReference = !s.credentialRef.isEmpty() && (!stored || stored->credentialRef != s.credentialRef);
+        const bool newReference = !s.credentialRef.isEmpty() && !s.usesClientLogin() && (!stored || stored->credentialRef != s.credentialRef);
         if (const QString bad = newReference ? Secrets::apiReferenceRefusal(s.credentialRef, s.handle, url, m_ctx.adminTokenRef, m_ctx.credentialHomes)
                                              : QString();
             !bad.isEmpty())

@@ -128,15 +128,19 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
             return fail(QStringLiteral("sharer %1: baseUrl \"%2\" must be an http:// or https:// URL").arg(s.handle, s.baseUrl));
     }
     s.credentialRef = o.value(QLatin1String("credential")).toString();
-    if (!s.credentialRef.isEmpty() && !s.credentialRef.startsWith(QLatin1String("env:"))
+    if (!s.credentialRef.isEmpty() && !s.usesClientLogin() && !s.credentialRef.startsWith(QLatin1String("env:"))
         && !s.credentialRef.startsWith(QLatin1String("keychain:")) && !s.credentialRef.startsWith(QLatin1String("file:")))
-        return fail(QStringLiteral("sharer %1: \"credential\" must be env:NAME, keychain:NAME or file:NAME, never the secret itself").arg(s.handle));
+        return fail(QStringLiteral("sharer %1: \"credential\" must be env:NAME, keychain:NAME, file:NAME or \"client\" (the requesting tool's own subscription login), never the secret itself").arg(s.handle));
     // Kept by the store beside the sharer (Store::saveSharer); anything a caller sends here is
     // replaced by bindCredential() before it is stored.
     s.credentialFor = o.value(QLatin1String("credentialFor")).toString();
     s.kind = o.value(QLatin1String("kind")).toString(QStringLiteral("api-key"));
     if (s.kind != QLatin1String("api-key") && s.kind != QLatin1String("subscription"))
         return fail(QStringLiteral("sharer %1: \"kind\" must be api-key or subscription").arg(s.handle));
+    // The tool's own login is an OAuth login of one of the two subscription services (docs/subscriptions.md).
+    if (s.usesClientLogin() && (!s.isSubscription() || (s.provider != QLatin1String("claude") && s.provider != QLatin1String("codex"))))
+        return fail(QStringLiteral("sharer %1: \"credential\": \"client\" (the requesting tool's own login) is for a \"kind\": \"subscription\" "
+                                   "sharer of provider claude (a Claude Pro/Max login) or codex (a ChatGPT login)").arg(s.handle));
     QString priceError;
     auto sheet = PriceSheet::fromJson(o.value(QLatin1String("price")), &priceError);
     if (!sheet)

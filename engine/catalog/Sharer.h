@@ -51,11 +51,15 @@ struct Sharer
     bool blocked = false;
 
     bool isSubscription() const { return kind == QLatin1String("subscription"); }
+    /// "credential": "client": a subscription sharer served with the requesting tool's own login
+    /// (docs/subscriptions.md); nothing is stored, nothing is read from a keychain.
+    bool usesClientLogin() const { return credentialRef == ClientLoginRef(); }
+    static QString ClientLoginRef() { return QStringLiteral("client"); }
     /// Where the credential goes: the provider and the base URL ("" = the provider's own).
     QString binding() const { return provider + QLatin1Char(' ') + baseUrl; }
     /// A credential entered for another provider or base URL: never sent, until a new one is given.
     /// (A row saved before bindings were kept has none: it was entered for where it points.)
-    bool needsKey() const { return !credentialRef.isEmpty() && !credentialFor.isEmpty() && credentialFor != binding(); }
+    bool needsKey() const { return !credentialRef.isEmpty() && !usesClientLogin() && !credentialFor.isEmpty() && credentialFor != binding(); }
     bool offers(const QString &model) const;
     QJsonObject toJson() const;
     static std::optional<Sharer> fromJson(const QJsonObject &o, QString *error);

@@ -293,4 +293,52 @@ QString ClientSnippets::noSharerMessage(Tool tool)
         .arg(name(tool), wireName(wire(tool)));
 }
 
+QString ClientSnippets::ownLoginNote(Tool tool)
+{
+    if (tool == Tool::ClaudeCode)
+        return tr("Claude Code keeps its own Claude Pro/Max login (claude /login, or CLAUDE_CODE_OAUTH_TOKEN) and sends "
+                  "your Aile key beside it in x-aile-key. Leave ANTHROPIC_API_KEY and ANTHROPIC_AUTH_TOKEN unset: either "
+                  "would replace the login. Aile sends the login only to a subscription sharer whose credential is "
+                  "\"client\".");
+    if (tool == Tool::Codex)
+        return tr("Codex keeps its own ChatGPT login (codex login): requires_openai_auth sends it, and your Aile key "
+                  "travels in x-aile-key from the AILE_KEY variable. Aile sends the login only to a codex subscription "
+                  "sharer whose credential is \"client\".");
+    return {};
+}
+
+QList<ClientSnippets::Block> ClientSnippets::ownLoginBlocks(Tool tool, const QString &baseUrl, const QString &keyIn, const QString &modelIn)
+{
+    const QString key = keyIn.trimmed().isEmpty() ? keyPlaceholder() : keyIn.trimmed();
+    const QString model = modelIn.trimmed().isEmpty() ? defaultModel(tool) : modelIn.trimmed();
+    QList<Block> out;
+    if (tool == Tool::ClaudeCode) {
+        const QString other = model.startsWith(QLatin1String("claude/")) ? QString()
+                                                                          : QStringLiteral("export ANTHROPIC_MODEL=%1\n").arg(shellQuote(model));
+        out << Block{tr("Environment variables"),
+                     QStringLiteral("export ANTHROPIC_BASE_URL=%1\n"
+                                    "export ANTHROPIC_CUSTOM_HEADERS=%2\n"
+                                    "unset ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN\n"
+                                    "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\n")
+                             .arg(baseUrl, shellQuote(QStringLiteral("x-aile-key: ") + key))
+                         + other};
+        out << Block{tr("Then run (signed in with your Claude plan)"), QStringLiteral("claude\n")};
+    } else if (tool == Tool::Codex) {
+        const QString codexModel = model.startsWith(QLatin1String("codex/")) ? model.mid(6) : model;
+        out << Block{tr("$CODEX_HOME/config.toml"),
+                     QStringLiteral("model = %1\n"
+                                    "model_provider = \"aile\"\n"
+                                    "[model_providers.aile]\n"
+                                    "name = \"Aile\"\n"
+                                    "base_url = %2\n"
+                                    "wire_api = \"responses\"\n"
+                                    "requires_openai_auth = true\n"
+                                    "env_http_headers = { \"x-aile-key\" = \"AILE_KEY\" }\n")
+                         .arg(quoted(codexModel), quoted(baseUrl + QStringLiteral("/v1")))};
+        out << Block{tr("Environment variables"), QStringLiteral("export AILE_KEY=%1\n").arg(shellQuote(key))};
+        out << Block{tr("Then run (signed in with ChatGPT: codex login)"), QStringLiteral("codex\n")};
+    }
+    return out;
+}
+
 } // namespace Aile::Clients

@@ -57,6 +57,14 @@ public:
     /// placeholder; model: "provider/model" or empty for the tool's default.
     static QList<Block> blocks(Tool tool, const QString &baseUrl, const QString &key, const QString &model);
     static QString keyPlaceholder();
+
+    /// "Use this tool's own login" (docs/subscriptions.md): Claude Code and the Codex CLI keep
+    /// their subscription login (Claude plan, ChatGPT) and send the local key in x-aile-key, for a
+    /// sharer with "credential": "client". No ANTHROPIC_API_KEY; Codex's provider block takes
+    /// requires_openai_auth and env_http_headers.
+    static bool offersOwnLogin(Tool tool) { return tool == Tool::ClaudeCode || tool == Tool::Codex; }
+    static QList<Block> ownLoginBlocks(Tool tool, const QString &baseUrl, const QString &key, const QString &model);
+    static QString ownLoginNote(Tool tool);
 };
 
 } // namespace Aile::Clients

@@ -157,7 +157,7 @@ void Engine::start()
             if (old == before.end() || old->credentialRef != sh.credentialRef)
                 m_ctx.credentials.remove(sh.handle);
             m_ctx.noteCredentialBinding(sh);
-            if (m_ctx.credentials.contains(sh.handle) || sh.credentialRef.isEmpty() || sh.needsKey())
+            if (m_ctx.credentials.contains(sh.handle) || sh.credentialRef.isEmpty() || sh.needsKey() || sh.usesClientLogin())
                 continue;
             const QString handle = sh.handle;
             m_secrets->read(sh.credentialRef, [this, handle](const QString &secret, const QString &err) {
@@ -287,7 +287,7 @@ void Engine::resolveSecrets()
     };
     for (const Catalog::Sharer &s : m_ctx.sharers) {
         m_ctx.noteCredentialBinding(s);
-        if (s.credentialRef.isEmpty() || s.needsKey()) {
+        if (s.credentialRef.isEmpty() || s.needsKey() || s.usesClientLogin()) {   // a client login is the request's
             if (s.needsKey())
                 qCWarning(lcEngine).noquote() << "sharer" << s.handle << Catalog::needsKeyMessage();
             continue;
@@ -397,7 +397,7 @@ EngineStatus Engine::status() const
     }
     for (const Catalog::Sharer &sh : m_ctx.sharers) {
         QJsonObject o = sh.toJson();
-        o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(sh.handle));
+        o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(sh.handle) || sh.usesClientLogin());
         o.insert(QStringLiteral("credentialError"), m_ctx.credentialErrors.value(sh.handle));
         if (sh.needsKey())
             o.insert(QStringLiteral("needsKey"), true);

@@ -64,6 +64,11 @@ void EngineContext::noteCredentialBinding(const Catalog::Sharer &sharer, bool ne
         credentialErrors.insert(sharer.handle, QStringLiteral("the sharer has no credential reference"));
         return;
     }
+    if (sharer.usesClientLogin()) {   // the request brings its own login: nothing to hold here
+        credentials.remove(sharer.handle);
+        credentialErrors.remove(sharer.handle);
+        return;
+    }
     if (sharer.needsKey()) {
         credentials.remove(sharer.handle);
         credentialErrors.insert(sharer.handle, Catalog::needsKeyMessage());

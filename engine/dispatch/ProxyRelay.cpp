@@ -8,6 +8,8 @@
 #include "core/EngineContext.h"
 #include "http/HttpExchange.h"
 
+#include <QtCore/QDateTime>
+
 #include <utility>
 
 namespace Aile::Dispatch {
@@ -25,7 +27,8 @@ bool failsOver(int status)
 bool relayedHeader(const QByteArray &n)
 {
     return n == "content-type" || n == "request-id" || n == "x-request-id" || n == "openai-processing-ms"
-           || n == "retry-after" || n.startsWith("x-ratelimit-") || n.startsWith("anthropic-ratelimit-");
+           || n == "retry-after" || n.startsWith("x-ratelimit-") || n.startsWith("anthropic-ratelimit-")
+           || n.startsWith("x-codex-primary-") || n.startsWith("x-codex-secondary-");   // the Codex CLI's usage display
 }
 
 // The wires whose streams close with an end event of their own ([DONE] or a final finish_reason,
@@ -164,6 +167,17 @@ void ProxyRequest::handleUpstreamFinished()
         const QString detail = QString::fromUtf8(m_errorBody.left(300)).simplified();
         const QString reason = QStringLiteral("HTTP %1: %2").arg(status).arg(detail);
         const qint64 retryAfter = Health::parseRetryAfterMs(m_call->headers().value("retry-after"), m_ctx.clock->nowMs());
+        // A spent subscription window: out until the reset the refusal gave, no backoff guessed,
+        // and the request moves on at once (docs/subscriptions.md "When a window runs out").
+        if (const qint64 reset = status == 429 ? m_ctx.quota.holdRefused(current().handle, current().upstreamModel, m_call->headers(), m_ctx.clock->nowMs()) : 0;
+            reset > 0) {
+            m_earliestRetryMs = m_earliestRetryMs == 0 ? reset : qMin(m_earliestRetryMs, reset);
+            m_affinity.passedOver(current().handle, QStringLiteral("quota_exhausted"));
+            failOver(QStringLiteral("failed_over"), reason + QStringLiteral(" (subscription window spent until %1)")
+                                                              .arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)),
+                     std::nullopt);
+            return;
+        }
         std::optional<Health::Failure> failure;
         if (status == 401 || status == 403)
             failure = Health::Failure::AuthRefused;

@@ -1,5 +1,7 @@
 #include "UpstreamRequestBuilder.h"
 
+#include "UpstreamCredential.h"
+
 #include "catalog/Sharer.h"
 #include "core/EngineContext.h"
 
@@ -59,14 +61,7 @@ Http::UpstreamRequest buildUpstreamRequest(const EngineContext &ctx, const Catal
             r.headers.add(name, value);
     r.headers.set("content-type", "application/json");
     r.headers.set("accept-encoding", "identity");
-    const QByteArray secret = ctx.credentials.value(sharer.handle).toUtf8();
-    if (provider && provider->auth == QLatin1String("x-api-key")) {
-        r.headers.add("x-api-key", secret);
-        if (!r.headers.has("anthropic-version"))
-            r.headers.add("anthropic-version", "2023-06-01");
-    } else {
-        r.headers.add("authorization", "Bearer " + secret);
-    }
+    applyCredential(r.headers, sharer, provider, ctx.credentials.value(sharer.handle).toUtf8(), inbound.headers);
     return r;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "QuotaHeaders.h"
+
 #include <QtCore/QHash>
 #include <QtCore/QJsonArray>
 #include <QtCore/QList>
@@ -8,25 +10,7 @@
 
 #include <optional>
 
-namespace Aile::Http {
-class HttpHeaders;
-}
-
 namespace Aile::Health {
-
-/// One rate or quota window a provider reported on a response.
-struct QuotaWindow
-{
-    QString name;               // "5h", "7d", "7d_sonnet", "primary", "secondary", "requests", "tokens"
-    double usedFraction = -1;   // 0..1; -1 unknown
-    qint64 resetAtMs = 0;       // 0 unknown
-    qint64 lengthMs = 0;        // the window's length when known (5 hours, 7 days, …)
-    bool exhausted = false;     // the provider said so, or nothing is left
-    bool subscription = false;  // a plan's allowance (Anthropic unified, Codex), not an API rate limit
-    QString coversModelsWith;   // empty: every model; else models whose id contains it ("sonnet")
-
-    bool covers(const QString &model) const { return coversModelsWith.isEmpty() || model.contains(coversModelsWith); }
-};
 
 /// What one sharer's latest response said of its windows, and when.
 struct QuotaSnapshot
@@ -49,7 +33,16 @@ public:
     /// Reads a response's headers; a response without any quota header changes nothing.
     void observe(const QString &handle, const Http::HttpHeaders &headers, qint64 nowMs);
     const QuotaSnapshot *snapshot(const QString &handle) const;
-    void forget(const QString &handle) { m_book.remove(handle); }
+    void forget(const QString &handle)
+    {
+        m_book.remove(handle);
+        m_held.remove(handle);
+    }
+    /// After a 429 whose headers say a subscription window covering the model is
+    /// spent: holds the sharer out for that model until the reset the refusal gave, however old
+    /// the snapshot grows (a refusal is the provider's word, not a guess). Returns the reset; 0
+    /// when the refusal named no spent window with a reset ahead (the usual backoff then applies).
+    qint64 holdRefused(const QString &handle, const QString &model, const Http::HttpHeaders &refusal, qint64 nowMs);
 
     /// When a fresh snapshot shows a subscription window covering the model exhausted with a
     /// known reset still ahead: that reset. Unknown, stale or failed quota: 0 (never removes).
@@ -65,10 +58,7 @@ public:
 
 private:
     QHash<QString, QuotaSnapshot> m_book;
+    QHash<QString, QList<QuotaWindow>> m_held;   // spent windows a 429 confirmed, until their reset
 };
-
-/// A reset as providers write it: epoch seconds, RFC 3339, or a duration ("6m0s", "1.5s", "20ms").
-/// Returns the absolute time in ms, or 0 when unreadable.
-qint64 parseResetMs(const QByteArray &value, qint64 nowMs);
 
 } // namespace Aile::Health

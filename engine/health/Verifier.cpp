@@ -39,8 +39,11 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
         return;
     }
     if (!m_ctx.credentials.contains(sharer->handle)) {
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
-                         {QStringLiteral("message"), QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(sharer->handle))}});
+        const QString why = sharer->usesClientLogin()
+                                ? QStringLiteral("this sharer uses the requesting tool's own subscription login, which only that tool's "
+                                                 "requests carry: test it by sending a request from the tool")
+                                : QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(sharer->handle));
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), why}});
         return;
     }
     const auto [endpoint, body] = minimalRequest(m_ctx.catalog.provider(sharer->provider), model);

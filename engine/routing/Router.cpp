@@ -1,5 +1,6 @@
 #include "Router.h"
 
+#include "ClientLogin.h"
 #include "core/Clock.h"
 #include "core/EngineContext.h"
 #include "health/HealthBook.h"
@@ -435,7 +436,14 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
             refuse(leverWhy, QStringLiteral("filter"), 0, leverBy);
             continue;
         }
-        if (!m_ctx.credentials.contains(s.handle)) {
+        if (s.usesClientLogin()) {
+            // The tool's own login, carried by the request (docs/subscriptions.md).
+            static const Http::HttpHeaders none;
+            if (const QString why = clientLoginRefusal(s, facts.headers ? *facts.headers : none); !why.isEmpty()) {
+                refuse(why, QStringLiteral("no_login"));
+                continue;
+            }
+        } else if (!m_ctx.credentials.contains(s.handle)) {
             refuse(QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(s.handle)), QStringLiteral("no_credential"));
             continue;
         }

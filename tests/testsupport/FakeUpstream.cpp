@@ -100,14 +100,19 @@ void FakeUpstream::handle(Http::HttpExchange *exchange)
     const Http::HttpRequest &r = exchange->request();
     m_received.append({r.method, r.path, r.query, r.headers, r.body});
     std::optional<Script> chosen;
+    Http::HttpHeaders doorHeaders;
     const QByteArray credential = credentialOf(m_received.last());
-    if (!m_scriptsFor.value(credential).isEmpty())
+    if (m_frontDoor)
+        chosen = m_frontDoor(m_received.last(), &doorHeaders);
+    if (!chosen && !m_scriptsFor.value(credential).isEmpty())
         chosen = m_scriptsFor[credential].takeFirst();
-    else if (!m_scripts.isEmpty())
+    else if (!chosen && !m_scripts.isEmpty())
         chosen = m_scripts.takeFirst();
-    else if (m_chooser)
+    else if (!chosen && m_chooser)
         chosen = m_chooser(m_received.last());
     Script script = chosen ? *chosen : defaultFor(r.path, QJsonDocument::fromJson(r.body).object());
+    for (const auto &[name, value] : doorHeaders.entries())
+        script.headers.add(name, value);
     ++m_inFlight;
     QPointer<Http::HttpExchange> guard(exchange);
     connect(exchange, &Http::HttpExchange::clientGone, this, [this] {

@@ -78,6 +78,11 @@ public:
     static QByteArray credentialOf(const ReceivedRequest &request);
     /// Picks the answer when no script is queued (before the canned default).
     void setChooser(std::function<std::optional<Script>(const ReceivedRequest &)> chooser) { m_chooser = std::move(chooser); }
+    /// Asked first of every request: may answer it itself (a refused login, a spent subscription
+    /// window) or add headers to whatever answers it (the subscription window headers). See
+    /// FakeSubscriptions.h.
+    using FrontDoor = std::function<std::optional<Script>(const ReceivedRequest &, Http::HttpHeaders *extraHeaders)>;
+    void setFrontDoor(FrontDoor door) { m_frontDoor = std::move(door); }
     void clearScripts() { m_scripts.clear(); }
     const QList<ReceivedRequest> &received() const { return m_received; }
     /// Requests whose client went away before the answer was complete.
@@ -127,6 +132,7 @@ private:
     QList<Script> m_scripts;
     QHash<QByteArray, QList<Script>> m_scriptsFor;
     std::function<std::optional<Script>(const ReceivedRequest &)> m_chooser;
+    FrontDoor m_frontDoor;
     QList<ReceivedRequest> m_received;
     int m_disconnects = 0;
     int m_inFlight = 0;

@@ -1,5 +1,8 @@
 // aile-fake-upstream: the test upstream as a program. Answers every wire with canned answers;
-// a model id can ask for trouble: "...-fail-429", "...-fail-500", "...-slow-<ms>".
+// a model id can ask for trouble: "...-fail-429", "...-fail-500", "...-slow-<ms>". Subscription
+// logins meet the two subscription front doors (FakeSubscriptions.h), whose windows a test spends
+// with POST /__fake/exhaust?account=…&seconds=….
+#include "FakeSubscriptions.h"
 #include "FakeUpstream.h"
 
 #include <QtCore/QCommandLineParser>
@@ -14,7 +17,10 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addOption({QStringLiteral("port"), QStringLiteral("Port (0: any free one)."), QStringLiteral("PORT"), QStringLiteral("0")});
     parser.process(app);
-    Aile::Test::FakeUpstream upstream;
+    Aile::SystemClock clock;
+    Aile::Test::FakeUpstream upstream(&clock);
+    Aile::Test::FakeSubscriptions subscriptions(&clock);
+    subscriptions.attach(upstream);
     if (!upstream.listen(quint16(parser.value(QStringLiteral("port")).toUInt()))) {
         QTextStream(stderr) << "aile-fake-upstream: cannot listen\n";
         return 1;

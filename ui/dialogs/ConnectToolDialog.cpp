@@ -11,6 +11,7 @@
 #include <QtGui/QTextDocument>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
+#include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QFormLayout>
@@ -36,6 +37,7 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
       m_newKey(new QPushButton(tr("&New key…"), this)),
       m_model(new QComboBox(this)),
       m_note(new QLabel(this)),
+      m_ownLogin(new QCheckBox(tr("Use this tool's own &login (Claude or ChatGPT plan)"), this)),
       m_keyNote(new QLabel(this)),
       m_modelNote(new QLabel(this)),
       m_test(new QPushButton(tr("&Test connection"), this)),
@@ -107,6 +109,10 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
 
     auto *right = new QVBoxLayout;
     right->addLayout(form);
+    m_ownLogin->setObjectName(QStringLiteral("ownLogin"));
+    m_ownLogin->setToolTip(tr("For a subscription sharer whose credential is \"client\": the tool keeps its own login and "
+                              "Aile forwards it to that sharer only; your key goes in x-aile-key"));
+    right->addWidget(m_ownLogin);
     right->addWidget(m_note);
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     for (int i = 0; i < MaxBlocks; ++i) {
@@ -165,6 +171,7 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
     connect(m_keyName, &QComboBox::currentIndexChanged, this, &ConnectToolDialog::pickKeyName);
     connect(m_key, &QLineEdit::textChanged, this, &ConnectToolDialog::rebuild);
     connect(m_model, &QComboBox::currentTextChanged, this, &ConnectToolDialog::rebuild);
+    connect(m_ownLogin, &QCheckBox::toggled, this, &ConnectToolDialog::rebuild);
     connect(m_showKey, &QToolButton::toggled, this,
             [this](bool on) { m_key->setEchoMode(on ? QLineEdit::Normal : QLineEdit::Password); });
     connect(m_test, &QPushButton::clicked, this, &ConnectToolDialog::testConnection);
@@ -329,7 +336,8 @@ QString ConnectToolDialog::testResult() const
 void ConnectToolDialog::rebuild()
 {
     const ClientSnippets::Tool t = tool();
-    m_note->setText(ClientSnippets::note(t));
+    m_ownLogin->setVisible(ClientSnippets::offersOwnLogin(t));
+    m_note->setText(ownLogin() ? ClientSnippets::ownLoginNote(t) : ClientSnippets::note(t));
     m_model->lineEdit()->setPlaceholderText(tr("provider/model"));
     const QString picked = model();
     if (picked.isEmpty())
@@ -345,7 +353,8 @@ void ConnectToolDialog::rebuild()
     m_test->setEnabled(!m_baseUrl.isEmpty() && !picked.isEmpty());
     const QString base = m_baseUrl.isEmpty() ? QStringLiteral("http://127.0.0.1:2453") : m_baseUrl;
     // No model a sharer serves: no snippet, rather than one that ends in 503s.
-    const QList<ClientSnippets::Block> blocks = picked.isEmpty() ? QList<ClientSnippets::Block>() : ClientSnippets::blocks(t, base, key(), picked);
+    const QList<ClientSnippets::Block> blocks = picked.isEmpty() ? QList<ClientSnippets::Block>() : (ownLogin() ? ClientSnippets::ownLoginBlocks(t, base, key(), picked)
+                                                                                                  : ClientSnippets::blocks(t, base, key(), picked));
     for (int i = 0; i < MaxBlocks; ++i) {
         const bool used = i < blocks.size();
         m_captions[i]->setVisible(used);
@@ -401,6 +410,13 @@ void ConnectToolDialog::testConnection()
         body.insert(QStringLiteral("messages"), messages);
         request.setRawHeader("authorization", "Bearer " + key().toUtf8());
     }
+    if (ownLogin()) {
+        // As the tool sends it: the key in x-aile-key. The dialog has no subscription login, so the
+        // answer shows what serves the tool when its login is missing (its API-key fallback).
+        request.setRawHeader("x-api-key", QByteArray());
+        request.setRawHeader("authorization", QByteArray());
+        request.setRawHeader("x-aile-key", key().toUtf8());
+    }
     request.setUrl(QUrl(m_baseUrl + path));
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
@@ -428,10 +444,24 @@ void ConnectToolDialog::testConnection()
             const QJsonObject error = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject();
             m_result->setText(tr("HTTP %1 in %2 ms: %3").arg(QString::number(status), ms, error.value(QLatin1String("message")).toString()));
         }
+        if (ownLogin())
+            m_result->setText(m_result->text() + QLatin1Char(' ')
+                              + tr("Sent with your key in x-aile-key and no subscription login: a sharer using the tool's own "
+                                   "login was passed over (\"no subscription login on this request\"); from the tool it serves."));
         m_lastTraceId = traceId;
         m_showTrace->setEnabled(!traceId.isEmpty());
         Q_EMIT testFinished(status, traceId);
     });
+}
+
+bool ConnectToolDialog::ownLogin() const
+{
+    return m_ownLogin->isChecked() && ClientSnippets::offersOwnLogin(tool());
+}
+
+void ConnectToolDialog::setOwnLogin(bool on)
+{
+    m_ownLogin->setChecked(on);
 }
 
 } // namespace Aile::Ui

@@ -5,6 +5,7 @@
 #include <QtCore/QJsonArray>
 #include <QtWidgets/QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -59,6 +60,10 @@ public:
     /// The code of the block at index (for tests and copy).
     QString blockText(int index) const;
     QString testResult() const;
+    /// "Use this tool's own login" (Claude Code and Codex): the snippets keep the tool's
+    /// subscription login and send the key in x-aile-key (docs/subscriptions.md).
+    bool ownLogin() const;
+    void setOwnLogin(bool on);
 
     /// Sends one small request through the proxy as the chosen tool's wire would.
     void testConnection();
@@ -83,6 +88,7 @@ private:
     ManagementClient *m_client = nullptr;
     QComboBox *m_model;
     QLabel *m_note;
+    QCheckBox *m_ownLogin;
     QLabel *m_keyNote;
     QLabel *m_modelNote;
     QLabel *m_captions[MaxBlocks];

@@ -2,6 +2,7 @@
 
 #include "GetStartedPanel.h"
 #include "Notifications.h"
+#include "SubscriptionWatch.h"
 #include "StatusBanner.h"
 #include "TrayIcon.h"
 #include "charts/ChartsView.h"
@@ -103,6 +104,20 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     connect(m_tray, &TrayIcon::quitRequested, this, &MainWindow::requestQuit);
     if (m_options.showTrayIcon && QSystemTrayIcon::isSystemTrayAvailable())
         m_tray->show();
+    // Subscriptions' quota windows: the tray's lines and their notifications (docs/subscriptions.md).
+    auto *subscriptions = new SubscriptionWatch(this);
+    subscriptions->setObjectName(QStringLiteral("subscriptionWatch"));
+    subscriptions->setNotifier([this](const QString &title, const QString &message) {
+        if (m_tray->isVisible() && QSystemTrayIcon::supportsMessages())
+            m_tray->showMessage(title, message, QSystemTrayIcon::Information);
+    });
+    connect(subscriptions, &SubscriptionWatch::linesChanged, m_tray, &TrayIcon::setSubscriptionLines);
+    subscriptions->setClient(m_management);
+    auto *afterTraces = new QTimer(this);   // one listing per burst of traces, not one per batch
+    afterTraces->setSingleShot(true);
+    afterTraces->setInterval(2000);
+    connect(afterTraces, &QTimer::timeout, subscriptions, &SubscriptionWatch::refresh);
+    connect(m_host, &EngineHost::tracesRecorded, afterTraces, qOverload<>(&QTimer::start));
 
     connect(m_traces, &TracesView::exportFinished, this, [this](int count, const QString &error) {
         if (count < 0)

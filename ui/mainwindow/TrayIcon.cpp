@@ -54,4 +54,30 @@ void TrayIcon::updateToolTip()
     setToolTip(toolTipText());
 }
 
+void TrayIcon::setSubscriptionLines(const QStringList &lines)
+{
+    QMenu *menu = contextMenu();
+    qDeleteAll(m_subscriptionActions);
+    m_subscriptionActions.clear();
+    QAction *first = menu->actions().value(0);
+    for (const QString &line : lines) {
+        auto *a = new QAction(line, menu);
+        a->setEnabled(false);   // a reading, not a command
+        a->setObjectName(QStringLiteral("traySubscription"));
+        menu->insertAction(first, a);
+        m_subscriptionActions << a;
+    }
+    if (!lines.isEmpty())
+        m_subscriptionActions << menu->insertSeparator(first);
+}
+
+QStringList TrayIcon::subscriptionLines() const
+{
+    QStringList out;
+    for (const QAction *a : m_subscriptionActions)
+        if (!a->isSeparator())
+            out << a->text();
+    return out;
+}
+
 } // namespace Aile::Ui

@@ -19,6 +19,10 @@ public:
     void setProxyState(ProxyState state, const QString &text);
     void setSpentToday(double usd);
     QString toolTipText() const;
+    /// The subscriptions' windows and where each tool's next request goes (SubscriptionWatch),
+    /// as disabled lines at the top of the menu; an empty list removes them.
+    void setSubscriptionLines(const QStringList &lines);
+    QStringList subscriptionLines() const;
 
 Q_SIGNALS:
     void showWindowRequested();
@@ -30,6 +34,7 @@ private:
 
     QString m_stateText;
     QString m_spendText;
+    QList<QAction *> m_subscriptionActions;
 };
 
 } // namespace Aile::Ui

@@ -157,6 +157,8 @@ QString SharerOrderModel::credentialStore(const QString &store)
         return tr("stored in a file");
     if (store == QLatin1String("env"))
         return tr("environment variable");
+    if (store == QLatin1String("client"))
+        return tr("the tool's own login");
     return tr("none");
 }
 
@@ -264,6 +266,8 @@ QVariant SharerOrderModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= m_rows.size())
         return {};
     const QJsonObject r = row(index.row());
+    if (role == WindowsRole)
+        return index.column() == Quota ? QVariant(r.value(QLatin1String("quota")).toArray()) : QVariant();
     switch (role) {
     case Qt::DisplayRole:
     case Qt::AccessibleTextRole:

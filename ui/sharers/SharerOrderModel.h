@@ -35,6 +35,9 @@ public:
         ColumnCount
     };
 
+    /// The Quota column's raw windows (a QJsonArray), for the bars (QuotaBarDelegate).
+    static constexpr int WindowsRole = Qt::UserRole + 17;
+
     explicit SharerOrderModel(QObject *parent = nullptr);
 
     void setRows(const QJsonArray &rows);

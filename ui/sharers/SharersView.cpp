@@ -1,5 +1,6 @@
 #include "SharersView.h"
 
+#include "QuotaBarDelegate.h"
 #include "SharerOrderModel.h"
 #include "core/Engine.h"
 #include "core/EngineHost.h"
@@ -122,6 +123,7 @@ SharersView::SharersView(QWidget *parent)
 
     m_table->setObjectName(QStringLiteral("sharersTable"));
     m_table->setModel(m_model);
+    m_table->setItemDelegateForColumn(SharerOrderModel::Quota, new QuotaBarDelegate(m_table));   // windows as bars
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);

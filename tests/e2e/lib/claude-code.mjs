@@ -47,7 +47,7 @@ export function claudeDirs() {
  * `claude -p PROMPT --output-format json [...extra]` through the engine. Resolves with the parsed
  * JSON result, plus stdout and stderr. Only PATH comes from the caller's environment.
  */
-export function runClaude(stack, prompt, extra = [], { timeoutMs = 120000, dirs = null } = {}) {
+export function runClaude(stack, prompt, extra = [], { timeoutMs = 120000, dirs = null, env: envChanges = {} } = {}) {
   const { bin, reason } = claudeBinary();
   if (!bin) throw new Error(reason);
   // A conversation continued with --resume needs the same HOME and working folder (claudeDirs()).
@@ -65,6 +65,12 @@ export function runClaude(stack, prompt, extra = [], { timeoutMs = 120000, dirs 
     DISABLE_AUTOUPDATER: '1',
     CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
   };
+  // envChanges: variables to add, or (value undefined) to leave out, e.g. a subscription login
+  // instead of ANTHROPIC_API_KEY (docs/subscriptions.md).
+  for (const [name, value] of Object.entries(envChanges)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
   return new Promise((resolve, reject) => {
     // stdin closed: `claude -p` otherwise waits for piped input.
     const child = spawn(bin, ['-p', prompt, '--output-format', 'json', ...extra], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -121,7 +121,8 @@ export function makeConfig(upstreamPort, { extraSharers = [], routes = undefined
         models: ['claude-sonnet-5', 'claude-opus-4-8', 'claude-haiku-4-5-20251001'],
         tested: ['claude-sonnet-5', 'claude-opus-4-8', 'claude-haiku-4-5-20251001'],
       },
-      ...extraSharers.map((s) => ({ baseUrl, credential: 'env:FAKE_UPSTREAM_KEY', ...s })),
+      // A function gets the fake upstream's base URL (a sharer under one of its paths).
+      ...extraSharers.map((s) => (typeof s === 'function' ? s(baseUrl) : { baseUrl, credential: 'env:FAKE_UPSTREAM_KEY', ...s })),
     ],
     keys: [{ name: 'e2e', key: LOCAL_KEY, ...(routes ? { routes } : {}) }],
   };
