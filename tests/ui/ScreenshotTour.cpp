@@ -201,7 +201,7 @@ int main(int argc, char **argv)
         window.findChild<QLineEdit *>(QStringLiteral("sharersModelFilter"))->setText(QStringLiteral("openai/gpt-5.2"));
         sharers->refresh();
         listed.wait(5000);
-        sharers->selectHandle(sharers->model()->row(0).value(QLatin1String("handle")).toString());
+        sharers->selectHandle(sharers->model()->row(0).handle);
         ok = save(&window, out, QStringLiteral("sharers")) && ok;
 
         // The Add dialog, filled in.
@@ -263,8 +263,8 @@ int main(int argc, char **argv)
         listed.wait(5000);
         auto selectKey = [keys](const char *name) {
             for (int row = 0; row < keys->model()->rowCount(); ++row)
-                if (keys->model()->key(row).value(QLatin1String("name")).toString() == QLatin1String(name))
-                    keys->selectKey(keys->model()->key(row).value(QLatin1String("id")).toString());
+                if (keys->model()->key(row).name == QLatin1String(name))
+                    keys->selectKey(keys->model()->key(row).id);
         };
         // The laptop key with its routes under the list, then the coding route's dialog.
         selectKey("laptop");

@@ -146,7 +146,7 @@ private Q_SLOTS:
         m_window = m_app->window();
         QVERIFY(m_app->openKeysPage());   // the route dialog offers the sharers of the status
         QCOMPARE(view()->model()->rowCount(), 1);
-        m_keyId = view()->model()->key(0).value(QLatin1String("id")).toString();
+        m_keyId = view()->model()->key(0).id;
         QVERIFY(!m_keyId.isEmpty());
     }
 

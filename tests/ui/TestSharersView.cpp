@@ -98,7 +98,7 @@ struct Harness
     {
         QStringList out;
         for (int row = 0; row < view()->model()->rowCount(); ++row)
-            out << view()->model()->row(row).value(QLatin1String("handle")).toString();
+            out << view()->model()->row(row).handle;
         return out;
     }
     QString cell(const QString &handle, int column) const

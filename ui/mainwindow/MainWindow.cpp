@@ -87,7 +87,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     buildMenus();
     wireGetStarted();
 
-    m_sharers->setEngine(m_host);
+    m_sharers->setClient(m_management);
     connect(m_host, &EngineHost::started, this, &MainWindow::handleStarted);
     connect(m_host, &EngineHost::startFailed, this, &MainWindow::handleStartFailed);
     connect(m_host, &EngineHost::statusChanged, this, &MainWindow::handleStatus);
