@@ -16,6 +16,7 @@
 #include "keys/RouteTargetsTable.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/Translations.h"
+#include "charts/ChartsView.h"
 #include "sharers/SharerOrderModel.h"
 #include "sharers/SharersView.h"
 #include "testsupport/FakeUpstream.h"
@@ -224,6 +225,7 @@ int main(int argc, char **argv)
     // The traces page with the failover's attempts in the detail pane.
     window.tabs()->setCurrentWidget(window.tracesView());
     Ui::TraceTableModel *model = window.tracesView()->model();
+    QTest::qWaitFor([model] { return !model->isReading() && model->rowCount() > 0; }, 5000);   // read off the GUI thread
     int failoverRow = 0;
     for (int row = 0; row < model->rowCount(); ++row)
         if (model->trace(row).attempts > 1) {
@@ -234,7 +236,10 @@ int main(int argc, char **argv)
     ok = save(&window, out, QStringLiteral("traces") + suffix) && ok;
 
     if (!french) {
+        QSignalSpy drawn(window.chartsView(), &Ui::ChartsView::drawn);
         window.tabs()->setCurrentIndex(2);
+        if (drawn.isEmpty())
+            drawn.wait(3000);   // the figures are summed on the store reader's thread
         ok = save(&window, out, QStringLiteral("charts") + suffix) && ok;
     }
     if (!dark) {

@@ -6,6 +6,7 @@
 // order, and a real request naming the route is served by the second target after the first one
 // fails, its trace showing both dispatched attempts in order. A target that spent its daily budget
 // shows in the dry run as refused, with the engine's message.
+#include "ReadWait.h"
 #include "WindowUnderTest.h"
 #include "common/Format.h"
 #include "core/EngineHost.h"
@@ -366,7 +367,7 @@ private Q_SLOTS:
         QVERIFY(!traceId.isEmpty());
         Ui::TraceTableModel *traces = m_window->tracesView()->model();
         QTRY_VERIFY(traces->rowOf(traceId) >= 0);
-        const std::optional<Store::TraceRecord> trace = traces->fullTrace(traces->rowOf(traceId));
+        const std::optional<Store::TraceRecord> trace = Test::fullTraceOf(*traces, traces->rowOf(traceId));
         QVERIFY(trace);
         QCOMPARE(trace->route, QStringLiteral("fallback"));
         QCOMPARE(trace->status, 200);

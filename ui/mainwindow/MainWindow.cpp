@@ -127,9 +127,9 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
-    // The store is a member and goes before QMainWindow deletes the views that read it.
-    m_traces->setStore(nullptr, {});
-    m_charts->setStore(nullptr);
+    // The reader is a member and goes before QMainWindow deletes the views that read through it.
+    m_traces->setReader(nullptr, {});
+    m_charts->setReader(nullptr);
 }
 
 void MainWindow::buildMenus()
@@ -252,11 +252,8 @@ void MainWindow::handleStatus(const Aile::EngineStatus &status)
     m_getStarted->setStatus(status);
     // A user who got through before (the store's history says so) opens on the pages; one who
     // finishes now sees every step ticked until they hide the list.
-    if (m_firstStatus && m_store) {
-        if (m_getStarted->allDone())
-            m_getStarted->hide();
-        m_firstStatus = false;
-    }
+    m_statusSeen = true;
+    settleGetStarted();
     if (m_connect) {
         m_connect->setKeys(status.keys, plainKeysFromConfig());
         m_connect->setProviders(status.providers);
@@ -276,42 +273,75 @@ void MainWindow::handleTraces(const QList<Aile::Store::TraceRecord> &traces)
 
 void MainWindow::openStore()
 {
-    if (m_store || m_options.dataDir.isEmpty())
+    if (m_reader || m_options.dataDir.isEmpty())
         return;
     const QString path = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
     if (!QFile::exists(path))
         return;
-    auto store = std::make_unique<Store::Store>(path, true);
-    QString error;
-    if (!store->open(&error)) {
-        // Live rows still show; only the history and the charts are missing.
-        qCWarning(lcUi).noquote() << "cannot read the store:" << error;
-        return;
-    }
-    m_store = std::move(store);
-    m_traces->setStore(m_store.get(), path);
-    m_charts->setStore(m_store.get());
-    Store::TraceQuery any;
-    Store::TraceQuery served;
-    served.status = 200;
-    m_getStarted->noteHistory(m_store->traceCount(any) > 0, m_store->traceCount(served) > 0);
+    // A reader that cannot open the file logs why; live rows still show, only history is missing.
+    m_reader = std::make_unique<Store::StoreReader>(path);
+    m_traces->setReader(m_reader.get(), path);
+    m_charts->setReader(m_reader.get());
+    m_reader->read<std::pair<bool, bool>>(
+        "history",
+        [](const Store::Store &store) {
+            Store::TraceQuery served;
+            served.status = 200;
+            return std::pair{store.traceCount(Store::TraceQuery()) > 0, store.traceCount(served) > 0};
+        },
+        this, [this](std::pair<bool, bool> history) {
+            m_getStarted->noteHistory(history.first, history.second);
+            m_historyKnown = true;
+            settleGetStarted();
+        });
     refreshSpend();
+}
+
+void MainWindow::settleGetStarted()
+{
+    // A user who got through before (the store's history says so) opens on the pages; one who
+    // finishes now sees every step ticked until they hide the list.
+    if (!m_firstStatus || !m_statusSeen || !m_historyKnown)
+        return;
+    if (m_getStarted->allDone())
+        m_getStarted->hide();
+    m_firstStatus = false;
 }
 
 void MainWindow::refreshSpend()
 {
     m_keys->refresh();   // each key's spend today comes with the list
-    if (!m_store)
+    if (!m_reader)
         return;
-    double sum = 0;
+    // Summed on the reader's thread, one entry per key and route: the day's ledger can hold
+    // hundreds of thousands of rows under load, and the GUI needs only the sums.
     const QString day = Store::utcDay(QDateTime::currentMSecsSinceEpoch());
-    const QList<Store::LedgerEntry> ledger = m_store->ledger(day);
-    for (const Store::LedgerEntry &e : ledger)
-        sum += e.costUsd;
-    m_notifications->noteLedger(day, ledger);
-    m_spentToday = sum;
-    m_banner->setSpentToday(sum);
-    m_tray->setSpentToday(sum);
+    m_reader->read<QList<Store::LedgerEntry>>(
+        "spend today",
+        [day](const Store::Store &store) {
+            QHash<QPair<QString, QString>, int> at;
+            QList<Store::LedgerEntry> sums;
+            for (const Store::LedgerEntry &e : store.ledger(day)) {
+                const QPair<QString, QString> group{e.keyId, e.route};
+                const auto it = at.constFind(group);
+                if (it == at.constEnd()) {
+                    at.insert(group, int(sums.size()));
+                    sums.append(e);
+                } else {
+                    sums[it.value()].costUsd += e.costUsd;
+                }
+            }
+            return sums;
+        },
+        this, [this, day](QList<Store::LedgerEntry> sums) {
+            double sum = 0;
+            for (const Store::LedgerEntry &e : sums)
+                sum += e.costUsd;
+            m_notifications->noteLedger(day, sums);
+            m_spentToday = sum;
+            m_banner->setSpentToday(sum);
+            m_tray->setSpentToday(sum);
+        });
 }
 
 ConnectToolDialog *MainWindow::connectToolDialog()
