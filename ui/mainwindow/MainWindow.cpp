@@ -9,6 +9,7 @@
 #include "config/ConfigFile.h"
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
+#include "keys/KeysModel.h"
 #include "keys/KeysView.h"
 #include "sharers/SharersView.h"
 #include "store/Store.h"
@@ -73,6 +74,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     m_keys->setClient(m_management);
     // A key made, changed or revoked: the other views read the keys from the next status.
     connect(m_keys, &KeysView::keysChanged, m_host, &EngineHost::requestStatus);
+    connect(m_keys, &KeysView::listed, this, &MainWindow::applySpend);
     m_notifications->setNotifier([this](const QString &title, const QString &message) {
         if (m_tray->isVisible() && QSystemTrayIcon::supportsMessages())
             m_tray->showMessage(title, message, QSystemTrayIcon::Warning);
@@ -310,38 +312,42 @@ void MainWindow::settleGetStarted()
 
 void MainWindow::refreshSpend()
 {
-    m_keys->refresh();   // each key's spend today comes with the list
-    if (!m_reader)
-        return;
-    // Summed on the reader's thread, one entry per key and route: the day's ledger can hold
-    // hundreds of thousands of rows under load, and the GUI needs only the sums.
+    // Each key's spend today, and each of its routes', come with the list (GET /keys): the
+    // engine's own running sums, the ones its budgets are checked against. applySpend follows.
+    m_keys->refresh();
+}
+
+void MainWindow::applySpend()
+{
+    // Reading the day's ledger instead would scan every request of the day, once a second under
+    // load; the engine already holds the sums. As ledger lines for the notifications: each route's
+    // spend, and the rest of the key's under no route.
     const QString day = Store::utcDay(QDateTime::currentMSecsSinceEpoch());
-    m_reader->read<QList<Store::LedgerEntry>>(
-        "spend today",
-        [day](const Store::Store &store) {
-            QHash<QPair<QString, QString>, int> at;
-            QList<Store::LedgerEntry> sums;
-            for (const Store::LedgerEntry &e : store.ledger(day)) {
-                const QPair<QString, QString> group{e.keyId, e.route};
-                const auto it = at.constFind(group);
-                if (it == at.constEnd()) {
-                    at.insert(group, int(sums.size()));
-                    sums.append(e);
-                } else {
-                    sums[it.value()].costUsd += e.costUsd;
-                }
-            }
-            return sums;
-        },
-        this, [this, day](QList<Store::LedgerEntry> sums) {
-            double sum = 0;
-            for (const Store::LedgerEntry &e : sums)
-                sum += e.costUsd;
-            m_notifications->noteLedger(day, sums);
-            m_spentToday = sum;
-            m_banner->setSpentToday(sum);
-            m_tray->setSpentToday(sum);
-        });
+    QList<Store::LedgerEntry> sums;
+    double total = 0;
+    for (int row = 0; row < m_keys->model()->rowCount(); ++row) {
+        const Api::KeyInfo key = m_keys->model()->key(row);
+        total += key.spentTodayUsd;
+        double routed = 0;
+        for (const Api::RouteSpend &route : key.routeSpend) {
+            Store::LedgerEntry e;
+            e.day = day;
+            e.keyId = key.id;
+            e.route = route.name;
+            e.costUsd = route.spentUsd;
+            routed += route.spentUsd;
+            sums.append(e);
+        }
+        Store::LedgerEntry rest;
+        rest.day = day;
+        rest.keyId = key.id;
+        rest.costUsd = key.spentTodayUsd - routed;
+        sums.append(rest);
+    }
+    m_notifications->noteLedger(day, sums);
+    m_spentToday = total;
+    m_banner->setSpentToday(total);
+    m_tray->setSpentToday(total);
 }
 
 ConnectToolDialog *MainWindow::connectToolDialog()

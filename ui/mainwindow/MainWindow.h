@@ -89,6 +89,7 @@ private:
     void handleStopped();
     void openStore();
     void refreshSpend();
+    void applySpend();
     void saveLayout() const;
     void restoreLayout();
     QHash<QString, QString> plainKeysFromConfig() const;
