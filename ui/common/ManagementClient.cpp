@@ -4,7 +4,11 @@
 
 #include "store/Store.h"
 
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QJsonArray>
+#include <QtCore/QPointer>
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkReply>
 #include <QtCore/QUrl>
 #include <QtCore/QUrlQuery>
 
@@ -204,6 +208,60 @@ void ManagementClient::traces(const Store::TraceQuery &query, QObject *context, 
                 for (const QJsonValue &v : o.value(QLatin1String("data")).toArray())
                     traces.append(Store::TraceRecord::fromJson(v.toObject()));
                 return traces;
+            });
+}
+
+void ManagementClient::testTool(const QString &baseUrl, Clients::ClientSnippets::Wire wire, const QString &key, const QString &model,
+                                QObject *context, std::function<void(const ToolTestResult &)> done)
+{
+    if (!m_network)
+        m_network = new QNetworkAccessManager(this);
+    const QJsonArray messages{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                          {QStringLiteral("content"), QStringLiteral("Reply with OK.")}}};
+    QString path;
+    QJsonObject body{{QStringLiteral("model"), model}};
+    QNetworkRequest request;
+    if (wire == Clients::ClientSnippets::Wire::Messages) {
+        path = QStringLiteral("/v1/messages");
+        body.insert(QStringLiteral("max_tokens"), 16);
+        body.insert(QStringLiteral("messages"), messages);
+        request.setRawHeader("x-api-key", key.toUtf8());
+        request.setRawHeader("anthropic-version", "2023-06-01");
+    } else if (wire == Clients::ClientSnippets::Wire::Responses) {
+        path = QStringLiteral("/v1/responses");
+        body.insert(QStringLiteral("input"), QStringLiteral("Reply with OK."));
+        body.insert(QStringLiteral("max_output_tokens"), 16);
+        request.setRawHeader("authorization", "Bearer " + key.toUtf8());
+    } else {
+        path = QStringLiteral("/v1/chat/completions");
+        body.insert(QStringLiteral("max_tokens"), 16);
+        body.insert(QStringLiteral("messages"), messages);
+        request.setRawHeader("authorization", "Bearer " + key.toUtf8());
+    }
+    request.setUrl(QUrl(baseUrl + path));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    request.setTransferTimeout(60000);
+
+    auto elapsed = std::make_shared<QElapsedTimer>();
+    elapsed->start();
+    QNetworkReply *reply = m_network->post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    connect(reply, &QNetworkReply::finished, this,
+            [reply, elapsed, guard = QPointer<QObject>(context), hasContext = context != nullptr, done = std::move(done)] {
+                reply->deleteLater();
+                if (hasContext && !guard)
+                    return;
+                ToolTestResult r;
+                r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+                r.elapsedMs = elapsed->elapsed();
+                r.traceId = QString::fromUtf8(reply->rawHeader("x-aile-request-id"));
+                r.sharer = QString::fromUtf8(reply->rawHeader("x-aile-sharer"));
+                if (r.status == 0)
+                    r.error = reply->errorString();
+                else if (r.status >= 400)
+                    r.error = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject()
+                                  .value(QLatin1String("message")).toString();
+                done(r);
             });
 }
 

@@ -3,6 +3,7 @@
 #include "api/values/DryRunPlan.h"
 #include "api/values/KeyInfo.h"
 #include "api/values/SharerRow.h"
+#include "clients/ClientSnippets.h"
 #include "store/TraceRecord.h"
 
 namespace Aile::Store {
@@ -15,6 +16,8 @@ struct TraceQuery;
 
 #include <functional>
 #include <memory>
+
+class QNetworkAccessManager;
 
 namespace Aile {
 class EngineHost;
@@ -45,6 +48,16 @@ struct SharerQuery
     bool verified = false;
     QString sort;                  // name, price, speed; empty: the routing order
     QString path() const;
+};
+
+/// What one request through the proxy got (Connect a tool's Test connection).
+struct ToolTestResult
+{
+    int status = 0;                // 0: the proxy was not reached
+    qint64 elapsedMs = 0;
+    QString sharer;                // the handle that served it (x-aile-sharer)
+    QString traceId;               // x-aile-request-id
+    QString error;                 // the network's words (status 0) or the proxy's message (an error status)
 };
 
 /// The GUI's one way to the engine: every view and dialog calls the management API through this
@@ -93,6 +106,11 @@ public:
     // Traces
     void traces(const Store::TraceQuery &query, QObject *context, Handler<QList<Store::TraceRecord>> done);
 
+    /// One small request through the proxy at baseUrl, on the wire a tool speaks, with its key and
+    /// model, exactly as the tool would send it (an ordinary HTTP client: it is charged and traced).
+    void testTool(const QString &baseUrl, Clients::ClientSnippets::Wire wire, const QString &key, const QString &model, QObject *context,
+                  std::function<void(const ToolTestResult &)> done);
+
     /// The engine's own message of an error answer ({"error": {"message": …}}), or a generic one.
     static QString errorMessage(int status, const QJsonDocument &body);
 
@@ -103,6 +121,7 @@ private:
     void request(const QString &method, const QString &path, const QJsonObject &body, QObject *context, Handler<T> done, Read read);
 
     IManagementTransport *m_transport;
+    QNetworkAccessManager *m_network = nullptr;   // made on the first testTool
 };
 
 } // namespace Aile::Ui
