@@ -9,6 +9,9 @@
 //         read in full (closed loop). Latency = first byte written .. last byte read.
 //   sse   C connections send streamed requests; every SSE line carrying "@<ns>" (the upstream's
 //         CLOCK_MONOTONIC send time) yields receive_time - send_time.
+//         With --rate R the loop is paced: each connection sends at most one request every
+//         conns×threads/R seconds (R requests per second in all, when the proxy keeps up), never
+//         catching up more than one missed slot; without it the loop is closed (as fast as answers).
 //   hold  open N streamed requests (at most --ramp not yet answered at a time), keep them open for
 //         --hold seconds reading events, sample VmRSS/VmHWM of --pids, then close them all.
 //
@@ -61,6 +64,7 @@ struct Options {
     int ramp = 100;
     double rampTimeout = 60;
     std::vector<int> pids;
+    double rate = 0;  // lat/sse: requests per second in all; 0 = closed loop (no pacing)
     std::string dump; // write every sample (ns; sse: and the event's index in its stream), one a line
 };
 
@@ -300,6 +304,8 @@ struct Conn {
     bool dead = false;
     int64_t events = 0;
     int32_t streamEvents = 0; // stamped events seen in the current response
+    int64_t nextAt = 0;       // --rate: when this connection may send its next request
+    bool waiting = false;     // --rate: answered, waiting for its next slot
 };
 
 struct Result {
@@ -346,10 +352,17 @@ public:
         const int64_t t0 = nowNs();
         m_warmEnd = t0 + int64_t(m_o.warmup * 1e9);
         m_end = m_warmEnd + int64_t(m_o.duration * 1e9);
+        m_interval = m_o.rate > 0 ? int64_t(1e9 * double(m_conns) * double(m_o.threads) / m_o.rate) : 0;
         for (int i = 0; i < m_conns; ++i)
             openConn();
-        while (nowNs() < m_end)
-            poll(10);
+        // Paced: the connections start spread over one interval, not all at once.
+        for (int i = 0; i < int(m_pool.size()); ++i)
+            m_pool[size_t(i)]->nextAt = t0 + (m_interval * i) / std::max(1, m_conns);
+        while (nowNs() < m_end) {
+            poll(m_interval > 0 ? 1 : 10);
+            if (m_interval > 0)
+                startDue();
+        }
     }
 
     void runHold()
@@ -431,8 +444,28 @@ private:
         startRequest(c);
     }
 
+    // --rate: sends the requests whose slot has come.
+    void startDue()
+    {
+        const int64_t t = nowNs();
+        for (auto &c : m_pool)
+            if (c->waiting && c->fd >= 0 && c->nextAt <= t) {
+                c->waiting = false;
+                startRequest(c.get());
+            }
+    }
+
     void startRequest(Conn *c)
     {
+        if (m_interval > 0) {
+            const int64_t t = nowNs();
+            if (c->nextAt > t) {
+                c->waiting = true;
+                return;
+            }
+            // Never more than one missed slot made up: a slow answer does not cause a burst.
+            c->nextAt = std::max(c->nextAt + m_interval, t);
+        }
         c->rp.reset();
         c->sse.reset();
         c->streamEvents = 0;
@@ -607,6 +640,7 @@ private:
     std::vector<std::unique_ptr<Conn>> m_pool;
     int64_t m_warmEnd = 0;
     int64_t m_end = 0;
+    int64_t m_interval = 0; // --rate: ns between two requests of one connection; 0 = closed loop
 };
 
 double pct(const std::vector<int64_t> &sorted, double p)
@@ -660,7 +694,7 @@ void usage()
                  "usage: loadgen MODE --port P [--host 127.0.0.1] [--path /v1/chat/completions]\n"
                  "         [--header 'K: V']... [--body JSON | --body-file F] [--conns N] [--threads T]\n"
                  "         [--duration S] [--warmup S] [--hold S] [--ramp N] [--ramp-timeout S] [--pids 1,2]\n"
-                 "         [--dump FILE]\n"
+                 "         [--dump FILE] [--rate R]\n"
                  "  MODE: lat | sse | hold\n");
     std::exit(2);
 }
@@ -701,6 +735,7 @@ Options parse(int argc, char **argv)
         else if (a == "--ramp") o.ramp = std::atoi(next().c_str());
         else if (a == "--ramp-timeout") o.rampTimeout = std::atof(next().c_str());
         else if (a == "--dump") o.dump = next();
+        else if (a == "--rate") o.rate = std::atof(next().c_str());
         else if (a == "--pids") {
             std::stringstream ss(next());
             std::string tok;

@@ -178,6 +178,7 @@ void Engine::start()
             m_keychainProbed = true;
             m_keychainAvailable = k.available;
             m_keychainError = k.error.message();
+            m_keychainErrorKind = k.error.kind();
             if (k.available && !m_madeAdminToken.isEmpty())
                 m_secrets->write(AdminToken::keychainReference(), m_madeAdminToken, [](const QString &writeError) {
                     if (!writeError.isEmpty())
@@ -413,6 +414,7 @@ EngineStatus Engine::status() const
     s.keychainProbed = m_keychainProbed;
     s.keychainAvailable = m_keychainAvailable;
     s.keychainError = m_keychainError;
+    s.keychainErrorKind = m_keychainErrorKind;
     s.secretsFile = m_options.fileSecretsPath;
     return s;
 }

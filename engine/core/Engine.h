@@ -72,6 +72,7 @@ struct EngineStatus
     bool keychainProbed = false;
     bool keychainAvailable = false;
     QString keychainError;   // why none answers, in the secret store's words
+    int keychainErrorKind = 0;   // the same as a code (Secrets::SecretError::Kind): what the GUI's banner reads
     QString secretsFile;     // the opted-in plain-text secrets file (mode 0600), or empty
 };
 
@@ -133,6 +134,7 @@ private:
     bool m_keychainProbed = false;
     bool m_keychainAvailable = false;
     QString m_keychainError;
+    int m_keychainErrorKind = 0;
 };
 
 } // namespace Aile

@@ -16,6 +16,7 @@
 #include "keys/RouteTargetsTable.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/Translations.h"
+#include "charts/ChartsView.h"
 #include "sharers/SharerOrderModel.h"
 #include "sharers/SharersView.h"
 #include "testsupport/FakeUpstream.h"
@@ -201,7 +202,7 @@ int main(int argc, char **argv)
         window.findChild<QLineEdit *>(QStringLiteral("sharersModelFilter"))->setText(QStringLiteral("openai/gpt-5.2"));
         sharers->refresh();
         listed.wait(5000);
-        sharers->selectHandle(sharers->model()->row(0).value(QLatin1String("handle")).toString());
+        sharers->selectHandle(sharers->model()->row(0).handle);
         ok = save(&window, out, QStringLiteral("sharers")) && ok;
 
         // The Add dialog, filled in.
@@ -224,6 +225,7 @@ int main(int argc, char **argv)
     // The traces page with the failover's attempts in the detail pane.
     window.tabs()->setCurrentWidget(window.tracesView());
     Ui::TraceTableModel *model = window.tracesView()->model();
+    QTest::qWaitFor([model] { return !model->isReading() && model->rowCount() > 0; }, 5000);   // read off the GUI thread
     int failoverRow = 0;
     for (int row = 0; row < model->rowCount(); ++row)
         if (model->trace(row).attempts > 1) {
@@ -234,7 +236,10 @@ int main(int argc, char **argv)
     ok = save(&window, out, QStringLiteral("traces") + suffix) && ok;
 
     if (!french) {
+        QSignalSpy drawn(window.chartsView(), &Ui::ChartsView::drawn);
         window.tabs()->setCurrentIndex(2);
+        if (drawn.isEmpty())
+            drawn.wait(3000);   // the figures are summed on the store reader's thread
         ok = save(&window, out, QStringLiteral("charts") + suffix) && ok;
     }
     if (!dark) {
@@ -263,8 +268,8 @@ int main(int argc, char **argv)
         listed.wait(5000);
         auto selectKey = [keys](const char *name) {
             for (int row = 0; row < keys->model()->rowCount(); ++row)
-                if (keys->model()->key(row).value(QLatin1String("name")).toString() == QLatin1String(name))
-                    keys->selectKey(keys->model()->key(row).value(QLatin1String("id")).toString());
+                if (keys->model()->key(row).name == QLatin1String(name))
+                    keys->selectKey(keys->model()->key(row).id);
         };
         // The laptop key with its routes under the list, then the coding route's dialog.
         selectKey("laptop");

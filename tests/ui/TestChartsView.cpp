@@ -1,6 +1,7 @@
 // The Charts view reads the store: time to first token per sharer and requests and failures per
 // minute over the last hour, spend per day per key and per route; it redraws after live traces
 // and follows the palette.
+#include "ReadWait.h"
 #include "charts/ChartData.h"
 #include "charts/ChartsView.h"
 #include "store/Store.h"
@@ -73,7 +74,7 @@ private:
     QTemporaryDir m_dir;
     QString m_path;
     std::unique_ptr<Store::Store> m_writer;
-    std::unique_ptr<Store::Store> m_reader;
+    std::unique_ptr<Store::StoreReader> m_reader;
 
 private Q_SLOTS:
     void initTestCase()
@@ -93,8 +94,8 @@ private Q_SLOTS:
                                          charge(Now - Minute, QStringLiteral("k_laptop"), QStringLiteral("coding"), 0.75),
                                          charge(Now - 30 * Day, QStringLiteral("k_ci"), QString(), 9.0)};   // outside two weeks
         QVERIFY(m_writer->record(traces, ledger));
-        m_reader = std::make_unique<Store::Store>(m_path, true);
-        QVERIFY(m_reader->open(nullptr));
+        m_reader = Test::openedReader(m_path);
+        QVERIFY(m_reader);
     }
 
     void perMinuteCountsEveryMinuteOfTheWindow()
@@ -147,8 +148,10 @@ private Q_SLOTS:
         view.setNow([] { return Now; });
         view.setKeys(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
                                 QJsonObject{{QStringLiteral("id"), QStringLiteral("k_ci")}, {QStringLiteral("name"), QStringLiteral("ci")}}});
-        view.setStore(m_reader.get());
+        view.setReader(m_reader.get());
+        QSignalSpy drawn(&view, &Ui::ChartsView::drawn);
         view.refresh();
+        QVERIFY(drawn.wait());
 
         QCOMPARE(seriesNames(view.firstTokenChart()), (QStringList{QStringLiteral("home"), QStringLiteral("work")}));
         auto *work = qobject_cast<QLineSeries *>(view.firstTokenChart()->series().at(1));
@@ -174,10 +177,10 @@ private Q_SLOTS:
     {
         Ui::ChartsView view;
         view.setNow([] { return Now; });
-        view.setStore(m_reader.get());
+        view.setReader(m_reader.get());
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QCOMPARE(view.firstTokenChart()->series().size(), 2);
+        QTRY_COMPARE(view.firstTokenChart()->series().size(), 2);
         const Store::TraceRecord fresh = trace(QStringLiteral("fresh"), Now - Minute, QStringLiteral("office"), 200, 450);
         QVERIFY(m_writer->record({fresh}, {}));
         view.noteLive({fresh});
@@ -189,8 +192,10 @@ private Q_SLOTS:
     {
         Ui::ChartsView view;
         view.setNow([] { return Now; });
-        view.setStore(m_reader.get());
+        view.setReader(m_reader.get());
+        QSignalSpy drawn(&view, &Ui::ChartsView::drawn);
         view.refresh();
+        QVERIFY(drawn.wait());
         QPalette dark;
         dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
         dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));

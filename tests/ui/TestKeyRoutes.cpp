@@ -6,6 +6,7 @@
 // order, and a real request naming the route is served by the second target after the first one
 // fails, its trace showing both dispatched attempts in order. A target that spent its daily budget
 // shows in the dry run as refused, with the engine's message.
+#include "ReadWait.h"
 #include "WindowUnderTest.h"
 #include "common/Format.h"
 #include "core/EngineHost.h"
@@ -146,7 +147,7 @@ private Q_SLOTS:
         m_window = m_app->window();
         QVERIFY(m_app->openKeysPage());   // the route dialog offers the sharers of the status
         QCOMPARE(view()->model()->rowCount(), 1);
-        m_keyId = view()->model()->key(0).value(QLatin1String("id")).toString();
+        m_keyId = view()->model()->key(0).id;
         QVERIFY(!m_keyId.isEmpty());
     }
 
@@ -366,7 +367,7 @@ private Q_SLOTS:
         QVERIFY(!traceId.isEmpty());
         Ui::TraceTableModel *traces = m_window->tracesView()->model();
         QTRY_VERIFY(traces->rowOf(traceId) >= 0);
-        const std::optional<Store::TraceRecord> trace = traces->fullTrace(traces->rowOf(traceId));
+        const std::optional<Store::TraceRecord> trace = Test::fullTraceOf(*traces, traces->rowOf(traceId));
         QVERIFY(trace);
         QCOMPARE(trace->route, QStringLiteral("fallback"));
         QCOMPARE(trace->status, 200);

@@ -140,7 +140,7 @@ private Q_SLOTS:
         m_host = m_app->host();
         QVERIFY(m_app->openKeysPage());
         QCOMPARE(view()->model()->rowCount(), 1);
-        m_testKeyId = view()->model()->key(0).value(QLatin1String("id")).toString();
+        m_testKeyId = view()->model()->key(0).id;
         QVERIFY(!m_testKeyId.isEmpty());
     }
 
@@ -159,7 +159,7 @@ private Q_SLOTS:
 
     void listsTheKeysWithoutTheirSecret()
     {
-        const QJsonObject key = view()->model()->key(0);
+        const QJsonObject key = view()->model()->key(0).toJson();
         QCOMPARE(key.value(QLatin1String("name")).toString(), QStringLiteral("test"));
         QCOMPARE(view()->model()->index(0, Ui::KeysModel::Name).data().toString(), QStringLiteral("test"));
         QVERIFY(view()->model()->index(0, Ui::KeysModel::Prefix).data().toString().startsWith(QLatin1String("sk-aile-")));

@@ -118,7 +118,7 @@ private Q_SLOTS:
 
     void aRequestThroughTheEngineAppearsInTheTracesTable()
     {
-        QTRY_VERIFY(m_window->store());   // the window's read-only connection is open
+        QTRY_VERIFY(m_window->storeReader());   // the window reads the store, off the GUI thread
         QVERIFY(tracesTable());
         QCOMPARE(tracesTable()->model()->rowCount(), 0);
 

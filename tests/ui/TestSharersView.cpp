@@ -7,6 +7,7 @@
 //
 // The same binary, run with AILE_SHARERS_TEST_ROLE=no-keychain and a session bus that does not
 // exist (see CMakeLists.txt), proves the page says plainly that no keychain answers.
+#include "api/values/JsonFields.h"
 #include "core/EngineHost.h"
 #include "dialogs/SharerDialog.h"
 #include "mainwindow/MainWindow.h"
@@ -98,7 +99,7 @@ struct Harness
     {
         QStringList out;
         for (int row = 0; row < view()->model()->rowCount(); ++row)
-            out << view()->model()->row(row).value(QLatin1String("handle")).toString();
+            out << view()->model()->row(row).handle;
         return out;
     }
     QString cell(const QString &handle, int column) const
@@ -302,7 +303,7 @@ private Q_SLOTS:
         // A window used up (it takes the sharer out until its reset, so not played through the engine here).
         const QJsonArray usedUp{QJsonObject{{QStringLiteral("name"), QStringLiteral("5h")}, {QStringLiteral("exhausted"), true},
                                             {QStringLiteral("used"), 1.0}, {QStringLiteral("fresh"), false}}};
-        QCOMPARE(Ui::SharerOrderModel::quota(usedUp), QStringLiteral("5h used up (older than 10 min)"));
+        QCOMPARE(Ui::SharerOrderModel::quota(Api::Json::listOf<Api::QuotaWindow>(usedUp)), QStringLiteral("5h used up (older than 10 min)"));
         QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).startsWith(QLatin1String("not enough data (")));
         QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).endsWith(QLatin1String("/100 served)")));
         QCOMPARE(h.cell(handle, Ui::SharerOrderModel::Tier), QStringLiteral("0"));

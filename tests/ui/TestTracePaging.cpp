@@ -1,5 +1,6 @@
 // The traces model pages from the store: with 100,000 traces stored it holds one page, loads
 // the next when the view scrolls to the end, and merges live rows without gaps or repeats.
+#include "ReadWait.h"
 #include "store/Store.h"
 #include "traces/TraceColumns.h"
 #include "traces/TraceTableModel.h"
@@ -68,7 +69,8 @@ class TestTracePaging : public QObject
 private:
     QTemporaryDir m_dir;
     QString m_bigPath;
-    std::unique_ptr<Store::Store> m_big;   // read-only, as the GUI opens it
+    std::unique_ptr<Store::Store> m_big;   // read-only, for the test's own checks
+    std::unique_ptr<Store::StoreReader> m_bigReader;   // as the GUI reads it, off the GUI thread
 
 private Q_SLOTS:
     void initTestCase()
@@ -88,6 +90,8 @@ private Q_SLOTS:
         m_big = std::make_unique<Store::Store>(m_bigPath, true);
         QVERIFY2(m_big->open(&error), qPrintable(error));
         QCOMPARE(m_big->traceCount({}), 100000);
+        m_bigReader = Test::openedReader(m_bigPath);
+        QVERIFY(m_bigReader);
     }
 
     void holdsOnlyOnePageOf100000()
@@ -95,7 +99,8 @@ private Q_SLOTS:
         TraceTableModel model;
         QElapsedTimer timer;
         timer.start();
-        model.setStore(m_big.get());
+        model.setReader(m_bigReader.get());
+        QVERIFY(Test::settled(model));
         qInfo("first page and count in %lld ms", timer.elapsed());
         QCOMPARE(model.rowCount(), TraceTableModel::PageSize);
         QCOMPARE(model.totalCount(), 100000);
@@ -105,14 +110,16 @@ private Q_SLOTS:
         QCOMPARE(model.trace(TraceTableModel::PageSize - 1).id, QStringLiteral("req_00099800"));
         // Attempts are read when a row is opened, not for the whole page.
         QVERIFY(model.trace(0).attemptRows.isEmpty());
-        QCOMPARE(model.fullTrace(0)->attemptRows.size(), 1);
+        QCOMPARE(Test::fullTraceOf(model, 0)->attemptRows.size(), 1);
     }
 
     void fetchMoreLoadsTheNextPageInOrder()
     {
         TraceTableModel model;
-        model.setStore(m_big.get());
+        model.setReader(m_bigReader.get());
+        QVERIFY(Test::settled(model));
         model.fetchMore({});
+        QVERIFY(Test::settled(model));
         QCOMPARE(model.rowCount(), 2 * TraceTableModel::PageSize);
         const QStringList loaded = ids(model);
         QCOMPARE(QSet<QString>(loaded.begin(), loaded.end()).size(), loaded.size());
@@ -124,7 +131,8 @@ private Q_SLOTS:
     void theViewFetchesAPageOnlyWhenScrolledToTheEnd()
     {
         TraceTableModel model;
-        model.setStore(m_big.get());
+        model.setReader(m_bigReader.get());
+        QVERIFY(Test::settled(model));
         QTableView view;
         view.setModel(&model);
         view.resize(900, 500);
@@ -143,11 +151,12 @@ private Q_SLOTS:
     void aFilterReloadsOnePageFromTheStore()
     {
         TraceTableModel model;
-        model.setStore(m_big.get());
+        model.setReader(m_bigReader.get());
         Ui::TraceFilter filter;
         filter.status = 429;
         filter.keyId = QStringLiteral("beta");
         model.setFilter(filter);
+        QVERIFY(Test::settled(model));
         QCOMPARE(model.totalCount(), 10000);   // every tenth trace, all of them even: key beta
         QCOMPARE(model.rowCount(), TraceTableModel::PageSize);
         for (int row = 0; row < model.rowCount(); ++row) {
@@ -157,6 +166,7 @@ private Q_SLOTS:
         filter = {};
         filter.text = QStringLiteral("openai-two");
         model.setFilter(filter);
+        QVERIFY(Test::settled(model));
         QCOMPARE(model.totalCount(), 20000);
         QCOMPARE(model.data(model.index(0, Ui::TraceColumns::Sharer)).toString(), QStringLiteral("openai-two"));
     }
@@ -173,9 +183,12 @@ private Q_SLOTS:
         QVERIFY(writer.record(initial, {}));
         Store::Store reader(path, true);
         QVERIFY(reader.open(nullptr));
+        const std::unique_ptr<Store::StoreReader> storeReader = Test::openedReader(path);
+        QVERIFY(storeReader);
 
         TraceTableModel model;
-        model.setStore(&reader);
+        model.setReader(storeReader.get());
+        QVERIFY(Test::settled(model));
         QCOMPARE(model.rowCount(), TraceTableModel::PageSize);
 
         // Newer rows published before the writer commits them; one older row (a long request)
@@ -195,13 +208,17 @@ private Q_SLOTS:
         Ui::TraceFilter everything;
         everything.text = QStringLiteral("o");
         model.setFilter(everything);
+        QVERIFY(Test::settled(model));
         QCOMPARE(model.trace(0).id, newer2.id);
         QVERIFY(model.rowOf(inside.id) > 0);
 
         model.fetchMore({});   // before the commit
+        QVERIFY(Test::settled(model));
         QVERIFY(writer.record({newer1, newer2, inside, past}, {}));
-        while (model.canFetchMore({}))
+        while (model.canFetchMore({})) {
             model.fetchMore({});
+            QVERIFY(Test::settled(model));
+        }
 
         // Exactly the store's rows, in the store's order.
         Store::TraceQuery all = everything.query(5000, 0);
@@ -215,7 +232,7 @@ private Q_SLOTS:
     void withoutAStoreItKeepsLiveRows()
     {
         TraceTableModel model;
-        model.setStore(nullptr);
+        model.setReader(nullptr);
         QVERIFY(!model.canFetchMore({}));
         model.addLive({makeTrace(1, Base + 1000), makeTrace(2, Base + 2000), makeTrace(3, Base + 3000)});
         QCOMPARE(model.rowCount(), 3);
@@ -226,7 +243,7 @@ private Q_SLOTS:
         QCOMPARE(ids(model), (QStringList{QStringLiteral("req_00000003"), QStringLiteral("req_00000001")}));
         model.setFilter({});
         QCOMPARE(model.rowCount(), 3);
-        QCOMPARE(model.fullTrace(0)->attemptRows.size(), 1);
+        QCOMPARE(Test::fullTraceOf(model, 0)->attemptRows.size(), 1);
     }
 };
 

@@ -1,5 +1,6 @@
 // The Traces view on a store: filters narrow the table, the detail pane lists every attempt and
 // refusal in order with a timeline, and the filtered rows export as JSON and CSV.
+#include "ReadWait.h"
 #include "store/Store.h"
 #include "traces/AttemptTimeline.h"
 #include "traces/TraceColumns.h"
@@ -103,7 +104,7 @@ class TestTracesView : public QObject
 private:
     QTemporaryDir m_dir;
     QString m_path;
-    std::unique_ptr<Store::Store> m_store;
+    std::unique_ptr<Store::StoreReader> m_reader;
 
 private Q_SLOTS:
     void initTestCase()
@@ -118,32 +119,32 @@ private Q_SLOTS:
                                simple(QStringLiteral("req_c"), Base + 3000, 200, QStringLiteral("deepseek/deepseek-chat")),
                                failover()},
                               {}));
-        m_store = std::make_unique<Store::Store>(m_path, true);
-        QVERIFY(m_store->open(nullptr));
+        m_reader = Test::openedReader(m_path);
+        QVERIFY(m_reader);
     }
 
     void filtersNarrowTheTable()
     {
         Ui::TracesView view;
-        view.setStore(m_store.get(), m_path);
+        view.setReader(m_reader.get(), m_path);
         view.setKeys(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
                                 QJsonObject{{QStringLiteral("id"), QStringLiteral("k_2")}, {QStringLiteral("name"), QStringLiteral("ci")}}});
-        QCOMPARE(view.model()->rowCount(), 4);
+        QTRY_COMPARE(view.model()->rowCount(), 4);
 
         auto *status = view.findChild<QComboBox *>(QStringLiteral("filterStatus"));
         status->setCurrentIndex(status->findData(503));
-        QCOMPARE(view.model()->rowCount(), 1);
+        QTRY_COMPARE(view.model()->rowCount(), 1);
         QCOMPARE(view.model()->trace(0).id, QStringLiteral("req_b"));
         status->setCurrentIndex(0);
 
         auto *key = view.findChild<QComboBox *>(QStringLiteral("filterKey"));
         key->setCurrentIndex(key->findData(QStringLiteral("k_1")));
-        QCOMPARE(view.model()->rowCount(), 1);
+        QTRY_COMPARE(view.model()->rowCount(), 1);
         QCOMPARE(view.model()->trace(0).id, QStringLiteral("req_failover"));
 
         auto *clear = view.findChild<QPushButton *>(QStringLiteral("filterClear"));
         QTest::mouseClick(clear, Qt::LeftButton);
-        QCOMPARE(view.model()->rowCount(), 4);
+        QTRY_COMPARE(view.model()->rowCount(), 4);
 
         auto *model = view.findChild<QComboBox *>(QStringLiteral("filterModel"));
         model->setEditText(QStringLiteral("deepseek/deepseek-chat"));
@@ -160,17 +161,18 @@ private Q_SLOTS:
     void theDetailPaneListsAttemptsAndRefusalsInOrder()
     {
         Ui::TracesView view;
-        view.setStore(m_store.get(), m_path);
+        view.setReader(m_reader.get(), m_path);
         view.resize(1000, 700);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_COMPARE(view.model()->rowCount(), 4);
         const int row = view.model()->rowOf(QStringLiteral("req_failover"));
         QCOMPARE(row, 0);
         QTableView *table = view.table();
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(view.model()->index(row, 1)).center());
 
         QTableWidget *attempts = view.detailPane()->attemptsTable();
-        QCOMPARE(attempts->rowCount(), 3);
+        QTRY_COMPARE(attempts->rowCount(), 3);
         const QStringList outcomes{attempts->item(0, Ui::TraceDetailPane::Outcome)->text(),
                                    attempts->item(1, Ui::TraceDetailPane::Outcome)->text(),
                                    attempts->item(2, Ui::TraceDetailPane::Outcome)->text()};
@@ -200,7 +202,7 @@ private Q_SLOTS:
         table->setFocus();
         QTest::keyClick(table, Qt::Key_Down);
         QCOMPARE(table->currentIndex().row(), 1);
-        QCOMPARE(attempts->rowCount(), 0);   // req_c was stored without attempt rows
+        QTRY_COMPARE(attempts->rowCount(), 0);   // req_c was stored without attempt rows
     }
 
     void exportsTheFilteredRowsAsJson()
@@ -247,7 +249,7 @@ private Q_SLOTS:
     void theViewExportsOffTheGuiThread()
     {
         Ui::TracesView view;
-        view.setStore(m_store.get(), m_path);
+        view.setReader(m_reader.get(), m_path);
         auto *status = view.findChild<QComboBox *>(QStringLiteral("filterStatus"));
         status->setCurrentIndex(status->findData(200));
         QSignalSpy finished(&view, &Ui::TracesView::exportFinished);

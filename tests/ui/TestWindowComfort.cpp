@@ -117,7 +117,8 @@ private Q_SLOTS:
             QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QStringLiteral(", "))));
         }
         // The sharer dialog, in each price mode and with a custom provider's extra field.
-        Ui::SharerDialog sharer(&host, {}, {}, {}, window.get());
+        Ui::ManagementClient client(&host);
+        Ui::SharerDialog sharer(&client, {}, {}, {}, window.get());
         sharer.show();
         QVERIFY(QTest::qWaitForWindowExposed(&sharer));
         sharer.selectProvider(QStringLiteral("custom:openai"));

@@ -3,6 +3,7 @@
 #include "ChartData.h"
 #include "common/Format.h"
 #include "store/Store.h"
+#include "store/StoreReader.h"
 
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
@@ -79,9 +80,10 @@ QChart *ChartsView::perMinuteChart() const { return m_perMinute->chart(); }
 QChart *ChartsView::spendByKeyChart() const { return m_spendByKey->chart(); }
 QChart *ChartsView::spendByRouteChart() const { return m_spendByRoute->chart(); }
 
-void ChartsView::setStore(const Store::Store *store)
+void ChartsView::setReader(Store::StoreReader *reader)
 {
-    m_store = store;
+    m_reader = reader;
+    m_reading = false;
     m_dirty = true;
     if (isVisible())
         refresh();
@@ -132,26 +134,64 @@ void ChartsView::clearChart(QChart *chart)
 
 void ChartsView::refresh()
 {
+    if (m_reading) {
+        m_dirty = true;   // one read at a time: the next starts when this one is drawn
+        return;
+    }
     m_dirty = false;
     const qint64 now = m_now();
-    const qint64 from = now - qint64(WindowMinutes) * 60 * 1000;
-    QList<Store::TraceRecord> recent;
-    if (m_store) {
-        Store::TraceQuery q;
-        q.sinceMs = from;
-        q.limit = MaxChartTraces;
-        q.withAttempts = false;
-        recent = m_store->traces(q);
-    }
-    fillFirstToken(recent, from, now);
-    fillPerMinute(recent, from, now);
-    fillSpend(m_spendByKey->chart(), tr("Spend per day per key"), now, true);
-    fillSpend(m_spendByRoute->chart(), tr("Spend per day per route"), now, false);
-    for (QChartView *v : {m_firstToken, m_perMinute, m_spendByKey, m_spendByRoute})
-        applyPalette(v->chart());
+    if (!m_reader)
+        return draw(figures(nullptr, now, m_keyNames, tr("(no route)")));
+    m_reading = true;
+    m_reader->read<Figures>(
+        "charts", [now, keyNames = m_keyNames, noRoute = tr("(no route)")](const Store::Store &store) {
+            return figures(&store, now, keyNames, noRoute);
+        },
+        this, [this](Figures f) {
+            m_reading = false;
+            draw(f);
+            if (m_dirty && isVisible() && !m_refreshSoon->isActive())
+                m_refreshSoon->start();
+        });
 }
 
-void ChartsView::fillFirstToken(const QList<Store::TraceRecord> &traces, qint64 from, qint64 to)
+ChartsView::Figures ChartsView::figures(const Store::Store *store, qint64 now, const QHash<QString, QString> &keyNames,
+                                        const QString &noRoute)
+{
+    Figures f;
+    f.now = now;
+    f.from = now - qint64(WindowMinutes) * 60 * 1000;
+    QList<Store::TraceRecord> recent;
+    QList<Store::LedgerEntry> entries;
+    const QStringList days = ChartData::lastDays(now, SpendDays);
+    if (store) {
+        Store::TraceQuery q;
+        q.sinceMs = f.from;
+        q.limit = MaxChartTraces;
+        q.withAttempts = false;
+        recent = store->traces(q);
+        for (const QString &day : days)
+            entries += store->ledger(day);
+    }
+    f.firstToken = ChartData::firstTokenBySharer(recent);
+    f.perMinute = ChartData::perMinute(recent, f.from, now);
+    f.spendByKey = ChartData::spendPerDay(days, entries, [&](const Store::LedgerEntry &e) { return keyNames.value(e.keyId, e.keyId); });
+    f.spendByRoute = ChartData::spendPerDay(days, entries, [&](const Store::LedgerEntry &e) { return e.route.isEmpty() ? noRoute : e.route; });
+    return f;
+}
+
+void ChartsView::draw(const Figures &f)
+{
+    fillFirstToken(f.firstToken, f.from, f.now);
+    fillPerMinute(f.perMinute, f.from, f.now);
+    fillSpend(m_spendByKey->chart(), tr("Spend per day per key"), f.spendByKey);
+    fillSpend(m_spendByRoute->chart(), tr("Spend per day per route"), f.spendByRoute);
+    for (QChartView *v : {m_firstToken, m_perMinute, m_spendByKey, m_spendByRoute})
+        applyPalette(v->chart());
+    Q_EMIT drawn();
+}
+
+void ChartsView::fillFirstToken(const QList<ChartData::SharerSeries> &series, qint64 from, qint64 to)
 {
     QChart *chart = m_firstToken->chart();
     clearChart(chart);
@@ -165,7 +205,6 @@ void ChartsView::fillFirstToken(const QList<Store::TraceRecord> &traces, qint64 
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     double maxMs = 100;
-    const QList<ChartData::SharerSeries> series = ChartData::firstTokenBySharer(traces);
     for (const ChartData::SharerSeries &s : series) {
         auto *line = new QLineSeries;
         line->setName(s.sharer);
@@ -184,11 +223,10 @@ void ChartsView::fillFirstToken(const QList<Store::TraceRecord> &traces, qint64 
     m_firstToken->setAccessibleDescription(tr("Sharers drawn: %1").arg(series.size()));
 }
 
-void ChartsView::fillPerMinute(const QList<Store::TraceRecord> &traces, qint64 from, qint64 to)
+void ChartsView::fillPerMinute(const QList<ChartData::MinuteCount> &minutes, qint64 from, qint64 to)
 {
     QChart *chart = m_perMinute->chart();
     clearChart(chart);
-    const QList<ChartData::MinuteCount> minutes = ChartData::perMinute(traces, from, to);
     auto *requests = new QLineSeries;
     requests->setName(tr("Requests"));
     auto *failures = new QLineSeries;
@@ -227,20 +265,10 @@ void ChartsView::fillPerMinute(const QList<Store::TraceRecord> &traces, qint64 f
     m_perMinute->setAccessibleDescription(tr("%1 requests, %2 failures in the last hour").arg(total).arg(failed));
 }
 
-void ChartsView::fillSpend(QChart *chart, const QString &title, qint64 now, bool byKey)
+void ChartsView::fillSpend(QChart *chart, const QString &title, const ChartData::SpendTable &table)
 {
     clearChart(chart);
-    const QStringList days = ChartData::lastDays(now, SpendDays);
-    QList<Store::LedgerEntry> entries;
-    if (m_store)
-        for (const QString &day : days)
-            entries += m_store->ledger(day);
-    const QString noRoute = tr("(no route)");
-    const ChartData::SpendTable table = ChartData::spendPerDay(days, entries, [&](const Store::LedgerEntry &e) {
-        if (byKey)
-            return m_keyNames.value(e.keyId, e.keyId);
-        return e.route.isEmpty() ? noRoute : e.route;
-    });
+    const QStringList &days = table.days;
     auto *series = new QStackedBarSeries;
     QList<double> others(days.size(), 0.0);
     for (int i = 0; i < table.names.size(); ++i) {

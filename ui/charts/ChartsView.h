@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ChartData.h"
+
 #include <QtCore/QHash>
 #include <QtCore/QJsonArray>
 #include <QtWidgets/QWidget>
@@ -12,15 +14,16 @@ class QTimer;
 
 namespace Aile::Store {
 class Store;
-struct TraceRecord;
+class StoreReader;
 }
 
 namespace Aile::Ui {
 
 /// The Charts page (Qt Charts): time to first token per sharer and requests and failures per
 /// minute over the last hour, spend per day per key and per route over the last two weeks.
-/// Everything is read from the store; live traces only schedule a refresh (at most one every
-/// two seconds, and none while the page is hidden).
+/// Everything is read from the store, and summed, on the StoreReader's thread; the GUI thread
+/// only draws. Live traces only schedule a refresh (at most one every two seconds, one read at a
+/// time, and none while the page is hidden).
 class ChartsView : public QWidget
 {
     Q_OBJECT
@@ -30,11 +33,11 @@ public:
 
     explicit ChartsView(QWidget *parent = nullptr);
 
-    /// The GUI's read-only store, or null. Not owned.
-    void setStore(const Store::Store *store);
+    /// The store reader, or null. Not owned.
+    void setReader(Store::StoreReader *reader);
     void setKeys(const QJsonArray &keys);
     void noteLive(const QList<Store::TraceRecord> &traces);
-    /// Reads the store and redraws now.
+    /// Reads the store and redraws when the figures arrive (drawn() follows).
     void refresh();
     /// For tests and screenshots: where "now" comes from (the system clock by default).
     void setNow(std::function<qint64()> now) { m_now = std::move(now); }
@@ -44,19 +47,36 @@ public:
     QChart *spendByKeyChart() const;
     QChart *spendByRouteChart() const;
 
+Q_SIGNALS:
+    /// The charts were redrawn with fresh figures.
+    void drawn();
+
 protected:
     void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
     QChartView *makeView(const char *name, const QString &accessibleName);
-    void fillFirstToken(const QList<Store::TraceRecord> &traces, qint64 from, qint64 to);
-    void fillPerMinute(const QList<Store::TraceRecord> &traces, qint64 from, qint64 to);
-    void fillSpend(QChart *chart, const QString &title, qint64 now, bool byKey);
+    /// What the charts show, computed on the reader's thread.
+    struct Figures
+    {
+        qint64 from = 0;
+        qint64 now = 0;
+        QList<ChartData::SharerSeries> firstToken;
+        QList<ChartData::MinuteCount> perMinute;
+        ChartData::SpendTable spendByKey;
+        ChartData::SpendTable spendByRoute;
+    };
+    static Figures figures(const Store::Store *store, qint64 now, const QHash<QString, QString> &keyNames, const QString &noRoute);
+    void draw(const Figures &figures);
+    void fillFirstToken(const QList<ChartData::SharerSeries> &series, qint64 from, qint64 to);
+    void fillPerMinute(const QList<ChartData::MinuteCount> &minutes, qint64 from, qint64 to);
+    void fillSpend(QChart *chart, const QString &title, const ChartData::SpendTable &table);
     void applyPalette(QChart *chart) const;
     static void clearChart(QChart *chart);
 
-    const Store::Store *m_store = nullptr;
+    Store::StoreReader *m_reader = nullptr;
+    bool m_reading = false;
     QHash<QString, QString> m_keyNames;
     QChartView *m_firstToken;
     QChartView *m_perMinute;

@@ -1,11 +1,23 @@
 #pragma once
 
-#include <QtCore/QHash>
+#include "api/values/DryRunPlan.h"
+#include "api/values/KeyInfo.h"
+#include "api/values/SharerRow.h"
+#include "clients/ClientSnippets.h"
+#include "store/TraceRecord.h"
+
+namespace Aile::Store {
+struct TraceQuery;
+}
+
 #include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
 #include <QtCore/QObject>
-#include <QtCore/QPointer>
 
 #include <functional>
+#include <memory>
+
+class QNetworkAccessManager;
 
 namespace Aile {
 class EngineHost;
@@ -13,39 +25,105 @@ class EngineHost;
 
 namespace Aile::Ui {
 
-/// The management API in-process, with an answer callback per call: wraps EngineHost::manage
-/// and its managementReplied signal. Never blocks; an answer whose context object is gone is
-/// dropped. Without a host every call answers 0 at once ("the proxy is not running").
+class IManagementTransport;
+
+/// An answer of the management API: the HTTP status, the typed value on success, and the
+/// engine's own message (cause and fix) otherwise.
+template<typename T>
+struct Reply
+{
+    int status = 0;                // 0: no engine answered (the proxy is not running)
+    T value{};
+    QString error;
+    bool ok() const { return status >= 200 && status < 300; }
+};
+
+/// What the Sharers page asks GET /sharers for (the x-aile-* filters a request would carry).
+struct SharerQuery
+{
+    QString model;                 // provider/model; empty: every sharer by handle
+    QString provider;
+    QString maxPrice;
+    QString minPrice;
+    bool verified = false;
+    QString sort;                  // name, price, speed; empty: the routing order
+    QString path() const;
+};
+
+/// What one request through the proxy got (Connect a tool's Test connection).
+struct ToolTestResult
+{
+    int status = 0;                // 0: the proxy was not reached
+    qint64 elapsedMs = 0;
+    QString sharer;                // the handle that served it (x-aile-sharer)
+    QString traceId;               // x-aile-request-id
+    QString error;                 // the network's words (status 0) or the proxy's message (an error status)
+};
+
+/// The GUI's one way to the engine: every view and dialog calls the management API through this
+/// client and gets typed values (engine/api/values) back. Where the engine is (embedded, or
+/// another process over HTTP) is the transport's business, never a view's. Never blocks; an
+/// answer whose context object is gone is dropped.
 class ManagementClient : public QObject
 {
     Q_OBJECT
 public:
-    using Answer = std::function<void(int status, const QJsonDocument &body)>;
+    template<typename T>
+    using Handler = std::function<void(const Reply<T> &)>;
 
+    /// The embedded engine, in-process (InProcessTransport). Without a host every call answers 0.
     explicit ManagementClient(EngineHost *host, QObject *parent = nullptr);
+    /// Any transport; the client owns it.
+    explicit ManagementClient(std::unique_ptr<IManagementTransport> transport, QObject *parent = nullptr);
 
-    EngineHost *host() const { return m_host; }
-    void call(const QString &method, const QString &path, const QJsonDocument &body, QObject *context, Answer answer);
-    void call(const QString &method, const QString &path, QObject *context, Answer answer)
-    {
-        call(method, path, QJsonDocument(), context, std::move(answer));
-    }
-    int pending() const { return int(m_pending.size()); }
+    int pending() const;
+
+    // Sharers (docs/management-api.md)
+    void sharers(const SharerQuery &query, QObject *context, Handler<Api::SharerListing> done);
+    /// POST /sharers (handle empty) or PUT /sharers/{handle}; the answer is the stored sharer.
+    void saveSharer(const QString &handle, const QJsonObject &sharer, QObject *context, Handler<QJsonObject> done);
+    void removeSharer(const QString &handle, QObject *context, Handler<QJsonObject> done);
+    void relinkSharer(const QString &handle, const QJsonObject &credential, QObject *context, Handler<QJsonObject> done);
+    void testSharer(const QString &handle, const QString &model, QObject *context, Handler<Api::SharerCheck> done);
+    void probeSharer(const QString &handle, QObject *context, Handler<Api::SharerCheck> done);
+    /// POST /admin/config: a document in the configuration file's format (a custom provider).
+    void importConfig(const QJsonObject &document, QObject *context, Handler<QJsonObject> done);
+    /// GET /catalog: the providers and models the engine knows.
+    void catalog(QObject *context, Handler<QJsonObject> done);
+
+    // Keys and routes
+    void keys(QObject *context, Handler<QList<Api::KeyInfo>> done);
+    void key(const QString &id, QObject *context, Handler<Api::KeyInfo> done);
+    void createKey(const QString &name, QObject *context, Handler<Api::CreatedKey> done);
+    /// PUT /keys/{id} with the fields to replace (name, routing, routes).
+    void updateKey(const QString &id, const QJsonObject &changes, QObject *context, Handler<Api::KeyInfo> done);
+    void saveRoutes(const QString &id, const QList<Api::RouteValue> &routes, QObject *context, Handler<Api::KeyInfo> done);
+    void revokeKey(const QString &id, QObject *context, Handler<QJsonObject> done);
+    void dryRun(const Api::DryRunAsk &ask, QObject *context, Handler<Api::DryRunPlan> done);
+    /// GET /keys/route-template?model=…&key=…: one target per provider that lists the model.
+    void routeTemplate(const QString &model, const QString &keyId, QObject *context, Handler<QJsonObject> done);
+
+    // Traces
+    void traces(const Store::TraceQuery &query, QObject *context, Handler<QList<Store::TraceRecord>> done);
+
+    /// One small request through the proxy at baseUrl, on the wire a tool speaks, with its key and
+    /// model, exactly as the tool would send it (an ordinary HTTP client: it is charged and traced).
+    /// ownLogin: the key travels in x-aile-key, as a tool that sends its own subscription login
+    /// does (docs/subscriptions.md); the test has no login, so it shows the tool's fallback.
+    void testTool(const QString &baseUrl, Clients::ClientSnippets::Wire wire, const QString &key, const QString &model, QObject *context,
+                  std::function<void(const ToolTestResult &)> done, bool ownLogin = false);
 
     /// The engine's own message of an error answer ({"error": {"message": …}}), or a generic one.
     static QString errorMessage(int status, const QJsonDocument &body);
 
 private:
-    void handleReply(quint64 id, int status, const QByteArray &body);
+    using Raw = std::function<void(int status, const QJsonDocument &body)>;
+    void send(const QString &method, const QString &path, const QJsonObject &body, QObject *context, Raw done);
+    template<typename T, typename Read>
+    void request(const QString &method, const QString &path, const QJsonObject &body, QObject *context, Handler<T> done, Read read);
 
-    struct Pending
-    {
-        QPointer<QObject> context;
-        bool hasContext = false;
-        Answer answer;
-    };
-    EngineHost *m_host;
-    QHash<quint64, Pending> m_pending;
+    IManagementTransport *m_transport;
+    QNetworkAccessManager *m_network = nullptr;   // made on the first testTool
 };
 
 } // namespace Aile::Ui

@@ -1,16 +1,14 @@
 #include "ConnectToolDialog.h"
 
+#include "common/ManagementClient.h"
 #include "keys/NewKeyDialog.h"
 
-#include <QtCore/QElapsedTimer>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtGui/QClipboard>
 #include <QtGui/QFontDatabase>
 #include <QtGui/QGuiApplication>
 #include <QtGui/QTextDocument>
-#include <QtNetwork/QNetworkAccessManager>
-#include <QtNetwork/QNetworkReply>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QDialogButtonBox>
@@ -42,8 +40,7 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
       m_modelNote(new QLabel(this)),
       m_test(new QPushButton(tr("&Test connection"), this)),
       m_showTrace(new QPushButton(tr("Show its t&race"), this)),
-      m_result(new QLabel(this)),
-      m_network(new QNetworkAccessManager(this))
+      m_result(new QLabel(this))
 {
     setObjectName(QStringLiteral("connectToolDialog"));
     setWindowTitle(tr("Connect a tool"));
@@ -387,71 +384,32 @@ void ConnectToolDialog::testConnection()
         m_result->setText(ClientSnippets::noSharerMessage(tool()));
         return;
     }
-    const ClientSnippets::Wire wire = ClientSnippets::wire(tool());
-    const QJsonArray messages{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                          {QStringLiteral("content"), QStringLiteral("Reply with OK.")}}};
-    QString path;
-    QJsonObject body{{QStringLiteral("model"), model()}};
-    QNetworkRequest request;
-    if (wire == ClientSnippets::Wire::Messages) {
-        path = QStringLiteral("/v1/messages");
-        body.insert(QStringLiteral("max_tokens"), 16);
-        body.insert(QStringLiteral("messages"), messages);
-        request.setRawHeader("x-api-key", key().toUtf8());
-        request.setRawHeader("anthropic-version", "2023-06-01");
-    } else if (wire == ClientSnippets::Wire::Responses) {
-        path = QStringLiteral("/v1/responses");
-        body.insert(QStringLiteral("input"), QStringLiteral("Reply with OK."));
-        body.insert(QStringLiteral("max_output_tokens"), 16);
-        request.setRawHeader("authorization", "Bearer " + key().toUtf8());
-    } else {
-        path = QStringLiteral("/v1/chat/completions");
-        body.insert(QStringLiteral("max_tokens"), 16);
-        body.insert(QStringLiteral("messages"), messages);
-        request.setRawHeader("authorization", "Bearer " + key().toUtf8());
-    }
-    if (ownLogin()) {
-        // As the tool sends it: the key in x-aile-key. The dialog has no subscription login, so the
-        // answer shows what serves the tool when its login is missing (its API-key fallback).
-        request.setRawHeader("x-api-key", QByteArray());
-        request.setRawHeader("authorization", QByteArray());
-        request.setRawHeader("x-aile-key", key().toUtf8());
-    }
-    request.setUrl(QUrl(m_baseUrl + path));
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    request.setTransferTimeout(60000);
-
     m_test->setEnabled(false);
     m_showTrace->setEnabled(false);
     m_result->setText(tr("Sending a request to %1 through the proxy…").arg(model()));
-    auto elapsed = std::make_shared<QElapsedTimer>();
-    elapsed->start();
-    QNetworkReply *reply = m_network->post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
-    connect(reply, &QNetworkReply::finished, this, [this, reply, elapsed] {
-        reply->deleteLater();
+    // Through the window's client when it has one; a dialog on its own (tests) makes its own,
+    // which needs no engine: the request is an ordinary HTTP client of the proxy.
+    if (!m_client && !m_ownClient)
+        m_ownClient = new ManagementClient(static_cast<EngineHost *>(nullptr), this);
+    ManagementClient *client = m_client ? m_client : m_ownClient;
+    client->testTool(m_baseUrl, ClientSnippets::wire(tool()), key(), model(), this, [this](const ToolTestResult &r) {
         m_test->setEnabled(true);
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QString traceId = QString::fromUtf8(reply->rawHeader("x-aile-request-id"));
-        const QString ms = QString::number(elapsed->elapsed());
-        if (status == 0) {
-            m_result->setText(tr("Could not reach the proxy: %1").arg(reply->errorString()));
-        } else if (status < 400) {
-            const QString handle = QString::fromUtf8(reply->rawHeader("x-aile-sharer"));
+        const QString ms = QString::number(r.elapsedMs);
+        if (r.status == 0)
+            m_result->setText(tr("Could not reach the proxy: %1").arg(r.error));
+        else if (r.status < 400)
             m_result->setText(tr("HTTP %1 in %2 ms, served by %3 (trace %4).")
-                                  .arg(QString::number(status), ms, m_sharerNames.value(handle, handle), traceId));
-        } else {
-            const QJsonObject error = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject();
-            m_result->setText(tr("HTTP %1 in %2 ms: %3").arg(QString::number(status), ms, error.value(QLatin1String("message")).toString()));
-        }
+                                  .arg(QString::number(r.status), ms, m_sharerNames.value(r.sharer, r.sharer), r.traceId));
+        else
+            m_result->setText(tr("HTTP %1 in %2 ms: %3").arg(QString::number(r.status), ms, r.error));
         if (ownLogin())
             m_result->setText(m_result->text() + QLatin1Char(' ')
                               + tr("Sent with your key in x-aile-key and no subscription login: a sharer using the tool's own "
                                    "login was passed over (\"no subscription login on this request\"); from the tool it serves."));
-        m_lastTraceId = traceId;
-        m_showTrace->setEnabled(!traceId.isEmpty());
-        Q_EMIT testFinished(status, traceId);
-    });
+        m_lastTraceId = r.traceId;
+        m_showTrace->setEnabled(!r.traceId.isEmpty());
+        Q_EMIT testFinished(r.status, r.traceId);
+    }, ownLogin());
 }
 
 bool ConnectToolDialog::ownLogin() const

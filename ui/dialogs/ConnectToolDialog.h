@@ -10,7 +10,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
-class QNetworkAccessManager;
 class QPlainTextEdit;
 class QPushButton;
 class QToolButton;
@@ -97,7 +96,7 @@ private:
     QPushButton *m_test;
     QPushButton *m_showTrace;
     QLabel *m_result;
-    QNetworkAccessManager *m_network;
+    ManagementClient *m_ownClient = nullptr;   // for a dialog without the window's client
     QString m_baseUrl;
     QString m_lastTraceId;
     QHash<QString, QString> m_plainKeys;

@@ -1,6 +1,6 @@
 #include "SharerDialog.h"
 
-#include "core/EngineHost.h"
+#include "common/ManagementClient.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QJsonDocument>
@@ -36,18 +36,12 @@ W *named(W *w, const char *objectName, const QString &accessible)
     return w;
 }
 
-QString messageOf(int status, const QByteArray &body)
-{
-    const QString message = QJsonDocument::fromJson(body).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
-    return message.isEmpty() ? SharerDialog::tr("The engine answered HTTP %1").arg(status) : message;
-}
-
 } // namespace
 
-SharerDialog::SharerDialog(EngineHost *host, const QJsonArray &providers, const SecretStorage &storage, const QJsonObject &sharer,
+SharerDialog::SharerDialog(ManagementClient *client, const QJsonArray &providers, const SecretStorage &storage, const QJsonObject &sharer,
                            QWidget *parent)
     : QDialog(parent),
-      m_host(host),
+      m_client(client),
       m_providers(providers),
       m_handle(sharer.value(QLatin1String("handle")).toString()),
       m_handleEdit(named(new QLineEdit(this), "sharerHandle", tr("Handle"))),
@@ -208,7 +202,6 @@ SharerDialog::SharerDialog(EngineHost *host, const QJsonArray &providers, const 
     });
     connect(m_buttons, &QDialogButtonBox::accepted, this, &SharerDialog::submit);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SharerDialog::reject);
-    connect(m_host, &EngineHost::managementReplied, this, &SharerDialog::handleReply);
     updatePriceMode();
     updateProvider();
 }
@@ -326,53 +319,40 @@ QString SharerDialog::error() const
 void SharerDialog::submit()
 {
     // No local rules: the engine's answer is the validation, word for word.
-    if (m_call != 0 || m_providerCall != 0)
+    if (m_busy)
         return;
     m_error->hide();
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
+    m_busy = true;
     const QJsonObject custom = customProvider();
-    if (!custom.isEmpty()) {
-        // The provider first, as the configuration file would declare it; then the sharer.
-        const QJsonObject doc{{QStringLiteral("providers"), QJsonArray{custom}}};
-        m_providerCall = m_host->manage(QStringLiteral("POST"), QStringLiteral("/admin/config"), QJsonDocument(doc).toJson(QJsonDocument::Compact));
-        return;
-    }
-    sendSharer();
+    if (custom.isEmpty())
+        return sendSharer();
+    // The provider first, as the configuration file would declare it; then the sharer.
+    m_client->importConfig(QJsonObject{{QStringLiteral("providers"), QJsonArray{custom}}}, this, [this](const Reply<QJsonObject> &reply) {
+        if (!reply.ok())
+            return showError(reply.error);
+        sendSharer();
+    });
 }
 
 void SharerDialog::sendSharer()
 {
-    const QByteArray payload = QJsonDocument(body()).toJson(QJsonDocument::Compact);
-    m_call = m_handle.isEmpty() ? m_host->manage(QStringLiteral("POST"), QStringLiteral("/sharers"), payload)
-                                : m_host->manage(QStringLiteral("PUT"), QStringLiteral("/sharers/") + m_handle, payload);
+    m_client->saveSharer(m_handle, body(), this, [this](const Reply<QJsonObject> &reply) {
+        if (!reply.ok())
+            return showError(reply.error);
+        m_busy = false;
+        m_buttons->button(QDialogButtonBox::Ok)->setEnabled(true);
+        Q_EMIT saved(reply.value.value(QLatin1String("handle")).toString(), reply.value.value(QLatin1String("name")).toString());
+        QDialog::done(Accepted);
+    });
 }
 
-void SharerDialog::showError(int status, const QByteArray &body)
+void SharerDialog::showError(const QString &message)
 {
+    m_busy = false;
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(true);
-    m_error->setText(messageOf(status, body));
+    m_error->setText(message);
     m_error->show();
-}
-
-void SharerDialog::handleReply(quint64 id, int status, const QByteArray &body)
-{
-    if (id == 0)
-        return;
-    if (id == m_providerCall) {
-        m_providerCall = 0;
-        if (status != 200)
-            return showError(status, body);
-        return sendSharer();
-    }
-    if (id != m_call)
-        return;
-    m_call = 0;
-    if (status != 200)
-        return showError(status, body);
-    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(true);
-    const QJsonObject o = QJsonDocument::fromJson(body).object();
-    Q_EMIT saved(o.value(QLatin1String("handle")).toString(), o.value(QLatin1String("name")).toString());
-    QDialog::done(Accepted);
 }
 
 void SharerDialog::done(int result)

@@ -13,11 +13,9 @@ class QLineEdit;
 class QSpinBox;
 class QTableWidget;
 
-namespace Aile {
-class EngineHost;
-}
-
 namespace Aile::Ui {
+
+class ManagementClient;
 
 /// Where the engine can keep a credential, from its status.
 struct SecretStorage
@@ -25,6 +23,7 @@ struct SecretStorage
     bool probed = false;      // the keychain probe answered
     bool keychain = false;    // a keychain answers
     QString keychainError;    // why not, in the engine's words
+    int keychainErrorKind = 0;   // why not, as a code: Secrets::SecretError::Kind (NoKeychain, AccessDenied, …)
     QString file;             // the opted-in plain-text secrets file, or empty
 };
 
@@ -40,7 +39,7 @@ class SharerDialog : public QDialog
 public:
     /// providers: the catalogue's (EngineStatus::providers). An empty sharer means Add;
     /// otherwise its fields (configuration-file format) are edited.
-    SharerDialog(EngineHost *host, const QJsonArray &providers, const SecretStorage &storage, const QJsonObject &sharer,
+    SharerDialog(ManagementClient *client, const QJsonArray &providers, const SecretStorage &storage, const QJsonObject &sharer,
                  QWidget *parent = nullptr);
 
     /// Picks a provider by id (a catalogue provider), or "custom:openai" / "custom:anthropic".
@@ -60,17 +59,15 @@ protected:
 private:
     void submit();
     void sendSharer();
-    void handleReply(quint64 id, int status, const QByteArray &body);
-    void showError(int status, const QByteArray &body);
+    void showError(const QString &message);
     void updatePriceMode();
     void updateProvider();
     void addQuoteRow(const QString &model = {}, double input = 0, double output = 0);
 
-    EngineHost *m_host;
+    ManagementClient *m_client;
     QJsonArray m_providers;
     QString m_handle;
-    quint64 m_call = 0;
-    quint64 m_providerCall = 0;
+    bool m_busy = false;      // a save is on its way: Enter does not send it twice
     QLineEdit *m_handleEdit;
     QLineEdit *m_name;
     QComboBox *m_provider;

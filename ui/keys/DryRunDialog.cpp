@@ -80,81 +80,69 @@ void DryRunDialog::run()
     if (model.isEmpty() || !m_client)
         return;
     m_run->setEnabled(false);
-    const QJsonObject ask{{QStringLiteral("model"), model}, {QStringLiteral("key"), m_keyId}};
-    m_client->call(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"), QJsonDocument(ask), this,
-                   [this](int status, const QJsonDocument &body) {
-                       m_run->setEnabled(true);
-                       if (status != 200) {
-                           m_results->clear();
-                           m_summary->setText(ManagementClient::errorMessage(status, body));
-                           Q_EMIT answered();
-                           return;
-                       }
-                       show(status, body.object());
-                   });
+    Api::DryRunAsk ask;
+    ask.model = model;
+    ask.key = m_keyId;
+    m_client->dryRun(ask, this, [this](const Reply<Api::DryRunPlan> &reply) {
+        m_run->setEnabled(true);
+        if (!reply.ok()) {
+            m_results->clear();
+            m_summary->setText(reply.error);
+            Q_EMIT answered();
+            return;
+        }
+        show(reply.value);
+    });
 }
 
-QString DryRunDialog::routeLine(const QJsonObject &route)
+QString DryRunDialog::routeLine(const Api::DryRunRoute &route)
 {
-    const QString order = route.value(QLatin1String("order")).toString();
-    QString line = order == QLatin1String("cheapest")      ? tr("Route %1 tries its targets cheapest first.")
-                   : order == QLatin1String("round-robin") ? tr("Route %1 tries its targets in turn (round-robin).")
-                                                           : tr("Route %1 tries its targets in order.");
-    line = line.arg(route.value(QLatin1String("name")).toString());
-    if (const int ttft = route.value(QLatin1String("ttftMs")).toInt(0); ttft > 0)
+    QString line = route.order == QLatin1String("cheapest")      ? tr("Route %1 tries its targets cheapest first.")
+                   : route.order == QLatin1String("round-robin") ? tr("Route %1 tries its targets in turn (round-robin).")
+                                                                 : tr("Route %1 tries its targets in order.");
+    line = line.arg(route.name);
+    if (const int ttft = route.ttftMs.value_or(0); ttft > 0)
         line += QLatin1Char(' ') + tr("A target with no first token within %1 s is dropped for the next (never the last).")
                                        .arg(QLocale().toString(ttft / 1000.0, 'g', 6));
     return line;
 }
 
-void DryRunDialog::show(int, const QJsonObject &answer)
+void DryRunDialog::show(const Api::DryRunPlan &answer)
 {
     m_answer = answer;
     m_results->clear();
-    for (const QJsonValue &tv : answer.value(QLatin1String("targets")).toArray()) {
-        const QJsonObject t = tv.toObject();
-        auto *target = new QTreeWidgetItem(m_results, {t.value(QLatin1String("target")).toString()});
+    for (const Api::DryRunTarget &t : answer.targets) {
+        auto *target = new QTreeWidgetItem(m_results, {t.target});
         // A target refused before any sharer is asked (a spent budget, a cap no sharer fits): the
         // route would move on to the next one.
-        if (const QJsonObject refusal = t.value(QLatin1String("refusal")).toObject(); !refusal.isEmpty()) {
-            const QString code = refusal.value(QLatin1String("code")).toString();
+        if (t.refusal) {
+            const QString &code = t.refusal->code;
             const QString why = code == QLatin1String("budget_spent") ? tr("budget spent") : code.isEmpty() ? tr("refused") : code;
-            target->setText(4, tr("%1 (HTTP %2): skipped").arg(why).arg(refusal.value(QLatin1String("status")).toInt()));
-            auto *line = new QTreeWidgetItem(target, {tr("refused: %1").arg(refusal.value(QLatin1String("message")).toString())});
+            target->setText(4, tr("%1 (HTTP %2): skipped").arg(why).arg(t.refusal->status));
+            auto *line = new QTreeWidgetItem(target, {tr("refused: %1").arg(t.refusal->message)});
             line->setToolTip(0, line->text(0));
             line->setFirstColumnSpanned(true);
         }
-        for (const QJsonValue &v : t.value(QLatin1String("sharers")).toArray()) {
-            const QJsonObject s = v.toObject();
-            const QJsonValue quote = s.value(QLatin1String("quoteUsd"));
-            const QString note = s.value(QLatin1String("first")).toBool()           ? tr("tried first")
-                                 : s.value(QLatin1String("tiedWithFirst")).toBool() ? tr("tied with the first")
-                                                                                     : QString();
-            new QTreeWidgetItem(target, {QStringLiteral("%1. %2 (%3)")
-                                             .arg(s.value(QLatin1String("rank")).toInt())
-                                             .arg(s.value(QLatin1String("name")).toString(), s.value(QLatin1String("handle")).toString()),
-                                         quote.isDouble() ? QStringLiteral("$") + QLocale().toString(quote.toDouble(), 'f', 6) : tr("unquotable"),
-                                         s.value(QLatin1String("tested")).toBool() ? tr("tested") : tr("not tested"),
-                                         Format::duration(qint64(s.value(QLatin1String("ttfbMs")).toDouble(-1))), note});
+        for (const Api::DryRunSharer &s : t.sharers) {
+            const QString note = s.first ? tr("tried first") : s.tiedWithFirst ? tr("tied with the first") : QString();
+            new QTreeWidgetItem(target, {QStringLiteral("%1. %2 (%3)").arg(s.rank).arg(s.name, s.handle),
+                                         s.quoteUsd ? QStringLiteral("$") + QLocale().toString(*s.quoteUsd, 'f', 6) : tr("unquotable"),
+                                         s.tested ? tr("tested") : tr("not tested"), Format::duration(s.ttfbMs.value_or(-1)), note});
         }
-        if (const int more = t.value(QLatin1String("more")).toInt())
-            new QTreeWidgetItem(target, {tr("… and %1 more").arg(more)});
-        for (const QJsonValue &v : t.value(QLatin1String("removed")).toArray()) {
-            const QJsonObject r = v.toObject();
-            new QTreeWidgetItem(target, {tr("removed: %1 (%2)").arg(r.value(QLatin1String("name")).toString(), r.value(QLatin1String("handle")).toString()),
-                                         QString(), QString(), QString(), r.value(QLatin1String("reason")).toString()});
-        }
-        const QJsonObject unavailable = t.value(QLatin1String("unavailable")).toObject();
-        for (auto it = unavailable.begin(); it != unavailable.end(); ++it)
-            new QTreeWidgetItem(target, {tr("unavailable (%1): %2").arg(it.key()).arg(it.value().toInt())});
+        if (t.more > 0)
+            new QTreeWidgetItem(target, {tr("… and %1 more").arg(t.more)});
+        for (const Api::DryRunRemoved &r : t.removed)
+            new QTreeWidgetItem(target, {tr("removed: %1 (%2)").arg(r.name, r.handle), QString(), QString(), QString(), r.reason});
+        for (auto it = t.unavailable.begin(); it != t.unavailable.end(); ++it)
+            new QTreeWidgetItem(target, {tr("unavailable (%1): %2").arg(it.key()).arg(it.value())});
         target->setExpanded(true);
     }
     QString text;
-    if (const QJsonObject route = answer.value(QLatin1String("route")).toObject(); !route.isEmpty())
-        text = routeLine(route) + QLatin1Char(' ');
-    if (const QJsonObject refusal = answer.value(QLatin1String("refusal")).toObject(); !refusal.isEmpty())
-        text += tr("A real request would be refused: HTTP %1, %2").arg(refusal.value(QLatin1String("status")).toInt()).arg(refusal.value(QLatin1String("message")).toString());
-    else if (answer.value(QLatin1String("ordering")).toString() == QLatin1String("sampled"))
+    if (answer.route)
+        text = routeLine(*answer.route) + QLatin1Char(' ');
+    if (answer.refusal)
+        text += tr("A real request would be refused: HTTP %1, %2").arg(answer.refusal->status).arg(answer.refusal->message);
+    else if (answer.sampled)
         text += tr("The order is sampled: ties are drawn again for a real request.");
     else
         text += tr("The order is fixed.");

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/values/DryRunPlan.h"
+
 #include <QtCore/QJsonObject>
 #include <QtWidgets/QDialog>
 
@@ -29,15 +31,15 @@ public:
     void run();
     QTreeWidget *results() const { return m_results; }
     QString summary() const;
-    QJsonObject lastAnswer() const { return m_answer; }
+    Api::DryRunPlan lastAnswer() const { return m_answer; }
 
 Q_SIGNALS:
     void answered();
 
 private:
-    void show(int status, const QJsonObject &answer);
+    void show(const Api::DryRunPlan &answer);
     /// "Route coding tries its targets in order." and its first-token limit.
-    static QString routeLine(const QJsonObject &route);
+    static QString routeLine(const Api::DryRunRoute &route);
 
     ManagementClient *m_client;
     QString m_keyId;
@@ -45,7 +47,7 @@ private:
     QPushButton *m_run;
     QTreeWidget *m_results;
     QLabel *m_summary;
-    QJsonObject m_answer;
+    Api::DryRunPlan m_answer;
 };
 
 } // namespace Aile::Ui

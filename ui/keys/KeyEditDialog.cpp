@@ -61,43 +61,39 @@ void KeyEditDialog::showError(const QString &message)
     m_error->setVisible(!message.isEmpty());
 }
 
-void KeyEditDialog::readKey(const QString &keyId, std::function<void(const QJsonObject &key)> fill)
+void KeyEditDialog::readKey(const QString &keyId, std::function<void(const Api::KeyInfo &key)> fill)
 {
     m_keyId = keyId;
     m_save->setEnabled(false);
     m_title->setText(tr("Reading the key…"));
-    m_client->call(QStringLiteral("GET"), QStringLiteral("/keys/") + keyId, this,
-                   [this, fill = std::move(fill)](int status, const QJsonDocument &body) {
-                       if (status != 200) {
-                           showError(ManagementClient::errorMessage(status, body));
-                           return;
-                       }
-                       const QJsonObject key = body.object().value(QLatin1String("key")).toObject();
-                       m_keyName = key.value(QLatin1String("name")).toString();
-                       fill(key);
-                       m_save->setEnabled(true);
-                       Q_EMIT loaded();
-                   });
+    m_client->key(keyId, this, [this, fill = std::move(fill)](const Reply<Api::KeyInfo> &reply) {
+        if (!reply.ok()) {
+            showError(reply.error);
+            return;
+        }
+        m_keyName = reply.value.name;
+        fill(reply.value);
+        m_save->setEnabled(true);
+        Q_EMIT loaded();
+    });
 }
 
-void KeyEditDialog::putKey(const QJsonObject &body, std::function<void(const QJsonObject &key)> done)
+void KeyEditDialog::putKey(const QJsonObject &body, std::function<void(const Api::KeyInfo &key)> done)
 {
     if (m_keyId.isEmpty())
         return;
     m_save->setEnabled(false);
     showError(QString());
-    m_client->call(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, QJsonDocument(body), this,
-                   [this, done = std::move(done)](int status, const QJsonDocument &answer) {
-                       m_save->setEnabled(true);
-                       if (status < 200 || status >= 300) {
-                           const QString message = ManagementClient::errorMessage(status, answer);
-                           showError(message);
-                           Q_EMIT saveFailed(message);
-                           return;
-                       }
-                       done(answer.object().value(QLatin1String("key")).toObject());
-                       accept();
-                   });
+    m_client->updateKey(m_keyId, body, this, [this, done = std::move(done)](const Reply<Api::KeyInfo> &reply) {
+        m_save->setEnabled(true);
+        if (!reply.ok()) {
+            showError(reply.error);
+            Q_EMIT saveFailed(reply.error);
+            return;
+        }
+        done(reply.value);
+        accept();
+    });
 }
 
 } // namespace Aile::Ui

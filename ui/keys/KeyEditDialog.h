@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/values/KeyInfo.h"
+
 #include <QtCore/QJsonObject>
 #include <QtWidgets/QDialog>
 
@@ -41,10 +43,10 @@ protected:
     /// Lays the dialog out: the title line, the fields, the engine's message, Save and Cancel.
     void setFields(QLayout *fields);
     /// GET /keys/{id}; fill gets the key, then Save is enabled and loaded() follows.
-    void readKey(const QString &keyId, std::function<void(const QJsonObject &key)> fill);
+    void readKey(const QString &keyId, std::function<void(const Api::KeyInfo &key)> fill);
     /// PUT /keys/{id} with body; on the engine's yes done gets the key as stored and the dialog
     /// closes, otherwise its message shows and saveFailed() follows.
-    void putKey(const QJsonObject &body, std::function<void(const QJsonObject &key)> done);
+    void putKey(const QJsonObject &body, std::function<void(const Api::KeyInfo &key)> done);
     void showError(const QString &message);
 
     ManagementClient *client() const { return m_client; }

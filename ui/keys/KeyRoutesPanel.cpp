@@ -64,7 +64,7 @@ KeyRoutesPanel::KeyRoutesPanel(QWidget *parent)
     connect(m_table, &QTableView::doubleClicked, this, &KeyRoutesPanel::editRoute);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         if (const QString name = selectedRoute(); !name.isEmpty()) {
-            m_lastKeyId = m_key.value(QLatin1String("id")).toString();
+            m_lastKeyId = m_key.id;
             m_lastRoute = name;
         }
         updateButtons();
@@ -88,19 +88,19 @@ void KeyRoutesPanel::setSharers(const QJsonArray &sharers)
     m_model->setSharerNames(names);
 }
 
-void KeyRoutesPanel::setKey(const QJsonObject &key)
+void KeyRoutesPanel::setKey(const Api::KeyInfo &key)
 {
     m_key = key;
     m_model->setKey(key);
-    const QString name = key.value(QLatin1String("name")).toString();
-    if (key.isEmpty())
+    const QString name = key.name;
+    if (key.id.isEmpty())
         m_heading->setText(tr("Routes: select a key."));
     else if (m_model->rowCount() == 0)
         m_heading->setText(tr("Routes of %1: none yet. A route tries its targets in turn; a tool uses it by sending its name as the model.").arg(name));
     else
         m_heading->setText(tr("Routes of %1: a tool uses one by sending its name as the model.").arg(name));
     // The list is read again after every change and every status: the route chosen stays chosen.
-    if (key.value(QLatin1String("id")).toString() == m_lastKeyId)
+    if (key.id == m_lastKeyId)
         selectRoute(m_lastRoute);
     if (selectedRoute().isEmpty() && m_model->rowCount() > 0)
         m_table->selectRow(0);
@@ -121,7 +121,7 @@ void KeyRoutesPanel::selectRoute(const QString &name)
 
 void KeyRoutesPanel::updateButtons()
 {
-    const bool usable = m_client && !m_key.isEmpty() && !m_key.value(QLatin1String("revoked")).toBool();
+    const bool usable = m_client && !m_key.id.isEmpty() && !m_key.revoked;
     const bool selected = usable && !selectedRoute().isEmpty();
     m_new->setEnabled(usable);
     m_edit->setEnabled(selected);
@@ -131,7 +131,7 @@ void KeyRoutesPanel::updateButtons()
 
 RouteDialog *KeyRoutesPanel::openDialog(const QString &routeName)
 {
-    const QString keyId = m_key.value(QLatin1String("id")).toString();
+    const QString keyId = m_key.id;
     if (!m_client || keyId.isEmpty())
         return nullptr;
     if (m_dialog)
@@ -164,27 +164,24 @@ RouteDialog *KeyRoutesPanel::editRoute()
 void KeyRoutesPanel::removeSelected()
 {
     const QString name = selectedRoute();
-    const QString keyId = m_key.value(QLatin1String("id")).toString();
+    const QString keyId = m_key.id;
     if (!m_client || name.isEmpty())
         return;
     Confirm::ask(this, tr("Remove route %1?").arg(name),
                  tr("Requests made with key %1 that send %2 as the model are no longer routed by it. "
                     "Its spend today stays in the ledger.")
-                     .arg(m_key.value(QLatin1String("name")).toString(), name),
+                     .arg(m_key.name, name),
                  tr("Remove"), {QStringLiteral("removeRouteConfirm"), QStringLiteral("confirmRemoveRoute"), QStringLiteral("cancelRemoveRoute")},
                  [this, keyId, name] {
-                     QJsonArray routes;
-                     for (const QJsonValue &v : m_model->routes())
-                         if (v.toObject().value(QLatin1String("name")).toString() != name)
-                             routes.append(v);
-                     m_client->call(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId, QJsonDocument(QJsonObject{{QStringLiteral("routes"), routes}}),
-                                    this, [this, name](int status, const QJsonDocument &body) {
-                                        if (status < 200 || status >= 300) {
-                                            Q_EMIT failed(ManagementClient::errorMessage(status, body));
-                                            return;
-                                        }
-                                        Q_EMIT routesChanged(tr("Route %1 removed.").arg(name));
-                                    });
+                     QList<Api::RouteValue> routes = m_model->routes();
+                     routes.removeIf([&name](const Api::RouteValue &r) { return r.name == name; });
+                     m_client->saveRoutes(keyId, routes, this, [this, name](const Reply<Api::KeyInfo> &reply) {
+                         if (!reply.ok()) {
+                             Q_EMIT failed(reply.error);
+                             return;
+                         }
+                         Q_EMIT routesChanged(tr("Route %1 removed.").arg(name));
+                     });
                  });
 }
 
@@ -193,7 +190,7 @@ DryRunDialog *KeyRoutesPanel::dryRun()
     const QString name = selectedRoute();
     if (!m_client || name.isEmpty())
         return nullptr;
-    auto *dialog = new DryRunDialog(m_client, m_key.value(QLatin1String("id")).toString(), m_key.value(QLatin1String("name")).toString(), this);
+    auto *dialog = new DryRunDialog(m_client, m_key.id, m_key.name, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setModel(name);
     dialog->open();

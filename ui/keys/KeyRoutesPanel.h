@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/values/KeyInfo.h"
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
 #include <QtCore/QPointer>
@@ -28,7 +30,7 @@ public:
     void setClient(ManagementClient *client);
     void setSharers(const QJsonArray &sharers);
     /// The key as GET /keys lists it; an empty object when none is selected.
-    void setKey(const QJsonObject &key);
+    void setKey(const Api::KeyInfo &key);
 
     RoutesModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
@@ -53,7 +55,7 @@ private:
     void updateButtons();
 
     ManagementClient *m_client = nullptr;
-    QJsonObject m_key;
+    Api::KeyInfo m_key;
     QString m_lastKeyId;   // the route last chosen, and its key's id
     QString m_lastRoute;
     QJsonArray m_sharers;

@@ -451,12 +451,12 @@ void KeyRoutingDialog::setRouting(const QJsonObject &r)
 
 void KeyRoutingDialog::load(const QString &keyId)
 {
-    readKey(keyId, [this](const QJsonObject &key) {
+    readKey(keyId, [this](const Api::KeyInfo &key) {
         setWindowTitle(tr("Routing of %1").arg(keyName()));
         titleLabel()->setText(tr("How requests made with key %1 (%2) choose a sharer. Headers on a request can only narrow these; "
                                  "the key's routes are bound by them too.")
-                                  .arg(keyName(), key.value(QLatin1String("prefix")).toString()));
-        setRouting(key.value(QLatin1String("routing")).toObject());
+                                  .arg(keyName(), key.prefix));
+        setRouting(key.routing);
     });
 }
 
@@ -468,9 +468,8 @@ void KeyRoutingDialog::save()
             showError(tr("At most %1 entries in each list.").arg(MaxListSize));
             return;
         }
-    putKey(QJsonObject{{QStringLiteral("routing"), r}}, [this](const QJsonObject &key) {
-        if (key.contains(QLatin1String("routing")))
-            m_loaded = key.value(QLatin1String("routing")).toObject();
+    putKey(QJsonObject{{QStringLiteral("routing"), r}}, [this](const Api::KeyInfo &key) {
+        m_loaded = key.routing;
         Q_EMIT saved(keyId(), keyName());
     });
 }

@@ -13,22 +13,17 @@ KeysModel::KeysModel(QObject *parent) : QAbstractTableModel(parent)
 {
 }
 
-void KeysModel::setKeys(const QJsonArray &keys)
+void KeysModel::setKeys(const QList<Api::KeyInfo> &keys)
 {
     beginResetModel();
     m_keys = keys;
     endResetModel();
 }
 
-QJsonObject KeysModel::key(int row) const
-{
-    return m_keys.at(row).toObject();
-}
-
 int KeysModel::rowOf(const QString &keyId) const
 {
     for (int row = 0; row < m_keys.size(); ++row)
-        if (key(row).value(QLatin1String("id")).toString() == keyId)
+        if (m_keys.at(row).id == keyId)
             return row;
     return -1;
 }
@@ -88,11 +83,11 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= m_keys.size())
         return {};
-    const QJsonObject k = key(index.row());
-    const bool revoked = k.value(QLatin1String("revoked")).toBool();
+    const Api::KeyInfo &k = m_keys.at(index.row());
+    const bool revoked = k.revoked;
     switch (role) {
     case KeyIdRole:
-        return k.value(QLatin1String("id")).toString();
+        return k.id;
     case RevokedRole:
         return revoked;
     case Qt::ForegroundRole:
@@ -105,7 +100,7 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ToolTipRole:
         if (index.column() == Routing)
-            return routingSummary(k.value(QLatin1String("routing")).toObject());
+            return routingSummary(k.routing);
         return {};
     case Qt::DisplayRole:
         break;
@@ -114,19 +109,17 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
     }
     switch (index.column()) {
     case Name:
-        return k.value(QLatin1String("name")).toString();
+        return k.name;
     case Prefix:
-        return k.value(QLatin1String("prefix")).toString();
-    case Created: {
-        const qint64 ms = qint64(k.value(QLatin1String("createdMs")).toDouble(0));
-        return ms > 0 ? Format::dateTime(ms) : QString();
-    }
+        return k.prefix;
+    case Created:
+        return k.createdMs > 0 ? Format::dateTime(k.createdMs) : QString();
     case State:
         return revoked ? tr("revoked") : tr("active");
     case SpentToday:
-        return Format::money(k.value(QLatin1String("spentTodayUsd")).toDouble(0));
+        return Format::money(k.spentTodayUsd);
     case Routing:
-        return routingSummary(k.value(QLatin1String("routing")).toObject());
+        return routingSummary(k.routing);
     default:
         return {};
     }

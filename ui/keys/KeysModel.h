@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/values/KeyInfo.h"
+
 #include <QtCore/QAbstractTableModel>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
@@ -17,8 +19,8 @@ public:
 
     explicit KeysModel(QObject *parent = nullptr);
 
-    void setKeys(const QJsonArray &keys);
-    QJsonObject key(int row) const;
+    void setKeys(const QList<Api::KeyInfo> &keys);
+    Api::KeyInfo key(int row) const { return m_keys.value(row); }
     int rowOf(const QString &keyId) const;
 
     /// A short line of what the key's routing changes from the defaults ("≤ 80% of list · cap $0.50").
@@ -30,7 +32,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QJsonArray m_keys;
+    QList<Api::KeyInfo> m_keys;
 };
 
 } // namespace Aile::Ui

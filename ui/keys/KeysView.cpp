@@ -96,7 +96,7 @@ KeysView::KeysView(QWidget *parent)
 void KeysView::showSelectedRoutes()
 {
     const int row = m_model->rowOf(selectedKeyId());
-    m_routes->setKey(row >= 0 ? m_model->key(row) : QJsonObject());
+    m_routes->setKey(row >= 0 ? m_model->key(row) : Api::KeyInfo());
 }
 
 void KeysView::setClient(ManagementClient *client)
@@ -139,7 +139,7 @@ void KeysView::updateButtons()
 {
     const QString id = selectedKeyId();
     const int row = m_model->rowOf(id);
-    const bool revoked = row >= 0 && m_model->key(row).value(QLatin1String("revoked")).toBool();
+    const bool revoked = row >= 0 && m_model->key(row).revoked;
     m_new->setEnabled(m_client);
     m_routing->setEnabled(m_client && row >= 0 && !revoked);
     m_revoke->setEnabled(m_client && row >= 0 && !revoked);
@@ -150,13 +150,13 @@ void KeysView::refresh()
 {
     if (!m_client)
         return;
-    m_client->call(QStringLiteral("GET"), QStringLiteral("/keys"), this, [this](int status, const QJsonDocument &body) {
-        if (status != 200) {
-            showMessage(ManagementClient::errorMessage(status, body));
+    m_client->keys(this, [this](const Reply<QList<Api::KeyInfo>> &reply) {
+        if (!reply.ok()) {
+            showMessage(reply.error);
             return;
         }
         const QString selected = selectedKeyId();
-        m_model->setKeys(body.object().value(QLatin1String("keys")).toArray());
+        m_model->setKeys(reply.value);
         if (!selected.isEmpty())
             selectKey(selected);
         else if (m_model->rowCount() > 0)
@@ -174,10 +174,10 @@ NewKeyDialog *KeysView::newKey()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &NewKeyDialog::created, this, [this](const QString &id, const QString &name) {
         showMessage(tr("Key %1 created.").arg(name));
-        m_client->call(QStringLiteral("GET"), QStringLiteral("/keys"), this, [this, id](int status, const QJsonDocument &body) {
-            if (status != 200)
+        m_client->keys(this, [this, id](const Reply<QList<Api::KeyInfo>> &reply) {
+            if (!reply.ok())
                 return;
-            m_model->setKeys(body.object().value(QLatin1String("keys")).toArray());
+            m_model->setKeys(reply.value);
             selectKey(id);
             updateButtons();
             Q_EMIT listed();
@@ -215,7 +215,7 @@ DryRunDialog *KeysView::dryRun()
     const int row = m_model->rowOf(id);
     if (!m_client || row < 0)
         return nullptr;
-    auto *dialog = new DryRunDialog(m_client, id, m_model->key(row).value(QLatin1String("name")).toString(), this);
+    auto *dialog = new DryRunDialog(m_client, id, m_model->key(row).name, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
     return dialog;
@@ -227,16 +227,16 @@ void KeysView::revokeSelected()
     const int row = m_model->rowOf(id);
     if (!m_client || row < 0)
         return;
-    const QString name = m_model->key(row).value(QLatin1String("name")).toString();
+    const QString name = m_model->key(row).name;
     Confirm::ask(this, tr("Revoke key %1?").arg(name),
                  tr("Tools that use key %1 (%2) are refused from now on. A revoked key cannot be used again; "
                     "make a new key for them.")
-                     .arg(name, m_model->key(row).value(QLatin1String("prefix")).toString()),
+                     .arg(name, m_model->key(row).prefix),
                  tr("Revoke"), {QStringLiteral("revokeConfirm"), QStringLiteral("confirmRevoke"), QStringLiteral("cancelRevoke")},
                  [this, id, name] {
-                     m_client->call(QStringLiteral("DELETE"), QStringLiteral("/keys/") + id, this, [this, name](int status, const QJsonDocument &body) {
-                         if (status < 200 || status >= 300) {
-                             showMessage(ManagementClient::errorMessage(status, body));
+                     m_client->revokeKey(id, this, [this, name](const Reply<QJsonObject> &reply) {
+                         if (!reply.ok()) {
+                             showMessage(reply.error);
                              return;
                          }
                          showMessage(tr("Key %1 revoked.").arg(name));

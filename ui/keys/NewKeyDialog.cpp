@@ -125,13 +125,12 @@ void NewKeyDialog::create()
         return;   // one key per dialog
     m_create->setEnabled(false);
     m_message->setText(tr("Creating…"));
-    m_client->call(QStringLiteral("POST"), QStringLiteral("/keys"), QJsonDocument(QJsonObject{{QStringLiteral("name"), name}}), this,
-                   [this, name](int status, const QJsonDocument &body) {
-                       const QJsonObject key = body.object().value(QLatin1String("key")).toObject();
-                       const QString plain = body.object().value(QLatin1String("plain")).toString();
-                       if (status < 200 || status >= 300 || plain.isEmpty()) {
+    m_client->createKey(name, this, [this, name](const Reply<Api::CreatedKey> &reply) {
+                       const Api::KeyInfo &key = reply.value.key;
+                       const QString plain = reply.value.plain;
+                       if (!reply.ok() || plain.isEmpty()) {
                            m_create->setEnabled(true);
-                           const QString error = ManagementClient::errorMessage(status, body);
+                           const QString error = reply.ok() ? ManagementClient::errorMessage(reply.status, {}) : reply.error;
                            m_message->setText(error);
                            Q_EMIT failed(error);
                            return;
@@ -141,7 +140,7 @@ void NewKeyDialog::create()
                        m_copy->setEnabled(true);
                        m_copy->setFocus();
                        m_message->setText(tr("Key %1 created.").arg(name));
-                       Q_EMIT created(key.value(QLatin1String("id")).toString(), key.value(QLatin1String("name")).toString(name), plain);
+                       Q_EMIT created(key.id, key.name.isEmpty() ? name : key.name, plain);
                    });
 }
 

@@ -179,10 +179,10 @@ void RouteDialog::setSharers(const QJsonArray &sharers)
 void RouteDialog::askCatalog()
 {
     // The catalogue's models, for the providers one of whose sharers offers its whole catalogue.
-    client()->call(QStringLiteral("GET"), QStringLiteral("/catalog"), this, [this](int status, const QJsonDocument &body) {
-        if (status != 200)
+    client()->catalog(this, [this](const Reply<QJsonObject> &reply) {
+        if (!reply.ok())
             return;   // the sharers' own models are still offered, and any id can be typed
-        m_catalogModels = body.object().value(QLatin1String("models")).toArray();
+        m_catalogModels = reply.value.value(QLatin1String("models")).toArray();
         updateModelChoices();
     });
 }
@@ -290,16 +290,16 @@ void RouteDialog::load(const QString &keyId, const QString &routeName)
 {
     m_originalName = routeName;
     askCatalog();
-    readKey(keyId, [this](const QJsonObject &key) {
-        m_routes = key.value(QLatin1String("routes")).toArray();
-        m_routeSpend = key.value(QLatin1String("routeSpend")).toArray();
-        QJsonObject route, spend;
-        for (const QJsonValue &v : std::as_const(m_routes))
-            if (v.toObject().value(Name).toString() == m_originalName && !m_originalName.isEmpty())
-                route = v.toObject();
-        for (const QJsonValue &v : std::as_const(m_routeSpend))
-            if (v.toObject().value(Name).toString() == m_originalName && !m_originalName.isEmpty())
-                spend = v.toObject();
+    readKey(keyId, [this](const Api::KeyInfo &key) {
+        m_routes = key.routes;
+        QJsonObject route;
+        std::optional<Api::RouteSpend> spend;
+        for (const Api::RouteValue &r : std::as_const(m_routes))
+            if (r.name == m_originalName && !m_originalName.isEmpty())
+                route = r.toJson();
+        for (const Api::RouteSpend &s : key.routeSpend)
+            if (s.name == m_originalName && !m_originalName.isEmpty())
+                spend = s;
         if (route.isEmpty())
             m_originalName.clear();   // gone meanwhile (or new): Save appends it
         setWindowTitle(m_originalName.isEmpty() ? tr("New route on %1").arg(keyName()) : tr("Route %1 of %2").arg(m_originalName, keyName()));
@@ -307,10 +307,10 @@ void RouteDialog::load(const QString &keyId, const QString &routeName)
                                  "when the one before fails; the key's own routing binds every target.")
                                   .arg(keyName()));
         setRoute(route);
-        m_targets->setSpend(spend.value(Targets).toArray());
-        const double spent = spend.value(QLatin1String("spentUsd")).toDouble(0);
-        const double budget = spend.value(Budget).toDouble(0);
-        m_spent->setText(spend.isEmpty() ? tr("nothing yet (not saved)")
+        m_targets->setSpend(spend ? spend->targets : QList<Api::RouteSpend::Target>());
+        const double spent = spend ? spend->spentUsd : 0;
+        const double budget = spend ? spend->budgetUsdPerDay.value_or(0) : 0;
+        m_spent->setText(!spend ? tr("nothing yet (not saved)")
                          : budget > 0    ? tr("%1 of %2 (UTC day)").arg(Format::money(spent), Format::money(budget))
                                          : tr("%1 (UTC day)").arg(Format::money(spent)));
     });
@@ -321,18 +321,18 @@ void RouteDialog::save()
     const QJsonObject r = route();
     QJsonArray routes;
     bool replaced = false;
-    for (const QJsonValue &v : std::as_const(m_routes)) {
-        if (!replaced && !m_originalName.isEmpty() && v.toObject().value(Name).toString() == m_originalName) {
+    for (const Api::RouteValue &v : std::as_const(m_routes)) {
+        if (!replaced && !m_originalName.isEmpty() && v.name == m_originalName) {
             routes.append(r);
             replaced = true;
         } else {
-            routes.append(v);
+            routes.append(v.toJson());
         }
     }
     if (!replaced)
         routes.append(r);
-    putKey(QJsonObject{{QStringLiteral("routes"), routes}}, [this, name = r.value(Name).toString()](const QJsonObject &key) {
-        m_routes = key.value(QLatin1String("routes")).toArray();
+    putKey(QJsonObject{{QStringLiteral("routes"), routes}}, [this, name = r.value(Name).toString()](const Api::KeyInfo &key) {
+        m_routes = key.routes;
         m_originalName = name;
         Q_EMIT saved(keyId(), name);
     });
@@ -356,21 +356,16 @@ void RouteDialog::fillAcrossProviders(const QString &model)
     const QString bare = model.trimmed();
     if (bare.isEmpty())
         return;
-    QUrlQuery query;
-    query.addQueryItem(QStringLiteral("model"), bare);
-    if (!keyId().isEmpty())
-        query.addQueryItem(QStringLiteral("key"), keyId());
     m_across->setEnabled(false);
-    client()->call(QStringLiteral("GET"), QStringLiteral("/keys/route-template?") + query.toString(QUrl::FullyEncoded), this,
-                   [this, bare](int status, const QJsonDocument &body) {
-                       m_across->setEnabled(true);
-                       if (status != 200) {
-                           showError(ManagementClient::errorMessage(status, body));
-                           Q_EMIT templateFilled();
-                           return;
-                       }
-                       showTemplate(bare, body.object());
-                   });
+    client()->routeTemplate(bare, keyId(), this, [this, bare](const Reply<QJsonObject> &reply) {
+        m_across->setEnabled(true);
+        if (!reply.ok()) {
+            showError(reply.error);
+            Q_EMIT templateFilled();
+            return;
+        }
+        showTemplate(bare, reply.value);
+    });
 }
 
 void RouteDialog::showTemplate(const QString &model, const QJsonObject &answer)

@@ -67,8 +67,7 @@ private:
     void showTemplate(const QString &model, const QJsonObject &answer);
 
     QString m_originalName;
-    QJsonArray m_routes;        // the key's routes as read: Save replaces this one among them
-    QJsonArray m_routeSpend;    // the key's routeSpend as read
+    QList<Api::RouteValue> m_routes;   // the key's routes as read: Save replaces this one among them
     QJsonObject m_loaded;       // the route as read, for the fields the dialog does not show
     QJsonArray m_sharers;
     QJsonArray m_catalogModels;

@@ -84,7 +84,7 @@ void RouteTargetsTable::setChoices(const QStringList &models, const QJsonArray &
         selectRow(selected);
 }
 
-void RouteTargetsTable::setSpend(const QJsonArray &spend)
+void RouteTargetsTable::setSpend(const QList<Api::RouteSpend::Target> &spend)
 {
     m_spend = spend;
     for (int row = 0; row < rowCount(); ++row)
@@ -291,12 +291,11 @@ void RouteTargetsTable::updateSpend(int row)
     const QString pin = sharerBox(row)->currentData().toString();
     QString text = m_spend.isEmpty() ? QString() : QStringLiteral("—");
     QString tip = tr("Nothing spent today through this target as it stands: a new or edited target starts afresh.");
-    for (const QJsonValue &v : std::as_const(m_spend)) {
-        const QJsonObject s = v.toObject();
-        if (s.value(ModelField).toString() != model || s.value(SharerField).toString().compare(pin, Qt::CaseInsensitive) != 0)
+    for (const Api::RouteSpend::Target &s : std::as_const(m_spend)) {
+        if (s.model != model || s.sharer.compare(pin, Qt::CaseInsensitive) != 0)
             continue;
-        const double spent = s.value(QLatin1String("spentUsd")).toDouble(0);
-        const double budget = s.value(QLatin1String("budgetUsdPerDay")).toDouble(0);
+        const double spent = s.spentUsd;
+        const double budget = s.budgetUsdPerDay.value_or(0);
         text = Format::money(spent);
         tip = budget > 0 ? tr("%1 of its %2 daily budget spent today (UTC)").arg(Format::money(spent), Format::money(budget))
                          : tr("%1 spent today (UTC)").arg(Format::money(spent));

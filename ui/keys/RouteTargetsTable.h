@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/values/KeyInfo.h"
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
 #include <QtCore/QStringList>
@@ -28,7 +30,7 @@ public:
     /// Today's spend per target as the key's routeSpend gives it ({model, sharer, spentUsd, …}).
     /// A figure belongs to what a target calls (model and pin), so it follows a moved row and
     /// leaves an edited one.
-    void setSpend(const QJsonArray &spend);
+    void setSpend(const QList<Api::RouteSpend::Target> &spend);
 
     void setTargets(const QJsonArray &targets);
     QJsonArray targets() const;
@@ -59,7 +61,7 @@ private:
 
     QStringList m_models;
     QJsonArray m_sharers;
-    QJsonArray m_spend;
+    QList<Api::RouteSpend::Target> m_spend;
 };
 
 } // namespace Aile::Ui

@@ -7,24 +7,15 @@
 
 namespace Aile::Ui {
 
-namespace {
-
-const QLatin1String NameField("name");
-const QLatin1String TargetsField("targets");
-const QLatin1String BudgetField("budgetUsdPerDay");
-const QLatin1String SpentField("spentUsd");
-
-} // namespace
-
 RoutesModel::RoutesModel(QObject *parent) : QAbstractTableModel(parent)
 {
 }
 
-void RoutesModel::setKey(const QJsonObject &key)
+void RoutesModel::setKey(const Api::KeyInfo &key)
 {
     beginResetModel();
-    m_routes = key.value(QLatin1String("routes")).toArray();
-    m_spend = key.value(QLatin1String("routeSpend")).toArray();
+    m_routes = key.routes;
+    m_spend = key.routeSpend;
     endResetModel();
 }
 
@@ -37,53 +28,46 @@ void RoutesModel::setSharerNames(const QHash<QString, QString> &names)
         Q_EMIT dataChanged(index(0, Targets), index(rowCount() - 1, Targets));
 }
 
-QJsonObject RoutesModel::route(int row) const
-{
-    return m_routes.at(row).toObject();
-}
-
 int RoutesModel::rowOf(const QString &routeName) const
 {
     for (int row = 0; row < m_routes.size(); ++row)
-        if (route(row).value(NameField).toString() == routeName)
+        if (m_routes.at(row).name == routeName)
             return row;
     return -1;
 }
 
-QJsonObject RoutesModel::spendOf(int row) const
+Api::RouteSpend RoutesModel::spendOf(int row) const
 {
-    const QString name = route(row).value(NameField).toString();
-    for (const QJsonValue &v : m_spend)
-        if (v.toObject().value(NameField).toString() == name)
-            return v.toObject();
+    const QString name = route(row).name;
+    for (const Api::RouteSpend &s : m_spend)
+        if (s.name == name)
+            return s;
     return {};
 }
 
 bool RoutesModel::budgetSpent(int row) const
 {
-    const double budget = route(row).value(BudgetField).toDouble(0);
-    return budget > 0 && spendOf(row).value(SpentField).toDouble(0) >= budget;
+    const double budget = route(row).budgetUsdPerDay.value_or(0);
+    return budget > 0 && spendOf(row).spentUsd >= budget;
 }
 
-QString RoutesModel::targetsSummary(const QJsonObject &r) const
+QString RoutesModel::targetsSummary(const Api::RouteValue &r) const
 {
     QStringList out;
-    for (const QJsonValue &v : r.value(TargetsField).toArray()) {
-        const QJsonObject t = v.toObject();
-        const QString model = t.value(QLatin1String("model")).toString();
-        const QString pin = t.value(QLatin1String("sharer")).toString();
-        out << (pin.isEmpty() ? model : tr("%1 (%2)").arg(model, m_sharerNames.value(pin.toUpper(), pin)));
+    for (const Api::RouteTargetValue &t : r.targets) {
+        const QString &pin = t.sharer;
+        out << (pin.isEmpty() ? t.model : tr("%1 (%2)").arg(t.model, m_sharerNames.value(pin.toUpper(), pin)));
     }
     return out.join(QStringLiteral(" → "));
 }
 
-QString RoutesModel::orderSummary(const QJsonObject &r)
+QString RoutesModel::orderSummary(const Api::RouteValue &r)
 {
-    const QString order = r.value(QLatin1String("order")).toString();
+    const QString &order = r.order;
     QString text = order == QLatin1String("cheapest")      ? tr("cheapest")
                    : order == QLatin1String("round-robin") ? tr("round-robin")
                                                            : tr("in order");
-    const QString prefer = r.value(QLatin1String("prefer")).toString();
+    const QString &prefer = r.prefer;
     if (prefer == QLatin1String("speed"))
         text += QStringLiteral(" · ") + tr("speed first");
     else if (prefer == QLatin1String("price"))
@@ -91,12 +75,12 @@ QString RoutesModel::orderSummary(const QJsonObject &r)
     return text;
 }
 
-QString RoutesModel::limitsSummary(const QJsonObject &r)
+QString RoutesModel::limitsSummary(const Api::RouteValue &r)
 {
     QStringList parts;
-    if (const int ttft = r.value(QLatin1String("ttftMs")).toInt(0); ttft > 0)
+    if (const int ttft = r.ttftMs.value_or(0); ttft > 0)
         parts << tr("first token within %1 s").arg(QLocale().toString(ttft / 1000.0, 'g', 6));
-    if (r.value(QLatin1String("phaseLimits")).toBool())
+    if (r.phaseLimits.value_or(false))
         parts << tr("phase limits");
     return parts.isEmpty() ? tr("none") : parts.join(QStringLiteral(" · "));
 }
@@ -115,9 +99,9 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= m_routes.size())
         return {};
-    const QJsonObject r = route(index.row());
+    const Api::RouteValue &r = m_routes.at(index.row());
     if (role == RouteNameRole)
-        return r.value(NameField).toString();
+        return r.name;
     if (role == Qt::TextAlignmentRole && index.column() == SpentToday)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     // A spent route is refused until 00:00 UTC: it reads in the colour of the dialogs' refusals.
@@ -131,12 +115,10 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
         if (budgetSpent(index.row()))
             lines << tr("The daily budget is spent: requests through this route are refused with a 402 until 00:00 UTC.");
         lines << tr("Spent today (UTC) through each target:");
-        for (const QJsonValue &v : spendOf(index.row()).value(TargetsField).toArray()) {
-            const QJsonObject t = v.toObject();
-            const double budget = t.value(BudgetField).toDouble(0);
-            lines << (budget > 0 ? tr("%1: %2 of %3").arg(t.value(QLatin1String("model")).toString(), Format::money(t.value(SpentField).toDouble(0)),
-                                                          Format::money(budget))
-                                 : tr("%1: %2").arg(t.value(QLatin1String("model")).toString(), Format::money(t.value(SpentField).toDouble(0))));
+        for (const Api::RouteSpend::Target &t : spendOf(index.row()).targets) {
+            const double budget = t.budgetUsdPerDay.value_or(0);
+            lines << (budget > 0 ? tr("%1: %2 of %3").arg(t.model, Format::money(t.spentUsd), Format::money(budget))
+                                 : tr("%1: %2").arg(t.model, Format::money(t.spentUsd)));
         }
         return lines.size() > 1 ? lines.join(QLatin1Char('\n')) : QVariant();
     }
@@ -144,7 +126,7 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
         return {};
     switch (index.column()) {
     case Name:
-        return r.value(NameField).toString();
+        return r.name;
     case Targets:
         return targetsSummary(r);
     case Order:
@@ -152,9 +134,8 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
     case Limits:
         return limitsSummary(r);
     case SpentToday: {
-        const QJsonObject spend = spendOf(index.row());
-        const double spent = spend.value(SpentField).toDouble(0);
-        const double budget = r.value(BudgetField).toDouble(0);
+        const double spent = spendOf(index.row()).spentUsd;
+        const double budget = r.budgetUsdPerDay.value_or(0);
         return budget > 0 ? tr("%1 of %2").arg(Format::money(spent), Format::money(budget)) : Format::money(spent);
     }
     default:

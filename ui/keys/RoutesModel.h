@@ -2,6 +2,8 @@
 
 #include <QtCore/QAbstractTableModel>
 #include <QtCore/QHash>
+#include "api/values/KeyInfo.h"
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
 
@@ -20,17 +22,17 @@ public:
     explicit RoutesModel(QObject *parent = nullptr);
 
     /// The key as GET /keys lists it (its routes and routeSpend).
-    void setKey(const QJsonObject &key);
+    void setKey(const Api::KeyInfo &key);
     /// Sharer names by handle, to show a pinned target by its sharer's name.
     void setSharerNames(const QHash<QString, QString> &names);
-    QJsonObject route(int row) const;
-    QJsonArray routes() const { return m_routes; }
+    Api::RouteValue route(int row) const { return m_routes.value(row); }
+    QList<Api::RouteValue> routes() const { return m_routes; }
     int rowOf(const QString &routeName) const;
 
     /// "openai/gpt-5.2 (Work OpenAI) → deepseek/deepseek-chat"
-    QString targetsSummary(const QJsonObject &route) const;
-    static QString orderSummary(const QJsonObject &route);
-    static QString limitsSummary(const QJsonObject &route);
+    QString targetsSummary(const Api::RouteValue &route) const;
+    static QString orderSummary(const Api::RouteValue &route);
+    static QString limitsSummary(const Api::RouteValue &route);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -38,11 +40,11 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QJsonObject spendOf(int row) const;
+    Api::RouteSpend spendOf(int row) const;
     bool budgetSpent(int row) const;
 
-    QJsonArray m_routes;
-    QJsonArray m_spend;
+    QList<Api::RouteValue> m_routes;
+    QList<Api::RouteSpend> m_spend;
     QHash<QString, QString> m_sharerNames;   // upper-case handle → name
 };
 

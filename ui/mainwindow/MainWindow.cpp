@@ -10,6 +10,7 @@
 #include "config/ConfigFile.h"
 #include "core/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
+#include "keys/KeysModel.h"
 #include "keys/KeysView.h"
 #include "sharers/SharersView.h"
 #include "store/Store.h"
@@ -74,6 +75,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     m_keys->setClient(m_management);
     // A key made, changed or revoked: the other views read the keys from the next status.
     connect(m_keys, &KeysView::keysChanged, m_host, &EngineHost::requestStatus);
+    connect(m_keys, &KeysView::listed, this, &MainWindow::applySpend);
     m_notifications->setNotifier([this](const QString &title, const QString &message) {
         if (m_tray->isVisible() && QSystemTrayIcon::supportsMessages())
             m_tray->showMessage(title, message, QSystemTrayIcon::Warning);
@@ -88,7 +90,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     buildMenus();
     wireGetStarted();
 
-    m_sharers->setEngine(m_host);
+    m_sharers->setClient(m_management);
     connect(m_host, &EngineHost::started, this, &MainWindow::handleStarted);
     connect(m_host, &EngineHost::startFailed, this, &MainWindow::handleStartFailed);
     connect(m_host, &EngineHost::statusChanged, this, &MainWindow::handleStatus);
@@ -142,9 +144,9 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
-    // The store is a member and goes before QMainWindow deletes the views that read it.
-    m_traces->setStore(nullptr, {});
-    m_charts->setStore(nullptr);
+    // The reader is a member and goes before QMainWindow deletes the views that read through it.
+    m_traces->setReader(nullptr, {});
+    m_charts->setReader(nullptr);
 }
 
 void MainWindow::buildMenus()
@@ -267,11 +269,8 @@ void MainWindow::handleStatus(const Aile::EngineStatus &status)
     m_getStarted->setStatus(status);
     // A user who got through before (the store's history says so) opens on the pages; one who
     // finishes now sees every step ticked until they hide the list.
-    if (m_firstStatus && m_store) {
-        if (m_getStarted->allDone())
-            m_getStarted->hide();
-        m_firstStatus = false;
-    }
+    m_statusSeen = true;
+    settleGetStarted();
     if (m_connect) {
         m_connect->setKeys(status.keys, plainKeysFromConfig());
         m_connect->setProviders(status.providers);
@@ -291,42 +290,79 @@ void MainWindow::handleTraces(const QList<Aile::Store::TraceRecord> &traces)
 
 void MainWindow::openStore()
 {
-    if (m_store || m_options.dataDir.isEmpty())
+    if (m_reader || m_options.dataDir.isEmpty())
         return;
     const QString path = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
     if (!QFile::exists(path))
         return;
-    auto store = std::make_unique<Store::Store>(path, true);
-    QString error;
-    if (!store->open(&error)) {
-        // Live rows still show; only the history and the charts are missing.
-        qCWarning(lcUi).noquote() << "cannot read the store:" << error;
-        return;
-    }
-    m_store = std::move(store);
-    m_traces->setStore(m_store.get(), path);
-    m_charts->setStore(m_store.get());
-    Store::TraceQuery any;
-    Store::TraceQuery served;
-    served.status = 200;
-    m_getStarted->noteHistory(m_store->traceCount(any) > 0, m_store->traceCount(served) > 0);
+    // A reader that cannot open the file logs why; live rows still show, only history is missing.
+    m_reader = std::make_unique<Store::StoreReader>(path);
+    m_traces->setReader(m_reader.get(), path);
+    m_charts->setReader(m_reader.get());
+    m_reader->read<std::pair<bool, bool>>(
+        "history",
+        [](const Store::Store &store) {
+            Store::TraceQuery served;
+            served.status = 200;
+            return std::pair{store.traceCount(Store::TraceQuery()) > 0, store.traceCount(served) > 0};
+        },
+        this, [this](std::pair<bool, bool> history) {
+            m_getStarted->noteHistory(history.first, history.second);
+            m_historyKnown = true;
+            settleGetStarted();
+        });
     refreshSpend();
+}
+
+void MainWindow::settleGetStarted()
+{
+    // A user who got through before (the store's history says so) opens on the pages; one who
+    // finishes now sees every step ticked until they hide the list.
+    if (!m_firstStatus || !m_statusSeen || !m_historyKnown)
+        return;
+    if (m_getStarted->allDone())
+        m_getStarted->hide();
+    m_firstStatus = false;
 }
 
 void MainWindow::refreshSpend()
 {
-    m_keys->refresh();   // each key's spend today comes with the list
-    if (!m_store)
-        return;
-    double sum = 0;
+    // Each key's spend today, and each of its routes', come with the list (GET /keys): the
+    // engine's own running sums, the ones its budgets are checked against. applySpend follows.
+    m_keys->refresh();
+}
+
+void MainWindow::applySpend()
+{
+    // Reading the day's ledger instead would scan every request of the day, once a second under
+    // load; the engine already holds the sums. As ledger lines for the notifications: each route's
+    // spend, and the rest of the key's under no route.
     const QString day = Store::utcDay(QDateTime::currentMSecsSinceEpoch());
-    const QList<Store::LedgerEntry> ledger = m_store->ledger(day);
-    for (const Store::LedgerEntry &e : ledger)
-        sum += e.costUsd;
-    m_notifications->noteLedger(day, ledger);
-    m_spentToday = sum;
-    m_banner->setSpentToday(sum);
-    m_tray->setSpentToday(sum);
+    QList<Store::LedgerEntry> sums;
+    double total = 0;
+    for (int row = 0; row < m_keys->model()->rowCount(); ++row) {
+        const Api::KeyInfo key = m_keys->model()->key(row);
+        total += key.spentTodayUsd;
+        double routed = 0;
+        for (const Api::RouteSpend &route : key.routeSpend) {
+            Store::LedgerEntry e;
+            e.day = day;
+            e.keyId = key.id;
+            e.route = route.name;
+            e.costUsd = route.spentUsd;
+            routed += route.spentUsd;
+            sums.append(e);
+        }
+        Store::LedgerEntry rest;
+        rest.day = day;
+        rest.keyId = key.id;
+        rest.costUsd = key.spentTodayUsd - routed;
+        sums.append(rest);
+    }
+    m_notifications->noteLedger(day, sums);
+    m_spentToday = total;
+    m_banner->setSpentToday(total);
+    m_tray->setSpentToday(total);
 }
 
 ConnectToolDialog *MainWindow::connectToolDialog()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Engine.h"
+#include "store/StoreReader.h"
 
 #include <QtWidgets/QMainWindow>
 
@@ -27,9 +28,10 @@ class TracesView;
 class TrayIcon;
 
 /// The main window: proxy status and address, then the Sharers, Traces and Charts pages.
-/// It talks to the engine only through EngineHost's queued signals and slots, and reads the
-/// store through a read-only connection of its own on the GUI thread. Closing it stops the
-/// engine; the application quits once the engine says it stopped.
+/// It talks to the engine only through ManagementClient and EngineHost's queued signals, and reads
+/// the store's history through a StoreReader (its own read-only connection on its own thread), so
+/// no SQL runs on the GUI thread. Closing it stops the engine; the application quits once the
+/// engine says it stopped.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -58,8 +60,8 @@ public:
     GetStartedPanel *getStartedPanel() const { return m_getStarted; }
     /// The dialog, created on first use.
     ConnectToolDialog *connectToolDialog();
-    /// The store connection, once open (null before the engine started or when it failed).
-    const Store::Store *store() const { return m_store.get(); }
+    /// The store reader, once the engine started (null before).
+    Store::StoreReader *storeReader() const { return m_reader.get(); }
     double spentToday() const { return m_spentToday; }
     /// http://address:port while listening, else empty.
     QString baseUrl() const;
@@ -87,13 +89,16 @@ private:
     void handleStopped();
     void openStore();
     void refreshSpend();
+    void applySpend();
     void saveLayout() const;
     void restoreLayout();
     QHash<QString, QString> plainKeysFromConfig() const;
 
     EngineHost *m_host;
     Options m_options;
-    std::unique_ptr<Store::Store> m_store;
+    void settleGetStarted();
+
+    std::unique_ptr<Store::StoreReader> m_reader;
     StatusBanner *m_banner;
     QTabWidget *m_tabs;
     SharersView *m_sharers;
@@ -112,6 +117,8 @@ private:
     double m_spentToday = 0;
     bool m_quitting = false;
     bool m_firstStatus = true;
+    bool m_statusSeen = false;
+    bool m_historyKnown = false;
 };
 
 } // namespace Aile::Ui

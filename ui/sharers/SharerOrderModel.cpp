@@ -12,11 +12,11 @@ namespace Aile::Ui {
 
 namespace {
 
-QString perMillion(const QJsonValue &v)
+QString perMillion(const std::optional<double> &v)
 {
-    if (!v.isDouble())
+    if (!v)
         return QStringLiteral("—");
-    return QStringLiteral("$") + QLocale().toString(v.toDouble(), 'f', 2);
+    return QStringLiteral("$") + QLocale().toString(*v, 'f', 2);
 }
 
 QString str(const QJsonObject &o, const char *key)
@@ -36,7 +36,7 @@ QStringList strings(const QJsonValue &v)
 
 SharerOrderModel::SharerOrderModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void SharerOrderModel::setRows(const QJsonArray &rows)
+void SharerOrderModel::setRows(const QList<Api::SharerRow> &rows)
 {
     beginResetModel();
     m_rows = rows;
@@ -52,15 +52,10 @@ void SharerOrderModel::setConfigured(const QJsonArray &sharers)
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
-QJsonObject SharerOrderModel::row(int row) const
-{
-    return m_rows.at(row).toObject();
-}
-
 int SharerOrderModel::rowOf(const QString &handle) const
 {
     for (int i = 0; i < m_rows.size(); ++i)
-        if (str(row(i), "handle") == handle)
+        if (m_rows.at(i).handle == handle)
             return i;
     return -1;
 }
@@ -77,14 +72,14 @@ QString SharerOrderModel::sortKey(int column)
     return {};
 }
 
-QString SharerOrderModel::state(const QJsonObject &r) const
+QString SharerOrderModel::state(const Api::SharerRow &r) const
 {
-    if (!r.value(QLatin1String("available")).toBool()) {
+    if (!r.available) {
         // A listing for one model names the reason; the listing by handle does not.
-        QString reason = str(r, "reason");
+        QString reason = r.reason;
         if (reason.isEmpty()) {
-            const QJsonObject c = m_configured.value(str(r, "handle"));
-            if (r.value(QLatin1String("blocked")).toBool())
+            const QJsonObject c = m_configured.value(r.handle);
+            if (r.blocked)
                 reason = tr("blocked");
             else if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true))
                 reason = tr("no usable credential");
@@ -93,51 +88,49 @@ QString SharerOrderModel::state(const QJsonObject &r) const
         }
         return tr("unavailable: %1").arg(reason);
     }
-    if (r.value(QLatin1String("deadKey")).toBool())
+    if (r.deadKey)
         return tr("dead key");
-    if (r.value(QLatin1String("degraded")).toBool())
+    if (r.degraded)
         return tr("degraded: after the available sharers");
-    if (r.value(QLatin1String("tiedWithPrevious")).toBool())
+    if (r.tiedWithPrevious)
         return tr("available, tied with the row above");
     return tr("available");
 }
 
-QString SharerOrderModel::quota(const QJsonArray &windows)
+QString SharerOrderModel::quota(const QList<Api::QuotaWindow> &windows)
 {
     QStringList parts;
-    for (const QJsonValue &v : windows) {
-        const QJsonObject w = v.toObject();
-        const QDateTime reset = QDateTime::fromString(w.value(QLatin1String("resetsAt")).toString(), Qt::ISODate).toLocalTime();
+    for (const Api::QuotaWindow &w : windows) {
+        const QDateTime reset = QDateTime::fromString(w.resetsAt, Qt::ISODate).toLocalTime();
         const QString when = !reset.isValid() ? QString()
                              : reset.date() == QDate::currentDate() ? QLocale().toString(reset.time(), QLocale::ShortFormat)
                                                                     : QLocale().toString(reset, QLocale::ShortFormat);
         QString part;
-        if (w.value(QLatin1String("exhausted")).toBool())
-            part = when.isEmpty() ? tr("%1 used up").arg(str(w, "name")) : tr("%1 used up, resets %2").arg(str(w, "name"), when);
-        else if (w.value(QLatin1String("used")).isDouble())
-            part = when.isEmpty() ? tr("%1 %2% used").arg(str(w, "name")).arg(qRound(w.value(QLatin1String("used")).toDouble() * 100))
-                                  : tr("%1 %2% used, resets %3").arg(str(w, "name")).arg(qRound(w.value(QLatin1String("used")).toDouble() * 100)).arg(when);
+        if (w.exhausted)
+            part = when.isEmpty() ? tr("%1 used up").arg(w.name) : tr("%1 used up, resets %2").arg(w.name, when);
+        else if (w.used)
+            part = when.isEmpty() ? tr("%1 %2% used").arg(w.name).arg(qRound(*w.used * 100))
+                                  : tr("%1 %2% used, resets %3").arg(w.name).arg(qRound(*w.used * 100)).arg(when);
         else
             continue;
-        if (!w.value(QLatin1String("fresh")).toBool(true))
+        if (!w.fresh)
             part = tr("%1 (older than 10 min)").arg(part);
         parts << part;
     }
     return parts.isEmpty() ? QStringLiteral("—") : parts.join(QStringLiteral(" · "));
 }
 
-QString SharerOrderModel::health(const QJsonObject &stats)
+QString SharerOrderModel::health(const std::optional<Api::SharerHealth> &stats)
 {
-    if (stats.isEmpty())
+    if (!stats)
         return QStringLiteral("—");
-    if (!stats.value(QLatin1String("published")).toBool())
-        return tr("not enough data (%1/%2 served)").arg(stats.value(QLatin1String("served")).toInteger()).arg(100);
-    const QJsonValue rate = stats.value(QLatin1String("successRate30m"));
-    if (!rate.isDouble())
+    if (!stats->published)
+        return tr("not enough data (%1/%2 served)").arg(stats->served).arg(100);
+    if (!stats->successRate30m)
         return tr("no requests in 30 min");
-    const QJsonValue latency = stats.value(QLatin1String("latencyMs30m"));
-    return latency.isDouble() ? tr("%1% ok, %2 (30 min)").arg(qRound(rate.toDouble() * 100)).arg(Format::duration(qint64(latency.toDouble())))
-                              : tr("%1% ok (30 min)").arg(qRound(rate.toDouble() * 100));
+    const int rate = qRound(*stats->successRate30m * 100);
+    return stats->latencyMs30m ? tr("%1% ok, %2 (30 min)").arg(rate).arg(Format::duration(*stats->latencyMs30m))
+                               : tr("%1% ok (30 min)").arg(rate);
 }
 
 QString SharerOrderModel::priceSheet(const QJsonObject &sharer)
@@ -172,43 +165,34 @@ int SharerOrderModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString SharerOrderModel::text(const QJsonObject &r, int column) const
+QString SharerOrderModel::text(const Api::SharerRow &r, int column) const
 {
-    const QJsonObject c = m_configured.value(str(r, "handle"));
+    const QJsonObject c = m_configured.value(r.handle);
     switch (column) {
-    case Rank: {
-        const int rank = r.value(QLatin1String("rank")).toInt();
-        return rank > 0 ? QString::number(rank) : QStringLiteral("—");
-    }
-    case Name: return str(r, "name");
-    case Handle: return str(r, "handle");
-    case Provider: return str(r, "provider");
+    case Rank: return r.rank > 0 ? QString::number(r.rank) : QStringLiteral("—");
+    case Name: return r.name;
+    case Handle: return r.handle;
+    case Provider: return r.provider;
     case PriceSheet: return c.isEmpty() ? QStringLiteral("—") : priceSheet(c);
-    case InputPrice: return perMillion(r.value(QLatin1String("inputPrice")));
-    case OutputPrice: return perMillion(r.value(QLatin1String("outputPrice")));
-    case Quote: {
-        const QJsonValue q = r.value(QLatin1String("quoteUsd"));
-        return q.isDouble() ? Format::money(q.toDouble()) : QStringLiteral("—");
-    }
+    case InputPrice: return perMillion(r.inputPrice);
+    case OutputPrice: return perMillion(r.outputPrice);
+    case Quote: return r.quoteUsd ? Format::money(*r.quoteUsd) : QStringLiteral("—");
     case Tested: {
-        const QJsonValue t = r.value(QLatin1String("tested"));
-        if (t.isBool())   // a listing for one model: was that model tested on this sharer
-            return t.toBool() ? tr("tested") : tr("not tested");
-        if (r.contains(QLatin1String("model")))   // a row the model's listing shows unavailable
-            return strings(c.value(QLatin1String("tested"))).contains(str(r, "model")) ? tr("tested") : tr("not tested");
-        const QStringList models = strings(t.isArray() ? t : c.value(QLatin1String("tested")));
+        if (r.tested)   // a listing for one model: was that model tested on this sharer
+            return *r.tested ? tr("tested") : tr("not tested");
+        if (!r.model.isEmpty())   // a row the model's listing shows unavailable
+            return strings(c.value(QLatin1String("tested"))).contains(r.model) ? tr("tested") : tr("not tested");
+        const QStringList models = !r.testedModels.isEmpty() ? r.testedModels : strings(c.value(QLatin1String("tested")));
         return models.isEmpty() ? tr("none") : models.join(QStringLiteral(", "));
     }
-    case Speed: return Format::duration(qint64(r.value(QLatin1String("ttfbMs")).toDouble(-1)));
-    case Tier: return r.contains(QLatin1String("priority")) ? QLocale().toString(r.value(QLatin1String("priority")).toInt())
-                                                            : QLocale().toString(c.value(QLatin1String("priority")).toInt(0));
-    case Weight: return r.contains(QLatin1String("weight")) ? QLocale().toString(r.value(QLatin1String("weight")).toInt())
-                                                            : QLocale().toString(c.value(QLatin1String("weight")).toInt(1));
-    case Quota: return quota(r.value(QLatin1String("quota")).toArray());
-    case Health: return health(r.value(QLatin1String("stats")).toObject());
+    case Speed: return Format::duration(qint64(r.ttfbMs.value_or(-1)));
+    case Tier: return QLocale().toString(r.priority ? *r.priority : c.value(QLatin1String("priority")).toInt(0));
+    case Weight: return QLocale().toString(r.weight ? *r.weight : c.value(QLatin1String("weight")).toInt(1));
+    case Quota: return quota(r.quota);
+    case Health: return health(r.stats);
     case Credential: {
-        const QString where = credentialStore(str(r, "credentialStore"));
-        if (c.value(QLatin1String("needsKey")).toBool() || r.value(QLatin1String("needsKey")).toBool())
+        const QString where = credentialStore(r.credentialStore);
+        if (c.value(QLatin1String("needsKey")).toBool() || r.needsKey)
             return tr("needs its key again");
         if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true))
             return tr("%1, not readable").arg(where);
@@ -219,9 +203,9 @@ QString SharerOrderModel::text(const QJsonObject &r, int column) const
     return {};
 }
 
-QString SharerOrderModel::toolTip(const QJsonObject &r, int column) const
+QString SharerOrderModel::toolTip(const Api::SharerRow &r, int column) const
 {
-    const QJsonObject c = m_configured.value(str(r, "handle"));
+    const QJsonObject c = m_configured.value(r.handle);
     switch (column) {
     case Tier:
         return tr("Priority tier: higher tiers are tried first, whatever the price; a lower tier only when they fail");
@@ -240,16 +224,16 @@ QString SharerOrderModel::toolTip(const QJsonObject &r, int column) const
     }
     case Credential: {
         QString tip;
-        if (str(r, "credentialStore") == QLatin1String("file"))
+        if (r.credentialStore == QLatin1String("file"))
             tip = tr("Stored in plain text in the secrets file (mode 0600, readable only by you), because you opted in; "
                      "the keychain is safer");
-        else if (str(r, "credentialStore") == QLatin1String("keychain"))
+        else if (r.credentialStore == QLatin1String("keychain"))
             tip = tr("Stored in the system keychain");
-        else if (str(r, "credentialStore") == QLatin1String("env"))
+        else if (r.credentialStore == QLatin1String("env"))
             tip = tr("Read from an environment variable when the proxy starts");
         else
             tip = tr("This sharer has no credential");
-        if (c.value(QLatin1String("needsKey")).toBool() || r.value(QLatin1String("needsKey")).toBool())
+        if (c.value(QLatin1String("needsKey")).toBool() || r.needsKey)
             tip = tr("Its provider or base URL changed after the credential was entered, so the credential is not sent "
                      "there; re-link it with its key");
         const QString error = str(c, "credentialError");
@@ -265,9 +249,15 @@ QVariant SharerOrderModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= m_rows.size())
         return {};
-    const QJsonObject r = row(index.row());
-    if (role == WindowsRole)
-        return index.column() == Quota ? QVariant(r.value(QLatin1String("quota")).toArray()) : QVariant();
+    const Api::SharerRow &r = m_rows.at(index.row());
+    if (role == WindowsRole) {
+        if (index.column() != Quota)
+            return {};
+        QJsonArray windows;
+        for (const Api::QuotaWindow &w : r.quota)
+            windows.append(w.toJson());
+        return windows;
+    }
     switch (role) {
     case Qt::DisplayRole:
     case Qt::AccessibleTextRole:
@@ -276,12 +266,12 @@ QVariant SharerOrderModel::data(const QModelIndex &index, int role) const
         return toolTip(r, index.column());
     case Qt::DecorationRole:
         // The badge of a secret kept in the plain-text file.
-        if (index.column() == Credential && str(r, "credentialStore") == QLatin1String("file"))
+        if (index.column() == Credential && r.credentialStore == QLatin1String("file"))
             return QApplication::style()->standardIcon(QStyle::SP_FileIcon);
         return {};
     case Qt::ForegroundRole:
         // A sharer the next request would skip reads dimmed, in the palette's own colour.
-        if (!r.value(QLatin1String("available")).toBool() || r.value(QLatin1String("deadKey")).toBool())
+        if (!r.available || r.deadKey)
             return QApplication::palette().brush(QPalette::Disabled, QPalette::Text);
         return {};
     case Qt::TextAlignmentRole:

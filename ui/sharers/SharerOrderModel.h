@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/values/SharerRow.h"
+
 #include <QtCore/QAbstractTableModel>
 #include <QtCore/QHash>
 #include <QtCore/QJsonArray>
@@ -40,10 +42,10 @@ public:
 
     explicit SharerOrderModel(QObject *parent = nullptr);
 
-    void setRows(const QJsonArray &rows);
+    void setRows(const QList<Api::SharerRow> &rows);
     /// The sharers as EngineStatus carries them (configuration format plus credentialAvailable).
     void setConfigured(const QJsonArray &sharers);
-    QJsonObject row(int row) const;
+    Api::SharerRow row(int row) const { return m_rows.value(row); }
     /// The configured sharer of a handle, or empty.
     QJsonObject configured(const QString &handle) const { return m_configured.value(handle); }
     /// The row of a handle, or -1.
@@ -51,15 +53,15 @@ public:
     /// The `sort=` key the engine offers for a column (name, price, speed), or empty: routing order.
     static QString sortKey(int column);
     /// "available", "unavailable: cooling", "dead key", ... as the State column reads.
-    QString state(const QJsonObject &row) const;
+    QString state(const Api::SharerRow &row) const;
     /// "list price", "80% of list", "own quotes" for a configured sharer's price sheet.
     static QString priceSheet(const QJsonObject &sharer);
     /// "keychain", "stored in a file", ... for a listing row's credentialStore.
     static QString credentialStore(const QString &store);
     /// "5h 42%, resets 14:00 · 7d used up, resets Mon 09:00" for a row's quota windows.
-    static QString quota(const QJsonArray &windows);
+    static QString quota(const QList<Api::QuotaWindow> &windows);
     /// "98% ok, 420 ms (30 min)" once published, else "not enough data (37/100 served)".
-    static QString health(const QJsonObject &stats);
+    static QString health(const std::optional<Api::SharerHealth> &stats);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -67,9 +69,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QString text(const QJsonObject &row, int column) const;
-    QString toolTip(const QJsonObject &row, int column) const;
-    QJsonArray m_rows;
+    QString text(const Api::SharerRow &row, int column) const;
+    QString toolTip(const Api::SharerRow &row, int column) const;
+    QList<Api::SharerRow> m_rows;
     QHash<QString, QJsonObject> m_configured;
 };
 

@@ -3,7 +3,6 @@
 #include "QuotaBarDelegate.h"
 #include "SharerOrderModel.h"
 #include "core/Engine.h"
-#include "core/EngineHost.h"
 #include "secrets/SecretStore.h"
 
 #include <QtCore/QDir>
@@ -41,12 +40,6 @@ QString homeRelative(const QString &path)
 {
     const QString home = QDir::homePath() + QLatin1Char('/');
     return QDir::toNativeSeparators(path.startsWith(home) ? QStringLiteral("~/") + path.mid(home.size()) : path);
-}
-
-QString errorOf(int status, const QJsonObject &body)
-{
-    const QString message = body.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
-    return message.isEmpty() ? SharersView::tr("the engine answered HTTP %1").arg(status) : message;
 }
 
 } // namespace
@@ -181,13 +174,9 @@ SharersView::SharersView(QWidget *parent)
     updateButtons();
 }
 
-void SharersView::setEngine(EngineHost *host)
+void SharersView::setClient(ManagementClient *client)
 {
-    if (m_host)
-        disconnect(m_host, nullptr, this, nullptr);
-    m_host = host;
-    if (m_host)
-        connect(m_host, &EngineHost::managementReplied, this, &SharersView::handleReply);
+    m_client = client;
     updateButtons();
 }
 
@@ -195,14 +184,15 @@ void SharersView::setStatus(const EngineStatus &status)
 {
     m_configured = status.sharers;
     m_providers = status.providers;
-    m_storage = SecretStorage{status.keychainProbed, status.keychainAvailable, status.keychainError, status.secretsFile};
+    m_storage = SecretStorage{status.keychainProbed, status.keychainAvailable, status.keychainError, status.keychainErrorKind,
+                              status.secretsFile};
     m_model->setConfigured(m_configured);
     updateCompletion();
 
     QString banner;
     if (m_storage.probed && !m_storage.keychain) {
         // The secret store's own words when it is something else than "none answers" (locked, timed out).
-        const bool none = m_storage.keychainError == Secrets::SecretStore::noKeychainMessage();
+        const bool none = m_storage.keychainErrorKind == Secrets::SecretError::NoKeychain;
         banner = none ? tr("No keychain answers on this system.") : tr("The keychain did not answer: %1.").arg(m_storage.keychainError);
         banner += QLatin1Char(' ');
         if (m_storage.file.isEmpty())
@@ -256,66 +246,43 @@ QString SharersView::footer() const
     return m_footer->text();
 }
 
-QString SharersView::listingPath() const
+SharerQuery SharersView::listingQuery() const
 {
-    QUrlQuery query;
-    const QString model = m_modelEdit->text().trimmed();
-    if (!model.isEmpty())
-        query.addQueryItem(QStringLiteral("model"), model);
-    if (!m_maxPrice->text().trimmed().isEmpty())
-        query.addQueryItem(QStringLiteral("max-price"), m_maxPrice->text().trimmed());
-    if (!m_minPrice->text().trimmed().isEmpty())
-        query.addQueryItem(QStringLiteral("min-price"), m_minPrice->text().trimmed());
-    const QString provider = m_providerFilter->currentData().toString();
-    if (!provider.isEmpty())
-        query.addQueryItem(QStringLiteral("provider"), provider);
-    if (m_verified->isChecked())
-        query.addQueryItem(QStringLiteral("verified"), QStringLiteral("1"));
-    if (!m_sort.isEmpty())
-        query.addQueryItem(QStringLiteral("sort"), m_sort);
-    const QString q = query.toString(QUrl::FullyEncoded);
-    return q.isEmpty() ? QStringLiteral("/sharers") : QStringLiteral("/sharers?") + q;
+    SharerQuery query;
+    query.model = m_modelEdit->text().trimmed();
+    query.maxPrice = m_maxPrice->text().trimmed();
+    query.minPrice = m_minPrice->text().trimmed();
+    query.provider = m_providerFilter->currentData().toString();
+    query.verified = m_verified->isChecked();
+    query.sort = m_sort;
+    return query;
 }
 
 void SharersView::refresh()
 {
-    // Only the newest listing is shown: an older answer arriving late is dropped in handleReply.
-    m_listCall = call(QStringLiteral("GET"), listingPath(), {}, {});
+    if (!m_client)
+        return;
+    // Only the newest listing is shown: an older answer arriving late is dropped.
+    const quint64 listing = ++m_listing;
+    m_client->sharers(listingQuery(), this, [this, listing](const Reply<Api::SharerListing> &reply) {
+        if (listing == m_listing)
+            handleListing(reply);
+    });
 }
 
-quint64 SharersView::call(const QString &method, const QString &path, const QJsonObject &body, Answer answer)
-{
-    if (!m_host)
-        return 0;
-    const quint64 id = m_host->manage(method, path, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact));
-    m_pending.insert(id, std::move(answer));
-    return id;
-}
-
-void SharersView::handleReply(quint64 id, int status, const QByteArray &body)
-{
-    if (id == m_listCall) {
-        m_pending.remove(id);
-        return handleListing(status, QJsonDocument::fromJson(body).object());
-    }
-    const Answer answer = m_pending.take(id);
-    if (answer)
-        answer(status, QJsonDocument::fromJson(body).object());
-}
-
-void SharersView::handleListing(int status, const QJsonObject &body)
+void SharersView::handleListing(const Reply<Api::SharerListing> &reply)
 {
     const QString selected = selectedHandle();
-    if (status != 200) {
+    if (!reply.ok()) {
         m_model->setRows({});
-        m_footer->setText(tr("The engine did not list the sharers: %1").arg(errorOf(status, body)));
+        m_footer->setText(tr("The engine did not list the sharers: %1").arg(reply.error));
         updateButtons();
         Q_EMIT listed();
         return;
     }
-    m_model->setRows(body.value(QLatin1String("data")).toArray());
-    const bool reading = body.value(QLatin1String("order")).toString() == QLatin1String("reading");
-    const QString engineFooter = body.value(QLatin1String("footer")).toString();
+    m_model->setRows(reply.value.rows);
+    const bool reading = reply.value.readingOrder;
+    const QString engineFooter = reply.value.footer;
     // The engine's footer is the same text `aile sharers` prints; the GUI adds only what a click did.
     m_footer->setText(reading ? tr("%1. Click the Rank column for the routing order.").arg(engineFooter) : engineFooter);
     m_table->horizontalHeader()->setSortIndicatorShown(reading);
@@ -341,7 +308,7 @@ QString SharersView::selectedHandle() const
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     if (rows.isEmpty())
         return {};
-    return m_model->row(rows.first().row()).value(QLatin1String("handle")).toString();
+    return m_model->row(rows.first().row()).handle;
 }
 
 void SharersView::selectHandle(const QString &handle)
@@ -359,7 +326,7 @@ void SharersView::showMessage(const QString &text)
 
 void SharersView::updateButtons()
 {
-    const bool engine = m_host != nullptr;
+    const bool engine = m_client != nullptr;
     const bool one = engine && !selectedHandle().isEmpty();
     m_add->setEnabled(engine);
     for (QPushButton *b : {m_edit, m_remove, m_relink, m_test, m_probe})
@@ -368,7 +335,7 @@ void SharersView::updateButtons()
 
 void SharersView::addSharer()
 {
-    auto *dialog = new SharerDialog(m_host, m_providers, m_storage, {}, this);
+    auto *dialog = new SharerDialog(m_client, m_providers, m_storage, {}, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SharerDialog::saved, this, [this](const QString &handle, const QString &name) {
         showMessage(tr("Added %1 (%2).").arg(name, handle));
@@ -382,8 +349,8 @@ void SharersView::editSharer()
     const QString handle = selectedHandle();
     QJsonObject sharer = m_model->configured(handle);
     if (sharer.isEmpty())
-        sharer = m_model->row(m_model->rowOf(handle));
-    auto *dialog = new SharerDialog(m_host, m_providers, m_storage, sharer, this);
+        sharer = m_model->row(m_model->rowOf(handle)).toJson();
+    auto *dialog = new SharerDialog(m_client, m_providers, m_storage, sharer, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SharerDialog::saved, this, [this](const QString &handle, const QString &name) {
         showMessage(tr("Saved %1 (%2).").arg(name, handle));
@@ -401,8 +368,8 @@ void SharersView::removeSharer()
     box->setObjectName(QStringLiteral("removeSharerConfirm"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QMessageBox::accepted, this, [this, handle] {
-        call(QStringLiteral("DELETE"), QStringLiteral("/sharers/") + handle, {}, [this, handle](int status, const QJsonObject &body) {
-            showMessage(status == 200 ? tr("Removed %1.").arg(handle) : tr("Not removed: %1").arg(errorOf(status, body)));
+        m_client->removeSharer(handle, this, [this, handle](const Reply<QJsonObject> &reply) {
+            showMessage(reply.ok() ? tr("Removed %1.").arg(handle) : tr("Not removed: %1").arg(reply.error));
             refresh();
         });
     });
@@ -434,8 +401,8 @@ void SharersView::relinkSharer()
             body.insert(QStringLiteral("secret"), secret);
         if (toFile && !secret.startsWith(QLatin1String("env:")))
             body.insert(QStringLiteral("credential"), QStringLiteral("file:"));
-        call(QStringLiteral("POST"), QStringLiteral("/sharers/%1/relink").arg(handle), body, [this, handle](int status, const QJsonObject &reply) {
-            showMessage(status == 200 ? tr("Re-linked %1.").arg(handle) : tr("Not re-linked: %1").arg(errorOf(status, reply)));
+        m_client->relinkSharer(handle, body, this, [this, handle](const Reply<QJsonObject> &reply) {
+            showMessage(reply.ok() ? tr("Re-linked %1.").arg(handle) : tr("Not re-linked: %1").arg(reply.error));
             refresh();
         });
     });
@@ -466,16 +433,14 @@ void SharersView::testModel()
         dialog->setTextValue(models.first());
     connect(dialog, &QInputDialog::textValueSelected, this, [this, handle](const QString &model) {
         showMessage(tr("Testing %1 on %2…").arg(model, handle));
-        call(QStringLiteral("POST"), QStringLiteral("/sharers/%1/test").arg(handle), QJsonObject{{QStringLiteral("model"), model}},
-             [this, handle, model](int status, const QJsonObject &body) {
-                 if (status != 200)
-                     showMessage(tr("Test of %1 on %2 not run: %3").arg(model, handle, errorOf(status, body)));
-                 else
-                     showMessage(body.value(QLatin1String("ok")).toBool()
-                                     ? tr("Test of %1 on %2 passed: %3").arg(model, handle, body.value(QLatin1String("message")).toString())
-                                     : tr("Test of %1 on %2 failed: %3").arg(model, handle, body.value(QLatin1String("message")).toString()));
-                 refresh();
-             });
+        m_client->testSharer(handle, model, this, [this, handle, model](const Reply<Api::SharerCheck> &reply) {
+            if (!reply.ok())
+                showMessage(tr("Test of %1 on %2 not run: %3").arg(model, handle, reply.error));
+            else
+                showMessage(reply.value.ok ? tr("Test of %1 on %2 passed: %3").arg(model, handle, reply.value.message)
+                                           : tr("Test of %1 on %2 failed: %3").arg(model, handle, reply.value.message));
+            refresh();
+        });
     });
     dialog->open();
 }
@@ -484,13 +449,12 @@ void SharersView::probeSharer()
 {
     const QString handle = selectedHandle();
     showMessage(tr("Probing %1…").arg(handle));
-    call(QStringLiteral("POST"), QStringLiteral("/sharers/%1/probe").arg(handle), {}, [this, handle](int status, const QJsonObject &body) {
-        if (status != 200)
-            showMessage(tr("Probe of %1 not run: %2").arg(handle, errorOf(status, body)));
+    m_client->probeSharer(handle, this, [this, handle](const Reply<Api::SharerCheck> &reply) {
+        if (!reply.ok())
+            showMessage(tr("Probe of %1 not run: %2").arg(handle, reply.error));
         else
-            showMessage(body.value(QLatin1String("ok")).toBool()
-                            ? tr("Probe of %1 passed: %2").arg(handle, body.value(QLatin1String("message")).toString())
-                            : tr("Probe of %1 failed: %2").arg(handle, body.value(QLatin1String("message")).toString()));
+            showMessage(reply.value.ok ? tr("Probe of %1 passed: %2").arg(handle, reply.value.message)
+                                       : tr("Probe of %1 failed: %2").arg(handle, reply.value.message));
         refresh();
     });
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/ManagementClient.h"
 #include "dialogs/SharerDialog.h"
 
 #include <QtCore/QHash>
@@ -18,7 +19,6 @@ class QPushButton;
 class QTableView;
 
 namespace Aile {
-class EngineHost;
 struct EngineStatus;
 }
 
@@ -37,7 +37,7 @@ public:
     explicit SharersView(QWidget *parent = nullptr);
 
     /// Where the management calls go; without it the page only shows the last status.
-    void setEngine(EngineHost *host);
+    void setClient(ManagementClient *client);
     /// The sharers as configured, the catalogue's providers and where secrets can go (from each
     /// EngineStatus): what the dialogs start from and what the keychain banner says. Also re-reads
     /// the listing, since a status means something in the engine may have changed.
@@ -59,14 +59,11 @@ Q_SIGNALS:
     void listed();
 
 private:
-    using Answer = std::function<void(int status, const QJsonObject &body)>;
-    quint64 call(const QString &method, const QString &path, const QJsonObject &body, Answer answer);
-    void handleReply(quint64 id, int status, const QByteArray &body);
-    void handleListing(int status, const QJsonObject &body);
+    void handleListing(const Reply<Api::SharerListing> &reply);
     void handleHeaderClick(int column);
     void showMessage(const QString &text);
     void updateButtons();
-    QString listingPath() const;
+    SharerQuery listingQuery() const;
     void updateCompletion();
 
     void addSharer();
@@ -76,7 +73,7 @@ private:
     void testModel();
     void probeSharer();
 
-    EngineHost *m_host = nullptr;
+    ManagementClient *m_client = nullptr;
     SharerOrderModel *m_model;
     QTableView *m_table;
     QLabel *m_keychainBanner;
@@ -98,8 +95,7 @@ private:
     QJsonArray m_configured;
     QJsonArray m_providers;
     SecretStorage m_storage;
-    QHash<quint64, Answer> m_pending;
-    quint64 m_listCall = 0;
+    quint64 m_listing = 0;    // the newest listing asked for; an older answer arriving late is dropped
 };
 
 } // namespace Aile::Ui

@@ -2,6 +2,8 @@
 
 #include "TraceColumns.h"
 #include "common/StatusIcon.h"
+#include "store/Store.h"
+#include "store/StoreReader.h"
 
 #include <QtCore/QDateTime>
 
@@ -20,9 +22,9 @@ bool failed(const Store::TraceRecord &t)
 
 TraceTableModel::TraceTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void TraceTableModel::setStore(const Store::Store *store)
+void TraceTableModel::setReader(Store::StoreReader *reader)
 {
-    m_store = store;
+    m_reader = reader;
     reload();
 }
 
@@ -36,17 +38,38 @@ void TraceTableModel::setFilter(const TraceFilter &filter)
 
 void TraceTableModel::reload()
 {
+    ++m_generation;
+    // Until the page arrives the table shows the live rows that match (all there is without a store).
+    m_exhausted = true;
+    m_reading = m_reader != nullptr;
+    showPage({}, 0);
+    if (!m_reader)
+        return;
+    const Store::TraceQuery page = m_filter.query(PageSize, 0);
+    const Store::TraceQuery count = m_filter.query(0, 0);
+    m_reader->read<std::pair<QList<Store::TraceRecord>, int>>(
+        "trace page",
+        [page, count](const Store::Store &store) {
+            QList<Store::TraceRecord> rows = store.traces(page);
+            const int total = rows.size() < page.limit ? int(rows.size()) : store.traceCount(count);
+            return std::pair{rows, total};
+        },
+        this, [this, generation = m_generation](std::pair<QList<Store::TraceRecord>, int> answer) {
+            if (generation != m_generation)
+                return;   // a newer reload is on its way
+            m_reading = false;
+            m_exhausted = answer.first.size() < PageSize;
+            showPage(std::move(answer.first), answer.second);
+            Q_EMIT pageLoaded();
+        });
+}
+
+void TraceTableModel::showPage(QList<Store::TraceRecord> rows, int total)
+{
     beginResetModel();
-    m_rows.clear();
+    m_rows = std::move(rows);
     m_ids.clear();
-    if (m_store) {
-        m_rows = m_store->traces(m_filter.query(PageSize, 0));
-        m_exhausted = m_rows.size() < PageSize;
-        m_total = m_exhausted ? int(m_rows.size()) : m_store->traceCount(m_filter.query(0, 0));
-    } else {
-        m_exhausted = true;
-        m_total = 0;
-    }
+    m_total = total;
     for (const Store::TraceRecord &t : std::as_const(m_rows))
         m_ids.insert(t.id);
     // Live rows the store did not return: not committed yet, or all there is without a store.
@@ -84,15 +107,29 @@ void TraceTableModel::addLive(const QList<Store::TraceRecord> &traces)
     m_live += traces;
     if (m_live.size() > MaxLiveRows)
         m_live.remove(0, m_live.size() - MaxLiveRows);
-    int added = 0;
-    for (const Store::TraceRecord &t : traces) {
-        if (!m_filter.matches(t) || m_ids.contains(t.id))
-            continue;
-        ++added;   // counted even past the window: the store holds it
-        insertSorted(t, true);
-    }
-    if (added == 0)
+    QList<Store::TraceRecord> fresh;
+    for (const Store::TraceRecord &t : traces)
+        if (m_filter.matches(t) && !m_ids.contains(t.id))
+            fresh.append(t);
+    if (fresh.isEmpty())
         return;
+    const int added = int(fresh.size());   // counted even past the window: the store holds it
+    // A busy proxy's batch is newer than every row held: one insertion at the top for the whole
+    // batch, so the view lays out once per batch rather than once per request.
+    // Newest first; of two rows of one millisecond the later one first, as insertSorted places them.
+    std::reverse(fresh.begin(), fresh.end());
+    std::stable_sort(fresh.begin(), fresh.end(), [](const Store::TraceRecord &x, const Store::TraceRecord &y) { return x.startedMs > y.startedMs; });
+    if (m_rows.isEmpty() ? m_exhausted : fresh.constLast().startedMs >= m_rows.constFirst().startedMs) {
+        beginInsertRows({}, 0, added - 1);
+        for (const Store::TraceRecord &t : std::as_const(fresh))
+            m_ids.insert(t.id);
+        for (auto it = fresh.rbegin(); it != fresh.rend(); ++it)
+            m_rows.prepend(std::move(*it));   // amortised O(1) each: a QList keeps room at its front
+        endInsertRows();
+    } else {
+        for (const Store::TraceRecord &t : std::as_const(fresh))
+            insertSorted(t, true);
+    }
     m_total += added;
     trimOldest();
     Q_EMIT totalCountChanged(m_total);
@@ -109,22 +146,22 @@ void TraceTableModel::trimOldest()
         m_ids.remove(m_rows.at(i).id);
     m_rows.resize(first);
     endRemoveRows();
-    if (m_store)
+    if (m_reader)
         m_exhausted = false;   // the store still has them
     else
         m_total = int(m_rows.size());
 }
 
-std::optional<Store::TraceRecord> TraceTableModel::fullTrace(int row) const
+void TraceTableModel::loadFullTrace(int row, QObject *context, std::function<void(std::optional<Store::TraceRecord>)> done) const
 {
     if (row < 0 || row >= m_rows.size())
-        return std::nullopt;
+        return done(std::nullopt);
     const Store::TraceRecord &t = m_rows.at(row);
-    if (!t.attemptRows.isEmpty() || !m_store)
-        return t;
-    if (auto stored = m_store->trace(t.id))
-        return stored;
-    return t;
+    if (!t.attemptRows.isEmpty() || !m_reader)
+        return done(t);
+    m_reader->read<std::optional<Store::TraceRecord>>(
+        "one trace", [id = t.id](const Store::Store &store) { return store.trace(id); }, context,
+        [held = t, done = std::move(done)](std::optional<Store::TraceRecord> stored) { done(stored ? stored : held); });
 }
 
 int TraceTableModel::rowOf(const QString &traceId) const
@@ -186,7 +223,7 @@ QVariant TraceTableModel::headerData(int section, Qt::Orientation orientation, i
 
 bool TraceTableModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && m_store && !m_exhausted;
+    return !parent.isValid() && m_reader && !m_exhausted && !m_reading;
 }
 
 void TraceTableModel::fetchMore(const QModelIndex &parent)
@@ -195,37 +232,65 @@ void TraceTableModel::fetchMore(const QModelIndex &parent)
         return;
     // Start after every stored row strictly newer than the oldest held one; rows of that same
     // millisecond come again and are skipped by id.
-    int offset = 0;
-    int ties = 0;
-    if (!m_rows.isEmpty()) {
-        const qint64 oldest = m_rows.constLast().startedMs;
-        Store::TraceQuery newer = m_filter.query(0, 0);
-        newer.sinceMs = oldest + 1;
-        offset = m_store->traceCount(newer);
-        for (auto it = m_rows.crbegin(); it != m_rows.crend() && it->startedMs == oldest; ++it)
-            ++ties;
+    const bool empty = m_rows.isEmpty();
+    const qint64 oldest = empty ? 0 : m_rows.constLast().startedMs;
+    QSet<QString> tied;   // the held rows of the oldest millisecond: the page starts with them again
+    for (auto it = m_rows.crbegin(); it != m_rows.crend() && it->startedMs == oldest; ++it)
+        tied.insert(it->id);
+    const TraceFilter filter = m_filter;
+    m_reading = true;
+    m_reader->read<std::pair<QList<Store::TraceRecord>, bool>>(
+        "next trace page",
+        [filter, empty, oldest, tied](const Store::Store &store) {
+            int offset = 0;
+            if (!empty) {
+                Store::TraceQuery newer = filter.query(0, 0);
+                newer.sinceMs = oldest + 1;
+                offset = store.traceCount(newer);
+            }
+            const int ties = int(tied.size());
+            QList<Store::TraceRecord> page;
+            bool exhausted = false;
+            for (;;) {
+                // The rows of the oldest held millisecond come first again; ask for that many more.
+                page = store.traces(filter.query(PageSize + ties, offset));
+                exhausted = page.size() < PageSize + ties;
+                page.erase(std::remove_if(page.begin(), page.end(), [&](const Store::TraceRecord &t) { return tied.contains(t.id); }),
+                           page.end());
+                // A whole page of rows held already: more than a page shared one millisecond.
+                if (!page.isEmpty() || exhausted)
+                    break;
+                offset += PageSize;
+            }
+            return std::pair{page, exhausted};
+        },
+        this, [this, generation = m_generation, empty, oldest](std::pair<QList<Store::TraceRecord>, bool> answer) {
+            if (generation != m_generation)
+                return;
+            m_reading = false;
+            // Live rows trimmed the window meanwhile: the page would leave a gap; the view asks again.
+            if (m_rows.isEmpty() != empty || (!empty && m_rows.constLast().startedMs != oldest)) {
+                Q_EMIT pageLoaded();
+                return;
+            }
+            appendPage(std::move(answer.first), answer.second);
+        });
+}
+
+void TraceTableModel::appendPage(QList<Store::TraceRecord> page, bool exhausted)
+{
+    m_exhausted = exhausted;
+    page.erase(std::remove_if(page.begin(), page.end(), [&](const Store::TraceRecord &t) { return m_ids.contains(t.id); }), page.end());
+    if (!page.isEmpty()) {
+        const int first = int(m_rows.size());
+        beginInsertRows({}, first, first + int(page.size()) - 1);
+        for (Store::TraceRecord &t : page) {
+            m_ids.insert(t.id);
+            m_rows.append(std::move(t));
+        }
+        endInsertRows();
     }
-    QList<Store::TraceRecord> page;
-    for (;;) {
-        // The rows of the oldest held millisecond come first again; ask for that many more.
-        page = m_store->traces(m_filter.query(PageSize + ties, offset));
-        m_exhausted = page.size() < PageSize + ties;
-        page.erase(std::remove_if(page.begin(), page.end(), [&](const Store::TraceRecord &t) { return m_ids.contains(t.id); }),
-                   page.end());
-        // A whole page of rows held already: more than a page shared one millisecond.
-        if (!page.isEmpty() || m_exhausted)
-            break;
-        offset += PageSize;
-    }
-    if (page.isEmpty())
-        return;
-    const int first = int(m_rows.size());
-    beginInsertRows({}, first, first + int(page.size()) - 1);
-    for (Store::TraceRecord &t : page) {
-        m_ids.insert(t.id);
-        m_rows.append(std::move(t));
-    }
-    endInsertRows();
+    Q_EMIT pageLoaded();
 }
 
 } // namespace Aile::Ui

@@ -5,7 +5,12 @@
 #include <QtCore/QAbstractTableModel>
 #include <QtCore/QSet>
 
+#include <functional>
 #include <optional>
+
+namespace Aile::Store {
+class StoreReader;
+}
 
 namespace Aile::Ui {
 
@@ -19,6 +24,10 @@ namespace Aile::Ui {
 /// held row is left for paging to bring. Recent live rows are kept aside so that a reload
 /// (a new filter) shows those the store has not committed yet. Without a store the model keeps
 /// live rows only.
+///
+/// Every read goes through the StoreReader's thread: a reload or a page is asked for and merged
+/// when it arrives (an answer for an older filter, or one overtaken by live rows trimming the
+/// window, is dropped), so the GUI thread never runs SQL.
 class TraceTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -32,8 +41,8 @@ public:
 
     explicit TraceTableModel(QObject *parent = nullptr);
 
-    /// The GUI's own read-only store connection, or null. Not owned. Reloads the first page.
-    void setStore(const Store::Store *store);
+    /// The store reader, or null. Not owned. Reloads the first page.
+    void setReader(Store::StoreReader *reader);
     void setFilter(const TraceFilter &filter);
     const TraceFilter &filter() const { return m_filter; }
     /// Drops what is held and reads the first page again.
@@ -44,13 +53,16 @@ public:
     const Store::TraceRecord &trace(int row) const { return m_rows.at(row); }
     /// The row holding the trace, or -1.
     int rowOf(const QString &traceId) const;
-    /// The trace with its attempt rows: as held if it came live, else read from the store.
-    std::optional<Store::TraceRecord> fullTrace(int row) const;
+    /// The trace with its attempt rows: as held if it came live (done runs at once), else read
+    /// from the store (done runs when it arrives, unless context is gone).
+    void loadFullTrace(int row, QObject *context, std::function<void(std::optional<Store::TraceRecord>)> done) const;
+    /// A reload or a page is on its way from the reader.
+    bool isReading() const { return m_reading; }
     /// Every row held, for an export without a store.
     const QList<Store::TraceRecord> &heldRows() const { return m_rows; }
     /// How many traces match the filter in all (held or not).
     int totalCount() const { return m_total; }
-    bool hasStore() const { return m_store != nullptr; }
+    bool hasStore() const { return m_reader != nullptr; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -62,13 +74,19 @@ public:
 Q_SIGNALS:
     /// The number of matching traces changed (a reload, live rows).
     void totalCountChanged(int total);
+    /// A page or a reload from the store was merged.
+    void pageLoaded();
 
 private:
     void trimOldest();
+    void showPage(QList<Store::TraceRecord> rows, int total);
+    void appendPage(QList<Store::TraceRecord> page, bool exhausted);
     /// Inserts a row at its place by start time; false when that place is past the window.
     bool insertSorted(const Store::TraceRecord &trace, bool notify);
 
-    const Store::Store *m_store = nullptr;
+    Store::StoreReader *m_reader = nullptr;
+    quint64 m_generation = 0;   // bumped by every reload: an answer for an older one is dropped
+    bool m_reading = false;
     TraceFilter m_filter;
     QList<Store::TraceRecord> m_rows;
     QList<Store::TraceRecord> m_live;

@@ -71,6 +71,11 @@ TracesView::TracesView(QWidget *parent)
 
     connect(m_filters, &TraceFilterBar::filterChanged, m_model, &TraceTableModel::setFilter);
     connect(m_model, &TraceTableModel::totalCountChanged, this, &TracesView::updateCount);
+    connect(m_model, &TraceTableModel::pageLoaded, this, [this] {
+        updateCount();
+        if (!m_pendingReveal.isEmpty())
+            selectTrace(m_pendingReveal);
+    });
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &TracesView::updateCount);
     connect(m_model, &QAbstractItemModel::modelReset, m_detail, &TraceDetailPane::clear);
     connect(m_model, &QAbstractItemModel::modelReset, this, &TracesView::sizeColumnsOnce);
@@ -82,10 +87,10 @@ TracesView::TracesView(QWidget *parent)
 
 TracesView::~TracesView() = default;
 
-void TracesView::setStore(const Store::Store *store, const QString &dbPath)
+void TracesView::setReader(Store::StoreReader *reader, const QString &dbPath)
 {
-    m_dbPath = store ? dbPath : QString();
-    m_model->setStore(store);
+    m_dbPath = reader ? dbPath : QString();
+    m_model->setReader(reader);
 }
 
 void TracesView::addLive(const QList<Store::TraceRecord> &traces)
@@ -139,8 +144,13 @@ void TracesView::showSelected()
         m_detail->clear();
         return;
     }
-    if (const auto trace = m_model->fullTrace(current.row()))
-        m_detail->showTrace(*trace);
+    // The attempts of a stored row are read off the GUI thread; shown if the row is still current.
+    const QString id = m_model->trace(current.row()).id;
+    m_model->loadFullTrace(current.row(), this, [this, id](std::optional<Store::TraceRecord> trace) {
+        const QModelIndex now = m_table->currentIndex();
+        if (trace && now.isValid() && m_model->trace(now.row()).id == id)
+            m_detail->showTrace(*trace);
+    });
 }
 
 void TracesView::updateCount()

@@ -11,6 +11,10 @@ class QSettings;
 class QSplitter;
 class QTableView;
 
+namespace Aile::Store {
+class StoreReader;
+}
+
 namespace Aile::Ui {
 
 class TraceDetailPane;
@@ -27,7 +31,7 @@ public:
     ~TracesView() override;
 
     /// The GUI's read-only store and its file (for exports on a worker thread); null for none.
-    void setStore(const Store::Store *store, const QString &dbPath);
+    void setReader(Store::StoreReader *reader, const QString &dbPath);
     void addLive(const QList<Store::TraceRecord> &traces);
     void setKeys(const QJsonArray &keys);
     void setSharers(const QJsonArray &sharers);
