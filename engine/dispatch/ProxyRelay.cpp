@@ -5,7 +5,7 @@
 #include "ProxyRequest.h"
 
 #include "billing/Quote.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "http/HttpExchange.h"
 
 #include <utility>

@@ -1,8 +1,8 @@
 #include "ProxyRequest.h"
 
 #include "UpstreamRequestBuilder.h"
-#include "core/EngineContext.h"
-#include "core/TraceSink.h"
+#include "state/EngineContext.h"
+#include "store/TraceSink.h"
 #include "http/HttpExchange.h"
 #include "store/Store.h"
 

@@ -3,7 +3,7 @@
 // events, and the short wait for a busy account that holds the conversation.
 #include "ProxyRequest.h"
 
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "http/HttpExchange.h"
 #include "routing/Affinity.h"
 

@@ -1,7 +1,7 @@
 #include "UpstreamRequestBuilder.h"
 
 #include "catalog/Sharer.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 
 #include <QtCore/QJsonDocument>
 

@@ -2,7 +2,7 @@
 // dry run) and the fallback chain of seed 003.
 #include "Router.h"
 
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "keys/ApiKey.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "Router.h"
 
 #include "core/Clock.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "health/HealthBook.h"
 #include "keys/ApiKey.h"
 

@@ -4,7 +4,7 @@
 #include "Router.h"
 
 #include "core/Clock.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "http/HttpHeaders.h"
 #include "keys/ApiKey.h"
 #include "store/Store.h"

@@ -8,7 +8,7 @@
 // shows in the dry run as refused, with the engine's message.
 #include "WindowUnderTest.h"
 #include "common/Format.h"
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "keys/DryRunDialog.h"
 #include "keys/KeyRoutesPanel.h"
 #include "keys/KeysModel.h"

@@ -1,6 +1,6 @@
 #include "ManagementClient.h"
 
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 
 #include <QtCore/QJsonObject>
 #include <QtCore/QTimer>

@@ -1,6 +1,6 @@
 #include "SharerDialog.h"
 
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QJsonDocument>

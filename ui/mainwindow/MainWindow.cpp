@@ -7,7 +7,7 @@
 #include "charts/ChartsView.h"
 #include "common/ManagementClient.h"
 #include "config/ConfigFile.h"
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "keys/KeysView.h"
 #include "sharers/SharersView.h"

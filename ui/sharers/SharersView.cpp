@@ -1,8 +1,8 @@
 #include "SharersView.h"
 
 #include "SharerOrderModel.h"
-#include "core/Engine.h"
-#include "core/EngineHost.h"
+#include "host/Engine.h"
+#include "host/EngineHost.h"
 #include "secrets/SecretStore.h"
 
 #include <QtCore/QDir>

@@ -3,7 +3,7 @@
 // ManualClock with the fake upstream.
 #include "RoutingFixture.h"
 
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 
 using namespace Aile;
 using namespace Aile::Test;

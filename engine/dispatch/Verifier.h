@@ -12,7 +12,7 @@ class UpstreamCall;
 }
 }
 
-namespace Aile::Health {
+namespace Aile::Dispatch {
 
 /// Verification of sharers (seed 000 "Verification"): a probe is a cheap authenticated call that
 /// says whether the credential answers; a model test sends one minimal request of one model and,
@@ -47,4 +47,4 @@ private:
     qint64 m_intervalMs = 0;
 };
 
-} // namespace Aile::Health
+} // namespace Aile::Dispatch
