@@ -412,7 +412,7 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
 
 void ManagementApi::accountRouting(const ManagementRequest &req, const ManagementReply &reply)
 {
-    // Seed 003: a default_model for requests that name none, and up to eight fallback_models
+    // The account's fallbacks: a default_model for requests that name none, and up to eight fallback_models
     // appended after the models a request names (the chain is cut to three).
     auto current = [this] {
         return QJsonObject{{QStringLiteral("default_model"), m_ctx.routing.value(QLatin1String("default_model")).isString()

@@ -44,7 +44,7 @@ void ProxyRequest::handleHead()
     const qint64 now = m_ctx.clock->nowMs();
     m_attempt.ttfbMs = now - m_attemptStartedMs;
     m_attempt.status = m_call->status();
-    // Rate-limit and quota headers: subscription windows (seed 002 §6) and capacity headroom.
+    // Rate-limit and quota headers: subscription windows (docs/rules/tiers-quota-health.md) and capacity headroom.
     m_ctx.quota.observe(current().handle, m_call->headers(), now);
     if (const double headroom = m_ctx.quota.headroom(current().handle, now); m_ctx.health && headroom >= 0)
         m_ctx.health->setHeadroom(current().handle, headroom);

@@ -218,7 +218,7 @@ void ProxyRequest::dialNext()
         }
         m_budgetCut = true;
     }
-    // Seed 003's phase limits, a key setting: 30 s to the first byte of a stream, 180 s for an
+    // The phase limits (docs/keys.md `phaseLimits`), a key setting: 30 s to the first byte of a stream, 180 s for an
     // answer that is not streamed.
     m_phaseCut = false;
     m_phaseTimedOut = false;
@@ -337,7 +337,7 @@ void ProxyRequest::answerFailure()
         return;
     }
     if (m_phaseTimedOut) {
-        // Seed 003: a limit hit on the last attempt answers 524.
+        // Phase limits: a limit hit on the last attempt answers 524.
         answerError(524, QStringLiteral("no sharer for %1 answered within the phase limits of this key or route (%2 s to the first byte of a stream, "
                                         "%3 s for an answer not streamed); %4 tried. Last: %5")
                              .arg(what).arg(PhaseFirstByteMs / 1000).arg(PhaseWholeAnswerMs / 1000).arg(m_dials).arg(m_lastFailure));
