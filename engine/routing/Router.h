@@ -173,7 +173,7 @@ public:
     /// The sharers of one provider for one model, filtered and ordered (also the listing).
     Target target(const QString &provider, const QString &model, const RequestFacts &facts) const;
 
-    /// A key's named route (routing/Routes.cpp): its budget, then each target planned as a plain
+    /// A key's named route (routing/RoutePlanning.cpp): its budget, then each target planned as a plain
     /// request bound by the target's pin and cap, in the route's order.
     Plan planRoute(const RequestFacts &facts, const Keys::Route &route) const;
     static constexpr int MaxAnyProviders = 6;
