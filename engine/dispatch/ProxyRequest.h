@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Clock.h"
+#include "health/FailureClass.h"
 #include "health/HealthBook.h"
 #include "http/UpstreamClient.h"
 #include "keys/ApiKey.h"
@@ -85,7 +86,8 @@ private:
     void relay(const QByteArray &bytes);
     void endAttempt(const QString &outcome, const QString &reason);
     void refuseCandidate(const QString &reason, const QString &skip);
-    void failOver(const QString &outcome, const QString &reason, std::optional<Health::Failure> failure, qint64 retryAfterMs = -1);
+    /// Ends the attempt as verdict says (health/FailureClass.h) and dials the next candidate.
+    void failOver(const Health::FailureClass &verdict, const QString &reason, qint64 retryAfterMs = -1);
     void answerFailure();
     void answerError(int status, const QString &message, const QJsonObject &extra = {}, qint64 retryAfterMs = -1);
     void releaseSlot();
