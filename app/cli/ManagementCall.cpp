@@ -1,7 +1,7 @@
 #include "ManagementCall.h"
 
 #include "core/AdminToken.h"
-#include "core/Engine.h"
+#include "host/Engine.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>

@@ -1,7 +1,7 @@
 #include "ServeCommand.h"
 
 #include "core/AdminToken.h"
-#include "core/Engine.h"
+#include "host/Engine.h"
 #include "log/Logging.h"
 
 #include <QtCore/QCommandLineParser>

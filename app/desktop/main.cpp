@@ -1,6 +1,6 @@
 // aile-desktop: the window, with the proxy engine on its own thread.
 #include "core/AdminToken.h"
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "log/Logging.h"
 #include "mainwindow/CommandLine.h"
 #include "mainwindow/MainWindow.h"

@@ -1,7 +1,7 @@
 #include "ApiRouter.h"
 
 #include "ManagementApi.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "dispatch/ProxyRequest.h"
 #include "health/HealthBook.h"
 #include "http/HeaderRules.h"

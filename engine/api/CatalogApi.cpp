@@ -1,7 +1,7 @@
 #include "CatalogApi.h"
 
 #include "config/EntryChecks.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "store/Store.h"
 
 #include <QtCore/QJsonArray>

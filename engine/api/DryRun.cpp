@@ -1,7 +1,7 @@
 #include "DryRun.h"
 
 #include "core/Clock.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "http/HttpHeaders.h"
 #include "keys/ApiKey.h"
 #include "routing/RequestPlanner.h"

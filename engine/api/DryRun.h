@@ -7,7 +7,7 @@ struct EngineContext;
 
 namespace Api {
 
-/// POST /keys/route-dry-run (seed 001 "Dry-run a route"): what a request would do, through the
+/// POST /keys/route-dry-run (docs/keys.md "Named routes", the dry run): what a request would do, through the
 /// same pipeline a real one runs, without sending, charging or writing anything.
 void dryRun(EngineContext &context, const ManagementRequest &request, const ManagementReply &reply);
 

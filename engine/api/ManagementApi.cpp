@@ -8,10 +8,10 @@
 #include "config/ConfigValidation.h"
 #include "config/EntryChecks.h"
 #include "core/Clock.h"
-#include "core/EngineContext.h"
-#include "core/TraceSink.h"
+#include "state/EngineContext.h"
+#include "store/TraceSink.h"
 #include "health/HealthBook.h"
-#include "health/Verifier.h"
+#include "dispatch/Verifier.h"
 #include "keys/KeyRouting.h"
 #include "keys/Routes.h"
 #include "routing/RequestPlanner.h"
@@ -422,7 +422,7 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
 
 void ManagementApi::accountRouting(const ManagementRequest &req, const ManagementReply &reply)
 {
-    // Seed 003: a default_model for requests that name none, and up to eight fallback_models
+    // The account's fallbacks: a default_model for requests that name none, and up to eight fallback_models
     // appended after the models a request names (the chain is cut to three).
     auto current = [this] {
         return QJsonObject{{QStringLiteral("default_model"), m_ctx.routing.value(QLatin1String("default_model")).isString()

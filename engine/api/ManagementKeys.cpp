@@ -4,7 +4,7 @@
 
 #include "config/EntryChecks.h"
 #include "core/Clock.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "keys/ApiKey.h"
 #include "keys/KeyRouting.h"
 #include "keys/Routes.h"

@@ -1,6 +1,6 @@
 #include "RouteTemplate.h"
 
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "keys/KeyRouting.h"
 #include "routing/Router.h"
 

@@ -1,6 +1,6 @@
 #include "ConfigApply.h"
 
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "secrets/SecretStore.h"
 #include "store/Store.h"
 

@@ -17,7 +17,7 @@ struct EngineSettings
     qint64 holdAfterMs = 25'000;              // a streamed request without a head is committed to 200
     qint64 holdKeepaliveMs = 15'000;          // keepalive comment period on a held stream
     double tieBandPercent = 0;
-    // Seed 004's comparison price weights; 0 and 0 price each request by its own token estimate
+    // The comparison price weights; 0 and 0 price each request by its own token estimate
     // (the quote), which is the comparison price weighted by that request's input and output.
     double comparisonInputWeight = 0;
     double comparisonOutputWeight = 0;

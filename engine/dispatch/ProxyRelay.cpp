@@ -5,7 +5,7 @@
 #include "ProxyRequest.h"
 
 #include "billing/Quote.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "http/HttpExchange.h"
 
 #include <QtCore/QDateTime>
@@ -47,7 +47,7 @@ void ProxyRequest::handleHead()
     const qint64 now = m_ctx.clock->nowMs();
     m_attempt.ttfbMs = now - m_attemptStartedMs;
     m_attempt.status = m_call->status();
-    // Rate-limit and quota headers: subscription windows (seed 002 §6) and capacity headroom.
+    // Rate-limit and quota headers: subscription windows (docs/rules/tiers-quota-health.md) and capacity headroom.
     m_ctx.quota.observe(current().handle, m_call->headers(), now);
     if (const double headroom = m_ctx.quota.headroom(current().handle, now); m_ctx.health && headroom >= 0)
         m_ctx.health->setHeadroom(current().handle, headroom);
@@ -173,22 +173,14 @@ void ProxyRequest::handleUpstreamFinished()
             reset > 0) {
             m_earliestRetryMs = m_earliestRetryMs == 0 ? reset : qMin(m_earliestRetryMs, reset);
             m_affinity.passedOver(current().handle, QStringLiteral("quota_exhausted"));
-            failOver(QStringLiteral("failed_over"), reason + QStringLiteral(" (subscription window spent until %1)")
-                                                              .arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)),
-                     std::nullopt);
+            // Not a failure of the account: nobody is benched, the window's reset decides.
+            failOver(Health::FailureClass{QStringLiteral("failed_over"), std::nullopt, Health::FailureClass::Failing::NotCounted},
+                     reason + QStringLiteral(" (subscription window spent until %1)")
+                                  .arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)));
             return;
         }
-        std::optional<Health::Failure> failure;
-        if (status == 401 || status == 403)
-            failure = Health::Failure::AuthRefused;
-        else if ((status == 429 || status == 400) && m_errorBody.contains("limit: 0"))
-            failure = Health::Failure::ModelNoQuota; // Google: this key has no quota for this model
-        else if (status == 429 || status == 529)
-            failure = Health::Failure::RateLimited;
-        else if (status >= 500 || status == 408)
-            failure = Health::Failure::ServerError;
         // A 404 is the account not serving this model: fail over, bench nobody.
-        failOver(QStringLiteral("failed_over"), reason, failure, retryAfter);
+        failOver(Health::classifyErrorHead(status, m_errorBody), reason, retryAfter);
         return;
     }
     if (!m_committed) {
@@ -225,27 +217,21 @@ void ProxyRequest::completeAttempt()
 {
     m_meter->finish();
     readUsage();
-    QString outcome = QStringLiteral("served");
-    QString reason;
-    bool cut = false;
     const QString handle = current().handle;
-    if (m_meter->sawErrorEvent()) {
-        outcome = QStringLiteral("error_event");
-        reason = m_meter->errorMessage();
+    // An account at its quota edge often ends a stream early but cleanly: it cools for 10 minutes.
+    const Health::FailureClass verdict = Health::classifyCompleted(m_meter->sawErrorEvent(),
+                                                                   m_sse && !m_meter->sawEndEvent() && hasEndEvent(m_endpoint),
+                                                                   m_attempt.status);
+    const bool cut = verdict.failure == Health::Failure::CutStream;
+    QString reason;
+    if (verdict.failure) {
+        reason = cut ? QStringLiteral("the stream ended before the provider's end event; the sharer cools down for 10 minutes")
+                     : m_meter->errorMessage();
         if (m_ctx.health)
-            m_ctx.health->recordFailure(handle, current().upstreamModel, Health::Failure::ServerError);
+            m_ctx.health->recordFailure(handle, current().upstreamModel, *verdict.failure);
         m_affinity.failed(handle);
-    } else if (m_sse && !m_meter->sawEndEvent() && hasEndEvent(m_endpoint)) {
-        // An account at its quota edge often ends a stream early but cleanly: cool it for 10 minutes.
-        outcome = QStringLiteral("cut");
-        reason = QStringLiteral("the stream ended before the provider's end event; the sharer cools down for 10 minutes");
-        cut = true;
-        if (m_ctx.health)
-            m_ctx.health->recordFailure(handle, current().upstreamModel, Health::Failure::CutStream);
-        m_affinity.failed(handle);
-    } else if (m_attempt.status >= 400) {
-        outcome = QStringLiteral("passed_through");
-        reason = QStringLiteral("HTTP %1").arg(m_attempt.status);
+    } else if (verdict.failing == Health::FailureClass::Failing::NotCounted) {
+        reason = QStringLiteral("HTTP %1").arg(m_attempt.status);   // passed through
     } else {
         if (m_ctx.health) {
             m_ctx.health->recordSuccess(handle, m_attempt.ttfbMs);
@@ -257,10 +243,10 @@ void ProxyRequest::completeAttempt()
         // Only an answer that ended cleanly pins its account.
         m_trace.pin = m_affinity.served(handle, current().name, m_meter->reasoningTokens(), m_meter->toolCallIds());
     }
-    if (outcome != QLatin1String("passed_through"))
-        m_ctx.failing.note(m_key, current().provider, handle, outcome != QLatin1String("served"), m_ctx.clock->nowMs());
+    if (verdict.failing != Health::FailureClass::Failing::NotCounted)
+        m_ctx.failing.note(m_key, current().provider, handle, verdict.failing == Health::FailureClass::Failing::Failure, m_ctx.clock->nowMs());
     releaseSlot();
-    endAttempt(outcome, withUsageNote(reason));
+    endAttempt(verdict.outcome, withUsageNote(reason));
     if (m_exchange && !m_exchange->isClientGone()) {
         // The bytes of an unterminated event are never relayed as content: the client is told.
         if (cut)
@@ -295,21 +281,18 @@ void ProxyRequest::failAttempt(Http::UpstreamError error, const QString &detail)
     if (!m_committed) {
         // Nothing the client cannot take back has reached it: the next sharer is tried. A stream
         // that broke after its head and before its first event was still cut.
-        const bool cut = !protocol && m_sse && m_attempt.status > 0 && !m_draining;
-        failOver(protocol ? QStringLiteral("protocol_error") : cut ? QStringLiteral("cut") : Http::upstreamErrorName(error), detail,
-                 protocol ? Health::Failure::ServerError : cut ? Health::Failure::CutStream : Health::Failure::Connection);
+        failOver(Health::classifyBreakBeforeOutput(error, m_sse, m_attempt.status > 0 && !m_draining), detail);
         return;
     }
     // Bytes already reached the client: nothing fails over now. Tell it in the wire's terms.
     readUsage();
+    const Health::FailureClass verdict = Health::classifyBreakAfterOutput(error, m_sse && hasEndEvent(m_endpoint));
     if (m_ctx.health)
-        m_ctx.health->recordFailure(current().handle, current().upstreamModel,
-                                    protocol ? Health::Failure::ServerError
-                                             : m_sse && hasEndEvent(m_endpoint) ? Health::Failure::CutStream : Health::Failure::Connection);
+        m_ctx.health->recordFailure(current().handle, current().upstreamModel, *verdict.failure);
     m_affinity.failed(current().handle);
     m_ctx.failing.note(m_key, current().provider, current().handle, true, m_ctx.clock->nowMs());
     releaseSlot();
-    endAttempt(protocol ? QStringLiteral("protocol_error") : QStringLiteral("cut"), withUsageNote(detail));
+    endAttempt(verdict.outcome, withUsageNote(detail));
     if (m_exchange) {
         if (m_sse || m_held) {
             m_exchange->writeChunk(Wire::errorEvent(m_endpoint, 502, protocol ? QStringLiteral("the upstream broke protocol mid-answer: %1").arg(detail)

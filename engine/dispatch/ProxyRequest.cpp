@@ -1,8 +1,9 @@
 #include "ProxyRequest.h"
 
 #include "UpstreamRequestBuilder.h"
-#include "core/EngineContext.h"
-#include "core/TraceSink.h"
+#include "billing/Charge.h"
+#include "state/EngineContext.h"
+#include "store/TraceSink.h"
 #include "http/HttpExchange.h"
 #include "store/Store.h"
 
@@ -218,7 +219,7 @@ void ProxyRequest::dialNext()
         }
         m_budgetCut = true;
     }
-    // Seed 003's phase limits, a key setting: 30 s to the first byte of a stream, 180 s for an
+    // The phase limits (docs/keys.md `phaseLimits`), a key setting: 30 s to the first byte of a stream, 180 s for an
     // answer that is not streamed.
     m_phaseCut = false;
     m_phaseTimedOut = false;
@@ -300,7 +301,7 @@ void ProxyRequest::endAttempt(const QString &outcome, const QString &reason)
     m_trace.attemptRows.append(m_attempt);
 }
 
-void ProxyRequest::failOver(const QString &outcome, const QString &reason, std::optional<Health::Failure> failure, qint64 retryAfterMs)
+void ProxyRequest::failOver(const Health::FailureClass &verdict, const QString &reason, qint64 retryAfterMs)
 {
     m_idleDeadline.stop();
     if (m_call) {
@@ -310,17 +311,17 @@ void ProxyRequest::failOver(const QString &outcome, const QString &reason, std::
         m_call = nullptr;
     }
     releaseSlot();
-    if (failure && *failure != Health::Failure::Timeout)
+    if (verdict.failing == Health::FailureClass::Failing::Failure)
         m_ctx.failing.note(m_key, current().provider, current().handle, true, m_ctx.clock->nowMs());
-    if (failure && m_ctx.health) {
-        const qint64 until = m_ctx.health->recordFailure(current().handle, current().upstreamModel, *failure, retryAfterMs);
+    if (verdict.failure && m_ctx.health) {
+        const qint64 until = m_ctx.health->recordFailure(current().handle, current().upstreamModel, *verdict.failure, retryAfterMs);
         if (m_attempt.status == 429 && until > 0)
             m_earliestRetryMs = m_earliestRetryMs == 0 ? until : qMin(m_earliestRetryMs, until);
     }
     m_failureStatuses.append(m_attempt.status);
     m_affinity.failed(current().handle); // a failing account loses the conversation's pin
-    m_lastFailure = QStringLiteral("%1 (%2): %3").arg(current().name, outcome, reason);
-    endAttempt(outcome, reason);
+    m_lastFailure = QStringLiteral("%1 (%2): %3").arg(current().name, verdict.outcome, reason);
+    endAttempt(verdict.outcome, reason);
     dialNext();
 }
 
@@ -337,7 +338,7 @@ void ProxyRequest::answerFailure()
         return;
     }
     if (m_phaseTimedOut) {
-        // Seed 003: a limit hit on the last attempt answers 524.
+        // Phase limits: a limit hit on the last attempt answers 524.
         answerError(524, QStringLiteral("no sharer for %1 answered within the phase limits of this key or route (%2 s to the first byte of a stream, "
                                         "%3 s for an answer not streamed); %4 tried. Last: %5")
                              .arg(what).arg(PhaseFirstByteMs / 1000).arg(PhaseWholeAnswerMs / 1000).arg(m_dials).arg(m_lastFailure));
@@ -408,27 +409,12 @@ void ProxyRequest::record()
         m_trace.inputTokens = m_attempt.inputTokens;
         m_trace.outputTokens = m_attempt.outputTokens;
         const bool billable = m_attempt.status >= 200 && m_attempt.status < 300 && m_endpoint != Wire::Endpoint::CountTokens;
-        if (billable && !m_usage.known()) {
-            // No usage to believe (none reported, or rejected as garbage): the quote the request
-            // was admitted on is charged, under the cost cap like any charge.
-            m_trace.costUsd = c.quoteUsd.value_or(0);
-        } else if (billable) {
-            const Wire::Usage &u = m_usage;
-            // Billing uses the band the provider's reported prompt falls in.
-            const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
-            std::optional<Billing::Rates> rates = c.rates;
-            if (sharer)
-                rates = Billing::ratesFor(*sharer, m_ctx.catalog.model(c.provider, c.upstreamModel), c.upstreamModel, u.promptTokens());
-            if (rates)
-                m_trace.costUsd = Billing::costOf(*rates, u.uncachedInputTokens(), u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens);
-        }
-        // Never charged above the cost cap: the sharer absorbs what the usage adds past it.
-        const std::optional<double> cap = target().costCapUsd ? target().costCapUsd : m_plan.costCapUsd;
-        if (billable && cap && m_trace.costUsd > *cap) {
-            m_trace.absorbedUsd = m_trace.costUsd - *cap;
-            m_trace.costUsd = *cap;
-        }
         if (billable) {
+            const std::optional<double> cap = target().costCapUsd ? target().costCapUsd : m_plan.costCapUsd;
+            const Billing::Charge charge = Billing::chargeFor(m_usage, m_ctx.sharer(c.handle), m_ctx.catalog.model(c.provider, c.upstreamModel),
+                                                              c.upstreamModel, c.rates, c.quoteUsd, cap);
+            m_trace.costUsd = charge.costUsd;
+            m_trace.absorbedUsd = charge.absorbedUsd;
             Store::LedgerEntry e;
             e.traceId = m_trace.id;
             e.atMs = now;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Clock.h"
+#include "health/FailureClass.h"
 #include "health/HealthBook.h"
 #include "http/UpstreamClient.h"
 #include "keys/ApiKey.h"
@@ -32,7 +33,7 @@ class ProxyRequest : public QObject
 {
     Q_OBJECT
 public:
-    static constexpr qint64 PhaseFirstByteMs = 30'000;      // seed 003 phase limits (a key setting)
+    static constexpr qint64 PhaseFirstByteMs = 30'000;      // phase limits, a key setting (docs/keys.md `phaseLimits`)
     static constexpr qint64 PhaseBetweenEventsMs = 60'000;
     static constexpr qint64 PhaseWholeAnswerMs = 180'000;
     ProxyRequest(EngineContext &context, Http::HttpExchange *exchange, const Keys::ApiKey &key,
@@ -85,7 +86,8 @@ private:
     void relay(const QByteArray &bytes);
     void endAttempt(const QString &outcome, const QString &reason);
     void refuseCandidate(const QString &reason, const QString &skip);
-    void failOver(const QString &outcome, const QString &reason, std::optional<Health::Failure> failure, qint64 retryAfterMs = -1);
+    /// Ends the attempt as verdict says (health/FailureClass.h) and dials the next candidate.
+    void failOver(const Health::FailureClass &verdict, const QString &reason, qint64 retryAfterMs = -1);
     void answerFailure();
     void answerError(int status, const QString &message, const QJsonObject &extra = {}, qint64 retryAfterMs = -1);
     void releaseSlot();
@@ -123,7 +125,7 @@ private:
     bool m_sse = false;
     bool m_draining = false;      // reading a failed attempt's error body
     bool m_budgetCut = false;     // this attempt ran on a shortened budget
-    bool m_phaseLimits = false;   // the key's seed 003 phase limits
+    bool m_phaseLimits = false;   // the key's phase limits (docs/keys.md `phaseLimits`)
     bool m_phaseCut = false;      // this attempt's first-byte deadline is a phase limit
     bool m_phaseTimedOut = false; // the last attempt dialled ran past a phase limit (answers 524)
     qint64 idleLimitMs() const;

@@ -3,7 +3,7 @@
 // events, and the short wait for a busy account that holds the conversation.
 #include "ProxyRequest.h"
 
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "http/HttpExchange.h"
 #include "routing/Affinity.h"
 
@@ -52,21 +52,12 @@ void ProxyRequest::handleFirstByteTimeout()
     // Under phase limits any attempt that times out before its first byte counts as past a limit:
     // when it is the last, the answer is 524 (the request's first-byte budget may bind first).
     m_phaseTimedOut = m_phaseLimits;
-    if (m_phaseCut) {
-        // The key's own phase limit: the next sharer is tried, this one is not benched for it.
-        if (m_ctx.health)
-            m_ctx.health->recordBudgetCut(current().handle, m_attempt.durationMs);
-        failOver(QStringLiteral("phase_limit"), QStringLiteral("%1 (this key's phase limit)").arg(reason), std::nullopt);
-        return;
-    }
-    if (m_budgetCut) {
-        // Our own shortened budget cut it: its slowness is noted, it is not benched.
-        if (m_ctx.health)
-            m_ctx.health->recordBudgetCut(current().handle, m_attempt.durationMs);
-        failOver(QStringLiteral("budget_cut"), reason, std::nullopt);
-        return;
-    }
-    failOver(QStringLiteral("timeout"), reason, Health::Failure::Timeout);
+    const Health::FailureClass verdict = Health::classifyFirstByteTimeout(m_phaseCut, m_budgetCut);
+    // The key's own phase limit, or our own shortened budget, cut it: the next sharer is tried and
+    // its slowness is noted; it is not benched for it.
+    if (!verdict.failure && m_ctx.health)
+        m_ctx.health->recordBudgetCut(current().handle, m_attempt.durationMs);
+    failOver(verdict, m_phaseCut ? QStringLiteral("%1 (this key's phase limit)").arg(reason) : reason);
 }
 
 bool ProxyRequest::firstTokenLimitApplies() const

@@ -3,7 +3,7 @@
 #include "UpstreamCredential.h"
 
 #include "catalog/Sharer.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 
 #include <QtCore/QJsonDocument>
 

@@ -83,9 +83,9 @@ public:
     /// Consecutive failures that trip the breaker: once its cooldown ends, the sharer is half-open.
     static constexpr int BreakerTrips = 3;
     /// A tripped breaker that let a sharer back after its cooldown, with no success since: on
-    /// probation for as long again as it was benched (seed 004 Degraded: after Available sharers).
+    /// probation for as long again as it was benched (Degraded: after Available sharers).
     bool halfOpen(const QString &handle) const;
-    /// Every attempt's outcome over the last 30 minutes (seed 003 "État de santé").
+    /// Every attempt's outcome over the last 30 minutes (docs/rules/tiers-quota-health.md "Published health").
     const HealthWindow &window() const { return m_window; }
 
     /// The health factor in the tie draw, in (0, 1]; neutral (1) for a sharer with no history.

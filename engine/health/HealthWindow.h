@@ -8,7 +8,7 @@
 
 namespace Aile::Health {
 
-/// The measured state of each sharer over a sliding 30-minute window (seed 003 "État de santé"):
+/// The measured state of each sharer over a sliding 30-minute window (docs/rules/tiers-quota-health.md "Published health"):
 /// every attempt feeds it, and its success rate and latency are published once the sharer has
 /// served 100 requests ("not enough data" before). A client that disconnects is not counted
 /// against the sharer: the caller does not record it. Minute buckets, so memory is fixed per sharer.

@@ -27,7 +27,7 @@ struct QuotaSnapshot
 class QuotaBook
 {
 public:
-    /// A snapshot older than this never removes anyone (seed 002 §6).
+    /// A snapshot older than this never removes anyone (docs/rules/tiers-quota-health.md).
     static constexpr qint64 FreshMs = 10 * 60 * 1000;
 
     /// Reads a response's headers; a response without any quota header changes nothing.

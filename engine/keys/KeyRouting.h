@@ -29,7 +29,7 @@ struct KeyRouting
     QString sharer;                   // Advanced: one sharer handle
     bool preferSpeed = false;         // "prefer": "speed"
     bool demoteFailing = false;
-    bool phaseLimits = false;         // seed 003: 30 s to first byte streamed, 60 s between events, 180 s otherwise
+    bool phaseLimits = false;         // phase limits: 30 s to first byte streamed, 60 s between events, 180 s otherwise
     bool sticky = true;
     std::optional<double> pinTtlSeconds;     // an extension: the key's session pins last longer than the engine's
     bool denyDataCollection = false;  // "dataCollection": "deny"
@@ -46,7 +46,7 @@ struct KeyRouting
 /// Every setting name a key's routing object may carry.
 const QStringList &routingSettingNames();
 
-/// Checks a key's routing object and routes as the seed says (types, ranges, list sizes, the floor
+/// Checks a key's routing object and routes as docs/keys.md says (types, ranges, list sizes, the floor
 /// against the discount limit, the lists against each other and against the routes). Returns
 /// the message naming the setting, the cause and the fix, or an empty string. On success,
 /// normalized holds the object as it is stored (handles canonical, nulls dropped).

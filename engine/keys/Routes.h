@@ -15,7 +15,7 @@ struct Sharer;
 namespace Aile::Keys {
 
 /// One target of a named route: a provider/model, optionally pinned to one sharer, with its own
-/// cost cap and daily budget (seed 001 "Route order", "Daily budgets").
+/// cost cap and daily budget (docs/keys.md "Named routes").
 struct RouteTarget
 {
     QString model;                          // "provider/model" as saved
@@ -42,7 +42,7 @@ struct Route
     Order order = Order::InOrder;
     std::optional<bool> preferSpeed;        // unset: follow the key
     int ttftMs = 0;                         // first-token limit; 0: none
-    bool phaseLimits = false;               // seed 003's 30 s / 60 s / 180 s, as on a key
+    bool phaseLimits = false;               // the phase limits' 30 s / 60 s / 180 s, as on a key
     std::optional<double> budgetUsdPerDay;
     QList<RouteTarget> targets;
 
@@ -53,7 +53,7 @@ struct Route
 /// The key's route of that name (names compare case-sensitively, as a model does), or nullopt.
 std::optional<Route> findRoute(const QJsonArray &routes, const QString &name);
 
-/// Checks a key's routes as the seed says and returns the message naming the route, the field,
+/// Checks a key's routes as docs/keys.md says and returns the message naming the route, the field,
 /// the cause and the fix, or an empty string. On success normalized holds the list as stored
 /// ("in order" and "follow" dropped, handles canonical, nulls dropped). catalog and sharers may be
 /// null (a configuration file read before the catalogue): their checks are then skipped.

@@ -178,7 +178,7 @@ QString namedSharerReason(const RequestFacts &facts, const QJsonObject &body)
     }
     if (facts.keyRouting().onlySharers.size() == 1)
         return QStringLiteral("sharer named");
-    // A request that passes an order or a sort skips affinity (seed 004).
+    // A request that passes an order or a sort skips affinity (docs/rules/tiers-quota-health.md).
     const QJsonObject provider = body.value(QLatin1String("provider")).toObject();
     if (!provider.value(QLatin1String("order")).toArray().isEmpty())
         return QStringLiteral("order");

@@ -1,10 +1,10 @@
-// The levers of seed 001 beyond price: the sharer and provider lists, the cost cap, data
+// The levers of docs/keys.md beyond price: the sharer and provider lists, the cost cap, data
 // collection, self-hosted capacity, the key's spend limit, speed first and demoted sharers. Part
 // of Router: requests, the sharers listing and dry runs read them through the same pipeline.
 #include "Router.h"
 
 #include "core/Clock.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "health/HealthBook.h"
 #include "keys/ApiKey.h"
 #include "keys/KeyRouting.h"

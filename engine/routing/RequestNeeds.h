@@ -15,7 +15,7 @@ struct Rates;
 
 namespace Aile::Routing {
 
-/// What a request uses that a candidate must support (seed 004 "Filter candidates"): tools,
+/// What a request uses that a candidate must support (docs/rules/tiers-quota-health.md "The default order"): tools,
 /// structured output, image input, streaming, and a context window large enough for the
 /// estimated prompt. Read from the body of each wire. Reasoning is noted (dry run, trace) but
 /// filters nothing: the catalogue's reasoning flags are too coarse to refuse a request on.
@@ -35,7 +35,7 @@ struct RequestNeeds
     QStringList used() const;
 };
 
-/// Seed 004's comparison price: (input weight × input price + output weight × output price) ÷
+/// The comparison price: (input weight × input price + output weight × output price) ÷
 /// (sum of the weights). Weights of 0 and 0 read as 1 and 1.
 double comparisonPrice(const Billing::Rates &rates, double inputWeight, double outputWeight);
 

@@ -3,7 +3,7 @@
 // the session pin's place in it, and what a request sends upstream.
 #include "RequestPlanner.h"
 
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "keys/ApiKey.h"
 
 #include <QtCore/QJsonArray>

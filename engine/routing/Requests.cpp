@@ -1,8 +1,8 @@
 // What routing reads of a request before it plans: the body's facts (shared by the proxy and the
-// dry run) and the fallback chain of seed 003.
+// dry run) and the fallback chain (docs/routing.md "Fallback chains").
 #include "Router.h"
 
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "keys/ApiKey.h"
 
 #include <algorithm>
@@ -99,7 +99,7 @@ QString readBodyFacts(Wire::Endpoint endpoint, const QJsonObject &body, const QB
         facts->maxOutputTokens = qint64(std::clamp(body.value(capField).toDouble(), -9.0e18, 9.0e18));
     facts->stream = body.value(QLatin1String("stream")).toBool();
     facts->needs = RequestNeeds::of(endpoint, body);
-    // provider.sort (seed 004 §5): "price", "latency" or "throughput", or {"by": …}.
+    // provider.sort (docs/routing.md "Order"): "price", "latency" or "throughput", or {"by": …}.
     const QJsonValue sortValue = body.value(QLatin1String("provider")).toObject().value(QLatin1String("sort"));
     if (!sortValue.isUndefined() && !sortValue.isNull()) {
         facts->sort = sortValue.isObject() ? sortValue.toObject().value(QLatin1String("by")).toString() : sortValue.toString();

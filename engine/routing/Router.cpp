@@ -2,7 +2,7 @@
 
 #include "ClientLogin.h"
 #include "core/Clock.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "health/HealthBook.h"
 #include "keys/ApiKey.h"
 
@@ -354,7 +354,7 @@ void Router::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) 
     }
     if (!t.refusals.isEmpty()
         && std::all_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("capability"); })) {
-        // Seed 004: what the request uses that no candidate supports, named.
+        // What the request uses that no candidate supports, named.
         QString what = t.refusals.first().reason;
         what = what.mid(what.indexOf(QLatin1String("support ")) + 8).section(QLatin1String(", which"), 0, 0);
         plan.status = 400;
@@ -378,7 +378,7 @@ void Router::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) 
     const bool allFiltered = !t.refusals.isEmpty()
                              && std::all_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return !r.refusedBy.isEmpty(); });
     if (allFiltered) {
-        // The seed's text: what every sharer online is, and where the filter that emptied the pool lives.
+        // The documented text: what every sharer online is, and where the filter that emptied the pool lives.
         plan.status = 503;
         const Refusal &telling = tellingRefusal(t.refusals);
         QString why = telling.reason;
@@ -409,7 +409,7 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
     t.model = model;
     const Catalog::ModelInfo *info = m_ctx.catalog.model(provider, model);
     const qint64 now = m_ctx.clock->nowMs();
-    // What the request uses that the model lacks (seed 004): the same for every sharer of it.
+    // What the request uses that the model lacks (docs/rules/tiers-quota-health.md): the same for every sharer of it.
     const QString lacking = info ? facts.needs.missingIn(*info, facts.promptTokens) : QString();
     for (const Catalog::Sharer &s : m_ctx.sharers) {
         if (s.provider != provider)
@@ -447,7 +447,7 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
             refuse(QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(s.handle)), QStringLiteral("no_credential"));
             continue;
         }
-        // router.models.<model>.providers.<handle> (seed 002): enabled, priority, weight.
+        // router.models.<model>.providers.<handle> (docs/rules/tiers-quota-health.md): enabled, priority, weight.
         const QJsonObject over = modelOverride(model, info, s.handle);
         if (!over.value(QLatin1String("enabled")).toBool(true)) {
             refuse(QStringLiteral("disabled for %1 (routing.models)").arg(model), QStringLiteral("disabled"));
@@ -457,7 +457,7 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
                                ? qBound(0, int(std::lround(over.value(QLatin1String("weight")).toDouble())), 10000)
                                : s.weight;
         // Weight 0 leaves a sharer out of normal routing; naming it (x-aile-sharer, the key's
-        // sharer lists) still reaches it (seed 002).
+        // sharer lists) still reaches it (docs/rules/tiers-quota-health.md).
         if (weight == 0 && !limits.onlySharers.contains(s.handle)) {
             refuse(QStringLiteral("weight 0"), QStringLiteral("weight_0"));
             continue;
@@ -471,7 +471,7 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
                    QStringLiteral("cooldown"), until);
             continue;
         }
-        // An exhausted subscription window in a fresh snapshot, with a known reset (seed 002 §6).
+        // An exhausted subscription window in a fresh snapshot, with a known reset (docs/rules/tiers-quota-health.md).
         if (const qint64 reset = m_ctx.quota.exhaustedUntil(s.handle, model, now); reset > 0) {
             refuse(QStringLiteral("quota exhausted until %1").arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)),
                    QStringLiteral("quota_exhausted"), reset);
@@ -561,7 +561,7 @@ std::optional<double> Router::sortPrice(const Candidate &c) const
 
 void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
 {
-    // A session draws the same order every time (seed 002); other requests draw at random.
+    // A session draws the same order every time (docs/rules/tiers-quota-health.md); other requests draw at random.
     QRandomGenerator seeded;
     QRandomGenerator *rng = &m_ctx.draw;
     if (facts.drawSeed) {
@@ -573,7 +573,7 @@ void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
     QHash<QString, std::optional<double>> price;
     for (const Candidate &c : t.candidates)
         price.insert(c.handle, sortPrice(c));
-    // provider.sort latency/throughput (seed 004 §5): the measured metric, lower is better.
+    // provider.sort latency/throughput (docs/routing.md "Order"): the measured metric, lower is better.
     const bool bySpeed = facts.sort == QLatin1String("latency") || facts.sort == QLatin1String("throughput");
     auto metric = [&](const Candidate &c) -> std::optional<double> {
         if (facts.sort == QLatin1String("latency"))
@@ -583,7 +583,7 @@ void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
         return std::nullopt;
     };
     // Dead keys and Degraded sharers after every other candidate; then priority tiers, higher
-    // first (seed 002); then price, un-quotable last, never first (or the sort the body asked for).
+    // first (docs/rules/tiers-quota-health.md); then price, un-quotable last, never first (or the sort the body asked for).
     std::stable_sort(t.candidates.begin(), t.candidates.end(), [&](const Candidate &a, const Candidate &b) {
         if (a.deadKey != b.deadKey)
             return !a.deadKey;
@@ -641,7 +641,7 @@ void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
         for (qsizetype k = i; k < j; ++k) {
             const Candidate &c = t.candidates.at(k);
             // router.selection = quota-reset: subscriptions with a fresh snapshot first, soonest
-            // reset of their allowance first; the rest in their weighted order (seed 002).
+            // reset of their allowance first; the rest in their weighted order (docs/rules/tiers-quota-health.md).
             if (quotaReset && c.allowanceResetMs)
                 resetting.append(c);
             else

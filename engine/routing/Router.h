@@ -33,7 +33,7 @@ struct RequestFacts
     bool stream = false;
     const QJsonObject *body = nullptr;     // the client's body, where one exists (the cost cap's checks)
     std::optional<quint64> drawSeed;       // a session's stable seed; unset: a random draw
-    RequestNeeds needs;                    // capabilities the body uses (seed 004 filter)
+    RequestNeeds needs;                    // capabilities the body uses (the capability filter)
     QString sort;                          // provider.sort: price, latency or throughput; empty: default order
     const Keys::Route *route = nullptr;    // the key's named route being planned (its name was the model)
     const Keys::RouteTarget *routeTarget = nullptr;   // the route's target being planned
@@ -74,9 +74,9 @@ struct Candidate
     bool tested = false;
     bool deadKey = false;
     double health = 1.0;                   // the tie-draw factor
-    int priority = 0;                      // tier (seed 002): higher first
-    int weight = 1;                        // share of the tie draw (seed 002), per-model override applied
-    bool degraded = false;                 // recent success rate low, or a half-open breaker (seed 004)
+    int priority = 0;                      // tier (docs/rules/tiers-quota-health.md): higher first
+    int weight = 1;                        // share of the tie draw (docs/rules/tiers-quota-health.md), per-model override applied
+    bool degraded = false;                 // recent success rate low, or a half-open breaker (docs/rules/tiers-quota-health.md)
     std::optional<qint64> allowanceResetMs;   // quota-reset selection: when the longest fresh window resets
     double ttfbMs = -1;                    // observed, -1 without samples
     int ttfbSamples = 0;
@@ -148,7 +148,7 @@ struct Plan
     int maxDials = 0;                      // 0: the setting; a models chain makes at most 3 attempts
     QString route;                         // a key's named route: its name
     int ttftMs = 0;                        // the route's first-token limit (2+ targets); 0: none
-    bool phaseLimits = false;              // the key's or the route's seed 003 phase limits
+    bool phaseLimits = false;              // the key's or the route's phase limits (docs/keys.md `phaseLimits`)
     QList<ChainLink> chain;                // every model the request tries, in order (planChain)
     /// Each attempt's trace row names its target (any provider, a chain, a named route).
     bool labelsTargets() const { return anyProvider || !route.isEmpty(); }
@@ -162,7 +162,7 @@ class Router
 public:
     explicit Router(const EngineContext &context) : m_ctx(context) {}
     Plan plan(const RequestFacts &facts) const;
-    /// A fallback chain (seed 003): the body's `models` (else `model`, else routing.default_model),
+    /// A fallback chain: the body's `models` (else `model`, else routing.default_model),
     /// then routing.fallback_models, cut to the first three; each planned in turn and their
     /// targets tried in order, with at most three attempts across them. One model plans as plan().
     /// accountChain false: the account's default and fallbacks are left out (the sharers listing
@@ -173,7 +173,7 @@ public:
     /// The sharers of one provider for one model, filtered and ordered (also the listing).
     Target target(const QString &provider, const QString &model, const RequestFacts &facts) const;
 
-    /// A key's named route (routing/Routes.cpp): its budget, then each target planned as a plain
+    /// A key's named route (routing/RoutePlanning.cpp): its budget, then each target planned as a plain
     /// request bound by the target's pin and cap, in the route's order.
     Plan planRoute(const RequestFacts &facts, const Keys::Route &route) const;
     static constexpr int MaxAnyProviders = 6;
@@ -231,7 +231,7 @@ public:
     std::optional<Plan> checkRequest(const RequestFacts &facts, const Limits &limits, const QString &provider, const QString &model) const;
     /// Why the levers leave this sharer out (its refusedBy in *by), or empty.
     QString leverRefusal(const RequestFacts &facts, const Limits &limits, const Catalog::Sharer &sharer, QString *by) const;
-    /// The seed's answer when the levers emptied a target's pool; nullopt when they did not.
+    /// The documented answer when the levers emptied a target's pool; nullopt when they did not.
     std::optional<Plan> leverEmptyPlan(const Target &target, const Limits &limits) const;
     /// Speed first and the demoted sharers, once the price order is drawn.
     void leverOrder(Target &target, const RequestFacts &facts, bool *bySpeed) const;
@@ -247,7 +247,7 @@ private:
     QStringList providersListing(const QString &bareId, Wire::Endpoint endpoint, QString *matchedId) const;
     QString matchingModel(const QString &provider, const QString &bareId) const;
     void order(Target &target, const RequestFacts &facts, bool *sampled) const;
-    /// The price the order compares: the quote, or seed 004's comparison price when its weights are set.
+    /// The price the order compares: the quote, or the comparison price when its weights are set.
     std::optional<double> sortPrice(const Candidate &c) const;
     /// router.models.<model>.providers.<handle>: priority, weight, enabled for one model.
     QJsonObject modelOverride(const QString &model, const Catalog::ModelInfo *info, const QString &handle) const;

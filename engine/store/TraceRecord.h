@@ -56,7 +56,7 @@ struct TraceRecord
     double absorbedUsd = 0;
     QString affinity;        // fresh, pinned, off, skipped: <why>, moved: <why> (x-aile-session-affinity)
     QJsonObject pin;         // the conversation's pin after this request: sharer, sharerName, by, untilMs, foundBy
-    QString orderedBy;       // "speed" when the key's speed-first setting ordered it (seed 001)
+    QString orderedBy;       // "speed" when the key's speed-first setting ordered it (docs/keys.md)
     bool stream = false;
     QString error;
     QList<AttemptRecord> attemptRows;

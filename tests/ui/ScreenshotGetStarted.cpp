@@ -1,6 +1,6 @@
 #include "ScreenshotGetStarted.h"
 
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "keys/NewKeyDialog.h"
 #include "mainwindow/GetStartedPanel.h"

@@ -4,7 +4,7 @@
 //   aile-ui-screenshots --out DIR [--dark] [--lang fr]
 #include "ScreenshotData.h"
 #include "ScreenshotGetStarted.h"
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "dialogs/SharerDialog.h"
 #include "keys/KeyRoutesPanel.h"

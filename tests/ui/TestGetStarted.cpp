@@ -2,7 +2,7 @@
 // served request. Walked against a real engine (on its own thread, as in the app) and the fake
 // upstream, from an empty store: each step ticks itself from what the engine reports.
 #include "WindowUnderTest.h"
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "dialogs/SharerDialog.h"
 #include "keys/NewKeyDialog.h"

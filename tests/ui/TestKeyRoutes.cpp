@@ -9,7 +9,7 @@
 #include "ReadWait.h"
 #include "WindowUnderTest.h"
 #include "common/Format.h"
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "keys/DryRunDialog.h"
 #include "keys/KeyRoutesPanel.h"
 #include "keys/KeysModel.h"

@@ -5,7 +5,7 @@
 // through the proxy honours a change at once, without a restart. Connect a tool creates a key too.
 #include "WindowUnderTest.h"
 #include "common/ManagementClient.h"
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "keys/DryRunDialog.h"
 #include "keys/KeyRoutingDialog.h"

@@ -1,7 +1,7 @@
 // The main window against the real engine: it opens, shows the proxy's address and sharers, a
 // request sent through the proxy appears in the traces table with its attempts, and closing the
 // window stops the engine.
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "sharers/SharerOrderModel.h"
 #include "mainwindow/MainWindow.h"

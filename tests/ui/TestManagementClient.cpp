@@ -5,7 +5,7 @@
 #include "api/values/SharerRow.h"
 #include "common/ManagementClient.h"
 #include "common/ManagementTransport.h"
-#include "core/Engine.h"
+#include "host/Engine.h"
 #include "secrets/SecretStore.h"
 #include "sharers/SharerOrderModel.h"
 #include "sharers/SharersView.h"

@@ -2,7 +2,7 @@
 // whose key its provider refused, and a provider whose every sharer is cooling down; each said
 // once. The notifier is injected, so nothing is shown; the last case drives the real engine and
 // the window, whose tray notifier is replaced by a recorder.
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/Notifications.h"
 #include "store/Store.h"

@@ -8,7 +8,7 @@
 // The same binary, run with AILE_SHARERS_TEST_ROLE=no-keychain and a session bus that does not
 // exist (see CMakeLists.txt), proves the page says plainly that no keychain answers.
 #include "api/values/JsonFields.h"
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "dialogs/SharerDialog.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/StatusBanner.h"

@@ -1,5 +1,5 @@
 // The French translation is embedded in the binary and used when the locale is French.
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/StatusBanner.h"
 #include "mainwindow/Translations.h"

@@ -1,7 +1,7 @@
 // Everyday comfort without an engine: the window remembers its size, page and splitter; every
 // control has an accessible name (the sharer dialog's too); the keyboard reaches every page and
 // the search field.
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "common/ManagementClient.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "dialogs/SharerDialog.h"

@@ -1,6 +1,6 @@
 #include "WindowUnderTest.h"
 
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "keys/KeysModel.h"
 #include "keys/KeysView.h"
 #include "mainwindow/MainWindow.h"

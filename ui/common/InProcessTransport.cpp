@@ -1,6 +1,6 @@
 #include "InProcessTransport.h"
 
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 
 #include <QtCore/QTimer>
 

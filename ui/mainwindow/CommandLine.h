@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/Engine.h"
+#include "host/Engine.h"
 
 #include <QtCore/QCoreApplication>
 

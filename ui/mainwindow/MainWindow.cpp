@@ -8,7 +8,7 @@
 #include "charts/ChartsView.h"
 #include "common/ManagementClient.h"
 #include "config/ConfigFile.h"
-#include "core/EngineHost.h"
+#include "host/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "keys/KeysModel.h"
 #include "keys/KeysView.h"

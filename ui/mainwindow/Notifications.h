@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/Engine.h"
+#include "host/Engine.h"
 #include "store/TraceRecord.h"
 
 #include <QtCore/QHash>

@@ -2,7 +2,7 @@
 
 #include "QuotaBarDelegate.h"
 #include "SharerOrderModel.h"
-#include "core/Engine.h"
+#include "host/Engine.h"
 #include "secrets/SecretStore.h"
 
 #include <QtCore/QDir>

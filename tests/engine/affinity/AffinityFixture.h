@@ -6,7 +6,7 @@
 #include "engine/routing/RoutingFixture.h"
 
 #include "catalog/Sharer.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "routing/Affinity.h"
 
 #include <QtCore/QFile>

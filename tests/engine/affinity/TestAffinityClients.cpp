@@ -1,4 +1,4 @@
-// SPEC §10, seed 001 "Session affinity": multi-turn conversations of the real clients, as they send
+// SPEC §10, docs/affinity.md: multi-turn conversations of the real clients, as they send
 // them (recorded bodies in data/), stay on the account that served them, by the closest evidence.
 #include "AffinityFixture.h"
 

@@ -1,4 +1,4 @@
-// SPEC §10, seeds 001, 002 §4 and 004 §4: the rules of session affinity, one by one, through the
+// SPEC §10 and docs/affinity.md: the rules of session affinity, one by one, through the
 // real engine on a ManualClock.
 #include "AffinityFixture.h"
 
@@ -394,7 +394,7 @@ private Q_SLOTS:
 
     void aSessionDrawsItsTiesTheSameWayEveryTime()
     {
-        // Seed 002: with a session id the tie draw hashes it; without, it is random.
+        // With a session id the tie draw hashes it; without, it is random.
         AffinityFixture f;
         QVERIFY(f.start(twoSharers(QStringLiteral("openai"), QStringLiteral("gpt-5.2")), QJsonObject{{QStringLiteral("sticky"), false}}));
         QSet<QByteArray> bySession;

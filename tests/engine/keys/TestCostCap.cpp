@@ -1,4 +1,4 @@
-// Issue 5 (seed 001 "Capping the cost of a request"): x-aile-max-cost and the key's maxCostUsd, the
+// Issue 5 (docs/keys.md "Every routing setting", the cost cap): x-aile-max-cost and the key's maxCostUsd, the
 // lowest binding; value rules; 4096 sent when the body names no cap; sharers quoting above it
 // passed over; 402 with nothing charged; never charged above it; the 400s where nothing bounds
 // the answer; embeddings.

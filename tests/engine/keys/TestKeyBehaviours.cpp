@@ -1,4 +1,4 @@
-// Issue 5 (seed 001 "Speed first", "Sharers that keep failing"; seed 003 spend limits): a key's
+// Issue 5 (docs/keys.md "Every routing setting": speed first, failing sharers, spend limits): a key's
 // prefer-speed order, moving failing sharers back, and its daily spend limit.
 #include "KeysFixture.h"
 
@@ -117,7 +117,7 @@ private Q_SLOTS:
             f.clock.advance(2 * Minute);
         }
         // Not demoted for this key. (A is still behind B for a while, but as every key sees it:
-        // its breaker tripped and it is on probation, Degraded in seed 004's sense.)
+        // its breaker tripped and it is on probation, Degraded in docs/rules/tiers-quota-health.md's sense.)
         QVERIFY(!f.engine->context().failing.demoted(f.engine->context().keys.first().id, QStringLiteral("openai"), A, f.clock.nowMs()));
         f.clock.advance(10 * Minute);
         QCOMPARE(firstDialled(), A);

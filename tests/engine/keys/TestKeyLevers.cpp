@@ -1,4 +1,4 @@
-// Issue 5 (seed 001 "The headers" … "Block or allow sharers", "On the non-chat endpoints"): the
+// Issue 5 (docs/keys.md "Every routing setting" and "The same levers as headers"): the
 // price ceiling and floor, sharer and provider lists, data collection, self-hosted capacity,
 // verified, region, and the non-chat endpoints, through the real engine.
 #include "KeysFixture.h"
@@ -165,7 +165,7 @@ private Q_SLOTS:
         QCOMPARE(f.dialled(), QStringList{B});
     }
 
-    void theSeeds503TextsWithRefusedBy()
+    void theDocumented503TextsWithRefusedBy()
     {
         setKeyRouting(f, {{QStringLiteral("neverSharers"), QJsonArray{A, B, C}}});
         Reply r = chat({});

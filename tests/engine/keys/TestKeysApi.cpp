@@ -1,4 +1,4 @@
-// Issue 5, the key management API: list, create (the plain key once), read, edit with the seed's
+// Issue 5, the key management API: list, create (the plain key once), read, edit with the documented
 // validation (applied without a restart), revoke (401 on the proxy); the aile keys CLI.
 #include "engine/routing/RoutingFixture.h"
 

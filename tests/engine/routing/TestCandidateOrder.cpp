@@ -1,4 +1,4 @@
-// Seed 000 "Price is primary": the order candidates are dialled in, through the real engine.
+// docs/rules/routing-and-failover.md "Price is primary": the order candidates are dialled in, through the real engine.
 #include "RoutingFixture.h"
 
 #include "health/HealthBook.h"

@@ -1,4 +1,4 @@
-// Issue 6, seed 003 "Déclarer une chaîne de repli": a body's `models` replaces `model`, only the
+// Issue 6, docs/routing.md "Fallback chains": a body's `models` replaces `model`, only the
 // first three count and at most three attempts are made across them; PUT /v1/routing holds a
 // default_model and up to eight fallback_models appended after the request's own.
 #include "RoutingFixture.h"

@@ -1,4 +1,4 @@
-// Issue 6 (seed 001 "Dry-run a route"), the part that stands without routes: POST
+// Issue 6 (docs/keys.md "Named routes", the dry run), the part that stands without routes: POST
 // /keys/route-dry-run runs the pipeline a request runs and sends, charges and writes nothing.
 #include "RoutingFixture.h"
 

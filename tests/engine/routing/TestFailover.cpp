@@ -1,6 +1,6 @@
-// Seed 000 "Two independent bounds on your wait", "What fails over", "A slow stream is held open",
-// "Whose fault is a timeout", "Cooldowns are jittered"; seed 003 "Ce qui fait passer au candidat
-// suivant" / "Ce qui ne le fait pas". Real engine, fake upstream, one ManualClock.
+// docs/rules/routing-and-failover.md: "Two independent bounds on your wait", "What fails over", "A slow stream is held open",
+// "Whose fault is a timeout", "Cooldowns are jittered"; docs/routing.md "Failover" (what moves to the
+// next candidate and what does not). Real engine, fake upstream, one ManualClock.
 #include "RoutingFixture.h"
 
 #include <QtNetwork/QTcpServer>

@@ -1,4 +1,4 @@
-// The health signals of seed 000: the backoff ladder, jitter, Retry-After, dead keys, the draw weight.
+// The health signals of docs/rules/routing-and-failover.md: the backoff ladder, jitter, Retry-After, dead keys, the draw weight.
 #include "core/Clock.h"
 #include "health/HealthBook.h"
 

@@ -1,4 +1,4 @@
-// Seed 000 "Strictly per provider" and SPEC §4: how a request names its provider, and the
+// docs/routing.md "Naming the provider" and SPEC §4: how a request names its provider, and the
 // errors when it does not, through the real engine.
 #include "RoutingFixture.h"
 
@@ -70,7 +70,7 @@ private Q_SLOTS:
         // "codex/gpt-5.6-sol on a key pinned to claude … is a 400 naming both providers and the fix"
         QTest::newRow("pinned mismatch by header") << messages << "codex/gpt-5.6-sol" << Headers{{"x-aile-provider", "claude"}} << 400
                                                    << "" << "" << "names provider codex, but x-aile-provider pins provider claude";
-        // auto/ (seed 001 "Any provider for a bare model")
+        // auto/ (docs/routing.md "Naming the provider")
         QTest::newRow("auto/ cheapest provider") << chat << "auto/gpt-5.2" << Headers{} << 200 << "L00000000000000a1" << "gpt-5.2" << "";
         QTest::newRow("auto/ alone") << chat << "auto/" << Headers{} << 400 << "" << "" << "bare model id";
         QTest::newRow("auto/ with a provider") << chat << "auto/claude/claude-sonnet-5" << Headers{} << 400 << "" << "" << "bare model id";

@@ -1,9 +1,9 @@
-// Issue 6, seed 001 "Route order and first-token limits" and "Daily budgets": a key's named
+// Issue 6, docs/rules/routes-budgets-chains.md "Named routes", "First-token limit" and "Daily budgets": a key's named
 // routes, used by sending the route's name as the model, through the real engine on one
 // ManualClock with the fake upstream.
 #include "RoutingFixture.h"
 
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 
 using namespace Aile;
 using namespace Aile::Test;
@@ -127,7 +127,7 @@ private Q_SLOTS:
         QVERIFY2(errorMessage(r).contains(QLatin1String("routing.onlySharers leaves off L00000000000000c1")), qPrintable(errorMessage(r)));
     }
 
-    void aRouteIsStoredAsTheSeedSays()
+    void aRouteIsStoredAsDocumented()
     {
         const Reply r = saveRoutes({route(QStringLiteral("coding"),
                                           {target(T1, {{QStringLiteral("sharer"), QStringLiteral("l00000000000000A1")}, {QStringLiteral("maxCostUsd"), QStringLiteral("$0.5")}}),
@@ -317,7 +317,7 @@ private Q_SLOTS:
         QCOMPARE(r.header("x-aile-sharer"), A.toLatin1());
     }
 
-    void aSpentRouteIsRefusedWithTheSeedsTextUntilMidnight()
+    void aSpentRouteIsRefusedWithTheDocumentedTextUntilMidnight()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T1)}, {{QStringLiteral("budgetUsdPerDay"), 0.00001}})}).status, 200);
         QCOMPARE(f.chat(QStringLiteral("coding")).status, 200);   // soft: it runs, and counts

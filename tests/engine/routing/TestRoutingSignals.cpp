@@ -1,6 +1,6 @@
 // Issue 8's building blocks, unit by unit: quota windows read from providers' rate-limit headers
-// (seed 002 §6), the 30-minute health window (seed 003 "État de santé"), and what a request needs
-// of a candidate with seed 004's comparison price.
+// (docs/rules/tiers-quota-health.md), the 30-minute health window (docs/rules/tiers-quota-health.md "Published health"), and what a request needs
+// of a candidate with the comparison price.
 #include "billing/Quote.h"
 #include "catalog/Catalog.h"
 #include "health/HealthWindow.h"

@@ -1,7 +1,7 @@
-// Issue 8 through the real engine: priority tiers and weights with per-model overrides (seed 002),
-// quota windows from the providers' headers and quota-reset selection (seed 002 §6), the capability
-// filter, comparison price, tie band, Degraded sharers and provider.sort (seed 004), and the
-// published 30-minute health (seed 003 "État de santé").
+// Issue 8 through the real engine: priority tiers and weights with per-model overrides (docs/rules/tiers-quota-health.md),
+// quota windows from the providers' headers and quota-reset selection (docs/rules/tiers-quota-health.md), the capability
+// filter, comparison price, tie band, Degraded sharers and provider.sort (docs/rules/tiers-quota-health.md), and the
+// published 30-minute health (docs/rules/tiers-quota-health.md "Published health").
 #include "RoutingFixture.h"
 
 #include "health/HealthBook.h"
@@ -278,7 +278,7 @@ private Q_SLOTS:
         QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("openai"), {}, Gpt, with(percent(50))),
                                    sharer(B, QStringLiteral("openai"), {}, Gpt, with(percent(100)))}));
         // Three failures in a row trip A's breaker; back after its cooldown, it is half-open. One or
-        // two failures only bench it (seed 000): back, it is first again.
+        // two failures only bench it (docs/rules/routing-and-failover.md): back, it is first again.
         for (const qint64 wait : {7'000, 20'000, 80'000}) {
             QCOMPARE(order(f), (QStringList{A, B}));
             f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(500, QStringLiteral("down")));

@@ -2,7 +2,7 @@
 // the engine do. Real engine, fake upstream with hostile scripts, one ManualClock.
 #include "../routing/RoutingFixture.h"
 
-#include "health/Verifier.h"
+#include "dispatch/Verifier.h"
 #include "http/UpstreamClient.h"
 #include "wire/ResponseMeter.h"
 

@@ -2,7 +2,7 @@
 // hung upstream cannot leak a connection per probe interval or leave a test unanswered.
 #include "../routing/RoutingFixture.h"
 
-#include "health/Verifier.h"
+#include "dispatch/Verifier.h"
 #include "http/UpstreamClient.h"
 
 using namespace Aile;
@@ -32,7 +32,7 @@ private Q_SLOTS:
                                              R"({"model":"gpt-5.2"})", {{"authorization", QByteArray("Bearer ") + AdminToken}});
         QTRY_COMPARE(f.upstream->received().size(), 1);
         QTRY_COMPARE(f.engine->context().upstream->openConnections(), 1);
-        f.clock.advance(Health::Verifier::TestDeadlineMs - 1);
+        f.clock.advance(Dispatch::Verifier::TestDeadlineMs - 1);
         QVERIFY(!reply->isFinished());
         f.clock.advance(1);
         const Reply r = AsyncClient::wait(reply);
@@ -60,7 +60,7 @@ private Q_SLOTS:
         // Each probe gave up at its deadline, and said so in the sharer's health.
         QTRY_COMPARE(f.upstream->disconnects(), 3);
         QCOMPARE(f.engine->context().health->of(A).probe, -1);
-        f.clock.advance(Health::Verifier::ProbeDeadlineMs);
+        f.clock.advance(Dispatch::Verifier::ProbeDeadlineMs);
         QTRY_COMPARE(f.engine->context().upstream->openConnections(), 0);
         QTRY_COMPARE(f.engine->context().upstream->liveCalls(), 0);
     }

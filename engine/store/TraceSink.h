@@ -6,10 +6,9 @@
 
 #include <functional>
 
-namespace Aile {
-namespace Store {
+namespace Aile::Store {
+
 class StoreWriter;
-}
 
 /// Where finished requests go: handed to the store writer's thread at once (the request path
 /// never touches the disk) and announced to the GUI in batches about every 100 ms.
@@ -17,8 +16,8 @@ class TraceSink : public QObject
 {
     Q_OBJECT
 public:
-    TraceSink(Store::StoreWriter *writer, QObject *parent = nullptr);
-    void add(const Store::TraceRecord &trace, const QList<Store::LedgerEntry> &ledger);
+    TraceSink(StoreWriter *writer, QObject *parent = nullptr);
+    void add(const TraceRecord &trace, const QList<LedgerEntry> &ledger);
     /// Runs done on context's thread once every trace added so far is in the database.
     void whenWritten(QObject *context, std::function<void()> done);
     /// Announces what is pending now rather than at the next tick (the engine stopping: the last
@@ -31,9 +30,9 @@ Q_SIGNALS:
 private:
     void publish();
 
-    Store::StoreWriter *m_writer;
-    QList<Store::TraceRecord> m_pendingPublish;
+    StoreWriter *m_writer;
+    QList<TraceRecord> m_pendingPublish;
     bool m_publishQueued = false;
 };
 
-} // namespace Aile
+} // namespace Aile::Store

@@ -1,8 +1,8 @@
 #include "Verifier.h"
 
-#include "HealthBook.h"
+#include "health/HealthBook.h"
 #include "core/Clock.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "dispatch/UpstreamRequestBuilder.h"
 #include "http/UpstreamClient.h"
 #include "store/Store.h"
@@ -11,7 +11,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QPointer>
 
-namespace Aile::Health {
+namespace Aile::Dispatch {
 
 namespace {
 
@@ -80,7 +80,7 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
                 m_ctx.health->recordSuccess(h, m_ctx.clock->nowMs() - started);
             }
         } else if ((status == 401 || status == 403) && m_ctx.health) {
-            m_ctx.health->recordFailure(h, model, Failure::AuthRefused);
+            m_ctx.health->recordFailure(h, model, Health::Failure::AuthRefused);
         }
         call->deleteLater();
         Q_EMIT sharerChanged(h);
@@ -177,4 +177,4 @@ void Verifier::probeAll()
     m_ctx.clock->schedule(m_intervalMs, this, [this] { probeAll(); });
 }
 
-} // namespace Aile::Health
+} // namespace Aile::Dispatch

@@ -4,11 +4,11 @@
 
 #include <QtCore/QTimer>
 
-namespace Aile {
+namespace Aile::Store {
 
-TraceSink::TraceSink(Store::StoreWriter *writer, QObject *parent) : QObject(parent), m_writer(writer) {}
+TraceSink::TraceSink(StoreWriter *writer, QObject *parent) : QObject(parent), m_writer(writer) {}
 
-void TraceSink::add(const Store::TraceRecord &trace, const QList<Store::LedgerEntry> &ledger)
+void TraceSink::add(const TraceRecord &trace, const QList<LedgerEntry> &ledger)
 {
     if (m_writer)
         m_writer->enqueue(trace, ledger);
@@ -32,9 +32,9 @@ void TraceSink::publish()
     m_publishQueued = false;
     if (m_pendingPublish.isEmpty())
         return;
-    QList<Store::TraceRecord> batch;
+    QList<TraceRecord> batch;
     batch.swap(m_pendingPublish);
     Q_EMIT tracesRecorded(batch);
 }
 
-} // namespace Aile
+} // namespace Aile::Store

@@ -12,11 +12,11 @@ class UpstreamCall;
 }
 }
 
-namespace Aile::Health {
+namespace Aile::Dispatch {
 
-/// Verification of sharers (seed 000 "Verification"): a probe is a cheap authenticated call that
-/// says whether the credential answers; a model test sends one minimal request of one model and,
-/// when it passes, marks that sharer × model tested (and restores a dead key).
+/// Verification of sharers (docs/management-api.md, a sharer's test and probe): a probe is a cheap
+/// authenticated call that says whether the credential answers; a model test sends one minimal
+/// request of one model and, when it passes, marks that sharer × model tested (and restores a dead key).
 class Verifier : public QObject
 {
     Q_OBJECT
@@ -47,4 +47,4 @@ private:
     qint64 m_intervalMs = 0;
 };
 
-} // namespace Aile::Health
+} // namespace Aile::Dispatch

@@ -3,7 +3,7 @@
 #include "keys/ApiKey.h"
 #include "keys/KeyRouting.h"
 
-namespace Aile::Routing {
+namespace Aile::Health {
 
 namespace {
 QString entryKey(const QString &keyId, const QString &provider, const QString &handle)
@@ -36,4 +36,4 @@ bool FailingSharers::demoted(const QString &keyId, const QString &provider, cons
     return it != m_entries.constEnd() && it->demotedUntilMs > nowMs;
 }
 
-} // namespace Aile::Routing
+} // namespace Aile::Health

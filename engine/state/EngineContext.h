@@ -1,12 +1,12 @@
 #pragma once
 
-#include "EngineSettings.h"
+#include "core/EngineSettings.h"
 #include "billing/SpendBook.h"
 #include "catalog/Catalog.h"
 #include "catalog/Sharer.h"
 #include "health/QuotaBook.h"
 #include "keys/ApiKey.h"
-#include "routing/FailingSharers.h"
+#include "health/FailingSharers.h"
 
 #include <QtCore/QHash>
 #include <QtCore/QRandomGenerator>
@@ -16,15 +16,17 @@
 namespace Aile {
 
 class Clock;
-class TraceSink;
 namespace Store {
 class Store;
+class TraceSink;
 }
 namespace Http {
 class UpstreamClient;
 }
 namespace Health {
 class HealthBook;
+}
+namespace Dispatch {
 class Verifier;
 }
 namespace Secrets {
@@ -41,9 +43,9 @@ struct EngineContext
     Clock *clock = nullptr;
     Store::Store *store = nullptr;
     Http::UpstreamClient *upstream = nullptr;
-    TraceSink *traces = nullptr;
+    Store::TraceSink *traces = nullptr;
     Health::HealthBook *health = nullptr;
-    Health::Verifier *verifier = nullptr;
+    Dispatch::Verifier *verifier = nullptr;
     Secrets::SecretStore *secrets = nullptr;
     Health::QuotaBook quota;               // providers' quota windows, from response headers
     Routing::PinBook *pins = nullptr;      // session affinity (routing/Affinity.h), in memory only
@@ -58,7 +60,7 @@ struct EngineContext
     QJsonObject routing;                   // default_model, fallback_models, selection, models
     QString adminTokenRef;                 // where the admin token comes from (exports name it)
     std::function<void()> reloadState;     // re-reads the store after an import
-    Routing::FailingSharers failing;       // keys that move failing sharers back (in memory)
+    Health::FailingSharers failing;       // keys that move failing sharers back (in memory)
     Billing::SpendBook spend;              // today's spend per key, route and target (budgets read it)
     QHash<QString, quint64> routeTurns;    // round-robin routes: key id + route name → requests routed so far
     mutable QRandomGenerator draw;         // the tie draw of requests without a session; seeded in tests

@@ -1,7 +1,7 @@
 #include "Engine.h"
 
-#include "AdminToken.h"
-#include "TraceSink.h"
+#include "core/AdminToken.h"
+#include "store/TraceSink.h"
 #include "log/AccessLog.h"
 #include "api/ApiRouter.h"
 #include "api/ManagementApi.h"
@@ -10,7 +10,7 @@
 #include "config/ConfigValidation.h"
 #include "health/HealthBook.h"
 #include "routing/Affinity.h"
-#include "health/Verifier.h"
+#include "dispatch/Verifier.h"
 #include "http/HttpServer.h"
 #include "http/UpstreamClient.h"
 #include "secrets/SecretStore.h"
@@ -137,10 +137,10 @@ void Engine::start()
     m_pins = std::make_unique<Routing::PinBook>(m_ctx.clock);
     m_ctx.pins = m_pins.get();
     m_ctx.upstream = new Http::UpstreamClient(m_ctx.clock, this);
-    m_ctx.traces = new TraceSink(m_writer.get(), this);
-    connect(m_ctx.traces, &TraceSink::tracesRecorded, this, &Engine::tracesRecorded);
+    m_ctx.traces = new Store::TraceSink(m_writer.get(), this);
+    connect(m_ctx.traces, &Store::TraceSink::tracesRecorded, this, &Engine::tracesRecorded);
     // The access log is formatted from the batches the sink publishes, off the request's path.
-    connect(m_ctx.traces, &TraceSink::tracesRecorded, this, [](const QList<Store::TraceRecord> &batch) { Log::logAccess(batch); });
+    connect(m_ctx.traces, &Store::TraceSink::tracesRecorded, this, [](const QList<Store::TraceRecord> &batch) { Log::logAccess(batch); });
     m_management = std::make_unique<Api::ManagementApi>(m_ctx);
     m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_management.get());
     m_ctx.adminTokenRef = m_adminTokenRef;
@@ -169,9 +169,9 @@ void Engine::start()
         }
         Q_EMIT statusChanged(status());
     };
-    m_verifier = new Health::Verifier(m_ctx, this);
+    m_verifier = new Dispatch::Verifier(m_ctx, this);
     m_ctx.verifier = m_verifier;
-    connect(m_verifier, &Health::Verifier::sharerChanged, this, [this] { Q_EMIT statusChanged(status()); });
+    connect(m_verifier, &Dispatch::Verifier::sharerChanged, this, [this] { Q_EMIT statusChanged(status()); });
     // Whether a keychain answers, for the GUI to say so plainly; read-only, so it never prompts.
     m_secrets->probeKeychain(
         [this](const Secrets::KeychainStatus &k) {

@@ -1,10 +1,10 @@
-// A key's named routes (seed 001 "Route order and first-token limits", "Daily budgets"): the
+// A key's named routes (docs/keys.md "Named routes"): the
 // route's budget, then its targets in the route's order, each planned as a plain request for its
 // provider/model bound by the key's levers and the target's own pin and cap, the stricter winning.
 #include "Router.h"
 
 #include "core/Clock.h"
-#include "core/EngineContext.h"
+#include "state/EngineContext.h"
 #include "http/HttpHeaders.h"
 #include "keys/ApiKey.h"
 #include "store/Store.h"

@@ -8,7 +8,7 @@ namespace Aile::Keys {
 struct ApiKey;
 }
 
-namespace Aile::Routing {
+namespace Aile::Health {
 
 /// "Move sharers that keep failing to the back" (a key's demoteFailing): 3 of a sharer's own
 /// failures within 5 minutes put it last in that key's order for 10 minutes; a success through it
@@ -34,4 +34,4 @@ private:
     QHash<QString, Entry> m_entries;
 };
 
-} // namespace Aile::Routing
+} // namespace Aile::Health

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Clock.h"
-#include "EngineContext.h"
+#include "core/Clock.h"
+#include "state/EngineContext.h"
 #include "store/TraceRecord.h"
 
 #include <QtCore/QJsonArray>
@@ -33,6 +33,8 @@ struct ConfigFile;
 }
 namespace Health {
 class HealthBook;
+}
+namespace Dispatch {
 class Verifier;
 }
 
@@ -121,7 +123,7 @@ private:
     std::unique_ptr<Store::StoreWriter> m_writer;
     std::unique_ptr<Health::HealthBook> m_health;
     std::unique_ptr<Routing::PinBook> m_pins;
-    Health::Verifier *m_verifier = nullptr;
+    Dispatch::Verifier *m_verifier = nullptr;
     EngineContext m_ctx;
     Http::HttpServer *m_server = nullptr;
     std::unique_ptr<Api::ManagementApi> m_management;
