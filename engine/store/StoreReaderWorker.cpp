@@ -20,11 +20,13 @@ void StoreReaderWorker::open(const QString &path)
     QString error;
     if (!store->open(&error)) {
         qCWarning(lcStore).noquote() << "cannot read the store:" << error;
-        Q_EMIT m_reader->openFailed(error);
+        // Emitted on the reader's own thread, from its event loop: whoever connects right after
+        // making the reader hears it (emitted from here it could come before they connect).
+        QMetaObject::invokeMethod(m_reader, [reader = m_reader, error] { Q_EMIT reader->openFailed(error); }, Qt::QueuedConnection);
         return;
     }
     m_store = std::move(store);
-    Q_EMIT m_reader->opened();
+    QMetaObject::invokeMethod(m_reader, [reader = m_reader] { Q_EMIT reader->opened(); }, Qt::QueuedConnection);
 }
 
 void StoreReaderWorker::run(const QString &what, quint64 id, const Job &job)

@@ -7,6 +7,7 @@
 #include "dialogs/ConnectToolDialog.h"
 #include "mainwindow/SubscriptionWatch.h"
 #include "mainwindow/TrayIcon.h"
+#include "api/values/SharerRow.h"
 #include "sharers/QuotaBarDelegate.h"
 #include "sharers/SharerOrderModel.h"
 
@@ -141,7 +142,7 @@ private Q_SLOTS:
         QCOMPARE(QuotaBarDelegate::fills(listing(0.42).at(0).toObject().value(QLatin1String("quota")).toArray()), (QList<double>{0.42, 0.31}));
         QCOMPARE(QuotaBarDelegate::fills(listing(1.0, true).at(0).toObject().value(QLatin1String("quota")).toArray()).first(), 1.0);
         SharerOrderModel model;
-        model.setRows(listing(1.0, true));
+        model.setRows(Api::SharerListing::fromJson(QJsonObject{{QStringLiteral("data"), listing(1.0, true)}}).rows);
         QTableView table;
         table.setModel(&model);
         table.setItemDelegateForColumn(SharerOrderModel::Quota, new QuotaBarDelegate(&table));

@@ -76,9 +76,9 @@ void SubscriptionWatch::refresh()
 {
     if (!m_client)
         return;
-    m_client->call(QStringLiteral("GET"), QStringLiteral("/sharers"), this, [this](int status, const QJsonDocument &body) {
-        if (status == 200)
-            noteListing(body.object().value(QLatin1String("data")).toArray(), QDateTime::currentMSecsSinceEpoch());
+    m_client->sharers({}, this, [this](const Reply<Api::SharerListing> &reply) {
+        if (reply.ok())
+            noteListing(reply.value.toJson().value(QLatin1String("data")).toArray(), QDateTime::currentMSecsSinceEpoch());
     });
 }
 
