@@ -14,7 +14,7 @@ namespace Aile::Ui {
 
 class ManagementClient;
 
-/// "Dry run a request…" for a key (seed 001 "Dry-run a route"): asks POST /keys/route-dry-run and
+/// "Dry run a request…" for a key (docs/keys.md, "Named routes", Dry run): asks POST /keys/route-dry-run and
 /// shows, per target in order, the sharers left with quote, tested flag and speed (first and tied
 /// marked), the ones the key's or the headers' filters removed by name, the unavailable counts,
 /// whether the order is fixed or sampled, and the refusal a real request would get. For a route

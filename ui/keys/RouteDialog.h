@@ -18,7 +18,7 @@ namespace Aile::Ui {
 class ManagementClient;
 class RouteTargetsTable;
 
-/// One named route of a key (seed 001: route order, first-token limits, daily budgets, a route
+/// One named route of a key (docs/keys.md, "Named routes": route order, first-token limits, daily budgets, a route
 /// across providers): its name, its targets in the order they are tried, the order, Prefer, a
 /// first-token limit, the phase limits and a daily budget. Read with GET /keys/{id}; Save sends the
 /// key's whole route list with this route replaced or appended (PUT /keys/{id} {"routes": […]}),
