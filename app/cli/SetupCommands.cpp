@@ -195,7 +195,7 @@ int runConnect(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "The settings that point a tool at the proxy, as the desktop app's Connect a tool dialog shows them.\n"
-        "  aile connect TOOL [--new-key NAME | --key-file FILE] [--model PROVIDER/MODEL]\n"
+        "  aile connect TOOL [--new-key NAME | --key-file FILE] [--model PROVIDER/MODEL] [--own-login]\n"
         "TOOL: %1. Without --model, a model one of your sharers offers on a wire the tool speaks.\n"
         "The engine keeps only a hash of each key: make one here with --new-key (shown in the settings, once),\n"
         "or give the one you kept with --key-file (- reads stdin) or $AILE_KEY.")
@@ -206,12 +206,20 @@ int runConnect(const QStringList &arguments)
     parser.addOption({QStringLiteral("model"), QStringLiteral("provider/model for the tool (default: one your sharers offer)."), QStringLiteral("MODEL")});
     parser.addOption({QStringLiteral("new-key"), QStringLiteral("Create a key named NAME and fill it in."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("key-file"), QStringLiteral("Read the key to fill in from FILE; - reads stdin."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("own-login"),
+                      QStringLiteral("Claude Code and Codex: keep the tool's own subscription login, the key in x-aile-key "
+                                     "(docs/subscriptions.md).")});
     parser.process(arguments);
     QTextStream out(stdout), err(stderr);
     const QStringList pos = parser.positionalArguments();
     const auto tool = ClientSnippets::fromId(pos.value(0));
     if (pos.size() != 1 || !tool) {
         err << "aile connect: name one tool: " << ids.join(QStringLiteral(", ")) << Qt::endl;
+        return 2;
+    }
+    const bool ownLogin = parser.isSet(QStringLiteral("own-login"));
+    if (ownLogin && !ClientSnippets::offersOwnLogin(*tool)) {
+        err << "aile connect: --own-login is for claude-code and codex, the tools that have a subscription login of their own\n";
         return 2;
     }
     const Connection c = connectionFrom(parser);
@@ -256,8 +264,11 @@ int runConnect(const QStringList &arguments)
     } else {
         key = qEnvironmentVariable("AILE_KEY");
     }
-    out << "# " << ClientSnippets::name(*tool) << ", model " << model << "\n# " << ClientSnippets::note(*tool) << "\n";
-    for (const ClientSnippets::Block &b : ClientSnippets::blocks(*tool, c.base, key, model))
+    out << "# " << ClientSnippets::name(*tool) << ", model " << model << "\n# "
+        << (ownLogin ? ClientSnippets::ownLoginNote(*tool) : ClientSnippets::note(*tool)) << "\n";
+    const QList<ClientSnippets::Block> blocks = ownLogin ? ClientSnippets::ownLoginBlocks(*tool, c.base, key, model)
+                                                         : ClientSnippets::blocks(*tool, c.base, key, model);
+    for (const ClientSnippets::Block &b : blocks)
         out << "\n# " << b.caption << "\n" << b.code << (b.code.endsWith(QLatin1Char('\n')) ? "" : "\n");
     out.flush();
     return 0;

@@ -146,6 +146,14 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(QLatin1String("model = \"openai/gpt-5.2\"")), qPrintable(r.out));
         QVERIFY(!r.out.contains(QLatin1String("gpt-5.5")));
+        // --own-login: Codex keeps its ChatGPT login, the key goes in x-aile-key (docs/subscriptions.md).
+        r = aile(env, QStringList{QStringLiteral("connect"), QStringLiteral("codex"), QStringLiteral("--own-login")} + url);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QLatin1String("requires_openai_auth = true")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QLatin1String("x-aile-key")), qPrintable(r.out));
+        r = aile(env, QStringList{QStringLiteral("connect"), QStringLiteral("openai-sdk"), QStringLiteral("--own-login")} + url);
+        QCOMPARE(r.exitCode, 2);   // the SDKs have no login of their own
+        QVERIFY2(r.err.contains(QLatin1String("--own-login is for claude-code and codex")), qPrintable(r.err));
         r = aile(env, QStringList{QStringLiteral("connect"), QStringLiteral("claude-code")} + url);
         QCOMPARE(r.exitCode, 1);   // no sharer speaks the messages wire: said, and no snippet
         QVERIFY2(r.err.contains(QLatin1String("No sharer can serve Claude Code yet")), qPrintable(r.err));
