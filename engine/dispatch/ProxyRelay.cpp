@@ -287,15 +287,17 @@ void ProxyRequest::failAttempt(Http::UpstreamError error, const QString &detail)
     // Bytes already reached the client: nothing fails over now. Tell it in the wire's terms.
     readUsage();
     const Health::FailureClass verdict = Health::classifyBreakAfterOutput(error, m_sse && hasEndEvent(m_endpoint));
-    if (m_ctx.health)
+    if (m_ctx.health && verdict.failure)
         m_ctx.health->recordFailure(current().handle, current().upstreamModel, *verdict.failure);
     m_affinity.failed(current().handle);
-    m_ctx.failing.note(m_key, current().provider, current().handle, true, m_ctx.clock->nowMs());
+    if (verdict.failing == Health::FailureClass::Failing::Failure)
+        m_ctx.failing.note(m_key, current().provider, current().handle, true, m_ctx.clock->nowMs());
     releaseSlot();
     endAttempt(verdict.outcome, withUsageNote(detail));
     if (m_exchange) {
         if (m_sse || m_held) {
             m_exchange->writeChunk(Wire::errorEvent(m_endpoint, 502, protocol ? QStringLiteral("the upstream broke protocol mid-answer: %1").arg(detail)
+                                                                     : error == Http::UpstreamError::OutOfMemory ? QStringLiteral("the answer was cut: %1").arg(detail)
                                                                               : QStringLiteral("the upstream connection broke mid-answer: %1").arg(detail)));
             m_exchange->finishStream();
         } else {

@@ -21,6 +21,9 @@ FailureClass classifyErrorHead(int status, const QByteArray &errorBody)
 
 FailureClass classifyBreakBeforeOutput(Http::UpstreamError error, bool streamed, bool headArrived)
 {
+    // The machine ran out of memory holding the answer: not the sharer's doing, nobody is benched.
+    if (error == Http::UpstreamError::OutOfMemory)
+        return {QStringLiteral("out_of_memory"), std::nullopt, Counted::NotCounted};
     if (error == Http::UpstreamError::Protocol)
         return {QStringLiteral("protocol_error"), Failure::ServerError, Counted::Failure};
     if (streamed && headArrived)
@@ -30,6 +33,8 @@ FailureClass classifyBreakBeforeOutput(Http::UpstreamError error, bool streamed,
 
 FailureClass classifyBreakAfterOutput(Http::UpstreamError error, bool endEventExpected)
 {
+    if (error == Http::UpstreamError::OutOfMemory)
+        return {QStringLiteral("out_of_memory"), std::nullopt, Counted::NotCounted};
     if (error == Http::UpstreamError::Protocol)
         return {QStringLiteral("protocol_error"), Failure::ServerError, Counted::Failure};
     return {QStringLiteral("cut"), endEventExpected ? Failure::CutStream : Failure::Connection, Counted::Failure};

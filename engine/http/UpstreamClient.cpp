@@ -21,6 +21,7 @@ QString upstreamErrorName(UpstreamError error)
     case UpstreamError::ClosedMidBody: return QStringLiteral("closed_mid_body");
     case UpstreamError::Protocol: return QStringLiteral("protocol_error");
     case UpstreamError::Aborted: return QStringLiteral("aborted");
+    case UpstreamError::OutOfMemory: return QStringLiteral("out_of_memory");
     }
     return QStringLiteral("unknown");
 }
@@ -79,6 +80,7 @@ private:
     qint64 m_headBytes = 0;
     int m_interim = 0;
     QString m_protocolError;   // why a callback stopped the parser
+    bool m_outOfMemory = false;   // ... because holding the answer needed memory the machine did not give
     Deadline m_connectDeadline;
 };
 
@@ -142,6 +144,7 @@ void UpstreamConnection::start(UpstreamCall *call, const UpstreamRequest &reques
     m_headBytes = 0;
     m_interim = 0;
     m_protocolError.clear();
+    m_outOfMemory = false;
     m_field.clear();
     m_value.clear();
     http_parser_init(&m_parser, HTTP_RESPONSE);
@@ -230,7 +233,7 @@ void UpstreamConnection::handleReadyRead()
             return;
         }
         if (HTTP_PARSER_ERRNO(&m_parser) != HPE_OK || parsed != size_t(data.size())) {
-            fail(UpstreamError::Protocol,
+            fail(m_outOfMemory ? UpstreamError::OutOfMemory : UpstreamError::Protocol,
                  !m_protocolError.isEmpty()
                      ? m_protocolError
                      : QStringLiteral("malformed response: %1").arg(QString::fromLatin1(http_errno_description(HTTP_PARSER_ERRNO(&m_parser)))));
@@ -422,6 +425,7 @@ int UpstreamConnection::onBody(http_parser *p, const char *at, size_t len)
         // Holding this answer needed more memory than the machine gave: the attempt fails (the
         // client gets the wire's error), the process and its other requests go on.
         self->m_protocolError = QStringLiteral("the proxy ran out of memory while holding the upstream's answer");
+        self->m_outOfMemory = true;
         return 1;
     }
     return self->m_call ? 0 : 1;

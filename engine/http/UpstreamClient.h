@@ -24,6 +24,7 @@ enum class UpstreamError {
     ClosedMidBody,     // the connection ended inside the body
     Protocol,          // the response could not be parsed
     Aborted,           // we aborted it
+    OutOfMemory,       // the proxy could not hold the answer: its own memory, not the upstream's fault
 };
 QString upstreamErrorName(UpstreamError error);
 

@@ -169,8 +169,8 @@ private Q_SLOTS:
         QVERIFY2(next.status == 200, next.body.constData());
     }
 
-    // An upstream answer the machine cannot hold: that attempt fails, the client gets the wire's
-    // error, the attempt is in the trace, and the engine goes on.
+    // An upstream answer the machine cannot hold: that attempt fails (out_of_memory, the sharer not
+    // benched), the client gets the wire's error, the attempt is in the trace, and the engine goes on.
     void anAnswerThatCannotBeHeldFailsTheAttempt()
     {
         LargeAnswerUpstream upstream;
@@ -197,13 +197,12 @@ private Q_SLOTS:
                  {{"authorization", QByteArray("Bearer ") + AdminToken}}).body)
             .object().value("data").toArray().first().toObject().value("attemptRows").toArray();
         QCOMPARE(attempts.size(), 1);
-        QCOMPARE(attempts.first().toObject().value("outcome").toString(), QStringLiteral("protocol_error"));
+        // The machine's memory, not the sharer's doing: nobody is benched (docs/hardening.md).
+        QCOMPARE(attempts.first().toObject().value("outcome").toString(), QStringLiteral("out_of_memory"));
         QVERIFY(attempts.first().toObject().value("reason").toString().contains(QLatin1String("out of memory")));
 
-        // Memory back, and the sharer's short cooldown after that failed attempt over: the same
-        // answer is relayed whole.
+        // Memory back: the same sharer relays the same answer whole at once, no cooldown to wait out.
         upstream.bodyBytes = 1024;
-        clock.advance(60 * 1000);
         const Reply next = send(QStringLiteral("POST"), engine.baseUrl() + QStringLiteral("/v1/chat/completions"),
                                 R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})",
                                 {{"authorization", QByteArray("Bearer ") + TestKey}, {"content-type", "application/json"}});

@@ -58,10 +58,12 @@ private Q_SLOTS:
         QTest::newRow("closed before head") << "before" << 0 << noBody << UpstreamError::ClosedBeforeHead << true << false << "closed_before_head" << int(Failure::Connection) << Failing::Failure << FirstStep;
         QTest::newRow("stream broke after its head") << "before" << 200 << noBody << UpstreamError::ClosedMidBody << true << true << "cut" << int(Failure::CutStream) << Failing::Failure << HealthBook::CutStreamCooldownMs;
         QTest::newRow("body broke after its head") << "before" << 200 << noBody << UpstreamError::ClosedMidBody << false << true << "closed_mid_body" << int(Failure::Connection) << Failing::Failure << FirstStep;
+        QTest::newRow("out of memory benches nobody") << "before" << 200 << noBody << UpstreamError::OutOfMemory << false << true << "out_of_memory" << NoFailure << Failing::NotCounted << NoCooldown;
         QTest::newRow("protocol error") << "before" << 200 << noBody << UpstreamError::Protocol << true << true << "protocol_error" << int(Failure::ServerError) << Failing::Failure << FirstStep;
         // After bytes reached the client (a: a stream whose wire has an end event).
         QTest::newRow("stream cut mid-answer") << "after" << 200 << noBody << UpstreamError::ClosedMidBody << true << false << "cut" << int(Failure::CutStream) << Failing::Failure << HealthBook::CutStreamCooldownMs;
         QTest::newRow("body cut mid-answer") << "after" << 200 << noBody << UpstreamError::ClosedMidBody << false << false << "cut" << int(Failure::Connection) << Failing::Failure << FirstStep;
+        QTest::newRow("out of memory mid-answer benches nobody") << "after" << 200 << noBody << UpstreamError::OutOfMemory << true << false << "out_of_memory" << NoFailure << Failing::NotCounted << NoCooldown;
         QTest::newRow("protocol error mid-answer") << "after" << 200 << noBody << UpstreamError::Protocol << true << false << "protocol_error" << int(Failure::ServerError) << Failing::Failure << FirstStep;
         // No head in time (a: the key's phase limit, b: the request's shortened budget).
         QTest::newRow("timeout") << "timeout" << 0 << noBody << none << false << false << "timeout" << int(Failure::Timeout) << Failing::NotCounted << FirstStep;
