@@ -86,7 +86,7 @@ install_deps() {
 build_loadgen() {
     mkdir -p "$WORK"
     local src="$BENCH_DIR/src/loadgen.cpp" bin="$WORK/loadgen"
-    if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
+    if [[ ! -x "$bin" || "$src" -nt "$bin" || "$BENCH_DIR/src/ResponseReader.h" -nt "$bin" ]]; then
         log "building loadgen (g++ -O2)"
         g++ -O2 -std=c++17 -Wall -Wextra -pthread -o "$bin" "$src"
     fi
