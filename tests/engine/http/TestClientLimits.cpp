@@ -2,8 +2,7 @@
 // stalls, connections past the cap (docs/hardening.md, "Clients").
 #include "http/HttpConnection.h"
 #include "http/HttpServer.h"
-#include "testsupport/FakeUpstream.h"
-#include "testsupport/TestEngine.h"
+#include "testsupport/BasicEngine.h"
 
 #include <QtCore/QDir>
 #include <QtNetwork/QTcpServer>
@@ -69,10 +68,8 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_upstream = std::make_unique<FakeUpstream>();
-        QVERIFY(m_upstream->listen());
-        m_engine = std::make_unique<TestEngine>(basicConfig(m_upstream->baseUrl()), &m_clock);
-        QVERIFY2(m_engine->start(), qPrintable(m_engine->startError()));
+        const QString why = startBasicEngine(m_upstream, m_engine, &m_clock);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void cleanup()
