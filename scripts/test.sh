@@ -163,8 +163,8 @@ if [[ "${AILE_TEST_FUZZ:-1}" != 0 ]]; then
     AILE_FUZZ_BUILD_DIR="$AILE_HARDENING_BUILD_DIR" bash "$AILE_ROOT/scripts/fuzz.sh" 2>&1 | tee "$summary" >&2
     fuzz_rc=${PIPESTATUS[0]}
     set -e
-    f="$(grep -c '^\[fuzz\] fuzz_[A-Za-z0-9_]* FAILED' "$summary" || true)"
-    p="$(grep -c '^\[fuzz\] fuzz_[A-Za-z0-9_]*: clean' "$summary" || true)"
+    f="$(grep -cE '^\[fuzz( [0-9]+s)?\] fuzz_[A-Za-z0-9_]* FAILED' "$summary" || true)"
+    p="$(grep -cE '^\[fuzz( [0-9]+s)?\] fuzz_[A-Za-z0-9_]*: clean' "$summary" || true)"
     if [[ $fuzz_rc -ne 0 ]]; then
         rc=1
         [[ $f -gt 0 ]] || f=1   # the build failed before any target ran

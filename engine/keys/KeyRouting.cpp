@@ -5,19 +5,13 @@
 
 #include <QtCore/QRegularExpression>
 
+#include "JsonRead.h"
+
 #include <cmath>
 
 namespace Aile::Keys {
 
 namespace {
-
-std::optional<double> number(const QJsonObject &o, const char *name)
-{
-    const QJsonValue v = o.value(QLatin1String(name));
-    if (v.isDouble())
-        return v.toDouble();
-    return std::nullopt;
-}
 
 QStringList strings(const QJsonObject &o, const char *name)
 {
@@ -65,10 +59,10 @@ KeyRouting KeyRouting::from(const QJsonObject &o)
     KeyRouting r;
     r.provider = o.value(QLatin1String("provider")).toString();
     r.excludeProviders = strings(o, "excludeProviders");
-    r.maxPricePercent = number(o, "maxPricePercent");
-    r.maxPrice = number(o, "maxPrice");
-    r.minPricePercent = number(o, "minPricePercent");
-    r.maxCostUsd = number(o, "maxCostUsd");
+    r.maxPricePercent = optionalNumber(o, "maxPricePercent");
+    r.maxPrice = optionalNumber(o, "maxPrice");
+    r.minPricePercent = optionalNumber(o, "minPricePercent");
+    r.maxCostUsd = optionalNumber(o, "maxCostUsd");
     for (const QString &h : strings(o, "onlySharers"))
         r.onlySharers << Catalog::normalizeHandle(h);
     for (const QString &h : strings(o, "neverSharers"))
@@ -78,10 +72,10 @@ KeyRouting KeyRouting::from(const QJsonObject &o)
     r.demoteFailing = o.value(QLatin1String("demoteFailing")).toBool(false);
     r.phaseLimits = o.value(QLatin1String("phaseLimits")).toBool(false);
     r.sticky = o.value(QLatin1String("sticky")).toBool(true);
-    r.pinTtlSeconds = number(o, "pinTtlSeconds");
+    r.pinTtlSeconds = optionalNumber(o, "pinTtlSeconds");
     r.denyDataCollection = o.value(QLatin1String("dataCollection")).toString() == QLatin1String("deny");
     r.allowSelfHosted = o.value(QLatin1String("allowSelfHosted")).toBool(true);
-    r.spendLimitUsdPerDay = number(o, "spendLimitUsdPerDay");
+    r.spendLimitUsdPerDay = optionalNumber(o, "spendLimitUsdPerDay");
     r.verifiedOnly = o.value(QLatin1String("verifiedOnly")).toBool(false);
     r.bareModelAnyProvider = o.value(QLatin1String("bareModelAnyProvider")).toBool(false);
     r.bareModelProviders = strings(o, "bareModelProviders");
@@ -159,8 +153,8 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
                 .arg(v.isDouble() ? QString::number(v.toDouble(), 'g', 12) : v.toVariant().toString());
         out.insert(QStringLiteral("maxCostUsd"), *cap);
     }
-    const auto floorPercent = number(out, "minPricePercent");
-    const auto limitPercent = number(out, "maxPricePercent");
+    const auto floorPercent = optionalNumber(out, "minPricePercent");
+    const auto limitPercent = optionalNumber(out, "maxPricePercent");
     if (floorPercent && limitPercent && *floorPercent > *limitPercent)
         return QStringLiteral("routing.minPricePercent (%1% of list) sits above this key's own discount limit, routing.maxPricePercent (%2% of list), "
                               "so no sharer could ever pass both; lower the floor or raise the limit")

@@ -6,17 +6,13 @@
 
 #include <QtCore/QSet>
 
+#include "JsonRead.h"
+
 #include <cmath>
 
 namespace Aile::Keys {
 
 namespace {
-
-std::optional<double> number(const QJsonObject &o, const char *name)
-{
-    const QJsonValue v = o.value(QLatin1String(name));
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
 
 bool validBudget(const QJsonValue &v)
 {
@@ -214,7 +210,7 @@ Route Route::from(const QJsonObject &o)
         r.preferSpeed = prefer == QLatin1String("speed");
     r.ttftMs = o.value(QLatin1String("ttftMs")).toInt(0);
     r.phaseLimits = o.value(QLatin1String("phaseLimits")).toBool(false);
-    r.budgetUsdPerDay = number(o, "budgetUsdPerDay");
+    r.budgetUsdPerDay = optionalNumber(o, "budgetUsdPerDay");
     for (const QJsonValue &v : o.value(QLatin1String("targets")).toArray())
         r.targets.append(RouteTarget::from(v.toObject()));
     return r;
@@ -227,8 +223,8 @@ RouteTarget RouteTarget::from(const QJsonObject &t)
     target.provider = target.model.section(QLatin1Char('/'), 0, 0).toLower();
     target.modelId = target.model.section(QLatin1Char('/'), 1);
     target.sharer = Catalog::normalizeHandle(t.value(QLatin1String("sharer")).toString());
-    target.maxCostUsd = number(t, "maxCostUsd");
-    target.budgetUsdPerDay = number(t, "budgetUsdPerDay");
+    target.maxCostUsd = optionalNumber(t, "maxCostUsd");
+    target.budgetUsdPerDay = optionalNumber(t, "budgetUsdPerDay");
     return target;
 }
 

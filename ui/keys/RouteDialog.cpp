@@ -25,9 +25,9 @@ namespace {
 // A route's fields (docs/routing.md), as the API names them.
 const QLatin1String Name("name");
 const QLatin1String OrderField("order");
-const QLatin1String Prefer("prefer");
+const QLatin1String PreferField("prefer");
 const QLatin1String TtftMs("ttftMs");
-const QLatin1String PhaseLimits("phaseLimits");
+const QLatin1String PhaseLimitsField("phaseLimits");
 const QLatin1String Budget("budgetUsdPerDay");
 const QLatin1String Targets("targets");
 
@@ -234,7 +234,7 @@ void RouteDialog::updateFirstTokenLimit()
 QJsonObject RouteDialog::route() const
 {
     QJsonObject r = m_loaded;
-    for (const QLatin1String &field : {Name, OrderField, Prefer, TtftMs, PhaseLimits, Budget, Targets})
+    for (const QLatin1String &field : {Name, OrderField, PreferField, TtftMs, PhaseLimitsField, Budget, Targets})
         r.remove(field);
     r.insert(Name, m_name->text().trimmed());
     switch (Order(m_order->currentData().toInt())) {
@@ -248,14 +248,14 @@ QJsonObject RouteDialog::route() const
         break;   // stored as nothing
     }
     if (const QString prefer = m_prefer->currentData().toString(); !prefer.isEmpty())
-        r.insert(Prefer, prefer);
+        r.insert(PreferField, prefer);
     if (m_ttft->isEnabled() && m_ttft->value() > 0) {
         // A limit set through the API in milliseconds is kept while the seconds shown are unchanged.
         const int loaded = m_loaded.value(TtftMs).toInt(0);
         r.insert(TtftMs, qRound(loaded / 1000.0) == m_ttft->value() ? loaded : m_ttft->value() * 1000);
     }
     if (m_phaseLimits->isChecked())
-        r.insert(PhaseLimits, true);
+        r.insert(PhaseLimitsField, true);
     if (m_budget->value() > 0)
         r.insert(Budget, m_budget->value());
     r.insert(Targets, m_targets->targets());
@@ -269,9 +269,9 @@ void RouteDialog::setRoute(const QJsonObject &r)
     const QString order = r.value(OrderField).toString();
     const Order o = order == QLatin1String("cheapest") ? Order::Cheapest : order == QLatin1String("round-robin") ? Order::RoundRobin : Order::InOrder;
     m_order->setCurrentIndex(m_order->findData(int(o)));
-    m_prefer->setCurrentIndex(qMax(0, m_prefer->findData(r.value(Prefer).toString())));
+    m_prefer->setCurrentIndex(qMax(0, m_prefer->findData(r.value(PreferField).toString())));
     m_ttft->setValue(qRound(r.value(TtftMs).toInt(0) / 1000.0));
-    m_phaseLimits->setChecked(r.value(PhaseLimits).toBool(false));
+    m_phaseLimits->setChecked(r.value(PhaseLimitsField).toBool(false));
     m_budget->setValue(r.value(Budget).toDouble(0));
     m_targets->setTargets(r.value(Targets).toArray());
     if (m_targets->rowCount() > 0)

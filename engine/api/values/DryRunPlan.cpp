@@ -8,11 +8,6 @@ using namespace Json;
 
 namespace {
 
-QJsonValue orNull(const std::optional<double> &v)
-{
-    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
-}
-
 DryRunSharer sharerFrom(const QJsonObject &o)
 {
     DryRunSharer s;

@@ -33,6 +33,12 @@ inline std::optional<bool> optBool(const QJsonObject &o, const char *key)
     return v.isBool() ? std::optional<bool>(v.toBool()) : std::nullopt;
 }
 
+// A number, or null where there is none (a field the API always writes).
+inline QJsonValue orNull(const std::optional<double> &v)
+{
+    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+}
+
 inline QStringList strings(const QJsonValue &v)
 {
     QStringList out;

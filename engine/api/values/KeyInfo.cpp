@@ -6,15 +6,6 @@ namespace Aile::Api {
 
 using namespace Json;
 
-namespace {
-
-QJsonValue orNull(const std::optional<double> &v)
-{
-    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
-}
-
-} // namespace
-
 RouteSpend RouteSpend::fromJson(const QJsonObject &o)
 {
     RouteSpend r;
