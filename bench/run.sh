@@ -12,6 +12,9 @@
 # BENCH_DURATION (s per latency/rps run, 2), BENCH_WARMUP (s, 0.5), BENCH_SSE_DURATION (s, 3),
 # BENCH_SSE_CONNS (4), BENCH_STREAMS (1000), BENCH_HOLD (s, 10), BENCH_LOADGEN_THREADS (1),
 # BENCH_NO_INSTALL=1 (never call apt-get/npm).
+# BENCH_PROFILE=SECONDS: instead of the table, profile `aile serve` under the c=16 load for that long
+# (`perf record --call-graph dwarf` on its pid while loadgen runs) and write the top frames, self and with callees, to
+# results/profile-STAMP.txt (the starting point of every hot-path change: docs/performance.md).
 set -euo pipefail
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -344,7 +347,48 @@ smoke() { # smoke PATH KIND — one request with curl; prints a reason and fails
 skip_file() { printf '{"skipped":%s}\n' "$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$2")" >"$1"; }
 
 # ---------------------------------------------------------------------------------------------
+profile() { # BENCH_PROFILE=SECONDS: perf's view of aile serve under the c=16 load
+    command -v nginx >/dev/null || apt_install nginx-light
+    command -v curl >/dev/null || apt_install curl
+    command -v perf >/dev/null || apt_install linux-perf
+    [[ -x "$AILE_BIN" ]] || { log "aile binary not found at $(rel "$AILE_BIN") — build first"; exit 1; }
+    build_loadgen
+    rm -rf "$RUN"
+    mkdir -p "$RUN" "$RAW"
+    start_upstream_nginx
+    start_aile json "http://127.0.0.1:$UP_PORT"
+    smoke aile json || { log "aile: $SMOKE_REASON"; exit 1; }
+    local data="$RUN/perf.data" out="$BENCH_DIR/results/profile-$STAMP.txt"
+    log "profiling aile (pid $AILE_PID) for ${BENCH_PROFILE}s at 16 connections"
+    perf record --call-graph dwarf,8192 -F 299 -o "$data" -p "$AILE_PID" -- sleep "$((BENCH_PROFILE + 1))" 2>"$RUN/perf.err" &
+    local perf_pid=$!
+    sleep 0.5
+    loadgen lat aile json "$RAW/profile-lat16.json" --conns 16 --threads "$LG_THREADS" \
+        --duration "$BENCH_PROFILE" --warmup 0
+    wait "$perf_pid" || { log "perf record failed: $(head -c 300 "$RUN/perf.err")"; exit 1; }
+    # perf's full reports go to files first: `head` closing a pipe would stop the script (pipefail)
+    perf report -i "$data" --no-children --stdio --percent-limit 0.3 -g none --sort comm,dso,symbol \
+        >"$RUN/self.txt" 2>/dev/null
+    perf report -i "$data" --children --stdio --percent-limit 1 -g none --sort comm,dso,symbol \
+        >"$RUN/children.txt" 2>/dev/null
+    perf report -i "$data" --no-children --stdio -g none --sort comm >"$RUN/threads.txt" 2>/dev/null
+    frames() { grep -v -e '^$' -e '^#' "$1" | sed -e 's/  */ /g' -e 's/ - - *$//' | awk -v n="$2" 'NR <= n'; }
+    {
+        echo "# aile serve under bench/run.sh's c=16 load for ${BENCH_PROFILE}s ($(aile_build_type) build)"
+        echo "# command: BENCH_PROFILE=$BENCH_PROFILE bench/run.sh    loadgen: $(cat "$RAW/profile-lat16.json")"
+        echo "## CPU by thread"
+        frames "$RUN/threads.txt" 10
+        echo "## self: the 50 hottest frames"
+        frames "$RUN/self.txt" 50
+        echo "## with callees: the 80 hottest frames"
+        frames "$RUN/children.txt" 80
+    } >"$out"
+    log "wrote $(rel "$out")"
+    cat "$out"
+}
+
 main() {
+    [[ -n "${BENCH_PROFILE:-}" ]] && { profile; return; }
     ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
     if [[ $(ulimit -n) -lt 5000 ]]; then log "open-file limit $(ulimit -n) is too low for $STREAMS streams"; fi
     install_deps
