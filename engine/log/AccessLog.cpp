@@ -1,4 +1,5 @@
 #include "AccessLog.h"
+#include "Logging.h"
 
 // Off unless a log is set up (Log::install: aile serve, the desktop app), so tests and embedders
 // running many requests do not print a line for each.
@@ -40,8 +41,14 @@ void logAccess(const QList<Store::TraceRecord> &traces)
 {
     if (!lcAccess().isInfoEnabled())
         return;
+    QStringList lines;
+    lines.reserve(traces.size());
     for (const Store::TraceRecord &t : traces)
-        qCInfo(lcAccess).noquote() << accessLine(t);
+        lines << accessLine(t);
+    if (writeLines(QtInfoMsg, lcAccess().categoryName(), lines))
+        return;
+    for (const QString &line : std::as_const(lines))
+        qCInfo(lcAccess).noquote() << line;
 }
 
 } // namespace Aile::Log

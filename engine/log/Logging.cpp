@@ -96,28 +96,48 @@ void rotate(Sink &s)
     s.file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 }
 
+// Writes whole lines (each ending in '\n') to the file or stderr: one write and one flush.
+void emitBytes(Sink &s, const QByteArray &bytes)
+{
+    QMutexLocker lock(&s.mutex);
+    if (s.file.isOpen()) {
+        s.file.write(bytes);
+        s.file.flush();
+        if (s.file.size() > s.options.maxFileBytes)
+            rotate(s);
+    } else {
+        std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+        std::fflush(stderr);
+    }
+}
+
 void handle(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
     Sink &s = sink();
     const QString line = formatLine(s.options.format, type, context.category, message, QDateTime::currentMSecsSinceEpoch());
-    const QByteArray bytes = line.toUtf8() + '\n';
-    {
-        QMutexLocker lock(&s.mutex);
-        if (s.file.isOpen()) {
-            s.file.write(bytes);
-            s.file.flush();
-            if (s.file.size() > s.options.maxFileBytes)
-                rotate(s);
-        } else {
-            std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
-            std::fflush(stderr);
-        }
-    }
+    emitBytes(s, line.toUtf8() + '\n');
     if (type == QtFatalMsg)
         std::abort();
 }
 
 } // namespace
+
+bool writeLines(QtMsgType type, const char *category, const QStringList &messages)
+{
+    Sink &s = sink();
+    {
+        QMutexLocker lock(&s.mutex);
+        if (!s.installed)
+            return false;
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QByteArray bytes;
+    for (const QString &message : messages)
+        bytes += formatLine(s.options.format, type, category, message, now).toUtf8() + '\n';
+    if (!bytes.isEmpty())
+        emitBytes(s, bytes);
+    return true;
+}
 
 std::optional<Level> parseLevel(const QString &name)
 {

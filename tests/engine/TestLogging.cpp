@@ -58,6 +58,32 @@ private Q_SLOTS:
         QVERIFY(!Log::parseFormat(QStringLiteral("xml")));
     }
 
+    void aBatchOfAccessLinesIsWrittenWholeInOrder()
+    {
+        QTemporaryDir dir;
+        Log::Options options;
+        options.filePath = dir.filePath(QStringLiteral("aile.log"));
+        QVERIFY(Log::install(options, nullptr));
+        QList<Store::TraceRecord> traces;
+        for (int i = 0; i < 3; ++i) {
+            Store::TraceRecord t;
+            t.id = QStringLiteral("req_%1").arg(i);
+            t.keyName = QStringLiteral("laptop");
+            t.status = 200;
+            traces << t;
+        }
+        Log::logAccess(traces);
+        Log::uninstall();
+        QFile file(options.filePath);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY2(lines.at(i).contains(QByteArray("aile.access: id=req_" + QByteArray::number(i) + " key=laptop")), lines.at(i).constData());
+            QVERIFY(lines.at(i).contains("status=200"));
+        }
+    }
+
     void theFileRotatesAndIsReadableOnlyByItsOwner()
     {
         QTemporaryDir dir;
