@@ -382,6 +382,34 @@
         <source>Sent with your key in x-aile-key and no subscription login: a sharer using the tool&apos;s own login was passed over (&quot;no subscription login on this request&quot;); from the tool it serves.</source>
         <translation>Envoyé avec votre clé dans x-aile-key et sans connexion d&apos;abonnement : un partageur qui utilise la connexion de l&apos;outil a été écarté (&quot;no subscription login on this request&quot;) ; depuis l&apos;outil, il sert.</translation>
     </message>
+    <message>
+        <source>&amp;Apply for me…</source>
+        <translation>&amp;Appliquer pour moi…</translation>
+    </message>
+    <message>
+        <source>R&amp;estore previous settings…</source>
+        <translation>R&amp;établir les réglages précédents…</translation>
+    </message>
+    <message>
+        <source>Apply these settings to the tool&apos;s settings file</source>
+        <translation>Appliquer ces réglages au fichier de réglages de l’outil</translation>
+    </message>
+    <message>
+        <source>Restore the tool&apos;s previous settings</source>
+        <translation>Rétablir les réglages précédents de l’outil</translation>
+    </message>
+    <message>
+        <source>Apply for me writes these settings, your key included, into %1 (a backup is kept).</source>
+        <translation>«&#xa0;Appliquer pour moi&#xa0;» écrit ces réglages, votre clé comprise, dans %1 (une copie de sauvegarde est gardée).</translation>
+    </message>
+    <message>
+        <source>Nothing was written: %1</source>
+        <translation>Rien n’a été écrit&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>%1 already holds these settings.</source>
+        <translation>%1 contient déjà ces réglages.</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::DryRunDialog</name>
@@ -3122,6 +3150,41 @@
     <message>
         <source>Spent today: %1</source>
         <translation>Dépensé aujourd’hui&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::ApplySettingsDialog</name>
+    <message>
+        <source>Apply settings for %1</source>
+        <translation>Appliquer les réglages pour %1</translation>
+    </message>
+    <message>
+        <source>Restore the settings of %1</source>
+        <translation>Rétablir les réglages de %1</translation>
+    </message>
+    <message>
+        <source>Aile will change %1 as shown below, and only Aile&apos;s own part of it. The file will hold your Aile key in full, as the tool needs it: that is what you are asking for (the preview shows only the key&apos;s start). The file as it is now is kept in %2, and &quot;Restore previous settings&quot; puts it back.</source>
+        <translation>Aile va modifier %1 comme ci-dessous, et seulement la partie qui est la sienne. Le fichier contiendra votre clé Aile en entier, car l’outil en a besoin&#xa0;: c’est ce que vous demandez (l’aperçu n’en montre que le début). Le fichier tel qu’il est maintenant est gardé dans %2, et «&#xa0;Rétablir les réglages précédents&#xa0;» le remet en place.</translation>
+    </message>
+    <message>
+        <source>Aile will put %1 back as it was before Aile changed it, as shown below.</source>
+        <translation>Aile va remettre %1 tel qu’il était avant qu’Aile le modifie, comme ci-dessous.</translation>
+    </message>
+    <message>
+        <source>The change to the file</source>
+        <translation>La modification du fichier</translation>
+    </message>
+    <message>
+        <source>&amp;Write the file</source>
+        <translation>&amp;Écrire le fichier</translation>
+    </message>
+    <message>
+        <source>&amp;Restore the file</source>
+        <translation>&amp;Rétablir le fichier</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
     </message>
 </context>
 </TS>

@@ -241,6 +241,31 @@ QString TomlSections::conflict(const QString &table) const
     return {};
 }
 
+QString TomlSections::value(const QString &table, const QString &key) const
+{
+    for (const Entry &e : m_entries) {
+        if (e.kind != Entry::KeyValue || e.table != table || e.name != key)
+            continue;
+        QString v;
+        for (int i = e.first; i <= e.last; ++i)
+            v += m_lines.at(i);
+        v = v.mid(v.indexOf(QLatin1Char('=')) + 1).trimmed();
+        const QChar q = v.isEmpty() ? QChar() : v.at(0);
+        if (q == QLatin1Char('"') || q == QLatin1Char('\'')) {
+            QString out;
+            for (int i = 1; i < v.size() && v.at(i) != q; ++i) {
+                if (q == QLatin1Char('"') && v.at(i) == QLatin1Char('\\') && i + 1 < v.size())
+                    ++i;
+                out += v.at(i);
+            }
+            return out;
+        }
+        const int hash = int(v.indexOf(QLatin1Char('#')));
+        return (hash < 0 ? v : v.left(hash)).trimmed();
+    }
+    return {};
+}
+
 QString TomlSections::text() const
 {
     return m_lines.join(QString());

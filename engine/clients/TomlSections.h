@@ -28,6 +28,9 @@ public:
     QString conflict(const QString &table) const;
 
     QString text() const;
+    /// The value of key in table (empty: top level) as written, without a trailing comment; a
+    /// basic or literal string comes back unquoted. Empty when the key is not there.
+    QString value(const QString &table, const QString &key) const;
 
 private:
     struct Entry
