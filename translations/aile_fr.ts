@@ -410,6 +410,30 @@
         <source>%1 already holds these settings.</source>
         <translation>%1 contient déjà ces réglages.</translation>
     </message>
+    <message>
+        <source>Sending what %1 sends at start, with the settings in %2…</source>
+        <translation>Envoi de ce que %1 envoie au démarrage, avec les réglages de %2…</translation>
+    </message>
+    <message>
+        <source>%1: no answer (%2)</source>
+        <translation>%1&#xa0;: pas de réponse (%2)</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>answered in %1 ms, served by %2 (trace %3).</source>
+        <translation>réponse en %1 ms, servie par %2 (trace %3).</translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation>refusé&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>The tool&apos;s own path, with the settings in %1: %2; %3</source>
+        <translation>Le parcours de l’outil lui-même, avec les réglages de %1&#xa0;: %2&#xa0;; %3</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::DryRunDialog</name>
@@ -2995,6 +3019,42 @@
         <source> · found by %1</source>
         <translation> · trouvée par %1</translation>
     </message>
+    <message>
+        <source>&amp;Why this sharer?</source>
+        <translation>&amp;Pourquoi ce partageur&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Why this sharer?</source>
+        <translation>Pourquoi ce partageur&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Why this sharer</source>
+        <translation>Pourquoi ce partageur</translation>
+    </message>
+    <message>
+        <source>What the action did</source>
+        <translation>Ce qu’a fait l’action</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Action</translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation>%1 pour %2</translation>
+    </message>
+    <message>
+        <source>%1 on %2…</source>
+        <translation>%1 sur %2…</translation>
+    </message>
+    <message>
+        <source>The key&apos;s routing is open on the setting that refused %1.</source>
+        <translation>Le routage de la clé est ouvert sur le réglage qui a écarté %1.</translation>
+    </message>
+    <message>
+        <source>The request&apos;s own header refused %1; the key&apos;s routing is open.</source>
+        <translation>Un en-tête de la requête elle-même a écarté %1&#xa0;; le routage de la clé est ouvert.</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::TraceExport</name>
@@ -3185,6 +3245,65 @@
     <message>
         <source>Cancel</source>
         <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::AttemptActions</name>
+    <message>
+        <source>Clear cooldown</source>
+        <translation>Lever la pause</translation>
+    </message>
+    <message>
+        <source>Open the key&apos;s routing…</source>
+        <translation>Ouvrir le routage de la clé…</translation>
+    </message>
+    <message>
+        <source>Mark key fixed and probe</source>
+        <translation>Marquer la clé réparée et la sonder</translation>
+    </message>
+    <message>
+        <source>Re-test the model</source>
+        <translation>Retester le modèle</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 answered %2 (%3)</source>
+        <translation>%1 a répondu %2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 served this request (%2).</source>
+        <translation>%1 a servi cette requête (%2).</translation>
+    </message>
+    <message>
+        <source>No sharer served this request.</source>
+        <translation>Aucun partageur n’a servi cette requête.</translation>
+    </message>
+    <message>
+        <source>The conversation is pinned to it (evidence: %1), so it was tried first.</source>
+        <translation>La conversation lui est attachée (indices&#xa0;: %1), il a donc été essayé en premier.</translation>
+    </message>
+    <message>
+        <source>Removed before any dial: %1.</source>
+        <translation>Écartés avant tout appel&#xa0;: %1.</translation>
+    </message>
+    <message>
+        <source>Tried before it: %1.</source>
+        <translation>Essayés avant lui&#xa0;: %1.</translation>
+    </message>
+    <message>
+        <source>The key orders by speed: the fastest measured sharer first.</source>
+        <translation>La clé ordonne par vitesse&#xa0;: le partageur mesuré le plus rapide d’abord.</translation>
+    </message>
+    <message>
+        <source>It was quoted %1 for this request.</source>
+        <translation>Il était coté %1 pour cette requête.</translation>
+    </message>
+    <message>
+        <source>The trace does not record the tier or the tie draw that ordered the remaining candidates.</source>
+        <translation>La trace n’enregistre pas le palier ni le tirage entre ex aequo qui ont ordonné les autres candidats.</translation>
     </message>
 </context>
 </TS>
