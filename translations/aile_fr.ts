@@ -3305,5 +3305,29 @@
         <source>The trace does not record the tier or the tie draw that ordered the remaining candidates.</source>
         <translation>La trace n’enregistre pas le palier ni le tirage entre ex aequo qui ont ordonné les autres candidats.</translation>
     </message>
+    <message>
+        <source>It was in tier %1 and ranked %2 of %3 candidates%4.</source>
+        <translation>Il était au palier %1, classé %2 sur %3 candidats%4.</translation>
+    </message>
+    <message>
+        <source>, having passed a test of the model</source>
+        <translation>, après avoir réussi un test du modèle</translation>
+    </message>
+    <message>
+        <source>No other candidate shared its tier, standing and price, so no draw was needed.</source>
+        <translation>Aucun autre candidat ne partageait son palier, son état et son prix&#xa0;: aucun tirage n’a été nécessaire.</translation>
+    </message>
+    <message>
+        <source>It tied with %1 on tier, standing and price; a weighted draw (its weight %2, health factor %3) set their order.</source>
+        <translation>Il était ex aequo avec %1 en palier, état et prix&#xa0;; un tirage pondéré (son poids %2, facteur de santé %3) a fixé leur ordre.</translation>
+    </message>
+    <message>
+        <source>It tied with %1 on tier, standing and price; tested sharers came first.</source>
+        <translation>Il était ex aequo avec %1 en palier, état et prix&#xa0;; les partageurs testés sont passés d’abord.</translation>
+    </message>
+    <message>
+        <source>It was marked dead or degraded, so it came after every healthy candidate.</source>
+        <translation>Il était marqué mort ou dégradé&#xa0;: il est passé après tous les candidats en bonne santé.</translation>
+    </message>
 </context>
 </TS>

@@ -125,6 +125,9 @@ private Q_SLOTS:
         QVERIFY2(why.contains(QLatin1String("Removed before any dial: sharer-00a1 (cooling down (server error)); "
                                             "untested-account (has not passed a test of gpt-5.2")),
                  qPrintable(why));
+        // What the plan knew of B, kept in its row: alone in its tier once A and C were out.
+        QVERIFY2(why.contains(QLatin1String("It was in tier 0 and ranked 1 of 1 candidates, having passed a test of the model.")), qPrintable(why));
+        QVERIFY2(why.contains(QLatin1String("no draw was needed")), qPrintable(why));
 
         if (const QByteArray shot = qgetenv("AILE_TRACE_ACTIONS_SCREENSHOT"); !shot.isEmpty()) {
             w.window()->resize(1280, 860);

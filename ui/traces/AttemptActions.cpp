@@ -99,8 +99,31 @@ QString AttemptActions::whyThisSharer(const Store::TraceRecord &t)
         return out.join(QLatin1Char('\n'));
     if (served->quoteUsd >= 0)
         out << tr("It was quoted %1 for this request.").arg(Format::money(served->quoteUsd));
-    // The trace keeps the rows, not the plan's tiers and tie draw: say what cannot be told.
-    out << tr("The trace does not record the tier or the tie draw that ordered the remaining candidates.");
+    const QJsonObject plan = served->plan;
+    if (plan.isEmpty()) {
+        // A trace written before the plan's facts were kept: say what cannot be told.
+        out << tr("The trace does not record the tier or the tie draw that ordered the remaining candidates.");
+        return out.join(QLatin1Char('\n'));
+    }
+    out << tr("It was in tier %1 and ranked %2 of %3 candidates%4.")
+               .arg(plan.value(QLatin1String("tier")).toInt())
+               .arg(plan.value(QLatin1String("rank")).toInt())
+               .arg(plan.value(QLatin1String("of")).toInt())
+               .arg(plan.value(QLatin1String("tested")).toBool() ? tr(", having passed a test of the model") : QString());
+    QStringList group;
+    for (const QJsonValue &v : plan.value(QLatin1String("tieGroup")).toArray())
+        group << v.toString();
+    if (group.isEmpty())
+        out << tr("No other candidate shared its tier, standing and price, so no draw was needed.");
+    else if (plan.value(QLatin1String("drawn")).toBool())
+        out << tr("It tied with %1 on tier, standing and price; a weighted draw (its weight %2, health factor %3) set their order.")
+                   .arg(group.join(QStringLiteral(", ")))
+                   .arg(plan.value(QLatin1String("weight")).toInt())
+                   .arg(plan.value(QLatin1String("health")).toDouble(), 0, 'g', 3);
+    else
+        out << tr("It tied with %1 on tier, standing and price; tested sharers came first.").arg(group.join(QStringLiteral(", ")));
+    if (plan.value(QLatin1String("deadKey")).toBool() || plan.value(QLatin1String("degraded")).toBool())
+        out << tr("It was marked dead or degraded, so it came after every healthy candidate.");
     return out.join(QLatin1Char('\n'));
 }
 

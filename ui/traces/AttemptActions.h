@@ -26,8 +26,8 @@ class AttemptActions
 public:
     static AttemptAction suggest(const Store::AttemptRecord &attempt);
     /// "Why this sharer?": the decision in words, from what the trace recorded: the filters that
-    /// removed others, the attempts before it, the pin and its evidence, the key's speed order and
-    /// the served row's quote. (The tier and tie draw are not in the trace; it says so.)
+    /// removed others, the attempts before it, the pin and its evidence, the key's speed order, and
+    /// the served row's quote and plan (Routing::planFacts: tier, rank, tie group and draw).
     static QString whyThisSharer(const Store::TraceRecord &trace);
 };
 

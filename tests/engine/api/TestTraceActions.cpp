@@ -90,6 +90,32 @@ private Q_SLOTS:
         expectRecorded(traceId, QStringLiteral("retest"), QStringLiteral("test of gpt-5.2"));
     }
 
+    // "Why this sharer?" needs the plan's facts: the dialled row keeps its tier, rank, tie group
+    // and whether a draw ordered it (Routing::planFacts).
+    void aDialledRowKeepsWhatThePlanKnew()
+    {
+        QJsonObject top = openaiSharer(A);
+        top.insert(QStringLiteral("priority"), 5);
+        QVERIFY(f.start(QJsonArray{top, openaiSharer(B), openaiSharer(QStringLiteral("L00000000000000c1"))}));
+        QCOMPARE(f.chat(QStringLiteral("openai/gpt-5.2")).header("x-aile-sharer"), A.toLatin1());
+        const QJsonObject plan = f.lastAttempts().first().toObject().value(QLatin1String("plan")).toObject();
+        QCOMPARE(plan.value(QLatin1String("tier")).toInt(), 5);
+        QCOMPARE(plan.value(QLatin1String("rank")).toInt(), 1);
+        QCOMPARE(plan.value(QLatin1String("of")).toInt(), 3);
+        QVERIFY(plan.value(QLatin1String("tieGroup")).toArray().isEmpty());   // alone in its tier
+        QCOMPARE(plan.value(QLatin1String("drawn")).toBool(), false);
+
+        // Two in the same tier and price: a tie group, ordered by a draw.
+        f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(500, QStringLiteral("broke")));
+        f.chat(QStringLiteral("openai/gpt-5.2"));
+        const QJsonArray rows = f.lastAttempts();
+        const QJsonObject second = rows.at(1).toObject().value(QLatin1String("plan")).toObject();
+        QCOMPARE(second.value(QLatin1String("tier")).toInt(), 0);
+        QCOMPARE(second.value(QLatin1String("rank")).toInt(), 2);
+        QCOMPARE(second.value(QLatin1String("tieGroup")).toArray().size(), 1);
+        QCOMPARE(second.value(QLatin1String("drawn")).toBool(), true);
+    }
+
     void refusesWhatItCannotDo_data()
     {
         QTest::addColumn<QString>("trace");     // "last": the chat's trace
