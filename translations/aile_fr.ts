@@ -382,6 +382,58 @@
         <source>Sent with your key in x-aile-key and no subscription login: a sharer using the tool&apos;s own login was passed over (&quot;no subscription login on this request&quot;); from the tool it serves.</source>
         <translation>Envoyé avec votre clé dans x-aile-key et sans connexion d&apos;abonnement : un partageur qui utilise la connexion de l&apos;outil a été écarté (&quot;no subscription login on this request&quot;) ; depuis l&apos;outil, il sert.</translation>
     </message>
+    <message>
+        <source>&amp;Apply for me…</source>
+        <translation>&amp;Appliquer pour moi…</translation>
+    </message>
+    <message>
+        <source>R&amp;estore previous settings…</source>
+        <translation>R&amp;établir les réglages précédents…</translation>
+    </message>
+    <message>
+        <source>Apply these settings to the tool&apos;s settings file</source>
+        <translation>Appliquer ces réglages au fichier de réglages de l’outil</translation>
+    </message>
+    <message>
+        <source>Restore the tool&apos;s previous settings</source>
+        <translation>Rétablir les réglages précédents de l’outil</translation>
+    </message>
+    <message>
+        <source>Apply for me writes these settings, your key included, into %1 (a backup is kept).</source>
+        <translation>«&#xa0;Appliquer pour moi&#xa0;» écrit ces réglages, votre clé comprise, dans %1 (une copie de sauvegarde est gardée).</translation>
+    </message>
+    <message>
+        <source>Nothing was written: %1</source>
+        <translation>Rien n’a été écrit&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>%1 already holds these settings.</source>
+        <translation>%1 contient déjà ces réglages.</translation>
+    </message>
+    <message>
+        <source>Sending what %1 sends at start, with the settings in %2…</source>
+        <translation>Envoi de ce que %1 envoie au démarrage, avec les réglages de %2…</translation>
+    </message>
+    <message>
+        <source>%1: no answer (%2)</source>
+        <translation>%1&#xa0;: pas de réponse (%2)</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>answered in %1 ms, served by %2 (trace %3).</source>
+        <translation>réponse en %1 ms, servie par %2 (trace %3).</translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation>refusé&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>The tool&apos;s own path, with the settings in %1: %2; %3</source>
+        <translation>Le parcours de l’outil lui-même, avec les réglages de %1&#xa0;: %2&#xa0;; %3</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::DryRunDialog</name>
@@ -2967,6 +3019,42 @@
         <source> · found by %1</source>
         <translation> · trouvée par %1</translation>
     </message>
+    <message>
+        <source>&amp;Why this sharer?</source>
+        <translation>&amp;Pourquoi ce partageur&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Why this sharer?</source>
+        <translation>Pourquoi ce partageur&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Why this sharer</source>
+        <translation>Pourquoi ce partageur</translation>
+    </message>
+    <message>
+        <source>What the action did</source>
+        <translation>Ce qu’a fait l’action</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Action</translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation>%1 pour %2</translation>
+    </message>
+    <message>
+        <source>%1 on %2…</source>
+        <translation>%1 sur %2…</translation>
+    </message>
+    <message>
+        <source>The key&apos;s routing is open on the setting that refused %1.</source>
+        <translation>Le routage de la clé est ouvert sur le réglage qui a écarté %1.</translation>
+    </message>
+    <message>
+        <source>The request&apos;s own header refused %1; the key&apos;s routing is open.</source>
+        <translation>Un en-tête de la requête elle-même a écarté %1&#xa0;; le routage de la clé est ouvert.</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::TraceExport</name>
@@ -3122,6 +3210,124 @@
     <message>
         <source>Spent today: %1</source>
         <translation>Dépensé aujourd’hui&#xa0;: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::ApplySettingsDialog</name>
+    <message>
+        <source>Apply settings for %1</source>
+        <translation>Appliquer les réglages pour %1</translation>
+    </message>
+    <message>
+        <source>Restore the settings of %1</source>
+        <translation>Rétablir les réglages de %1</translation>
+    </message>
+    <message>
+        <source>Aile will change %1 as shown below, and only Aile&apos;s own part of it. The file will hold your Aile key in full, as the tool needs it: that is what you are asking for (the preview shows only the key&apos;s start). The file as it is now is kept in %2, and &quot;Restore previous settings&quot; puts it back.</source>
+        <translation>Aile va modifier %1 comme ci-dessous, et seulement la partie qui est la sienne. Le fichier contiendra votre clé Aile en entier, car l’outil en a besoin&#xa0;: c’est ce que vous demandez (l’aperçu n’en montre que le début). Le fichier tel qu’il est maintenant est gardé dans %2, et «&#xa0;Rétablir les réglages précédents&#xa0;» le remet en place.</translation>
+    </message>
+    <message>
+        <source>Aile will put %1 back as it was before Aile changed it, as shown below.</source>
+        <translation>Aile va remettre %1 tel qu’il était avant qu’Aile le modifie, comme ci-dessous.</translation>
+    </message>
+    <message>
+        <source>The change to the file</source>
+        <translation>La modification du fichier</translation>
+    </message>
+    <message>
+        <source>&amp;Write the file</source>
+        <translation>&amp;Écrire le fichier</translation>
+    </message>
+    <message>
+        <source>&amp;Restore the file</source>
+        <translation>&amp;Rétablir le fichier</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::AttemptActions</name>
+    <message>
+        <source>Clear cooldown</source>
+        <translation>Lever la pause</translation>
+    </message>
+    <message>
+        <source>Open the key&apos;s routing…</source>
+        <translation>Ouvrir le routage de la clé…</translation>
+    </message>
+    <message>
+        <source>Mark key fixed and probe</source>
+        <translation>Marquer la clé réparée et la sonder</translation>
+    </message>
+    <message>
+        <source>Re-test the model</source>
+        <translation>Retester le modèle</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 answered %2 (%3)</source>
+        <translation>%1 a répondu %2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 served this request (%2).</source>
+        <translation>%1 a servi cette requête (%2).</translation>
+    </message>
+    <message>
+        <source>No sharer served this request.</source>
+        <translation>Aucun partageur n’a servi cette requête.</translation>
+    </message>
+    <message>
+        <source>The conversation is pinned to it (evidence: %1), so it was tried first.</source>
+        <translation>La conversation lui est attachée (indices&#xa0;: %1), il a donc été essayé en premier.</translation>
+    </message>
+    <message>
+        <source>Removed before any dial: %1.</source>
+        <translation>Écartés avant tout appel&#xa0;: %1.</translation>
+    </message>
+    <message>
+        <source>Tried before it: %1.</source>
+        <translation>Essayés avant lui&#xa0;: %1.</translation>
+    </message>
+    <message>
+        <source>The key orders by speed: the fastest measured sharer first.</source>
+        <translation>La clé ordonne par vitesse&#xa0;: le partageur mesuré le plus rapide d’abord.</translation>
+    </message>
+    <message>
+        <source>It was quoted %1 for this request.</source>
+        <translation>Il était coté %1 pour cette requête.</translation>
+    </message>
+    <message>
+        <source>The trace does not record the tier or the tie draw that ordered the remaining candidates.</source>
+        <translation>La trace n’enregistre pas le palier ni le tirage entre ex aequo qui ont ordonné les autres candidats.</translation>
+    </message>
+    <message>
+        <source>It was in tier %1 and ranked %2 of %3 candidates%4.</source>
+        <translation>Il était au palier %1, classé %2 sur %3 candidats%4.</translation>
+    </message>
+    <message>
+        <source>, having passed a test of the model</source>
+        <translation>, après avoir réussi un test du modèle</translation>
+    </message>
+    <message>
+        <source>No other candidate shared its tier, standing and price, so no draw was needed.</source>
+        <translation>Aucun autre candidat ne partageait son palier, son état et son prix&#xa0;: aucun tirage n’a été nécessaire.</translation>
+    </message>
+    <message>
+        <source>It tied with %1 on tier, standing and price; a weighted draw (its weight %2, health factor %3) set their order.</source>
+        <translation>Il était ex aequo avec %1 en palier, état et prix&#xa0;; un tirage pondéré (son poids %2, facteur de santé %3) a fixé leur ordre.</translation>
+    </message>
+    <message>
+        <source>It tied with %1 on tier, standing and price; tested sharers came first.</source>
+        <translation>Il était ex aequo avec %1 en palier, état et prix&#xa0;; les partageurs testés sont passés d’abord.</translation>
+    </message>
+    <message>
+        <source>It was marked dead or degraded, so it came after every healthy candidate.</source>
+        <translation>Il était marqué mort ou dégradé&#xa0;: il est passé après tous les candidats en bonne santé.</translation>
     </message>
 </context>
 </TS>

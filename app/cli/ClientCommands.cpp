@@ -1,4 +1,5 @@
 #include "ClientCommands.h"
+#include "TraceActionCommand.h"
 #include "ConfigCheck.h"
 
 #include "ManagementCall.h"
@@ -605,6 +606,8 @@ int runDryRun(const QStringList &arguments)
 
 int runClientCommand(const QString &command, const QStringList &arguments)
 {
+    if (command == QLatin1String("traces") && arguments.value(1) == QLatin1String("action"))
+        return runTraceAction(arguments);
     if (command == QLatin1String("traces"))
         return runTraces(arguments);
     if (command == QLatin1String("sharers") && arguments.value(1) == QLatin1String("add"))

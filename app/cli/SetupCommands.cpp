@@ -1,5 +1,6 @@
 #include "SetupCommands.h"
 
+#include "ConnectApply.h"
 #include "ManagementCall.h"
 #include "clients/ClientSnippets.h"
 
@@ -196,7 +197,11 @@ int runConnect(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "The settings that point a tool at the proxy, as the desktop app's Connect a tool dialog shows them.\n"
         "  aile connect TOOL [--new-key NAME | --key-file FILE] [--model PROVIDER/MODEL] [--own-login]\n"
+        "  aile connect TOOL --apply [--dry-run] [same options]   write them into the tool's own settings file\n"
+        "  aile connect TOOL --undo [--dry-run]                   put that file back as it was before Aile\n"
         "TOOL: %1. Without --model, a model one of your sharers offers on a wire the tool speaks.\n"
+        "--apply (claude-code, codex, opencode) shows the change first (the key masked), keeps a backup beside the\n"
+        "file (FILE.aile-backup) and changes only Aile's own part; the file then holds your key in full.\n"
         "The engine keeps only a hash of each key: make one here with --new-key (shown in the settings, once),\n"
         "or give the one you kept with --key-file (- reads stdin) or $AILE_KEY.")
                                          .arg(ids.join(QStringLiteral(", "))));
@@ -209,6 +214,9 @@ int runConnect(const QStringList &arguments)
     parser.addOption({QStringLiteral("own-login"),
                       QStringLiteral("Claude Code and Codex: keep the tool's own subscription login, the key in x-aile-key "
                                      "(docs/subscriptions.md).")});
+    parser.addOption({QStringLiteral("apply"), QStringLiteral("Write the settings into the tool's configuration file (a backup is kept).")});
+    parser.addOption({QStringLiteral("undo"), QStringLiteral("Restore the tool's configuration file as it was before --apply.")});
+    parser.addOption({QStringLiteral("dry-run"), QStringLiteral("With --apply or --undo: show the change, write nothing.")});
     parser.process(arguments);
     QTextStream out(stdout), err(stderr);
     const QStringList pos = parser.positionalArguments();
@@ -222,6 +230,17 @@ int runConnect(const QStringList &arguments)
         err << "aile connect: --own-login is for claude-code and codex, the tools that have a subscription login of their own\n";
         return 2;
     }
+    const bool apply = parser.isSet(QStringLiteral("apply")), undo = parser.isSet(QStringLiteral("undo"));
+    if ((apply || undo) && !Clients::ToolConfigEdit::supports(*tool)) {
+        err << "aile connect: --apply and --undo are for claude-code, codex and opencode; the SDKs take their settings in code\n";
+        return 2;
+    }
+    if (apply && undo) {
+        err << "aile connect: choose --apply or --undo\n";
+        return 2;
+    }
+    if (undo)
+        return runConnectUndo(*tool, parser.isSet(QStringLiteral("dry-run")));
     const Connection c = connectionFrom(parser);
     QByteArray body;
     QString error;
@@ -255,7 +274,9 @@ int runConnect(const QStringList &arguments)
             return 1;
         }
         key = QJsonDocument::fromJson(body).object().value(QLatin1String("plain")).toString();
-        err << "created key \"" << parser.value(QStringLiteral("new-key")) << "\": it is in the settings below, and shown only this once\n";
+        err << "created key \"" << parser.value(QStringLiteral("new-key"))
+            << (apply ? "\": it goes into the tool's settings file, and the engine keeps only its hash\n"
+                      : "\": it is in the settings below, and shown only this once\n");
     } else if (parser.isSet(QStringLiteral("key-file"))) {
         if (!readFileOrStdin(parser.value(QStringLiteral("key-file")), &key, &error)) {
             err << "aile connect: " << error << Qt::endl;
@@ -264,6 +285,8 @@ int runConnect(const QStringList &arguments)
     } else {
         key = qEnvironmentVariable("AILE_KEY");
     }
+    if (apply)
+        return runConnectApply(Clients::ToolSetup{*tool, c.base, key.trimmed(), model, ownLogin}, parser.isSet(QStringLiteral("dry-run")));
     out << "# " << ClientSnippets::name(*tool) << ", model " << model << "\n# "
         << (ownLogin ? ClientSnippets::ownLoginNote(*tool) : ClientSnippets::note(*tool)) << "\n";
     const QList<ClientSnippets::Block> blocks = ownLogin ? ClientSnippets::ownLoginBlocks(*tool, c.base, key, model)

@@ -1,4 +1,5 @@
 #include "ManagementApi.h"
+#include "TraceActions.h"
 
 #include "CatalogApi.h"
 #include "DryRun.h"
@@ -70,7 +71,7 @@ QString credentialStoreOf(const QString &credentialRef)
 bool ManagementApi::handles(const QByteArray &path) const
 {
     return path.startsWith("/keys/") || path == "/keys" || path == "/sharers" || path.startsWith("/sharers/") || path == "/v1/routing"
-           || path.startsWith("/admin/") || CatalogApi::handles(path);
+           || path.startsWith("/admin/") || CatalogApi::handles(path) || TraceActions::handles(path);
 }
 
 void ManagementApi::handle(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
@@ -84,6 +85,8 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
         return routeTemplate(m_ctx, req, reply);
     if (CatalogApi::handles(req.path))
         return CatalogApi(m_ctx).handle(req, reply);
+    if (TraceActions::handles(req.path))
+        return TraceActions::handle(m_ctx, req, context, reply);
     if (req.path == "/keys/usage/requests" && req.method == "GET")
         return listTraces(req, context, reply);
     if (req.path == "/sharers" && req.method == "GET")

@@ -1,4 +1,5 @@
 #include "ProxyRequest.h"
+#include "routing/PlanFacts.h"
 
 #include "UpstreamRequestBuilder.h"
 #include "billing/Charge.h"
@@ -246,6 +247,7 @@ void ProxyRequest::dialNext()
     m_attempt.target = m_plan.labelsTargets() ? target().label() : QString();
     m_attempt.startedMs = now;
     m_attempt.quoteUsd = c.quoteUsd.value_or(-1);
+    m_attempt.plan = Routing::planFacts(m_plan, m_pos.target, m_pos.candidate);
     m_attemptStartedMs = now;
     m_draining = false;
     m_errorBody.clear();

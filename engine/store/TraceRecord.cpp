@@ -24,6 +24,8 @@ QJsonObject AttemptRecord::toJson() const
                        {QStringLiteral("dispatched"), dispatched}};
     if (!skip.isEmpty())
         o.insert(QStringLiteral("skip"), skip);
+    if (!plan.isEmpty())
+        o.insert(QStringLiteral("plan"), plan);
     return o;
 }
 
@@ -47,6 +49,7 @@ AttemptRecord AttemptRecord::fromJson(const QJsonObject &o)
     a.outputTokens = qint64(o.value(QLatin1String("outputTokens")).toDouble(-1));
     a.quoteUsd = o.value(QLatin1String("quoteUsd")).toDouble(-1);
     a.dispatched = o.value(QLatin1String("dispatched")).toBool(true);
+    a.plan = o.value(QLatin1String("plan")).toObject();
     return a;
 }
 

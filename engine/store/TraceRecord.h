@@ -27,6 +27,7 @@ struct AttemptRecord
     qint64 outputTokens = -1;
     double quoteUsd = -1;
     bool dispatched = true;  // false for a pre-dispatch refusal
+    QJsonObject plan;        // a dialled row: what the plan knew of it (tier, weight, tie group, draw; Routing::planFacts)
 
     QJsonObject toJson() const;
     static AttemptRecord fromJson(const QJsonObject &o);

@@ -106,6 +106,16 @@ void ManagementClient::removeSharer(const QString &handle, QObject *context, Han
             [](const QJsonObject &o) { return o; });
 }
 
+void ManagementClient::traceAction(const QString &traceId, const QString &action, const QString &sharer, const QString &model,
+                                   QObject *context, Handler<QJsonObject> done)
+{
+    QJsonObject body{{QStringLiteral("action"), action}, {QStringLiteral("sharer"), sharer}};
+    if (!model.isEmpty())
+        body.insert(QStringLiteral("model"), model);
+    request(QStringLiteral("POST"), QStringLiteral("/traces/") + segment(traceId) + QStringLiteral("/actions"), body, context,
+            std::move(done), [](const QJsonObject &o) { return o; });
+}
+
 void ManagementClient::relinkSharer(const QString &handle, const QJsonObject &credential, QObject *context, Handler<QJsonObject> done)
 {
     request(QStringLiteral("POST"), QStringLiteral("/sharers/%1/relink").arg(segment(handle)), credential, context, std::move(done),

@@ -105,6 +105,10 @@ public:
 
     // Traces
     void traces(const Store::TraceQuery &query, QObject *context, Handler<QList<Store::TraceRecord>> done);
+    /// POST /traces/{id}/actions: clear-cooldown, mark-fixed or retest on one sharer of the
+    /// trace's attempt rows (model: for retest; empty takes the attempt's). The engine records it.
+    void traceAction(const QString &traceId, const QString &action, const QString &sharer, const QString &model, QObject *context,
+                     Handler<QJsonObject> done);
 
     /// One small request through the proxy at baseUrl, on the wire a tool speaks, with its key and
     /// model, exactly as the tool would send it (an ordinary HTTP client: it is charged and traced).

@@ -1,8 +1,12 @@
 #include "ConnectToolDialog.h"
 
+#include "ApplySettingsDialog.h"
+#include "ToolPathTest.h"
+#include "clients/ToolConfigFile.h"
 #include "common/ManagementClient.h"
 #include "keys/NewKeyDialog.h"
 
+#include <QtCore/QFile>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtGui/QClipboard>
@@ -38,6 +42,9 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
       m_ownLogin(new QCheckBox(tr("Use this tool's own &login (Claude or ChatGPT plan)"), this)),
       m_keyNote(new QLabel(this)),
       m_modelNote(new QLabel(this)),
+      m_applyNote(new QLabel(this)),
+      m_apply(new QPushButton(tr("&Apply for me…"), this)),
+      m_restore(new QPushButton(tr("R&estore previous settings…"), this)),
       m_test(new QPushButton(tr("&Test connection"), this)),
       m_showTrace(new QPushButton(tr("Show its t&race"), this)),
       m_result(new QLabel(this))
@@ -133,6 +140,17 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
         right->addLayout(head);
         right->addWidget(m_codes[i]);
     }
+    m_applyNote->setObjectName(QStringLiteral("applyNote"));
+    m_applyNote->setWordWrap(true);
+    m_apply->setObjectName(QStringLiteral("applyForMe"));
+    m_apply->setAccessibleName(tr("Apply these settings to the tool's settings file"));
+    m_restore->setObjectName(QStringLiteral("restoreSettings"));
+    m_restore->setAccessibleName(tr("Restore the tool's previous settings"));
+    auto *applyRow = new QHBoxLayout;
+    applyRow->addWidget(m_applyNote, 1);
+    applyRow->addWidget(m_apply);
+    applyRow->addWidget(m_restore);
+    right->addLayout(applyRow);
     right->addStretch(1);
 
     m_test->setObjectName(QStringLiteral("testConnection"));
@@ -173,6 +191,8 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
             [this](bool on) { m_key->setEchoMode(on ? QLineEdit::Normal : QLineEdit::Password); });
     connect(m_test, &QPushButton::clicked, this, &ConnectToolDialog::testConnection);
     connect(m_newKey, &QPushButton::clicked, this, &ConnectToolDialog::newKey);
+    connect(m_apply, &QPushButton::clicked, this, &ConnectToolDialog::applyForMe);
+    connect(m_restore, &QPushButton::clicked, this, &ConnectToolDialog::restoreSettings);
     connect(m_showTrace, &QPushButton::clicked, this, [this] { Q_EMIT showTraceRequested(m_lastTraceId); });
 
     setKeys({}, {});
@@ -368,6 +388,61 @@ void ConnectToolDialog::rebuild()
         m_codes[i]->setAccessibleName(tr("%1 for %2").arg(blocks.at(i).caption, ClientSnippets::name(t)));
         m_copies[i]->setAccessibleName(tr("Copy %1").arg(blocks.at(i).caption));
     }
+    const bool applies = Clients::ToolConfigEdit::supports(t);
+    m_applyNote->setVisible(applies);
+    m_apply->setVisible(applies);
+    m_restore->setVisible(applies);
+    if (applies) {
+        m_applyNote->setText(tr("Apply for me writes these settings, your key included, into %1 (a backup is kept).").arg(toolFile()));
+        m_apply->setEnabled(!m_baseUrl.isEmpty() && !picked.isEmpty() && !key().isEmpty());
+        m_restore->setEnabled(Clients::ToolConfigFile::canUndo(toolFile()));
+    }
+}
+
+QString ConnectToolDialog::toolFile() const
+{
+    return Clients::ToolConfigFile::path(tool());
+}
+
+ApplySettingsDialog *ConnectToolDialog::applyForMe()
+{
+    if (m_baseUrl.isEmpty() || key().isEmpty() || model().isEmpty()) {
+        m_result->setText(m_baseUrl.isEmpty() ? tr("The proxy is not listening.") : key().isEmpty() ? tr("Paste a key first.")
+                                                                                               : ClientSnippets::noSharerMessage(tool()));
+        return nullptr;
+    }
+    const Clients::ToolConfigFile::Preview p =
+        Clients::ToolConfigFile::preview(Clients::ToolSetup{tool(), m_baseUrl, key(), model(), ownLogin()}, toolFile());
+    if (!p.error.isEmpty()) {
+        m_result->setText(tr("Nothing was written: %1").arg(p.error));
+        return nullptr;
+    }
+    if (!p.changes()) {
+        m_result->setText(tr("%1 already holds these settings.").arg(p.path));
+        return nullptr;
+    }
+    return openApplyDialog(new ApplySettingsDialog(ApplySettingsDialog::Mode::Apply, p, ClientSnippets::name(tool()), this));
+}
+
+ApplySettingsDialog *ConnectToolDialog::restoreSettings()
+{
+    const Clients::ToolConfigFile::Preview p = Clients::ToolConfigFile::undoPreview(toolFile());
+    if (!p.error.isEmpty()) {
+        m_result->setText(p.error);
+        return nullptr;
+    }
+    return openApplyDialog(new ApplySettingsDialog(ApplySettingsDialog::Mode::Restore, p, ClientSnippets::name(tool()), this));
+}
+
+ApplySettingsDialog *ConnectToolDialog::openApplyDialog(ApplySettingsDialog *dialog)
+{
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ApplySettingsDialog::written, this, [this](bool, const QString &message) {
+        m_result->setText(message);
+        rebuild();
+    });
+    dialog->open();
+    return dialog;
 }
 
 void ConnectToolDialog::testConnection()
@@ -376,6 +451,8 @@ void ConnectToolDialog::testConnection()
         m_result->setText(tr("The proxy is not listening."));
         return;
     }
+    if (testAppliedPath())
+        return;
     if (key().isEmpty()) {
         m_result->setText(tr("Paste a key first."));
         return;
@@ -410,6 +487,42 @@ void ConnectToolDialog::testConnection()
         m_showTrace->setEnabled(!r.traceId.isEmpty());
         Q_EMIT testFinished(r.status, r.traceId);
     }, ownLogin());
+}
+
+bool ConnectToolDialog::testAppliedPath()
+{
+    // Only once Apply for me wrote the tool's file for this proxy: the test then proves the file.
+    const QString path = toolFile();
+    if (!Clients::ToolConfigEdit::supports(tool()) || !Clients::ToolConfigFile::canUndo(path))
+        return false;
+    QFile file(path);
+    Clients::ToolSetup applied{tool(), {}, {}, {}, false};
+    QString error;
+    if (!file.open(QIODevice::ReadOnly) || !Clients::ToolRequestPath::readApplied(file.readAll(), model(), &applied, &error)
+        || applied.baseUrl != m_baseUrl)
+        return false;
+    if (!m_pathTest)
+        m_pathTest = new ToolPathTest(this);
+    m_test->setEnabled(false);
+    m_showTrace->setEnabled(false);
+    m_result->setText(tr("Sending what %1 sends at start, with the settings in %2…").arg(ClientSnippets::name(tool()), path));
+    m_pathTest->run(Clients::ToolRequestPath::steps(applied), [this, path](const QList<ToolPathStepResult> &steps) {
+        m_test->setEnabled(true);
+        QStringList parts;
+        for (const ToolPathStepResult &r : steps)
+            parts << (r.status == 0 ? tr("%1: no answer (%2)").arg(r.label, r.error) : tr("%1 → %2").arg(r.label).arg(r.status));
+        const ToolPathStepResult last = steps.isEmpty() ? ToolPathStepResult() : steps.last();
+        QString outcome;
+        if (last.status >= 200 && last.status < 400)
+            outcome = tr("answered in %1 ms, served by %2 (trace %3).").arg(QString::number(last.elapsedMs), m_sharerNames.value(last.sharer, last.sharer), last.traceId);
+        else if (last.status >= 400)
+            outcome = tr("refused: %1").arg(last.error);
+        m_result->setText(tr("The tool's own path, with the settings in %1: %2; %3").arg(path, parts.join(QStringLiteral(" · ")), outcome));
+        m_lastTraceId = last.traceId;
+        m_showTrace->setEnabled(!last.traceId.isEmpty());
+        Q_EMIT testFinished(last.status, last.traceId);
+    });
+    return true;
 }
 
 bool ConnectToolDialog::ownLogin() const

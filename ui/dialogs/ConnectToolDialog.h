@@ -16,6 +16,8 @@ class QToolButton;
 
 namespace Aile::Ui {
 
+class ApplySettingsDialog;
+class ToolPathTest;
 class ManagementClient;
 class NewKeyDialog;
 
@@ -64,8 +66,18 @@ public:
     bool ownLogin() const;
     void setOwnLogin(bool on);
 
-    /// Sends one small request through the proxy as the chosen tool's wire would.
+    /// Sends one small request through the proxy as the chosen tool's wire would; once Apply for
+    /// me wrote the tool's file, the tool's own start-up requests with what the file holds.
     void testConnection();
+
+    /// "Apply for me" (Claude Code, Codex, OpenCode): opens the preview of the change to the
+    /// tool's own settings file; the file is written when the user confirms there. Null when
+    /// there is nothing to write (the dialog says why).
+    ApplySettingsDialog *applyForMe();
+    /// "Restore previous settings": the preview of putting the file back as it was before Aile.
+    ApplySettingsDialog *restoreSettings();
+    /// The file Apply for me writes for the chosen tool (empty for the SDKs).
+    QString toolFile() const;
 
 Q_SIGNALS:
     /// The test left this trace; the window shows it in the Traces view.
@@ -78,6 +90,10 @@ private:
     void rebuild();
     void pickKeyName();
     void preselectModel();
+    ApplySettingsDialog *openApplyDialog(ApplySettingsDialog *dialog);
+    /// Test connection once Apply for me wrote the tool's file for this proxy: the tool's own
+    /// start-up requests with what the file holds. False when that is not the case.
+    bool testAppliedPath();
 
     QListWidget *m_tools;
     QComboBox *m_keyName;
@@ -93,10 +109,14 @@ private:
     QLabel *m_captions[MaxBlocks];
     QPlainTextEdit *m_codes[MaxBlocks];
     QPushButton *m_copies[MaxBlocks];
+    QLabel *m_applyNote;
+    QPushButton *m_apply;
+    QPushButton *m_restore;
     QPushButton *m_test;
     QPushButton *m_showTrace;
     QLabel *m_result;
-    ManagementClient *m_ownClient = nullptr;   // for a dialog without the window's client
+    ManagementClient *m_ownClient = nullptr;
+    ToolPathTest *m_pathTest = nullptr;   // for a dialog without the window's client
     QString m_baseUrl;
     QString m_lastTraceId;
     QHash<QString, QString> m_plainKeys;

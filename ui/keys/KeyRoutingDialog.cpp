@@ -474,4 +474,16 @@ void KeyRoutingDialog::save()
     });
 }
 
+bool KeyRoutingDialog::highlightLever(const QString &objectName)
+{
+    QWidget *field = objectName.isEmpty() ? nullptr : findChild<QWidget *>(objectName);
+    if (!field)
+        return false;
+    m_highlighted = objectName;
+    // The palette's highlight colour, so it reads in light and dark alike.
+    field->setStyleSheet(QStringLiteral("#%1 { border: 2px solid palette(highlight); }").arg(objectName));
+    field->setFocus(Qt::OtherFocusReason);
+    return true;
+}
+
 } // namespace Aile::Ui

@@ -41,6 +41,10 @@ public:
     QJsonObject routing() const;
     /// Fills the fields from a routing object.
     void setRouting(const QJsonObject &routing);
+    /// From a trace: focuses and marks the field (its objectName: ceiling, maxCost, verifiedOnly, …)
+    /// whose setting refused a request; false when the dialog has no such field.
+    bool highlightLever(const QString &objectName);
+    QString highlightedLever() const { return m_highlighted; }
 
 Q_SIGNALS:
     void saved(const QString &keyId, const QString &name);
@@ -53,6 +57,7 @@ private:
     static QStringList checked(const QListWidget *list);
 
     QJsonObject m_loaded;          // the routing as read, for the fields the dialog does not show
+    QString m_highlighted;
     QJsonArray m_sharers;
 
     QComboBox *m_ceilingMode;

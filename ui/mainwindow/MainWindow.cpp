@@ -95,6 +95,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     connect(m_host, &EngineHost::startFailed, this, &MainWindow::handleStartFailed);
     connect(m_host, &EngineHost::statusChanged, this, &MainWindow::handleStatus);
     connect(m_host, &EngineHost::tracesRecorded, this, &MainWindow::handleTraces);
+    m_traces->setClient(m_management);   // a trace's attempt rows act through the management API
     connect(m_host, &EngineHost::stopped, this, &MainWindow::handleStopped);
 
     connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {

@@ -106,6 +106,11 @@ void TracesView::setKeys(const QJsonArray &keys)
     m_filters->setKeys(keys);
 }
 
+void TracesView::setClient(ManagementClient *client)
+{
+    m_detail->setClient(client);
+}
+
 void TracesView::setSharers(const QJsonArray &sharers)
 {
     m_filters->setSharers(sharers);

@@ -17,6 +17,7 @@ class StoreReader;
 
 namespace Aile::Ui {
 
+class ManagementClient;
 class TraceDetailPane;
 class TraceFilterBar;
 class TraceTableModel;
@@ -35,6 +36,8 @@ public:
     void addLive(const QList<Store::TraceRecord> &traces);
     void setKeys(const QJsonArray &keys);
     void setSharers(const QJsonArray &sharers);
+    /// Where the detail pane's attempt-row actions go (docs/gui.md, "From a trace to a fix").
+    void setClient(ManagementClient *client);
 
     /// Writes the filtered rows to filePath (JSON, or CSV for a .csv name) off the GUI thread;
     /// exportFinished follows.

@@ -74,7 +74,7 @@ plugins = false
 }
 
 /** `codex exec --skip-git-repo-check PROMPT` in that CODEX_HOME. Resolves with stdout, stderr, code. */
-export function runCodex(stack, home, prompt, { timeoutMs = 120000 } = {}) {
+export function runCodex(stack, home, prompt, { timeoutMs = 120000, env: envChanges = {} } = {}) {
   const { bin, reason } = codexBinary();
   if (!bin) throw new Error(reason);
   const work = mkdtempSync(path.join(tmpdir(), 'aile-e2e-codex-cwd-'));
@@ -85,6 +85,11 @@ export function runCodex(stack, home, prompt, { timeoutMs = 120000 } = {}) {
     AILE_KEY: stack.key,
     TERM: 'dumb',
   };
+  // envChanges: variables to add, or (value undefined) to leave out.
+  for (const [name, value] of Object.entries(envChanges)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(bin, ['exec', '--skip-git-repo-check', prompt], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

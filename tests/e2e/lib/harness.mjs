@@ -31,6 +31,11 @@ function binary(envName, fallback) {
   throw new Error(`set ${envName} to the built binary (CTest does: ctest -L e2e); ${fallback} is not built`);
 }
 
+/** The `aile` binary the stack runs (for `aile connect …` from a test). */
+export function aileBinary() {
+  return binary('AILE_BIN', 'build/app/aile');
+}
+
 /** A child process that prints `listening on 127.0.0.1:<port>` once it accepts connections. */
 class Daemon {
   constructor(name, bin, args, env) {
