@@ -11,7 +11,7 @@ namespace Aile::Dispatch {
 
 void ProxyRequest::handleHold()
 {
-    if (m_committed || m_finished || !m_exchange)
+    if (m_state != State::Dialling || !m_exchange)
         return;
     if (m_firstTokenDeadline.isActive()) {
         // A target under a route's first-token limit: nothing reaches the client while it waits.
@@ -21,7 +21,7 @@ void ProxyRequest::handleHold()
     // No head after the hold delay: commit to 200 and keep the line warm until the answer exists.
     // The per-attempt headers are not known yet; the provider and model are when failover cannot
     // change them.
-    m_held = true;
+    moveTo(State::Holding);
     Http::HttpHeaders h;
     h.add("content-type", "text/event-stream");
     h.add("cache-control", "no-cache");
@@ -36,7 +36,7 @@ void ProxyRequest::handleHold()
 
 void ProxyRequest::sendKeepalive()
 {
-    if (!m_held || m_committed || m_finished || !m_exchange)
+    if (m_state != State::Holding || !m_exchange)
         return;
     m_exchange->writeChunk(": keepalive\n\n");
     m_keepaliveDeadline.start(m_ctx.clock, m_ctx.settings.holdKeepaliveMs, this, [this] { sendKeepalive(); });
@@ -44,20 +44,21 @@ void ProxyRequest::sendKeepalive()
 
 void ProxyRequest::handleFirstByteTimeout()
 {
-    if (m_committed || !m_call)
+    Attempt *a = m_attempt;
+    if (!a || a->committed() || !a->call)
         return;
-    m_call->abort();
-    m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
-    const QString reason = QStringLiteral("no response head within %1 ms").arg(m_attempt.durationMs);
+    a->call->abort();
+    a->row.durationMs = m_ctx.clock->nowMs() - a->startedMs();
+    const QString reason = QStringLiteral("no response head within %1 ms").arg(a->row.durationMs);
     // Under phase limits any attempt that times out before its first byte counts as past a limit:
     // when it is the last, the answer is 524 (the request's first-byte budget may bind first).
-    m_phaseTimedOut = m_phaseLimits;
-    const Health::FailureClass verdict = Health::classifyFirstByteTimeout(m_phaseCut, m_budgetCut);
+    a->phaseTimedOut = m_phaseLimits;
+    const Health::FailureClass verdict = Health::classifyFirstByteTimeout(a->phaseCut, a->budgetCut);
     // The key's own phase limit, or our own shortened budget, cut it: the next sharer is tried and
     // its slowness is noted; it is not benched for it.
     if (!verdict.failure && m_ctx.health)
-        m_ctx.health->recordBudgetCut(current().handle, m_attempt.durationMs);
-    failOver(verdict, m_phaseCut ? QStringLiteral("%1 (this key's phase limit)").arg(reason) : reason);
+        m_ctx.health->recordBudgetCut(a->candidate().handle, a->row.durationMs);
+    failOver(verdict, a->phaseCut ? QStringLiteral("%1 (this key's phase limit)").arg(reason) : reason);
 }
 
 bool ProxyRequest::firstTokenLimitApplies() const
@@ -78,24 +79,19 @@ bool ProxyRequest::firstTokenLimitApplies() const
 
 void ProxyRequest::handleFirstTokenLimit()
 {
-    if (m_committed || m_finished)
+    if (m_state != State::Dialling && m_state != State::Holding)
         return;
     const QString reason = QStringLiteral("no output within route %1's first-token limit of %2 ms; not charged, the sharer not marked down")
                                .arg(m_plan.route).arg(m_plan.ttftMs);
-    if (m_call) {
-        m_firstByteDeadline.stop();
-        m_call->disconnect(this);
-        m_call->abort();
-        m_call->deleteLater();
-        m_call = nullptr;
+    if (Attempt *a = m_attempt; a && a->call) {
+        a->firstByteDeadline.stop();
+        a->dropCall(this, true);
         releaseSlot();
-        m_attempt.durationMs = m_ctx.clock->nowMs() - m_attemptStartedMs;
-        m_affinity.failed(current().handle);   // a dropped attempt never pins, and the pin leaves it
-        m_lastFailure = QStringLiteral("%1 (ttft_dropped): %2").arg(current().name, reason);
+        a->row.durationMs = m_ctx.clock->nowMs() - a->startedMs();
+        m_affinity.failed(a->candidate().handle);   // a dropped attempt never pins, and the pin leaves it
+        m_lastFailure = QStringLiteral("%1 (ttft_dropped): %2").arg(a->candidate().name, reason);
         endAttempt(QStringLiteral("ttft_dropped"), reason);
     }
-    m_awaitingOutput = false;
-    m_awaitedBytes.clear();
     // The rest of this target's sharers are passed over: the route moves to its next target.
     m_pos.candidate = int(target().candidates.size()) - 1;
     dialNext();
@@ -103,11 +99,12 @@ void ProxyRequest::handleFirstTokenLimit()
 
 void ProxyRequest::handleIdleCheck()
 {
-    if (m_finished || !m_call)
+    Attempt *a = m_attempt;
+    if (finished() || !a || !a->call)
         return;   // armed from the response head on, committed or not
-    const qint64 idle = m_ctx.clock->nowMs() - m_lastActivityMs;
+    const qint64 idle = m_ctx.clock->nowMs() - a->lastActivityMs;
     if (idle < idleLimitMs()) {
-        m_idleDeadline.start(m_ctx.clock, idleLimitMs() - idle, this, [this] { handleIdleCheck(); });
+        a->idleDeadline.start(m_ctx.clock, idleLimitMs() - idle, this, [this] { handleIdleCheck(); });
         return;
     }
     failAttempt(Http::UpstreamError::ClosedMidBody,
@@ -126,11 +123,10 @@ bool ProxyRequest::waitForPinned(const Catalog::Sharer &sharer)
     m_waitedFor = sharer.handle;
     m_waitingFor = sharer.handle;
     auto resume = [this] {
-        if (m_waitingFor.isEmpty() || m_finished)
+        if (m_waitingFor.isEmpty() || finished())
             return; // already woken (the slot freed and the deadline both fire)
         stopWaiting();
-        m_retryCurrent = true;
-        dialNext();
+        dialNext(true);
     };
     m_ctx.pins->wait(sharer.handle, this, resume);
     m_waitDeadline.start(m_ctx.clock, waitMs, this, resume);
@@ -148,7 +144,7 @@ void ProxyRequest::stopWaiting()
 qint64 ProxyRequest::idleLimitMs() const
 {
     // Phase limits: 60 s of silence between two events of a stream.
-    return m_phaseLimits && m_sse ? qMin(m_ctx.settings.idleTimeoutMs, PhaseBetweenEventsMs) : m_ctx.settings.idleTimeoutMs;
+    return m_phaseLimits && m_attempt && m_attempt->sse ? qMin(m_ctx.settings.idleTimeoutMs, PhaseBetweenEventsMs) : m_ctx.settings.idleTimeoutMs;
 }
 
 } // namespace Aile::Dispatch

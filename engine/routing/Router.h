@@ -120,6 +120,8 @@ struct Target
     QString refusalCode;                   // budget_spent, cost_cap, capability, …
     QString echoModel;                     // any provider (auto/): the id the client sent, which the answer names
     QString label() const { return provider + QLatin1Char('/') + model; }
+    /// What the ledger books this target's spend under: what a route target calls, else its label.
+    QString spendKey() const { return calls.isEmpty() ? label() : calls; }
 };
 
 /// One model of a request's chain (the body's `models`, else its `model` or the account's
@@ -152,6 +154,8 @@ struct Plan
     QList<ChainLink> chain;                // every model the request tries, in order (planChain)
     /// Each attempt's trace row names its target (any provider, a chain, a named route).
     bool labelsTargets() const { return anyProvider || !route.isEmpty(); }
+    /// The cost cap that binds an answer of target t: its own (a route target's), else the plan's.
+    std::optional<double> costCapFor(const Target &t) const { return t.costCapUsd ? t.costCapUsd : costCapUsd; }
     bool ok() const { return status == 0; }
 };
 
