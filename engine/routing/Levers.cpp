@@ -20,8 +20,6 @@ namespace Aile::Routing {
 namespace {
 
 constexpr qsizetype MaxListHeaderBytes = 4096;
-constexpr qint64 SpeedBandMs = 500;
-constexpr int SpeedSamples = 3;
 // The refusedBy of a sharer a route target's pin leaves out (docs/routing.md "Removal reasons").
 const QLatin1String RoutePinSource("route target pin");
 
@@ -399,51 +397,6 @@ std::optional<Plan> Router::leverEmptyPlan(const Target &t, const Limits &limits
                                      limits.onlySharers.join(QStringLiteral(", ")), what),
                        first.refusedBy);
     return std::nullopt;
-}
-
-void Router::leverOrder(Target &t, const RequestFacts &facts, bool *bySpeed) const
-{
-    if (!facts.key || t.candidates.size() < 2)
-        return;
-    const Keys::KeyRouting &key = facts.keyRouting();
-    const qint64 now = m_ctx.clock->nowMs();
-    bool anyDemoted = false;
-    if (key.demoteFailing) {
-        for (Candidate &c : t.candidates) {
-            c.demoted = m_ctx.failing.demoted(facts.key->id, c.provider, c.handle, now);
-            anyDemoted = anyDemoted || c.demoted;
-        }
-    }
-    const Catalog::ProviderInfo *provider = m_ctx.catalog.provider(t.provider);
-    const bool speed = facts.prefersSpeed() && Wire::isChat(facts.endpoint) && provider && !provider->selfHosted;
-    if (!speed && !anyDemoted)
-        return;
-    // Speed first: time to first token in 500 ms bands, price (the drawn order) within a band; a
-    // sharer with fewer than three recent samples reads as middling (the median band).
-    QHash<QString, qint64> band;
-    if (speed) {
-        QList<qint64> measured;
-        for (const Candidate &c : t.candidates)
-            if (c.ttfbSamples >= SpeedSamples && c.ttfbMs >= 0)
-                measured << qint64(c.ttfbMs) / SpeedBandMs;
-        std::sort(measured.begin(), measured.end());
-        const qint64 middling = measured.isEmpty() ? 0 : measured.at(measured.size() / 2);
-        for (const Candidate &c : t.candidates)
-            band.insert(c.handle, c.ttfbSamples >= SpeedSamples && c.ttfbMs >= 0 ? qint64(c.ttfbMs) / SpeedBandMs : middling);
-        *bySpeed = true;
-    }
-    // Dead keys, then demoted, then Degraded sharers after every other one; priority tiers still
-    // come before speed (SPEC §5.4).
-    auto rank = [](const Candidate &c) { return c.deadKey ? 3 : c.demoted ? 2 : c.degraded ? 1 : 0; };
-    std::stable_sort(t.candidates.begin(), t.candidates.end(), [&](const Candidate &a, const Candidate &b) {
-        if (rank(a) != rank(b))
-            return rank(a) < rank(b);
-        if (a.priority != b.priority)
-            return a.priority > b.priority;
-        return band.value(a.handle) < band.value(b.handle);
-    });
-    for (qsizetype i = 0; i < t.candidates.size(); ++i)
-        t.candidates[i].tiedWithPrevious = false;
 }
 
 } // namespace Aile::Routing

@@ -246,6 +246,7 @@ private:
     Target filteredTarget(const QString &provider, const QString &model, const RequestFacts &facts, const Limits &limits) const;
     QString priceRefusal(const Limits &limits, const Billing::Rates &rates, const Catalog::ModelInfo *model, qint64 promptTokens,
                          QString *source) const;
+    static std::optional<Plan> malformedPercent(const Limits &limits);
     std::optional<Plan> checkPercentNeedsPrice(const Limits &limits, const QString &provider, const QString &model) const;
     Plan planAnyProvider(const RequestFacts &facts, const QString &bareId, const QStringList &limitTo) const;
     QStringList providersListing(const QString &bareId, Wire::Endpoint endpoint, QString *matchedId) const;
