@@ -1,12 +1,18 @@
 // Candidate filtering: the sharers of one provider for one model, each either a candidate with its
 // quote or a refusal naming why it was left out (docs/routing.md "Removal reasons"), and the answer
 // a request gets when none is left.
-#include "Router.h"
+#include "CandidateFilter.h"
 
 #include "ClientLogin.h"
+#include "Levers.h"
+#include "ModelNaming.h"
+#include "catalog/Catalog.h"
+#include "catalog/Sharer.h"
 #include "core/Clock.h"
-#include "state/EngineContext.h"
+#include "core/EngineSettings.h"
 #include "health/HealthBook.h"
+#include "health/QuotaBook.h"
+#include "http/HttpHeaders.h"
 
 #include <QtCore/QDateTime>
 
@@ -26,9 +32,9 @@ bool neverDrawn(const Refusal &r)
 
 } // namespace
 
-void Router::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) const
+void CandidateFilter::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) const
 {
-    if (auto levers = leverEmptyPlan(t, limits)) {
+    if (auto levers = Levers(m_s).leverEmptyPlan(t, limits)) {
         plan.status = levers->status;
         plan.message = levers->message;
         plan.extra = levers->extra;
@@ -59,7 +65,7 @@ void Router::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) 
     }
     if (allCooling && earliest > 0) {
         plan.status = 429;
-        plan.retryAfterMs = earliest - m_ctx.clock->nowMs();
+        plan.retryAfterMs = earliest - m_s.clock.nowMs();
         const bool quota = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("quota_exhausted"); });
         const bool cooling = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("cooldown"); });
         const QString why = quota && cooling ? QStringLiteral("is cooling down after failures or has used up its subscription quota")
@@ -88,23 +94,16 @@ void Router::failEmptyTarget(Plan &plan, const Target &t, const Limits &limits) 
                        : QStringLiteral("no sharer of provider %1 can serve %2 right now (%3 unavailable)").arg(t.provider, t.model).arg(t.refusals.size());
 }
 
-Target Router::target(const QString &provider, const QString &model, const RequestFacts &facts) const
-{
-    Limits limits;
-    readLimits(facts, &limits);
-    return filteredTarget(provider, model, facts, limits);
-}
-
-Target Router::filteredTarget(const QString &provider, const QString &model, const RequestFacts &facts, const Limits &limits) const
+Target CandidateFilter::filteredTarget(const QString &provider, const QString &model, const RequestFacts &facts, const Limits &limits) const
 {
     Target t;
     t.provider = provider;
     t.model = model;
-    const Catalog::ModelInfo *info = m_ctx.catalog.model(provider, model);
-    const qint64 now = m_ctx.clock->nowMs();
+    const Catalog::ModelInfo *info = m_s.catalog.model(provider, model);
+    const qint64 now = m_s.clock.nowMs();
     // What the request uses that the model lacks (docs/rules/tiers-quota-health.md): the same for every sharer of it.
     const QString lacking = info ? facts.needs.missingIn(*info, facts.promptTokens) : QString();
-    for (const Catalog::Sharer &s : m_ctx.sharers) {
+    for (const Catalog::Sharer &s : m_s.sharers) {
         if (s.provider != provider)
             continue;
         const bool offers = s.offers(model)
@@ -124,7 +123,7 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
             continue;
         }
         QString leverBy;
-        const QString leverWhy = leverRefusal(facts, limits, s, &leverBy);
+        const QString leverWhy = Levers(m_s).leverRefusal(facts, limits, s, &leverBy);
         if (!leverWhy.isEmpty()) {
             refuse(leverWhy, QStringLiteral("filter"), 0, leverBy);
             continue;
@@ -136,8 +135,8 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
                 refuse(why, QStringLiteral("no_login"));
                 continue;
             }
-        } else if (!m_ctx.credentials.contains(s.handle)) {
-            refuse(QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(s.handle)), QStringLiteral("no_credential"));
+        } else if (!m_s.credentials.contains(s.handle)) {
+            refuse(QStringLiteral("no credential: %1").arg(m_s.credentialErrors.value(s.handle)), QStringLiteral("no_credential"));
             continue;
         }
         // router.models.<model>.providers.<handle> (docs/rules/tiers-quota-health.md): enabled, priority, weight.
@@ -155,9 +154,9 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
             refuse(QStringLiteral("weight 0"), QStringLiteral("weight_0"));
             continue;
         }
-        const qint64 until = m_ctx.health ? m_ctx.health->coolingUntil(s.handle, model) : 0;
+        const qint64 until = m_s.health ? m_s.health->coolingUntil(s.handle, model) : 0;
         if (until > 0) {
-            const Health::SharerHealth &h = m_ctx.health->of(s.handle);
+            const Health::SharerHealth &h = m_s.health->of(s.handle);
             const bool modelOff = h.modelOffUntil.value(model, 0) >= until;
             refuse(modelOff ? QStringLiteral("no quota for this model on this account")
                             : QStringLiteral("cooling down (%1)").arg(h.cooldownReason),
@@ -165,7 +164,7 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
             continue;
         }
         // An exhausted subscription window in a fresh snapshot, with a known reset (docs/rules/tiers-quota-health.md).
-        if (const qint64 reset = m_ctx.quota.exhaustedUntil(s.handle, model, now); reset > 0) {
+        if (const qint64 reset = m_s.quota.exhaustedUntil(s.handle, model, now); reset > 0) {
             refuse(QStringLiteral("quota exhausted until %1").arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)),
                    QStringLiteral("quota_exhausted"), reset);
             continue;
@@ -182,7 +181,7 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
         c.priority = over.contains(QLatin1String("priority")) ? qBound(0, over.value(QLatin1String("priority")).toInt(), 10000) : s.priority;
         c.weight = weight;
         if (s.isSubscription())
-            c.allowanceResetMs = m_ctx.quota.allowanceResetMs(s.handle, model, now);
+            c.allowanceResetMs = m_s.quota.allowanceResetMs(s.handle, model, now);
         if (limits.verifiedOnly && !c.tested) {
             refuse(QStringLiteral("has not passed a test of %1 (%2)").arg(model, limits.verifiedSource), QStringLiteral("filter"), 0,
                    limits.verifiedSource);
@@ -207,26 +206,26 @@ Target Router::filteredTarget(const QString &provider, const QString &model, con
                                0, QStringLiteral("x-aile-max-cost"), QStringLiteral("cost_cap"), c.quoteUsd.value_or(-1)});
             continue;
         }
-        if (m_ctx.health) {
-            const Health::SharerHealth &h = m_ctx.health->of(s.handle);
+        if (m_s.health) {
+            const Health::SharerHealth &h = m_s.health->of(s.handle);
             c.deadKey = h.deadKey;
-            c.health = m_ctx.health->weight(s.handle);
+            c.health = m_s.health->weight(s.handle);
             c.ttfbMs = h.ttfbSamples > 0 ? h.ttfbMs : -1;
             c.ttfbSamples = h.ttfbSamples;
             c.throughput = h.throughputSamples > 0 ? h.throughput : -1;
             c.throughputSamples = h.throughputSamples;
-            const Health::HealthWindow::Stats w = m_ctx.health->window().stats(s.handle, now);
-            c.degraded = m_ctx.health->halfOpen(s.handle)
-                         || (w.attempts >= m_ctx.settings.degradedMinAttempts && w.successRate < m_ctx.settings.degradedSuccessRate);
+            const Health::HealthWindow::Stats w = m_s.health->window().stats(s.handle, now);
+            c.degraded = m_s.health->halfOpen(s.handle)
+                         || (w.attempts >= m_s.settings.degradedMinAttempts && w.successRate < m_s.settings.degradedSuccessRate);
         }
         t.candidates.append(c);
     }
     return t;
 }
 
-QJsonObject Router::modelOverride(const QString &model, const Catalog::ModelInfo *info, const QString &handle) const
+QJsonObject CandidateFilter::modelOverride(const QString &model, const Catalog::ModelInfo *info, const QString &handle) const
 {
-    const QJsonObject models = m_ctx.routing.value(QLatin1String("models")).toObject();
+    const QJsonObject models = m_s.config.value(QLatin1String("models")).toObject();
     if (models.isEmpty())
         return {};
     // The entry may name the model as the catalogue does, by an alias, or in another spelling.

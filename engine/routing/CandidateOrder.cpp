@@ -1,14 +1,17 @@
 // Candidate ordering (docs/routing.md "Order"): tiers, price with a tie band and a weighted draw
 // (seeded per session), provider.sort, quota-reset selection; then the key's speed-first and
 // demoted sharers.
-#include "Router.h"
+#include "CandidateOrder.h"
 
+#include "catalog/Catalog.h"
 #include "core/Clock.h"
-#include "state/EngineContext.h"
+#include "core/EngineSettings.h"
+#include "health/FailingSharers.h"
 #include "keys/ApiKey.h"
 #include "keys/KeyRouting.h"
 
 #include <QtCore/QCryptographicHash>
+#include <QtCore/QRandomGenerator>
 
 #include <algorithm>
 
@@ -43,25 +46,25 @@ void weightedShuffle(QList<T> &items, QRandomGenerator &rng, Weight weightOf)
 
 } // namespace
 
-std::optional<double> Router::sortPrice(const Candidate &c) const
+std::optional<double> CandidateOrder::sortPrice(const Candidate &c) const
 {
-    const EngineSettings &st = m_ctx.settings;
+    const EngineSettings &st = m_s.settings;
     if (c.rates && (st.comparisonInputWeight > 0 || st.comparisonOutputWeight > 0))
         return comparisonPrice(*c.rates, st.comparisonInputWeight, st.comparisonOutputWeight);
     return c.quoteUsd;
 }
 
-void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
+void CandidateOrder::order(Target &t, const RequestFacts &facts, bool *sampled) const
 {
     // A session draws the same order every time (docs/rules/tiers-quota-health.md); other requests draw at random.
     QRandomGenerator seeded;
-    QRandomGenerator *rng = &m_ctx.draw;
+    QRandomGenerator *rng = &m_s.draw;
     if (facts.drawSeed) {
         const QByteArray h = QCryptographicHash::hash(QByteArray(QByteArray::number(*facts.drawSeed) + t.label().toUtf8()), QCryptographicHash::Sha256);
         seeded.seed(quint32(quint8(h[0]) | quint8(h[1]) << 8 | quint8(h[2]) << 16 | quint32(quint8(h[3])) << 24));
         rng = &seeded;
     }
-    const double band = qMax(0.0, m_ctx.settings.tieBandPercent) / 100.0;
+    const double band = qMax(0.0, m_s.settings.tieBandPercent) / 100.0;
     QHash<QString, std::optional<double>> price;
     for (const Candidate &c : t.candidates)
         price.insert(c.handle, sortPrice(c));
@@ -69,9 +72,9 @@ void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
     const bool bySpeed = facts.sort == QLatin1String("latency") || facts.sort == QLatin1String("throughput");
     auto metric = [&](const Candidate &c) -> std::optional<double> {
         if (facts.sort == QLatin1String("latency"))
-            return c.ttfbSamples >= m_ctx.settings.sortMinSamples ? std::optional<double>(c.ttfbMs) : std::nullopt;
+            return c.ttfbSamples >= m_s.settings.sortMinSamples ? std::optional<double>(c.ttfbMs) : std::nullopt;
         if (facts.sort == QLatin1String("throughput"))
-            return c.throughputSamples >= m_ctx.settings.sortMinSamples ? std::optional<double>(-c.throughput) : std::nullopt;
+            return c.throughputSamples >= m_s.settings.sortMinSamples ? std::optional<double>(-c.throughput) : std::nullopt;
         return std::nullopt;
     };
     // Dead keys and Degraded sharers after every other candidate; then priority tiers, higher
@@ -111,7 +114,7 @@ void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
         });
         return;
     }
-    const bool quotaReset = m_ctx.routing.value(QLatin1String("selection")).toString() == QLatin1String("quota-reset");
+    const bool quotaReset = m_s.config.value(QLatin1String("selection")).toString() == QLatin1String("quota-reset");
     QList<Candidate> out;
     qsizetype i = 0;
     while (i < t.candidates.size()) {
@@ -157,20 +160,20 @@ void Router::order(Target &t, const RequestFacts &facts, bool *sampled) const
     t.candidates = out;
 }
 
-void Router::leverOrder(Target &t, const RequestFacts &facts, bool *bySpeed) const
+void CandidateOrder::leverOrder(Target &t, const RequestFacts &facts, bool *bySpeed) const
 {
     if (!facts.key || t.candidates.size() < 2)
         return;
     const Keys::KeyRouting &key = facts.keyRouting();
-    const qint64 now = m_ctx.clock->nowMs();
+    const qint64 now = m_s.clock.nowMs();
     bool anyDemoted = false;
     if (key.demoteFailing) {
         for (Candidate &c : t.candidates) {
-            c.demoted = m_ctx.failing.demoted(facts.key->id, c.provider, c.handle, now);
+            c.demoted = m_s.failing.demoted(facts.key->id, c.provider, c.handle, now);
             anyDemoted = anyDemoted || c.demoted;
         }
     }
-    const Catalog::ProviderInfo *provider = m_ctx.catalog.provider(t.provider);
+    const Catalog::ProviderInfo *provider = m_s.catalog.provider(t.provider);
     const bool speed = facts.prefersSpeed() && Wire::isChat(facts.endpoint) && provider && !provider->selfHosted;
     if (!speed && !anyDemoted)
         return;

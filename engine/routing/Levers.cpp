@@ -1,11 +1,13 @@
 // The levers of docs/keys.md beyond price: the sharer and provider lists, the cost cap, data
-// collection, self-hosted capacity, the key's spend limit, speed first and demoted sharers. Part
-// of Router: requests, the sharers listing and dry runs read them through the same pipeline.
-#include "Router.h"
+// collection, self-hosted capacity, the key's spend limit (speed first and demoted sharers are
+// ordering: CandidateOrder.cpp). Requests, the sharers listing and dry runs read them through Router.
+#include "Levers.h"
 
+#include "billing/SpendBook.h"
+#include "catalog/Catalog.h"
+#include "catalog/Sharer.h"
 #include "core/Clock.h"
-#include "state/EngineContext.h"
-#include "health/HealthBook.h"
+#include "http/HttpHeaders.h"
 #include "keys/ApiKey.h"
 #include "keys/KeyRouting.h"
 #include "store/Store.h"
@@ -109,7 +111,7 @@ const Refusal &tellingRefusal(const QList<Refusal> &refusals)
     return refusals.at(best);
 }
 
-std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
+std::optional<Plan> Levers::readLevers(const RequestFacts &facts, Limits *out)
 {
     const Keys::KeyRouting &key = facts.keyRouting();
 
@@ -216,14 +218,14 @@ std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
     return std::nullopt;
 }
 
-std::optional<Plan> Router::checkSpendLimit(const RequestFacts &facts) const
+std::optional<Plan> Levers::checkSpendLimit(const RequestFacts &facts) const
 {
     if (!facts.key)
         return std::nullopt;
     const auto limit = facts.keyRouting().spendLimitUsdPerDay;
     if (!limit)
         return std::nullopt;
-    const double spent = m_ctx.spend.spent(Store::utcDay(m_ctx.clock->nowMs()), facts.key->id);
+    const double spent = m_s.spend.spent(Store::utcDay(m_s.clock.nowMs()), facts.key->id);
     if (spent + 1e-12 < *limit)
         return std::nullopt;
     return refusal(403, QStringLiteral("this API key has spent %1 of its %2 daily spend limit today (UTC), so nothing was sent; "
@@ -232,9 +234,9 @@ std::optional<Plan> Router::checkSpendLimit(const RequestFacts &facts) const
                    {}, QJsonObject{{QStringLiteral("code"), QStringLiteral("budget_exceeded")}});
 }
 
-std::optional<Plan> Router::checkRequest(const RequestFacts &facts, const Limits &limits, const QString &provider, const QString &model) const
+std::optional<Plan> Levers::checkRequest(const RequestFacts &facts, const Limits &limits, const QString &provider, const QString &model) const
 {
-    const Catalog::ProviderInfo *info = m_ctx.catalog.provider(provider);
+    const Catalog::ProviderInfo *info = m_s.catalog.provider(provider);
     if (!info)
         return std::nullopt;
     if (limits.excludeProviders.contains(provider)) {
@@ -281,7 +283,7 @@ std::optional<Plan> Router::checkRequest(const RequestFacts &facts, const Limits
     if (budgetOnTop)
         return unbounded(QStringLiteral("provider %1 adds its thinking budget on top of the output cap").arg(provider));
     // Server-side tools the provider bills on its reported usage: nothing bounds what they add.
-    const Catalog::ModelInfo *m = m_ctx.catalog.model(provider, model);
+    const Catalog::ModelInfo *m = m_s.catalog.model(provider, model);
     if (m && !m->capabilities.hostedTools.isEmpty()) {
         QStringList declared;
         for (const QJsonValue &v : body.value(QLatin1String("tools")).toArray()) {
@@ -306,7 +308,7 @@ std::optional<Plan> Router::checkRequest(const RequestFacts &facts, const Limits
     return std::nullopt;
 }
 
-QString Router::leverRefusal(const RequestFacts &facts, const Limits &limits, const Catalog::Sharer &s, QString *by) const
+QString Levers::leverRefusal(const RequestFacts &facts, const Limits &limits, const Catalog::Sharer &s, QString *by) const
 {
     Q_UNUSED(facts);
     if (!limits.onlySharers.isEmpty() && !limits.onlySharers.contains(s.handle)) {
@@ -336,7 +338,7 @@ QString Router::leverRefusal(const RequestFacts &facts, const Limits &limits, co
         return QStringLiteral("blocked by this API key");
     }
     if (limits.denyData) {
-        const Catalog::ProviderInfo *p = m_ctx.catalog.provider(s.provider);
+        const Catalog::ProviderInfo *p = m_s.catalog.provider(s.provider);
         const Catalog::DataPolicy policy = s.dataCollection.value_or(p ? p->dataCollection : Catalog::DataPolicy::Unknown);
         if (!p || p->selfHosted || policy != Catalog::DataPolicy::Deny) {
             *by = QStringLiteral("x-aile-data-collection");
@@ -353,7 +355,7 @@ QString Router::leverRefusal(const RequestFacts &facts, const Limits &limits, co
     return {};
 }
 
-std::optional<Plan> Router::leverEmptyPlan(const Target &t, const Limits &limits) const
+std::optional<Plan> Levers::leverEmptyPlan(const Target &t, const Limits &limits) const
 {
     if (t.refusals.isEmpty())
         return std::nullopt;

@@ -1,27 +1,29 @@
 // Model naming: one spelling for ids that differ only in case and dots, and the id a provider
 // lists for a bare model (auto/ and the bare-model lever).
-#include "Router.h"
+#include "ModelNaming.h"
 
-#include "state/EngineContext.h"
+#include "catalog/Catalog.h"
+#include "catalog/Sharer.h"
 
 namespace Aile::Routing {
 
-QString Router::spelling(const QString &id)
+QString spelling(const QString &id)
 {
     QString s = id.toLower();
     s.replace(QLatin1Char('.'), QLatin1Char('-'));
     return s;
 }
 
-QString Router::matchingModel(const QString &provider, const QString &bareId) const
+QString matchingModel(const Catalog::Catalog &catalog, const QList<Catalog::Sharer> &sharers, const QString &provider,
+                      const QString &bareId)
 {
     const QString want = spelling(bareId);
     QStringList ids;
-    for (const Catalog::ModelInfo *m : m_ctx.catalog.modelsOf(provider)) {
+    for (const Catalog::ModelInfo *m : catalog.modelsOf(provider)) {
         ids << m->id;
         ids += m->aliases;
     }
-    for (const Catalog::Sharer &s : m_ctx.sharers)
+    for (const Catalog::Sharer &s : sharers)
         if (s.provider == provider)
             ids += s.models;
     for (const QString &id : ids)

@@ -1,7 +1,10 @@
 // Price limits (docs/keys.md, docs/routing.md "Price limits"): x-aile-max-price, x-aile-min-price,
 // x-aile-verified and the key's own bounds, read once per request; a sharer priced outside them is
 // left out with the bound that removed it.
-#include "Router.h"
+#include "PriceLimits.h"
+
+#include "Levers.h"
+#include "catalog/Catalog.h"
 
 #include "keys/KeyRouting.h"
 
@@ -11,25 +14,11 @@ namespace Aile::Routing {
 
 namespace {
 
-Plan refused(int status, const QString &message, const QJsonObject &extra = {})
-{
-    Plan p;
-    p.status = status;
-    p.message = message;
-    p.extra = extra;
-    return p;
-}
-
-QString headerText(const RequestFacts &facts, const char *name)
-{
-    return facts.headers ? QString::fromUtf8(facts.headers->value(name)).trimmed() : QString();
-}
-
 // "8", "$8", "8.5" ($/Mtok) or "80%"; nullopt when malformed.
-std::optional<Router::PriceBound> parseBound(const QString &text, const QString &source)
+std::optional<PriceBound> parseBound(const QString &text, const QString &source)
 {
     QString v = text.trimmed();
-    Router::PriceBound b;
+    PriceBound b;
     b.source = source;
     if (v.endsWith(QLatin1Char('%'))) {
         b.percent = true;
@@ -43,11 +32,9 @@ std::optional<Router::PriceBound> parseBound(const QString &text, const QString 
         return std::nullopt;
     return b;
 }
-
-
 } // namespace
 
-std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
+std::optional<Plan> readLimits(const RequestFacts &facts, Limits *out)
 {
     const Keys::KeyRouting &routing = facts.keyRouting();
     if (routing.maxPricePercent)
@@ -57,7 +44,7 @@ std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
     if (routing.minPricePercent)
         out->mins.append({*routing.minPricePercent, true, QStringLiteral("this API key's price floor")});
     for (const char *name : {"x-aile-max-price", "x-aile-min-price"}) {
-        const QString value = headerText(facts, name);
+        const QString value = facts.headerText(name);
         if (value.isEmpty())
             continue;
         const QString header = QString::fromLatin1(name);
@@ -68,17 +55,17 @@ std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
             continue;
         }
         if (!b)
-            return refused(400, QStringLiteral("%1: \"%2\" is not a price; send $ per million tokens (8) or a percentage of the model's list (80%)")
+            return Plan::refusal(400, QStringLiteral("%1: \"%2\" is not a price; send $ per million tokens (8) or a percentage of the model's list (80%)")
                                     .arg(header, value),
                            QJsonObject{{QStringLiteral("refusedBy"), header}});
         (header == QLatin1String("x-aile-max-price") ? out->maxes : out->mins).append(*b);
     }
-    const QString verified = headerText(facts, "x-aile-verified");
+    const QString verified = facts.headerText("x-aile-verified");
     if (verified == QLatin1String("1") || verified.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0) {
         out->verifiedOnly = true;
         out->verifiedSource = QStringLiteral("x-aile-verified");
     } else if (!verified.isEmpty() && verified != QLatin1String("0") && verified.compare(QLatin1String("false"), Qt::CaseInsensitive) != 0) {
-        return refused(400, QStringLiteral("x-aile-verified takes 1 or 0, not \"%1\"").arg(verified),
+        return Plan::refusal(400, QStringLiteral("x-aile-verified takes 1 or 0, not \"%1\"").arg(verified),
                        QJsonObject{{QStringLiteral("refusedBy"), QStringLiteral("x-aile-verified")}});
     }
     if (routing.verifiedOnly) {
@@ -90,37 +77,38 @@ std::optional<Plan> Router::readLimits(const RequestFacts &facts, Limits *out)
         out->maxes.clear();
         out->mins.clear();
     }
-    return readLevers(facts, out);
+    return Levers::readLevers(facts, out);
 }
 
-std::optional<Plan> Router::malformedPercent(const Limits &limits)
+std::optional<Plan> malformedPercent(const Limits &limits)
 {
-    for (const QList<Router::PriceBound> &bounds : {limits.maxes, limits.mins})
-        for (const Router::PriceBound &b : bounds)
+    for (const QList<PriceBound> &bounds : {limits.maxes, limits.mins})
+        for (const PriceBound &b : bounds)
             if (b.malformed)
-                return refused(400, QStringLiteral("%1: the percentage is malformed; send $ per million tokens (8) or a percentage of the model's list (80%)")
+                return Plan::refusal(400, QStringLiteral("%1: the percentage is malformed; send $ per million tokens (8) or a percentage of the model's list (80%)")
                                         .arg(b.source),
                                QJsonObject{{QStringLiteral("refusedBy"), b.source}});
     return std::nullopt;
 }
 
-std::optional<Plan> Router::checkPercentNeedsPrice(const Limits &limits, const QString &provider, const QString &model) const
+std::optional<Plan> checkPercentNeedsPrice(const Catalog::Catalog &catalog, const Limits &limits, const QString &provider,
+                                           const QString &model)
 {
     // A percentage needs a list price to be a percentage of: refused before the value is read.
-    const Catalog::ModelInfo *info = m_ctx.catalog.model(provider, model);
+    const Catalog::ModelInfo *info = catalog.model(provider, model);
     if (info && info->priced())
         return std::nullopt;
     for (const QList<PriceBound> &bounds : {limits.maxes, limits.mins})
         for (const PriceBound &b : bounds)
             if (b.percent)
-                return refused(404, QStringLiteral("%1/%2 has no published list price, so %3 as a percentage cannot apply; give $ per million tokens instead")
+                return Plan::refusal(404, QStringLiteral("%1/%2 has no published list price, so %3 as a percentage cannot apply; give $ per million tokens instead")
                                         .arg(provider, model, b.source),
                                QJsonObject{{QStringLiteral("refusedBy"), b.source}});
     return std::nullopt;
 }
 
-QString Router::priceRefusal(const Limits &limits, const Billing::Rates &rates, const Catalog::ModelInfo *model, qint64 promptTokens,
-                             QString *source) const
+QString priceRefusal(const Limits &limits, const Billing::Rates &rates, const Catalog::ModelInfo *model, qint64 promptTokens,
+                     QString *source)
 {
     std::optional<Billing::Rates> list;
     if (model && model->priced()) {

@@ -1,11 +1,9 @@
-// What routing reads of a request before it plans: the body's facts (shared by the proxy and the
-// dry run) and the fallback chain (docs/routing.md "Fallback chains").
-#include "Router.h"
+// What routing reads of a request before it plans: the body's facts, shared by requests, dry runs
+// and the sharers listing (routing/RequestPlanner.h).
+#include "RequestFacts.h"
 
-#include "state/EngineContext.h"
+#include "http/HttpHeaders.h"
 #include "keys/ApiKey.h"
-
-#include <algorithm>
 
 namespace Aile::Routing {
 
@@ -14,6 +12,11 @@ const Keys::KeyRouting &RequestFacts::keyRouting() const
     if (!m_keyRouting)
         m_keyRouting = key ? Keys::KeyRouting::from(key->routing) : Keys::KeyRouting();
     return *m_keyRouting;
+}
+
+QString RequestFacts::headerText(const char *name) const
+{
+    return headers ? QString::fromUtf8(headers->value(name)).trimmed() : QString();
 }
 
 bool RequestFacts::prefersSpeed() const

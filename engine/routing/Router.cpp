@@ -1,27 +1,20 @@
 #include "Router.h"
 
-#include "state/EngineContext.h"
+#include "CandidateFilter.h"
+#include "CandidateOrder.h"
+#include "Levers.h"
+#include "ModelNaming.h"
+#include "RoutePlanning.h"
+#include "catalog/Catalog.h"
 #include "keys/ApiKey.h"
+
+#include <QtCore/QJsonArray>
 
 #include <algorithm>
 
 namespace Aile::Routing {
 
 namespace {
-
-Plan refused(int status, const QString &message, const QJsonObject &extra = {})
-{
-    Plan p;
-    p.status = status;
-    p.message = message;
-    p.extra = extra;
-    return p;
-}
-
-QString headerText(const RequestFacts &facts, const char *name)
-{
-    return facts.headers ? QString::fromUtf8(facts.headers->value(name)).trimmed() : QString();
-}
 
 QStringList listOf(const QString &value)
 {
@@ -37,20 +30,20 @@ QStringList listOf(const QString &value)
 Plan Router::plan(const RequestFacts &facts) const
 {
     if (facts.model.isEmpty())
-        return refused(400, QStringLiteral("the request names no model; send \"model\": \"<provider>/<model>\" (GET /v1/models lists them)"));
+        return Plan::refusal(400, QStringLiteral("the request names no model; send \"model\": \"<provider>/<model>\" (GET /v1/models lists them)"));
     // A key's named route: its name is sent as the model.
     if (facts.key && !facts.route)
         if (const std::optional<Keys::Route> route = Keys::findRoute(facts.key->routes, facts.model))
-            return planRoute(facts, *route);
+            return planRoute(*this, facts, *route);
     Limits limits;
     if (auto bad = readLimits(facts, &limits))
         return *bad;
-    if (auto spent = checkSpendLimit(facts))
+    if (auto spent = Levers(m_s).checkSpendLimit(facts))
         return *spent;
     const bool chat = Wire::isChat(facts.endpoint);
-    const QString headerProvider = headerText(facts, "x-aile-provider").toLower();
+    const QString headerProvider = facts.headerText("x-aile-provider").toLower();
     const QString keyProvider = facts.keyRouting().provider;
-    const QStringList capacity = listOf(headerText(facts, "x-aile-capacity"));
+    const QStringList capacity = listOf(facts.headerText("x-aile-capacity"));
     const QStringList headerList = listOf(headerProvider);
 
     // Any provider: auto/<model>, or x-aile-provider: any / a comma list beside a bare id.
@@ -59,17 +52,17 @@ Plan Router::plan(const RequestFacts &facts) const
     if (autoPrefix || (anyHeader && !facts.model.contains(QLatin1Char('/')))) {
         const QString bare = autoPrefix ? facts.model.mid(5) : facts.model;
         if (!chat)
-            return refused(400, QStringLiteral("any provider (auto/) is for the chat endpoints only; name the provider as <provider>/<model> on %1")
+            return Plan::refusal(400, QStringLiteral("any provider (auto/) is for the chat endpoints only; name the provider as <provider>/<model> on %1")
                                     .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))));
         if (bare.isEmpty() || bare.contains(QLatin1Char('/')))
-            return refused(400, QStringLiteral("what follows auto/ must be a bare model id such as auto/claude-sonnet-5, not \"%1\"").arg(facts.model));
+            return Plan::refusal(400, QStringLiteral("what follows auto/ must be a bare model id such as auto/claude-sonnet-5, not \"%1\"").arg(facts.model));
         if (!keyProvider.isEmpty())
-            return refused(400, QStringLiteral("this API key is limited to provider %1, so auto/ cannot widen it; send %1/%2 or the bare id")
+            return Plan::refusal(400, QStringLiteral("this API key is limited to provider %1, so auto/ cannot widen it; send %1/%2 or the bare id")
                                     .arg(keyProvider, bare));
         if (capacity.contains(QLatin1String("local")))
-            return refused(400, QStringLiteral("x-aile-capacity: local cannot be added to an any-provider request: self-hosted models are never chosen by auto/; send local/<model>"));
+            return Plan::refusal(400, QStringLiteral("x-aile-capacity: local cannot be added to an any-provider request: self-hosted models are never chosen by auto/; send local/<model>"));
         if (autoPrefix && headerList.size() == 1 && headerList.first() != QLatin1String("any"))
-            return refused(400, QStringLiteral("x-aile-provider names one provider (%1) beside auto/, and the two name different things; send %1/%2, "
+            return Plan::refusal(400, QStringLiteral("x-aile-provider names one provider (%1) beside auto/, and the two name different things; send %1/%2, "
                                               "or give a comma list of providers to limit auto/")
                                     .arg(headerList.first(), bare));
         QStringList limit = headerList;
@@ -79,38 +72,38 @@ Plan Router::plan(const RequestFacts &facts) const
         return planAnyProvider(facts, bare, limit);
     }
     if (anyHeader)
-        return refused(400, QStringLiteral("x-aile-provider: %1 takes a bare model id (or auto/<model>), not \"%2\"").arg(headerProvider, facts.model));
+        return Plan::refusal(400, QStringLiteral("x-aile-provider: %1 takes a bare model id (or auto/<model>), not \"%2\"").arg(headerProvider, facts.model));
 
     if (!headerProvider.isEmpty() && !keyProvider.isEmpty() && headerProvider != keyProvider)
-        return refused(400, QStringLiteral("this API key is pinned to provider %1; x-aile-provider: %2 cannot change it; use a key that is not pinned")
+        return Plan::refusal(400, QStringLiteral("this API key is pinned to provider %1; x-aile-provider: %2 cannot change it; use a key that is not pinned")
                                 .arg(keyProvider, headerProvider));
     const QString pinned = !headerProvider.isEmpty() ? headerProvider : keyProvider;
     const qsizetype slash = facts.model.indexOf(QLatin1Char('/'));
     const QString prefix = slash > 0 ? facts.model.left(slash) : QString();
     QString provider, id;
     if (!pinned.isEmpty()) {
-        const Catalog::ProviderInfo *p = m_ctx.catalog.provider(pinned);
+        const Catalog::ProviderInfo *p = m_s.catalog.provider(pinned);
         if (!p)
-            return refused(400, QStringLiteral("unknown provider \"%1\" in %2; GET /v1/models lists the providers and models this key can use")
+            return Plan::refusal(400, QStringLiteral("unknown provider \"%1\" in %2; GET /v1/models lists the providers and models this key can use")
                                     .arg(pinned, headerProvider.isEmpty() ? QStringLiteral("this key's provider pin") : QStringLiteral("x-aile-provider")));
         provider = pinned;
         if (prefix == pinned) {
             id = facts.model.mid(slash + 1);
         } else if (p->namespacedIds || slash < 0) {
             id = facts.model; // an aggregator takes namespaced ids as written
-        } else if (m_ctx.catalog.provider(prefix)) {
-            return refused(400, QStringLiteral("model %1 names provider %2, but %3 pins provider %4, whose model ids carry no prefix; "
+        } else if (m_s.catalog.provider(prefix)) {
+            return Plan::refusal(400, QStringLiteral("model %1 names provider %2, but %3 pins provider %4, whose model ids carry no prefix; "
                                               "send the bare id %5 for %4, or drop the pin to use %2")
                                     .arg(facts.model, prefix,
                                          headerProvider.isEmpty() ? QStringLiteral("this API key") : QStringLiteral("x-aile-provider"),
                                          pinned, facts.model.mid(slash + 1)));
         } else {
-            return refused(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
+            return Plan::refusal(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
                                     .arg(prefix, facts.model));
         }
     } else if (slash > 0) {
-        if (!m_ctx.catalog.provider(prefix))
-            return refused(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
+        if (!m_s.catalog.provider(prefix))
+            return Plan::refusal(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
                                     .arg(prefix, facts.model));
         provider = prefix;
         id = facts.model.mid(slash + 1);
@@ -122,45 +115,52 @@ Plan Router::plan(const RequestFacts &facts) const
         else if (facts.client == ClientKind::Codex)
             provider = QStringLiteral("codex");
         else
-            return refused(400, QStringLiteral("model \"%1\" names no provider; write it as <provider>/%1 (for example claude/%1 or auto/%1), "
+            return Plan::refusal(400, QStringLiteral("model \"%1\" names no provider; write it as <provider>/%1 (for example claude/%1 or auto/%1), "
                                               "or send x-aile-provider; GET /v1/models lists them")
                                     .arg(facts.model));
         id = facts.model;
     }
     if (!chat && slash <= 0)
-        return refused(400, QStringLiteral("%1 takes <provider>/<model>; a bare id with x-aile-provider is not accepted there")
+        return Plan::refusal(400, QStringLiteral("%1 takes <provider>/<model>; a bare id with x-aile-provider is not accepted there")
                                 .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))));
     if (id.isEmpty())
-        return refused(400, QStringLiteral("model \"%1\" names a provider but no model").arg(facts.model));
+        return Plan::refusal(400, QStringLiteral("model \"%1\" names a provider but no model").arg(facts.model));
 
-    const Catalog::ProviderInfo *info = m_ctx.catalog.provider(provider);
+    const Catalog::ProviderInfo *info = m_s.catalog.provider(provider);
     const QString wire = Wire::wireName(facts.endpoint);
     if (!info->speaks(wire)) {
         QStringList wires(info->wires.begin(), info->wires.end());
         wires.sort();
-        return refused(404, QStringLiteral("provider %1 does not serve %2; it speaks %3")
+        return Plan::refusal(404, QStringLiteral("provider %1 does not serve %2; it speaks %3")
                                 .arg(provider, QString::fromLatin1(Wire::pathOf(facts.endpoint)), wires.join(QStringLiteral(", "))));
     }
-    if (auto noPrice = checkPercentNeedsPrice(limits, provider, id))
+    if (auto noPrice = checkPercentNeedsPrice(m_s.catalog, limits, provider, id))
         return *noPrice;
     if (auto bad = malformedPercent(limits))
         return *bad;
-    if (auto bad = checkRequest(facts, limits, provider, id))
+    if (auto bad = Levers(m_s).checkRequest(facts, limits, provider, id))
         return *bad;
     Plan plan;
     plan.costCapUsd = limits.costCap;
     plan.costCapSource = limits.costCapSource;
-    Target t = filteredTarget(provider, id, facts, limits);
+    Target t = CandidateFilter(m_s).filteredTarget(provider, id, facts, limits);
     t.costCapUsd = limits.costCap;
     if (t.candidates.isEmpty()) {
-        failEmptyTarget(plan, t, limits);
+        CandidateFilter(m_s).failEmptyTarget(plan, t, limits);
         plan.targets.append(t);
         return plan;
     }
-    order(t, facts, &plan.sampled);
-    leverOrder(t, facts, &plan.orderedBySpeed);
+    CandidateOrder(m_s).order(t, facts, &plan.sampled);
+    CandidateOrder(m_s).leverOrder(t, facts, &plan.orderedBySpeed);
     plan.targets.append(t);
     return plan;
+}
+
+Target Router::target(const QString &provider, const QString &model, const RequestFacts &facts) const
+{
+    Limits limits;
+    readLimits(facts, &limits);
+    return CandidateFilter(m_s).filteredTarget(provider, model, facts, limits);
 }
 
 Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, const QStringList &limitTo) const
@@ -175,16 +175,16 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
     QList<Target> targets;
     bool listed = false;
     std::optional<Plan> unbounded;
-    for (const Catalog::ProviderInfo &p : m_ctx.catalog.providers()) {
+    for (const Catalog::ProviderInfo &p : m_s.catalog.providers()) {
         if (p.selfHosted || !p.speaks(wire) || (!limitTo.isEmpty() && !limitTo.contains(p.id)) || limits.excludeProviders.contains(p.id))
             continue;
-        const QString id = matchingModel(p.id, bareId);
+        const QString id = matchingModel(m_s.catalog, m_s.sharers, p.id, bareId);
         if (id.isEmpty())
             continue;
         listed = true;
         // A body the cost cap cannot bound on this provider (codex sends no output cap, say): the
         // same 400 a request naming it gets, and the next provider is tried.
-        if (auto bad = checkRequest(facts, limits, p.id, id)) {
+        if (auto bad = Levers(m_s).checkRequest(facts, limits, p.id, id)) {
             if (!unbounded)
                 unbounded = std::move(bad);
             continue;
@@ -195,12 +195,12 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
             plan.targets.append(t); // kept for the dry run's account, dropped below
             continue;
         }
-        order(t, facts, &plan.sampled);
-        leverOrder(t, facts, &plan.orderedBySpeed);
+        CandidateOrder(m_s).order(t, facts, &plan.sampled);
+        CandidateOrder(m_s).leverOrder(t, facts, &plan.orderedBySpeed);
         targets.append(t);
     }
     if (!listed)
-        return refused(404, QStringLiteral("no provider lists %1 for %2; GET /v1/models lists what this key can use")
+        return Plan::refusal(404, QStringLiteral("no provider lists %1 for %2; GET /v1/models lists what this key can use")
                                 .arg(bareId, QString::fromLatin1(Wire::pathOf(facts.endpoint))));
     if (targets.isEmpty() && unbounded && plan.targets.isEmpty())
         return *unbounded;
@@ -210,7 +210,7 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
         all.model = bareId;
         for (const Target &t : plan.targets)
             all.refusals += t.refusals;
-        failEmptyTarget(plan, all, limits);
+        CandidateFilter(m_s).failEmptyTarget(plan, all, limits);
         if (plan.status == 503 && !plan.extra.contains(QLatin1String("refusedBy")))
             plan.message = QStringLiteral("no provider listing %1 has a sharer online that can serve it right now").arg(bareId);
         return plan;
@@ -234,11 +234,11 @@ Plan Router::planChain(const RequestFacts &facts, const QStringList &requested, 
     for (const QString &m : requested)
         if (!m.isEmpty() && !chain.contains(m))
             chain << m;
-    const QString defaultModel = accountChain ? m_ctx.routing.value(QLatin1String("default_model")).toString() : QString();
+    const QString defaultModel = accountChain ? m_s.config.value(QLatin1String("default_model")).toString() : QString();
     if (chain.isEmpty() && !defaultModel.isEmpty())
         chain << defaultModel;
     if (accountChain)
-        for (const QJsonValue &v : m_ctx.routing.value(QLatin1String("fallback_models")).toArray())
+        for (const QJsonValue &v : m_s.config.value(QLatin1String("fallback_models")).toArray())
             if (!v.toString().isEmpty() && !chain.contains(v.toString()))
                 chain << v.toString();
     if (chain.size() > MaxChainModels)
