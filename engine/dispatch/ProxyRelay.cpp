@@ -5,7 +5,11 @@
 #include "ProxyRequest.h"
 
 #include "billing/Quote.h"
-#include "state/EngineContext.h"
+#include "billing/SpendBook.h"
+#include "catalog/Catalog.h"
+#include "core/EngineSettings.h"
+#include "health/FailingSharers.h"
+#include "health/QuotaBook.h"
 #include "http/HttpExchange.h"
 
 #include <QtCore/QDateTime>
@@ -45,18 +49,18 @@ void ProxyRequest::handleHead()
 {
     Attempt &a = *m_attempt;
     a.firstByteDeadline.stop();
-    const qint64 now = m_ctx.clock->nowMs();
+    const qint64 now = m_s.clock.nowMs();
     a.row.ttfbMs = now - a.startedMs();
     a.row.status = a.call->status();
     const QString &handle = a.candidate().handle;
     // Rate-limit and quota headers: subscription windows (docs/rules/tiers-quota-health.md) and capacity headroom.
-    m_ctx.quota.observe(handle, a.call->headers(), now);
-    if (const double headroom = m_ctx.quota.headroom(handle, now); m_ctx.health && headroom >= 0)
-        m_ctx.health->setHeadroom(handle, headroom);
+    m_s.quota.observe(handle, a.call->headers(), now);
+    if (const double headroom = m_s.quota.headroom(handle, now); m_s.health && headroom >= 0)
+        m_s.health->setHeadroom(handle, headroom);
     a.sse = a.call->headers().value("content-type").startsWith("text/event-stream");
     // From the head on, silence is bounded by the idle timeout, committed or not.
     a.lastActivityMs = now;
-    a.idleDeadline.start(m_ctx.clock, idleLimitMs(), this, [this] { handleIdleCheck(); });
+    a.idleDeadline.start(&m_s.clock, idleLimitMs(), this, [this] { handleIdleCheck(); });
     if (failsOver(a.call->status())) {
         a.moveTo(Attempt::Phase::Draining); // read the error body, then move on
         return;
@@ -85,7 +89,7 @@ void ProxyRequest::commit(int status, qint64 length)
     m_trace.sharer = current().handle;
     m_trace.sharerName = current().name;
     m_trace.modelServed = target().label();
-    m_trace.ttfbMs = m_ctx.clock->nowMs() - m_startedMs;
+    m_trace.ttfbMs = m_s.clock.nowMs() - m_startedMs;
     m_trace.affinity = m_affinity.verdictFor(current().handle);
     if (wasHeld) {
         relay(std::exchange(a.awaitedBytes, {}));
@@ -104,7 +108,7 @@ void ProxyRequest::commit(int status, qint64 length)
 void ProxyRequest::handleBody(const QByteArray &bytes)
 {
     Attempt &a = *m_attempt;
-    a.lastActivityMs = m_ctx.clock->nowMs();
+    a.lastActivityMs = m_s.clock.nowMs();
     if (a.phase() == Attempt::Phase::Draining) {
         if (a.errorBody.size() < 64 * 1024)
             a.errorBody += bytes.left(64 * 1024 - a.errorBody.size());
@@ -167,16 +171,16 @@ void ProxyRequest::handleUpstreamFinished()
 {
     Attempt &a = *m_attempt;
     a.stopClocks();
-    a.row.durationMs = m_ctx.clock->nowMs() - a.startedMs();
+    a.row.durationMs = m_s.clock.nowMs() - a.startedMs();
     const QString handle = a.candidate().handle;
     if (a.phase() == Attempt::Phase::Draining) {
         const int status = a.row.status;
         const QString detail = QString::fromUtf8(a.errorBody.left(300)).simplified();
         const QString reason = QStringLiteral("HTTP %1: %2").arg(status).arg(detail);
-        const qint64 retryAfter = Health::parseRetryAfterMs(a.call->headers().value("retry-after"), m_ctx.clock->nowMs());
+        const qint64 retryAfter = Health::parseRetryAfterMs(a.call->headers().value("retry-after"), m_s.clock.nowMs());
         // A spent subscription window: out until the reset the refusal gave, no backoff guessed,
         // and the request moves on at once (docs/subscriptions.md "When a window runs out").
-        if (const qint64 reset = status == 429 ? m_ctx.quota.holdRefused(handle, a.candidate().upstreamModel, a.call->headers(), m_ctx.clock->nowMs()) : 0;
+        if (const qint64 reset = status == 429 ? m_s.quota.holdRefused(handle, a.candidate().upstreamModel, a.call->headers(), m_s.clock.nowMs()) : 0;
             reset > 0) {
             m_earliestRetryMs = m_earliestRetryMs == 0 ? reset : qMin(m_earliestRetryMs, reset);
             m_affinity.passedOver(handle, QStringLiteral("quota_exhausted"));
@@ -236,24 +240,24 @@ void ProxyRequest::completeAttempt()
     if (verdict.failure) {
         reason = cut ? QStringLiteral("the stream ended before the provider's end event; the sharer cools down for 10 minutes")
                      : a.meter->errorMessage();
-        if (m_ctx.health)
-            m_ctx.health->recordFailure(handle, a.candidate().upstreamModel, *verdict.failure);
+        if (m_s.health)
+            m_s.health->recordFailure(handle, a.candidate().upstreamModel, *verdict.failure);
         m_affinity.failed(handle);
     } else if (verdict.failing == Health::FailureClass::Failing::NotCounted) {
         reason = QStringLiteral("HTTP %1").arg(a.row.status);   // passed through
     } else {
-        if (m_ctx.health) {
-            m_ctx.health->recordSuccess(handle, a.row.ttfbMs);
+        if (m_s.health) {
+            m_s.health->recordSuccess(handle, a.row.ttfbMs);
             // Output tokens per second after the first byte (provider.sort = throughput).
-            const qint64 generatingMs = m_ctx.clock->nowMs() - a.startedMs() - qMax<qint64>(0, a.row.ttfbMs);
+            const qint64 generatingMs = m_s.clock.nowMs() - a.startedMs() - qMax<qint64>(0, a.row.ttfbMs);
             if (a.usage.outputTokens > 0 && generatingMs > 0)
-                m_ctx.health->recordThroughput(handle, double(a.usage.outputTokens) * 1000.0 / double(generatingMs));
+                m_s.health->recordThroughput(handle, double(a.usage.outputTokens) * 1000.0 / double(generatingMs));
         }
         // Only an answer that ended cleanly pins its account.
         m_trace.pin = m_affinity.served(handle, a.candidate().name, a.meter->reasoningTokens(), a.meter->toolCallIds());
     }
     if (verdict.failing != Health::FailureClass::Failing::NotCounted)
-        m_ctx.failing.note(m_key, a.candidate().provider, handle, verdict.failing == Health::FailureClass::Failing::Failure, m_ctx.clock->nowMs());
+        m_s.failing.note(m_key, a.candidate().provider, handle, verdict.failing == Health::FailureClass::Failing::Failure, m_s.clock.nowMs());
     releaseSlot();
     const bool heldError = held() && a.row.status >= 400;
     endAttempt(verdict.outcome, withUsageNote(a, reason));
@@ -278,7 +282,7 @@ void ProxyRequest::failAttempt(Http::UpstreamError error, const QString &detail)
 {
     Attempt &a = *m_attempt;
     a.stopClocks();
-    a.row.durationMs = m_ctx.clock->nowMs() - a.startedMs();
+    a.row.durationMs = m_s.clock.nowMs() - a.startedMs();
     a.dropCall(this, false);   // a cap hit: stop reading now, and the connection goes
     if (a.committed() && a.sse && a.meter->sawEndEvent()) {
         completeAttempt();   // the end event was relayed: served, whatever broke after it
@@ -294,11 +298,11 @@ void ProxyRequest::failAttempt(Http::UpstreamError error, const QString &detail)
     // Bytes already reached the client: nothing fails over now. Tell it in the wire's terms.
     readUsage(a);
     const Health::FailureClass verdict = Health::classifyBreakAfterOutput(error, a.sse && hasEndEvent(m_endpoint));
-    if (m_ctx.health && verdict.failure)
-        m_ctx.health->recordFailure(a.candidate().handle, a.candidate().upstreamModel, *verdict.failure);
+    if (m_s.health && verdict.failure)
+        m_s.health->recordFailure(a.candidate().handle, a.candidate().upstreamModel, *verdict.failure);
     m_affinity.failed(a.candidate().handle);
     if (verdict.failing == Health::FailureClass::Failing::Failure)
-        m_ctx.failing.note(m_key, a.candidate().provider, a.candidate().handle, true, m_ctx.clock->nowMs());
+        m_s.failing.note(m_key, a.candidate().provider, a.candidate().handle, true, m_s.clock.nowMs());
     releaseSlot();
     const bool intoHeldStream = held();
     endAttempt(verdict.outcome, withUsageNote(a, detail));
@@ -331,7 +335,7 @@ void ProxyRequest::handleClientGone()
     }
     releaseSlot();
     if (a && !a->ended()) {
-        a->row.durationMs = m_ctx.clock->nowMs() - a->startedMs();
+        a->row.durationMs = m_s.clock.nowMs() - a->startedMs();
         if (a->meter)
             readUsage(*a);
         // The client left: nothing counts against the sharer, and nothing is retried.
@@ -348,7 +352,7 @@ void ProxyRequest::readUsage(Attempt &a)
     a.usage = a.meter ? a.meter->usage() : Wire::Usage();
     if (a.usage.known()) {
         // More tokens than the model can hold and write is no usage either (the catalogue's figures).
-        const QString why = Billing::implausibleUsage(a.usage, m_ctx.catalog.model(a.candidate().provider, a.candidate().upstreamModel));
+        const QString why = Billing::implausibleUsage(a.usage, m_s.catalog.model(a.candidate().provider, a.candidate().upstreamModel));
         if (!why.isEmpty())
             a.usage.reject(why);
     }

@@ -2,7 +2,11 @@
 
 #include "UpstreamRequestBuilder.h"
 #include "billing/Charge.h"
-#include "state/EngineContext.h"
+#include "billing/SpendBook.h"
+#include "catalog/Catalog.h"
+#include "core/EngineSettings.h"
+#include "health/FailingSharers.h"
+#include "health/QuotaBook.h"
 #include "store/TraceSink.h"
 #include "http/HttpExchange.h"
 
@@ -46,22 +50,22 @@ Store::TraceRecord baseTrace(const Http::HttpExchange *exchange, const Keys::Api
 
 } // namespace
 
-void recordRefusedRequest(EngineContext &ctx, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
+void recordRefusedRequest(const DispatchServices &services, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
                           Routing::ClientKind client, int status, const QString &message)
 {
-    Store::TraceRecord t = baseTrace(exchange, key, client, QString(), ctx.clock->nowMs());
+    Store::TraceRecord t = baseTrace(exchange, key, client, QString(), services.clock.nowMs());
     t.status = status;
     t.error = message;
-    if (ctx.traces)
-        ctx.traces->add(t, {});
+    if (services.traces)
+        services.traces->add(t, {});
 }
 
-ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange, const Keys::ApiKey &key,
+ProxyRequest::ProxyRequest(const DispatchServices &services, Http::HttpExchange *exchange, const Keys::ApiKey &key,
                            Wire::Endpoint endpoint, QJsonObject body, Routing::Plan plan, Routing::ClientKind client)
-    : QObject(exchange), m_ctx(context), m_exchange(exchange), m_key(key), m_endpoint(endpoint),
+    : QObject(exchange), m_s(services), m_exchange(exchange), m_key(key), m_endpoint(endpoint),
       m_body(std::move(body)), m_plan(std::move(plan)), m_client(client)
 {
-    m_startedMs = m_ctx.clock->nowMs();
+    m_startedMs = m_s.clock.nowMs();
     m_clientStream = m_body.value(QLatin1String("stream")).toBool() && m_endpoint != Wire::Endpoint::CountTokens;
     m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
     m_trace.stream = m_clientStream;
@@ -159,8 +163,8 @@ void ProxyRequest::start()
         return;
     }
     moveTo(State::Dialling);
-    if (m_clientStream && m_ctx.settings.holdAfterMs > 0)
-        m_holdDeadline.start(m_ctx.clock, m_ctx.settings.holdAfterMs, this, [this] { handleHold(); });
+    if (m_clientStream && m_s.settings.holdAfterMs > 0)
+        m_holdDeadline.start(&m_s.clock, m_s.settings.holdAfterMs, this, [this] { handleHold(); });
     dialNext();
 }
 
@@ -180,7 +184,7 @@ bool ProxyRequest::advance()
 int ProxyRequest::dialLimit() const
 {
     // The setting, or the plan's own lower limit (a models chain makes at most three attempts).
-    return m_plan.maxDials > 0 ? qMin(m_plan.maxDials, m_ctx.settings.maxDials) : m_ctx.settings.maxDials;
+    return m_plan.maxDials > 0 ? qMin(m_plan.maxDials, m_s.settings.maxDials) : m_s.settings.maxDials;
 }
 
 void ProxyRequest::refuseCandidate(const QString &reason, const QString &skip)
@@ -197,7 +201,7 @@ void ProxyRequest::refuseCandidate(const QString &reason, const QString &skip)
     a.outcome = QStringLiteral("refused");
     a.reason = reason;
     a.skip = skip;
-    a.startedMs = m_ctx.clock->nowMs();
+    a.startedMs = m_s.clock.nowMs();
     a.dispatched = false;
     m_trace.attemptRows.append(a);
 }
@@ -208,22 +212,22 @@ void ProxyRequest::dialNext(bool retryCurrent)
         return;
     for (;;) {
         const bool again = std::exchange(retryCurrent, false);
-        if (m_dials >= dialLimit() || m_scanned > m_ctx.settings.scanCap || !(again || advance())) {
+        if (m_dials >= dialLimit() || m_scanned > m_s.settings.scanCap || !(again || advance())) {
             answerFailure();
             return;
         }
         const Routing::Candidate &c = current();
-        const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
+        const Catalog::Sharer *sharer = m_s.sharer(c.handle);
         if (!sharer)
             continue;
         // The plan was made before earlier attempts; look again at what changed since.
-        const qint64 cooling = m_ctx.health ? m_ctx.health->coolingUntil(c.handle, c.upstreamModel) : 0;
+        const qint64 cooling = m_s.health ? m_s.health->coolingUntil(c.handle, c.upstreamModel) : 0;
         if (cooling > 0) {
             m_affinity.passedOver(c.handle, QStringLiteral("cooling"));
             refuseCandidate(QStringLiteral("cooling down"), QStringLiteral("cooldown"));
             continue;
         }
-        if (sharer->slots > 0 && m_ctx.health && m_ctx.health->of(c.handle).inFlight >= sharer->slots) {
+        if (sharer->slots > 0 && m_s.health && m_s.health->of(c.handle).inFlight >= sharer->slots) {
             if (waitForPinned(*sharer))
                 return;
             m_affinity.passedOver(c.handle, QStringLiteral("busy"));
@@ -237,16 +241,16 @@ void ProxyRequest::dialNext(bool retryCurrent)
         m_firstTokenDeadline.stop();
         m_firstTokenTarget = m_pos.target;
         if (firstTokenLimitApplies())
-            m_firstTokenDeadline.start(m_ctx.clock, m_plan.ttftMs, this, [this] { handleFirstTokenLimit(); });
+            m_firstTokenDeadline.start(&m_s.clock, m_plan.ttftMs, this, [this] { handleFirstTokenLimit(); });
     }
-    const qint64 now = m_ctx.clock->nowMs();
-    qint64 budget = m_ctx.settings.firstByteBudgetMs;
+    const qint64 now = m_s.clock.nowMs();
+    qint64 budget = m_s.settings.firstByteBudgetMs;
     bool budgetCut = false;
     if (m_dials > 0) {
         // The first attempt is never shortened; later ones get what is left of the budget.
-        budget = m_ctx.settings.firstByteBudgetMs - (now - m_startedMs);
+        budget = m_s.settings.firstByteBudgetMs - (now - m_startedMs);
         if (budget <= 0) {
-            m_lastFailure = QStringLiteral("the first-byte budget of %1 s is spent").arg(m_ctx.settings.firstByteBudgetMs / 1000);
+            m_lastFailure = QStringLiteral("the first-byte budget of %1 s is spent").arg(m_s.settings.firstByteBudgetMs / 1000);
             answerFailure();
             return;
         }
@@ -263,7 +267,7 @@ void ProxyRequest::dialNext(bool retryCurrent)
         }
     }
     const Routing::Candidate &c = current();
-    const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
+    const Catalog::Sharer *sharer = m_s.sharer(c.handle);
     ++m_dials;
     m_attempts.push_back(std::make_unique<Attempt>(m_pos.target, c, int(m_trace.attemptRows.size()) + 1,
                                                    m_plan.labelsTargets() ? target().label() : QString(), now));
@@ -271,8 +275,8 @@ void ProxyRequest::dialNext(bool retryCurrent)
     m_attempt = &a;
     a.budgetCut = budgetCut;
     a.phaseCut = phaseCut;
-    if (m_ctx.health) {
-        ++m_ctx.health->mutableOf(c.handle).inFlight;
+    if (m_s.health) {
+        ++m_s.health->mutableOf(c.handle).inFlight;
         a.slotHeld = true;
     }
     a.meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, m_clientStream);
@@ -283,15 +287,15 @@ void ProxyRequest::dialNext(bool retryCurrent)
         m_injectedUsage = body.injectedUsage;
         m_bodyFor = target().label();
     }
-    const Http::UpstreamRequest request = buildUpstreamRequest(m_ctx, *sharer, m_endpoint, m_exchange->request(), m_upstreamBody);
+    const Http::UpstreamRequest request = buildUpstreamRequest({m_s.catalog, m_s.settings.connectTimeoutMs, m_s.credentials}, *sharer, m_endpoint, m_exchange->request(), m_upstreamBody);
     qCDebug(lcDispatch) << m_trace.id << "dialling" << c.handle << request.url.toString(QUrl::RemoveQuery);
-    a.call = m_ctx.upstream->send(request, this);
+    a.call = m_s.upstream.send(request, this);
     connect(a.call, &Http::UpstreamCall::headReceived, this, &ProxyRequest::handleHead);
     connect(a.call, &Http::UpstreamCall::bodyData, this, &ProxyRequest::handleBody);
     connect(a.call, &Http::UpstreamCall::finished, this, &ProxyRequest::handleUpstreamFinished);
     connect(a.call, &Http::UpstreamCall::failed, this, &ProxyRequest::handleUpstreamFailed);
     // Connect + TLS has its own bound inside the client and sits outside this budget.
-    a.firstByteDeadline.start(m_ctx.clock, budget, this, [this] { handleFirstByteTimeout(); });
+    a.firstByteDeadline.start(&m_s.clock, budget, this, [this] { handleFirstByteTimeout(); });
 }
 
 Http::HttpHeaders ProxyRequest::aileHeaders() const
@@ -314,13 +318,13 @@ void ProxyRequest::releaseSlot()
     if (!m_attempt || !m_attempt->slotHeld)
         return;
     m_attempt->slotHeld = false;
-    if (!m_ctx.health)
+    if (!m_s.health)
         return;
     const QString &handle = m_attempt->candidate().handle;
-    int &n = m_ctx.health->mutableOf(handle).inFlight;
+    int &n = m_s.health->mutableOf(handle).inFlight;
     n = qMax(0, n - 1);
-    if (m_ctx.pins)
-        m_ctx.pins->slotFreed(handle); // a request waiting for this account may go
+    if (m_s.pins)
+        m_s.pins->slotFreed(handle); // a request waiting for this account may go
 }
 
 void ProxyRequest::endAttempt(const QString &outcome, const QString &reason)
@@ -335,9 +339,9 @@ void ProxyRequest::failOver(const Health::FailureClass &verdict, const QString &
     releaseSlot();
     const Routing::Candidate &c = m_attempt->candidate();
     if (verdict.failing == Health::FailureClass::Failing::Failure)
-        m_ctx.failing.note(m_key, c.provider, c.handle, true, m_ctx.clock->nowMs());
-    if (verdict.failure && m_ctx.health) {
-        const qint64 until = m_ctx.health->recordFailure(c.handle, c.upstreamModel, *verdict.failure, retryAfterMs);
+        m_s.failing.note(m_key, c.provider, c.handle, true, m_s.clock.nowMs());
+    if (verdict.failure && m_s.health) {
+        const qint64 until = m_s.health->recordFailure(c.handle, c.upstreamModel, *verdict.failure, retryAfterMs);
         if (m_attempt->row.status == 429 && until > 0)
             m_earliestRetryMs = m_earliestRetryMs == 0 ? until : qMin(m_earliestRetryMs, until);
     }
@@ -356,7 +360,7 @@ void ProxyRequest::answerFailure()
     const bool allRateLimited = !m_failureStatuses.isEmpty()
                                 && std::all_of(m_failureStatuses.begin(), m_failureStatuses.end(), [](int s) { return s == 429; });
     if (allRateLimited) {
-        const qint64 retry = m_earliestRetryMs > 0 ? m_earliestRetryMs - m_ctx.clock->nowMs() : -1;
+        const qint64 retry = m_earliestRetryMs > 0 ? m_earliestRetryMs - m_s.clock.nowMs() : -1;
         answerError(429, QStringLiteral("every sharer tried for %1 is rate limited; retry later. Last: %2").arg(what, m_lastFailure), {}, retry);
         return;
     }
@@ -423,7 +427,7 @@ void ProxyRequest::record()
     if (m_recorded)
         return;
     m_recorded = true;
-    const qint64 now = m_ctx.clock->nowMs();
+    const qint64 now = m_s.clock.nowMs();
     m_trace.durationMs = now - m_startedMs;
     m_trace.attempts = m_dials;
     QList<Store::LedgerEntry> ledger;
@@ -434,15 +438,15 @@ void ProxyRequest::record()
         m_trace.inputTokens = a.row.inputTokens;
         m_trace.outputTokens = a.row.outputTokens;
         if (Billing::isCharged(a.row.status, m_endpoint)) {
-            const Billing::Charge charge = Billing::chargeFor(a.usage, m_ctx.sharer(c.handle), m_ctx.catalog.model(c.provider, c.upstreamModel),
+            const Billing::Charge charge = Billing::chargeFor(a.usage, m_s.sharer(c.handle), m_s.catalog.model(c.provider, c.upstreamModel),
                                                               c.upstreamModel, c.rates, c.quoteUsd, m_plan.costCapFor(t));
             m_trace.costUsd = charge.costUsd;
             m_trace.absorbedUsd = charge.absorbedUsd;
-            ledger.append(Billing::book(m_ctx.spend, {m_trace.id, m_key.id, t.route, t.spendKey(), c.handle}, charge, now));
+            ledger.append(Billing::book(m_s.spend, {m_trace.id, m_key.id, t.route, t.spendKey(), c.handle}, charge, now));
         }
     }
-    if (m_ctx.traces)
-        m_ctx.traces->add(m_trace, ledger);
+    if (m_s.traces)
+        m_s.traces->add(m_trace, ledger);
 }
 
 } // namespace Aile::Dispatch

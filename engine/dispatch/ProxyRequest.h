@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Attempt.h"
+#include "DispatchServices.h"
 #include "core/Clock.h"
 #include "health/FailureClass.h"
 #include "health/HealthBook.h"
@@ -19,7 +20,6 @@
 #include <vector>
 
 namespace Aile {
-struct EngineContext;
 namespace Http {
 class HttpExchange;
 }
@@ -38,7 +38,7 @@ public:
     static constexpr qint64 PhaseFirstByteMs = 30'000;      // phase limits, a key setting (docs/keys.md `phaseLimits`)
     static constexpr qint64 PhaseBetweenEventsMs = 60'000;
     static constexpr qint64 PhaseWholeAnswerMs = 180'000;
-    ProxyRequest(EngineContext &context, Http::HttpExchange *exchange, const Keys::ApiKey &key,
+    ProxyRequest(const DispatchServices &services, Http::HttpExchange *exchange, const Keys::ApiKey &key,
                  Wire::Endpoint endpoint, QJsonObject body, Routing::Plan plan, Routing::ClientKind client);
     ~ProxyRequest() override;
 
@@ -129,7 +129,7 @@ private:
     const Routing::Candidate &current() const { return target().candidates.at(m_pos.candidate); }
     qint64 idleLimitMs() const;
 
-    EngineContext &m_ctx;
+    DispatchServices m_s;
     QPointer<Http::HttpExchange> m_exchange;
     Keys::ApiKey m_key;
     Wire::Endpoint m_endpoint;
@@ -169,7 +169,7 @@ private:
 };
 
 /// Records a request refused before routing (malformed body and the like) as a trace row.
-void recordRefusedRequest(EngineContext &ctx, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
+void recordRefusedRequest(const DispatchServices &services, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
                           Routing::ClientKind client, int status, const QString &message);
 
 } // namespace Dispatch
