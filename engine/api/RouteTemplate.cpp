@@ -1,6 +1,7 @@
 #include "RouteTemplate.h"
 
 #include "state/EngineContext.h"
+#include "billing/Quote.h"
 #include "keys/KeyRouting.h"
 #include "routing/ModelNaming.h"
 
