@@ -167,7 +167,7 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     const QJsonDocument doc = QJsonDocument::fromJson(req.body, &parseError);
     const Routing::ClientKind client = Routing::detectClient(req.headers);
     auto refuse = [&](const QString &message) {
-        Dispatch::recordRefusedRequest(m_ctx, exchange, key, client, 400, message);
+        Dispatch::recordRefusedRequest(Dispatch::DispatchServices::of(m_ctx), exchange, key, client, 400, message);
         respondError(exchange, shape, 400, message);
     };
     if (!doc.isObject()) {
@@ -188,7 +188,7 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
         refuse(planned.bodyError);
         return;
     }
-    auto *request = new Dispatch::ProxyRequest(m_ctx, exchange, key, endpoint, planned.sent, std::move(planned.plan), planned.facts.client);
+    auto *request = new Dispatch::ProxyRequest(Dispatch::DispatchServices::of(m_ctx), exchange, key, endpoint, planned.sent, std::move(planned.plan), planned.facts.client);
     request->setAffinity(std::move(planned.affinity));
     request->start();
 }

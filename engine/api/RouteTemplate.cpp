@@ -1,8 +1,9 @@
 #include "RouteTemplate.h"
 
 #include "state/EngineContext.h"
+#include "billing/Quote.h"
 #include "keys/KeyRouting.h"
-#include "routing/Router.h"
+#include "routing/ModelNaming.h"
 
 #include <QtCore/QJsonArray>
 
@@ -14,7 +15,7 @@ namespace {
 /// "claude-sonnet-5.5", "claude_sonnet_5_5" and "Claude-Sonnet-5-5" are one name.
 QString sameName(const QString &id)
 {
-    QString s = Routing::Router::spelling(id);
+    QString s = Routing::spelling(id);
     s.replace(QLatin1Char('_'), QLatin1Char('-'));
     return s;
 }

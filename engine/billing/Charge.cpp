@@ -1,5 +1,8 @@
 #include "Charge.h"
 
+#include "SpendBook.h"
+#include "store/Store.h"
+
 namespace Aile::Billing {
 
 Charge chargeFor(const Wire::Usage &usage, const Catalog::Sharer *sharer, const Catalog::ModelInfo *model,
@@ -21,6 +24,27 @@ Charge chargeFor(const Wire::Usage &usage, const Catalog::Sharer *sharer, const 
         charge.costUsd = *capUsd;
     }
     return charge;
+}
+
+bool isCharged(int status, Wire::Endpoint endpoint)
+{
+    return status >= 200 && status < 300 && endpoint != Wire::Endpoint::CountTokens;
+}
+
+Store::LedgerEntry book(SpendBook &spend, const ChargeTo &to, const Charge &charge, qint64 nowMs)
+{
+    Store::LedgerEntry e;
+    e.traceId = to.traceId;
+    e.atMs = nowMs;
+    e.day = Store::utcDay(nowMs);
+    e.keyId = to.keyId;
+    e.route = to.route;
+    e.target = to.target;
+    e.sharer = to.sharer;
+    e.costUsd = charge.costUsd;
+    e.absorbedUsd = charge.absorbedUsd;
+    spend.add(e);
+    return e;
 }
 
 } // namespace Aile::Billing

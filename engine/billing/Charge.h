@@ -1,6 +1,8 @@
 #pragma once
 
 #include "billing/Quote.h"
+#include "store/TraceRecord.h"
+#include "wire/Wire.h"
 
 #include <optional>
 
@@ -20,5 +22,25 @@ struct Charge
 Charge chargeFor(const Wire::Usage &usage, const Catalog::Sharer *sharer, const Catalog::ModelInfo *model,
                  const QString &modelId, const std::optional<Rates> &quotedRates,
                  const std::optional<double> &quoteUsd, const std::optional<double> &capUsd);
+
+/// Whether an answer is charged at all: a success (2xx) of an endpoint that spends tokens. Counting
+/// tokens is free, and an error passed through is the request's own.
+bool isCharged(int status, Wire::Endpoint endpoint);
+
+/// Where one served answer's charge is booked: the ledger's keys.
+struct ChargeTo
+{
+    QString traceId;
+    QString keyId;
+    QString route;    // the route its target belongs to, if any
+    QString target;   // what the target calls (a route target's spend), else provider/model
+    QString sharer;
+};
+
+class SpendBook;
+
+/// Books a charge: its ledger row, added to today's spend at once (budgets see it now; the store
+/// writer commits the same row within a transaction).
+Store::LedgerEntry book(SpendBook &spend, const ChargeTo &to, const Charge &charge, qint64 nowMs);
 
 } // namespace Aile::Billing

@@ -3,10 +3,13 @@
 
 #include "UpstreamRequestBuilder.h"
 #include "billing/Charge.h"
-#include "state/EngineContext.h"
+#include "billing/SpendBook.h"
+#include "catalog/Catalog.h"
+#include "core/EngineSettings.h"
+#include "health/FailingSharers.h"
+#include "health/QuotaBook.h"
 #include "store/TraceSink.h"
 #include "http/HttpExchange.h"
-#include "store/Store.h"
 
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QRandomGenerator>
@@ -48,22 +51,22 @@ Store::TraceRecord baseTrace(const Http::HttpExchange *exchange, const Keys::Api
 
 } // namespace
 
-void recordRefusedRequest(EngineContext &ctx, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
+void recordRefusedRequest(const DispatchServices &services, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
                           Routing::ClientKind client, int status, const QString &message)
 {
-    Store::TraceRecord t = baseTrace(exchange, key, client, QString(), ctx.clock->nowMs());
+    Store::TraceRecord t = baseTrace(exchange, key, client, QString(), services.clock.nowMs());
     t.status = status;
     t.error = message;
-    if (ctx.traces)
-        ctx.traces->add(t, {});
+    if (services.traces)
+        services.traces->add(t, {});
 }
 
-ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange, const Keys::ApiKey &key,
+ProxyRequest::ProxyRequest(const DispatchServices &services, Http::HttpExchange *exchange, const Keys::ApiKey &key,
                            Wire::Endpoint endpoint, QJsonObject body, Routing::Plan plan, Routing::ClientKind client)
-    : QObject(exchange), m_ctx(context), m_exchange(exchange), m_key(key), m_endpoint(endpoint),
+    : QObject(exchange), m_s(services), m_exchange(exchange), m_key(key), m_endpoint(endpoint),
       m_body(std::move(body)), m_plan(std::move(plan)), m_client(client)
 {
-    m_startedMs = m_ctx.clock->nowMs();
+    m_startedMs = m_s.clock.nowMs();
     m_clientStream = m_body.value(QLatin1String("stream")).toBool() && m_endpoint != Wire::Endpoint::CountTokens;
     m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
     m_trace.stream = m_clientStream;
@@ -82,10 +85,50 @@ ProxyRequest::ProxyRequest(EngineContext &context, Http::HttpExchange *exchange,
 
 ProxyRequest::~ProxyRequest()
 {
-    if (m_call)
-        m_call->abort();
+    if (m_attempt && m_attempt->call)
+        m_attempt->call->abort();
     stopWaiting();
     releaseSlot();
+}
+
+bool ProxyRequest::canMove(State from, State to)
+{
+    switch (from) {
+    case State::Created:
+        return to == State::Dialling || to == State::Finished;
+    case State::Dialling:
+        return to == State::Holding || to == State::Relaying || to == State::Finished;
+    case State::Holding:
+        return to == State::RelayingHeld || to == State::Finished;
+    case State::Relaying:
+    case State::RelayingHeld:
+        return to == State::Finished;
+    case State::Finished:
+        return false;
+    }
+    return false;
+}
+
+const char *ProxyRequest::stateName(State state)
+{
+    switch (state) {
+    case State::Created: return "created";
+    case State::Dialling: return "dialling";
+    case State::Holding: return "holding";
+    case State::Relaying: return "relaying";
+    case State::RelayingHeld: return "relaying_held";
+    case State::Finished: return "finished";
+    }
+    return "?";
+}
+
+void ProxyRequest::moveTo(State next)
+{
+    if (!canMove(m_state, next)) {
+        qCCritical(lcDispatch) << m_trace.id << "moved from" << stateName(m_state) << "to" << stateName(next);
+        Q_ASSERT_X(false, "ProxyRequest::moveTo", "illegal state change");
+    }
+    m_state = next;
 }
 
 void ProxyRequest::start()
@@ -120,8 +163,9 @@ void ProxyRequest::start()
         answerError(m_plan.status, m_plan.message, m_plan.extra, m_plan.retryAfterMs);
         return;
     }
-    if (m_clientStream && m_ctx.settings.holdAfterMs > 0)
-        m_holdDeadline.start(m_ctx.clock, m_ctx.settings.holdAfterMs, this, [this] { handleHold(); });
+    moveTo(State::Dialling);
+    if (m_clientStream && m_s.settings.holdAfterMs > 0)
+        m_holdDeadline.start(&m_s.clock, m_s.settings.holdAfterMs, this, [this] { handleHold(); });
     dialNext();
 }
 
@@ -141,7 +185,7 @@ bool ProxyRequest::advance()
 int ProxyRequest::dialLimit() const
 {
     // The setting, or the plan's own lower limit (a models chain makes at most three attempts).
-    return m_plan.maxDials > 0 ? qMin(m_plan.maxDials, m_ctx.settings.maxDials) : m_ctx.settings.maxDials;
+    return m_plan.maxDials > 0 ? qMin(m_plan.maxDials, m_s.settings.maxDials) : m_s.settings.maxDials;
 }
 
 void ProxyRequest::refuseCandidate(const QString &reason, const QString &skip)
@@ -158,33 +202,33 @@ void ProxyRequest::refuseCandidate(const QString &reason, const QString &skip)
     a.outcome = QStringLiteral("refused");
     a.reason = reason;
     a.skip = skip;
-    a.startedMs = m_ctx.clock->nowMs();
+    a.startedMs = m_s.clock.nowMs();
     a.dispatched = false;
     m_trace.attemptRows.append(a);
 }
 
-void ProxyRequest::dialNext()
+void ProxyRequest::dialNext(bool retryCurrent)
 {
-    if (m_finished)
+    if (finished())
         return;
     for (;;) {
-        const bool again = std::exchange(m_retryCurrent, false);
-        if (m_dials >= dialLimit() || m_scanned > m_ctx.settings.scanCap || !(again || advance())) {
+        const bool again = std::exchange(retryCurrent, false);
+        if (m_dials >= dialLimit() || m_scanned > m_s.settings.scanCap || !(again || advance())) {
             answerFailure();
             return;
         }
         const Routing::Candidate &c = current();
-        const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
+        const Catalog::Sharer *sharer = m_s.sharer(c.handle);
         if (!sharer)
             continue;
         // The plan was made before earlier attempts; look again at what changed since.
-        const qint64 cooling = m_ctx.health ? m_ctx.health->coolingUntil(c.handle, c.upstreamModel) : 0;
+        const qint64 cooling = m_s.health ? m_s.health->coolingUntil(c.handle, c.upstreamModel) : 0;
         if (cooling > 0) {
             m_affinity.passedOver(c.handle, QStringLiteral("cooling"));
             refuseCandidate(QStringLiteral("cooling down"), QStringLiteral("cooldown"));
             continue;
         }
-        if (sharer->slots > 0 && m_ctx.health && m_ctx.health->of(c.handle).inFlight >= sharer->slots) {
+        if (sharer->slots > 0 && m_s.health && m_s.health->of(c.handle).inFlight >= sharer->slots) {
             if (waitForPinned(*sharer))
                 return;
             m_affinity.passedOver(c.handle, QStringLiteral("busy"));
@@ -198,76 +242,62 @@ void ProxyRequest::dialNext()
         m_firstTokenDeadline.stop();
         m_firstTokenTarget = m_pos.target;
         if (firstTokenLimitApplies())
-            m_firstTokenDeadline.start(m_ctx.clock, m_plan.ttftMs, this, [this] { handleFirstTokenLimit(); });
+            m_firstTokenDeadline.start(&m_s.clock, m_plan.ttftMs, this, [this] { handleFirstTokenLimit(); });
     }
-    m_idleDeadline.stop();   // armed again by this attempt's head
-    m_awaitingOutput = false;
-    m_untilOutput = false;
-    m_awaitedBytes.clear();
-    m_heldError.clear();
-    m_sse = false;
-    m_usage = Wire::Usage();
-    const qint64 now = m_ctx.clock->nowMs();
-    qint64 budget = m_ctx.settings.firstByteBudgetMs;
-    m_budgetCut = false;
+    const qint64 now = m_s.clock.nowMs();
+    qint64 budget = m_s.settings.firstByteBudgetMs;
+    bool budgetCut = false;
     if (m_dials > 0) {
         // The first attempt is never shortened; later ones get what is left of the budget.
-        budget = m_ctx.settings.firstByteBudgetMs - (now - m_startedMs);
+        budget = m_s.settings.firstByteBudgetMs - (now - m_startedMs);
         if (budget <= 0) {
-            m_lastFailure = QStringLiteral("the first-byte budget of %1 s is spent").arg(m_ctx.settings.firstByteBudgetMs / 1000);
+            m_lastFailure = QStringLiteral("the first-byte budget of %1 s is spent").arg(m_s.settings.firstByteBudgetMs / 1000);
             answerFailure();
             return;
         }
-        m_budgetCut = true;
+        budgetCut = true;
     }
     // The phase limits (docs/keys.md `phaseLimits`), a key setting: 30 s to the first byte of a stream, 180 s for an
     // answer that is not streamed.
-    m_phaseCut = false;
-    m_phaseTimedOut = false;
+    bool phaseCut = false;
     if (m_phaseLimits) {
         const qint64 phase = m_clientStream ? PhaseFirstByteMs : PhaseWholeAnswerMs;
         if (budget > phase) {
             budget = phase;
-            m_phaseCut = true;
+            phaseCut = true;
         }
     }
     const Routing::Candidate &c = current();
-    const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
+    const Catalog::Sharer *sharer = m_s.sharer(c.handle);
     ++m_dials;
-    if (m_ctx.health) {
-        ++m_ctx.health->mutableOf(c.handle).inFlight;
-        m_slotHeld = true;
+    m_attempts.push_back(std::make_unique<Attempt>(m_pos.target, c, int(m_trace.attemptRows.size()) + 1,
+                                                   m_plan.labelsTargets() ? target().label() : QString(), now));
+    Attempt &a = *m_attempts.back();
+    m_attempt = &a;
+    a.budgetCut = budgetCut;
+    a.phaseCut = phaseCut;
+    if (m_s.health) {
+        ++m_s.health->mutableOf(c.handle).inFlight;
+        a.slotHeld = true;
     }
-    m_attempt = Store::AttemptRecord();
-    m_attempt.seq = int(m_trace.attemptRows.size()) + 1;
-    m_attempt.sharer = c.handle;
-    m_attempt.sharerName = c.name;
-    m_attempt.provider = c.provider;
-    m_attempt.model = c.upstreamModel;
-    m_attempt.target = m_plan.labelsTargets() ? target().label() : QString();
-    m_attempt.startedMs = now;
-    m_attempt.quoteUsd = c.quoteUsd.value_or(-1);
-    m_attempt.plan = Routing::planFacts(m_plan, m_pos.target, m_pos.candidate);
-    m_attemptStartedMs = now;
-    m_draining = false;
-    m_errorBody.clear();
-    m_meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, m_clientStream);
-    m_echo = Wire::ModelEcho(target().echoModel);
+    a.row.plan = Routing::planFacts(m_plan, m_pos.target, m_pos.candidate);
+    a.meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, m_clientStream);
+    a.echo = Wire::ModelEcho(target().echoModel);
     if (m_bodyFor != target().label()) {
         const UpstreamBody body = rewriteBody(m_endpoint, m_body, target().model);
         m_upstreamBody = body.bytes;
         m_injectedUsage = body.injectedUsage;
         m_bodyFor = target().label();
     }
-    const Http::UpstreamRequest request = buildUpstreamRequest(m_ctx, *sharer, m_endpoint, m_exchange->request(), m_upstreamBody);
+    const Http::UpstreamRequest request = buildUpstreamRequest({m_s.catalog, m_s.settings.connectTimeoutMs, m_s.credentials}, *sharer, m_endpoint, m_exchange->request(), m_upstreamBody);
     qCDebug(lcDispatch) << m_trace.id << "dialling" << c.handle << request.url.toString(QUrl::RemoveQuery);
-    m_call = m_ctx.upstream->send(request, this);
-    connect(m_call, &Http::UpstreamCall::headReceived, this, &ProxyRequest::handleHead);
-    connect(m_call, &Http::UpstreamCall::bodyData, this, &ProxyRequest::handleBody);
-    connect(m_call, &Http::UpstreamCall::finished, this, &ProxyRequest::handleUpstreamFinished);
-    connect(m_call, &Http::UpstreamCall::failed, this, &ProxyRequest::handleUpstreamFailed);
+    a.call = m_s.upstream.send(request, this);
+    connect(a.call, &Http::UpstreamCall::headReceived, this, &ProxyRequest::handleHead);
+    connect(a.call, &Http::UpstreamCall::bodyData, this, &ProxyRequest::handleBody);
+    connect(a.call, &Http::UpstreamCall::finished, this, &ProxyRequest::handleUpstreamFinished);
+    connect(a.call, &Http::UpstreamCall::failed, this, &ProxyRequest::handleUpstreamFailed);
     // Connect + TLS has its own bound inside the client and sits outside this budget.
-    m_firstByteDeadline.start(m_ctx.clock, budget, this, [this] { handleFirstByteTimeout(); });
+    a.firstByteDeadline.start(&m_s.clock, budget, this, [this] { handleFirstByteTimeout(); });
 }
 
 Http::HttpHeaders ProxyRequest::aileHeaders() const
@@ -287,42 +317,39 @@ Http::HttpHeaders ProxyRequest::aileHeaders() const
 
 void ProxyRequest::releaseSlot()
 {
-    if (m_slotHeld && m_ctx.health && m_pos.target < m_plan.targets.size() && m_pos.candidate >= 0) {
-        int &n = m_ctx.health->mutableOf(current().handle).inFlight;
-        n = qMax(0, n - 1);
-        if (m_ctx.pins)
-            m_ctx.pins->slotFreed(current().handle); // a request waiting for this account may go
-    }
-    m_slotHeld = false;
+    if (!m_attempt || !m_attempt->slotHeld)
+        return;
+    m_attempt->slotHeld = false;
+    if (!m_s.health)
+        return;
+    const QString &handle = m_attempt->candidate().handle;
+    int &n = m_s.health->mutableOf(handle).inFlight;
+    n = qMax(0, n - 1);
+    if (m_s.pins)
+        m_s.pins->slotFreed(handle); // a request waiting for this account may go
 }
 
 void ProxyRequest::endAttempt(const QString &outcome, const QString &reason)
 {
-    m_attempt.outcome = outcome;
-    m_attempt.reason = reason;
-    m_trace.attemptRows.append(m_attempt);
+    m_trace.attemptRows.append(m_attempt->end(outcome, reason));
 }
 
 void ProxyRequest::failOver(const Health::FailureClass &verdict, const QString &reason, qint64 retryAfterMs)
 {
-    m_idleDeadline.stop();
-    if (m_call) {
-        m_call->disconnect(this);
-        m_call->abort();
-        m_call->deleteLater();
-        m_call = nullptr;
-    }
+    m_attempt->stopClocks();
+    m_attempt->dropCall(this, true);
     releaseSlot();
+    const Routing::Candidate &c = m_attempt->candidate();
     if (verdict.failing == Health::FailureClass::Failing::Failure)
-        m_ctx.failing.note(m_key, current().provider, current().handle, true, m_ctx.clock->nowMs());
-    if (verdict.failure && m_ctx.health) {
-        const qint64 until = m_ctx.health->recordFailure(current().handle, current().upstreamModel, *verdict.failure, retryAfterMs);
-        if (m_attempt.status == 429 && until > 0)
+        m_s.failing.note(m_key, c.provider, c.handle, true, m_s.clock.nowMs());
+    if (verdict.failure && m_s.health) {
+        const qint64 until = m_s.health->recordFailure(c.handle, c.upstreamModel, *verdict.failure, retryAfterMs);
+        if (m_attempt->row.status == 429 && until > 0)
             m_earliestRetryMs = m_earliestRetryMs == 0 ? until : qMin(m_earliestRetryMs, until);
     }
-    m_failureStatuses.append(m_attempt.status);
-    m_affinity.failed(current().handle); // a failing account loses the conversation's pin
-    m_lastFailure = QStringLiteral("%1 (%2): %3").arg(current().name, verdict.outcome, reason);
+    m_failureStatuses.append(m_attempt->row.status);
+    m_affinity.failed(c.handle); // a failing account loses the conversation's pin
+    m_lastFailure = QStringLiteral("%1 (%2): %3").arg(c.name, verdict.outcome, reason);
     endAttempt(verdict.outcome, reason);
     dialNext();
 }
@@ -335,11 +362,11 @@ void ProxyRequest::answerFailure()
     const bool allRateLimited = !m_failureStatuses.isEmpty()
                                 && std::all_of(m_failureStatuses.begin(), m_failureStatuses.end(), [](int s) { return s == 429; });
     if (allRateLimited) {
-        const qint64 retry = m_earliestRetryMs > 0 ? m_earliestRetryMs - m_ctx.clock->nowMs() : -1;
+        const qint64 retry = m_earliestRetryMs > 0 ? m_earliestRetryMs - m_s.clock.nowMs() : -1;
         answerError(429, QStringLiteral("every sharer tried for %1 is rate limited; retry later. Last: %2").arg(what, m_lastFailure), {}, retry);
         return;
     }
-    if (m_phaseTimedOut) {
+    if (m_attempt && m_attempt->phaseTimedOut) {
         // Phase limits: a limit hit on the last attempt answers 524.
         answerError(524, QStringLiteral("no sharer for %1 answered within the phase limits of this key or route (%2 s to the first byte of a stream, "
                                         "%3 s for an answer not streamed); %4 tried. Last: %5")
@@ -357,10 +384,10 @@ void ProxyRequest::answerFailure()
 
 void ProxyRequest::answerError(int status, const QString &message, const QJsonObject &extra, qint64 retryAfterMs)
 {
-    m_trace.status = m_held ? 200 : status;
+    m_trace.status = held() ? 200 : status;
     m_trace.affinity = m_affinity.verdictFor({});
     m_trace.error = message;
-    if (m_exchange && m_held) {
+    if (m_exchange && held()) {
         // The 200 went out long ago: the failure arrives as the wire's own error frame.
         m_exchange->writeChunk(Wire::errorEvent(m_endpoint, status, message));
         m_exchange->finishStream();
@@ -379,20 +406,20 @@ void ProxyRequest::answerError(int status, const QString &message, const QJsonOb
 
 void ProxyRequest::finish()
 {
-    if (m_finished)
+    if (finished())
         return;
-    m_finished = true;
+    moveTo(State::Finished);
     stopWaiting();
-    m_firstByteDeadline.stop();
-    m_idleDeadline.stop();
+    if (m_attempt)
+        m_attempt->stopClocks();
     m_holdDeadline.stop();
     m_keepaliveDeadline.stop();
     m_firstTokenDeadline.stop();
     releaseSlot();
     record();
-    if (m_call) {
-        m_call->disconnect(this);
-        m_call = nullptr;
+    if (m_attempt && m_attempt->call) {
+        m_attempt->call->disconnect(this);
+        m_attempt->call = nullptr;
     }
     deleteLater();
 }
@@ -402,37 +429,26 @@ void ProxyRequest::record()
     if (m_recorded)
         return;
     m_recorded = true;
-    const qint64 now = m_ctx.clock->nowMs();
+    const qint64 now = m_s.clock.nowMs();
     m_trace.durationMs = now - m_startedMs;
     m_trace.attempts = m_dials;
     QList<Store::LedgerEntry> ledger;
-    if (m_committed && m_pos.target < m_plan.targets.size() && m_pos.candidate >= 0) {
-        const Routing::Candidate &c = current();
-        m_trace.inputTokens = m_attempt.inputTokens;
-        m_trace.outputTokens = m_attempt.outputTokens;
-        const bool billable = m_attempt.status >= 200 && m_attempt.status < 300 && m_endpoint != Wire::Endpoint::CountTokens;
-        if (billable) {
-            const std::optional<double> cap = target().costCapUsd ? target().costCapUsd : m_plan.costCapUsd;
-            const Billing::Charge charge = Billing::chargeFor(m_usage, m_ctx.sharer(c.handle), m_ctx.catalog.model(c.provider, c.upstreamModel),
-                                                              c.upstreamModel, c.rates, c.quoteUsd, cap);
+    if (m_served) {
+        const Attempt &a = *m_served;
+        const Routing::Target &t = m_plan.targets.at(a.targetIndex());
+        const Routing::Candidate &c = a.candidate();
+        m_trace.inputTokens = a.row.inputTokens;
+        m_trace.outputTokens = a.row.outputTokens;
+        if (Billing::isCharged(a.row.status, m_endpoint)) {
+            const Billing::Charge charge = Billing::chargeFor(a.usage, m_s.sharer(c.handle), m_s.catalog.model(c.provider, c.upstreamModel),
+                                                              c.upstreamModel, c.rates, c.quoteUsd, m_plan.costCapFor(t));
             m_trace.costUsd = charge.costUsd;
             m_trace.absorbedUsd = charge.absorbedUsd;
-            Store::LedgerEntry e;
-            e.traceId = m_trace.id;
-            e.atMs = now;
-            e.day = Store::utcDay(now);
-            e.keyId = m_key.id;
-            e.route = target().route;
-            e.target = target().calls.isEmpty() ? target().label() : target().calls;   // a route target's spend: what it calls
-            e.sharer = c.handle;
-            e.costUsd = m_trace.costUsd;
-            e.absorbedUsd = m_trace.absorbedUsd;
-            ledger.append(e);
-            m_ctx.spend.add(e);   // budgets see it now; the store writer commits it within a transaction
+            ledger.append(Billing::book(m_s.spend, {m_trace.id, m_key.id, t.route, t.spendKey(), c.handle}, charge, now));
         }
     }
-    if (m_ctx.traces)
-        m_ctx.traces->add(m_trace, ledger);
+    if (m_s.traces)
+        m_s.traces->add(m_trace, ledger);
 }
 
 } // namespace Aile::Dispatch

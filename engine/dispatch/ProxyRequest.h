@@ -1,5 +1,7 @@
 #pragma once
 
+#include "Attempt.h"
+#include "DispatchServices.h"
 #include "core/Clock.h"
 #include "health/FailureClass.h"
 #include "health/HealthBook.h"
@@ -15,9 +17,9 @@
 #include <QtCore/QPointer>
 
 #include <memory>
+#include <vector>
 
 namespace Aile {
-struct EngineContext;
 namespace Http {
 class HttpExchange;
 }
@@ -36,7 +38,7 @@ public:
     static constexpr qint64 PhaseFirstByteMs = 30'000;      // phase limits, a key setting (docs/keys.md `phaseLimits`)
     static constexpr qint64 PhaseBetweenEventsMs = 60'000;
     static constexpr qint64 PhaseWholeAnswerMs = 180'000;
-    ProxyRequest(EngineContext &context, Http::HttpExchange *exchange, const Keys::ApiKey &key,
+    ProxyRequest(const DispatchServices &services, Http::HttpExchange *exchange, const Keys::ApiKey &key,
                  Wire::Endpoint endpoint, QJsonObject body, Routing::Plan plan, Routing::ClientKind client);
     ~ProxyRequest() override;
 
@@ -46,6 +48,23 @@ public:
     void start();
     QString traceId() const { return m_trace.id; }
 
+    /// The request's own state. The legal moves (canMove):
+    ///   Created → Dialling | Finished (the plan refused it)
+    ///   Dialling → Holding | Relaying | Finished
+    ///   Holding → RelayingHeld | Finished
+    ///   Relaying, RelayingHeld → Finished
+    enum class State
+    {
+        Created,        // planned, not started
+        Dialling,       // attempts run; nothing has reached the client
+        Holding,        // the client has a 200 and keepalives while attempts run (the edge hold)
+        Relaying,       // an attempt's answer goes out under its own head
+        RelayingHeld,   // an attempt's answer goes out into the held 200 stream
+        Finished,       // answered and recorded; deleted later
+    };
+    static bool canMove(State from, State to);
+    static const char *stateName(State state);
+
 private:
     struct Position
     {
@@ -53,7 +72,14 @@ private:
         int candidate = -1;
     };
 
-    void dialNext();
+    /// Moves to next; an illegal move is a bug (asserted in debug builds, logged in release).
+    void moveTo(State next);
+    /// The client has had a 200 since before any answer existed (the edge hold).
+    bool held() const { return m_state == State::Holding || m_state == State::RelayingHeld; }
+    bool finished() const { return m_state == State::Finished; }
+
+    /// Dials the next candidate; retryCurrent: looks at the current one again (after a wait).
+    void dialNext(bool retryCurrent = false);
     bool advance();
     /// How many attempts this request may dispatch.
     int dialLimit() const;
@@ -66,10 +92,10 @@ private:
     void failAttempt(Http::UpstreamError error, const QString &detail);
     /// Ends an attempt whose answer is over: served, passed through, an error event, or cut.
     void completeAttempt();
-    /// The attempt's usage, sanity-checked (docs/hardening.md "Upstreams"), into m_usage and the row.
-    void readUsage();
+    /// The attempt's usage, sanity-checked (docs/hardening.md "Upstreams"), into its usage and row.
+    void readUsage(Attempt &attempt);
     /// An attempt's reason, with the note that its usage was rejected when it was.
-    QString withUsageNote(const QString &reason) const;
+    static QString withUsageNote(const Attempt &attempt, const QString &reason);
     void handleFirstByteTimeout();
     void handleFirstTokenLimit();
     /// A route's first-token limit binds the current target: a streamed request, a target that is
@@ -84,6 +110,7 @@ private:
     /// Starts the client's answer; length is the body's size when it is complete (not streamed).
     void commit(int status, qint64 length = -1);
     void relay(const QByteArray &bytes);
+    /// Ends the current attempt and puts its row in the trace.
     void endAttempt(const QString &outcome, const QString &reason);
     void refuseCandidate(const QString &reason, const QString &skip);
     /// Ends the attempt as verdict says (health/FailureClass.h) and dials the next candidate.
@@ -100,54 +127,37 @@ private:
     Http::HttpHeaders aileHeaders() const;
     const Routing::Target &target() const { return m_plan.targets.at(m_pos.target); }
     const Routing::Candidate &current() const { return target().candidates.at(m_pos.candidate); }
+    qint64 idleLimitMs() const;
 
-    EngineContext &m_ctx;
+    DispatchServices m_s;
     QPointer<Http::HttpExchange> m_exchange;
     Keys::ApiKey m_key;
     Wire::Endpoint m_endpoint;
     QJsonObject m_body;
-    bool m_injectedUsage = false;
     bool m_clientStream = false;
+    bool m_phaseLimits = false;   // the key's phase limits (docs/keys.md `phaseLimits`)
     Routing::Plan m_plan;
     Routing::ClientKind m_client;
+    State m_state = State::Created;
 
-    QPointer<Http::UpstreamCall> m_call;
+    // The attempts, in the order dialled; the last one is the current one. An ended attempt keeps
+    // its facts (the last one's phase timeout decides a 524), its call is gone.
+    std::vector<std::unique_ptr<Attempt>> m_attempts;
+    Attempt *m_attempt = nullptr;   // the current attempt (m_attempts.back()), null before the first dial
+    Attempt *m_served = nullptr;    // the attempt whose answer the client got (committed)
     Position m_pos;
     QString m_bodyFor;            // the target label m_upstreamBody was built for
     QByteArray m_upstreamBody;
+    bool m_injectedUsage = false; // m_upstreamBody asks for a usage chunk the client did not
     int m_dials = 0;
     int m_scanned = 0;
     qint64 m_startedMs = 0;
-    qint64 m_attemptStartedMs = 0;
-    qint64 m_lastActivityMs = 0;
-    bool m_committed = false;     // an upstream answer is being relayed
-    bool m_held = false;          // the client got a 200 and keepalives before any answer existed
-    bool m_sse = false;
-    bool m_draining = false;      // reading a failed attempt's error body
-    bool m_budgetCut = false;     // this attempt ran on a shortened budget
-    bool m_phaseLimits = false;   // the key's phase limits (docs/keys.md `phaseLimits`)
-    bool m_phaseCut = false;      // this attempt's first-byte deadline is a phase limit
-    bool m_phaseTimedOut = false; // the last attempt dialled ran past a phase limit (answers 524)
-    qint64 idleLimitMs() const;
-    bool m_slotHeld = false;
-    bool m_finished = false;
     bool m_recorded = false;
-    QByteArray m_errorBody;
-    std::unique_ptr<Wire::ResponseMeter> m_meter;
-    Wire::ModelEcho m_echo;       // auto/: the answer names the id the client sent (wire/ModelEcho.h)
-    Deadline m_firstByteDeadline;
-    Deadline m_idleDeadline;
     Deadline m_holdDeadline;
     Deadline m_keepaliveDeadline;
     Deadline m_firstTokenDeadline; // a route's ttftMs, across every sharer tried for one target
     int m_firstTokenTarget = -1;   // the target that deadline runs for
-    bool m_awaitingOutput = false; // a head arrived; nothing relayed yet (no event, or a body not complete)
-    bool m_untilOutput = false;    // …and under a first-token limit, only output commits
-    QByteArray m_awaitedBytes;     // the events read while awaiting output, relayed on commit
-    QString m_heldError;           // an error body to send as an event in a held stream
-    Wire::Usage m_usage;           // the committed attempt's usage, checked (readUsage)
     Store::TraceRecord m_trace;
-    Store::AttemptRecord m_attempt;
     QList<int> m_failureStatuses;
     qint64 m_earliestRetryMs = 0;
     QString m_lastFailure;
@@ -156,11 +166,10 @@ private:
     Deadline m_waitDeadline;
     QString m_waitingFor;         // the busy account this request waits for
     QString m_waitedFor;          // the account it already waited for once
-    bool m_retryCurrent = false;  // dialNext looks at the current candidate again
 };
 
 /// Records a request refused before routing (malformed body and the like) as a trace row.
-void recordRefusedRequest(EngineContext &context, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
+void recordRefusedRequest(const DispatchServices &services, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
                           Routing::ClientKind client, int status, const QString &message);
 
 } // namespace Dispatch

@@ -2,8 +2,8 @@
 
 #include "UpstreamCredential.h"
 
+#include "catalog/Catalog.h"
 #include "catalog/Sharer.h"
-#include "state/EngineContext.h"
 
 #include <QtCore/QJsonDocument>
 
@@ -36,12 +36,12 @@ bool isPrivateHeader(const QByteArray &n)
     return n.startsWith("x-aile-") || n.startsWith("sec-") || names.contains(n);
 }
 
-Http::UpstreamRequest buildUpstreamRequest(const EngineContext &ctx, const Catalog::Sharer &sharer,
+Http::UpstreamRequest buildUpstreamRequest(const UpstreamSetup &setup, const Catalog::Sharer &sharer,
                                            Wire::Endpoint endpoint, const Http::HttpRequest &inbound,
                                            const QByteArray &body)
 {
-    const Catalog::ProviderInfo *provider = ctx.catalog.provider(sharer.provider);
-    QString base = ctx.baseUrlOf(sharer);
+    const Catalog::ProviderInfo *provider = setup.catalog.provider(sharer.provider);
+    QString base = !sharer.baseUrl.isEmpty() ? sharer.baseUrl : provider ? provider->baseUrl : QString();
     while (base.endsWith(QLatin1Char('/')))
         base.chop(1);
     const QString apiPath = provider ? provider->pathFor(Wire::wireName(endpoint)) : QStringLiteral("/v1");
@@ -55,13 +55,13 @@ Http::UpstreamRequest buildUpstreamRequest(const EngineContext &ctx, const Catal
     r.method = "POST";
     r.url = QUrl(url, QUrl::StrictMode);
     r.body = body;
-    r.connectTimeoutMs = ctx.settings.connectTimeoutMs;
+    r.connectTimeoutMs = setup.connectTimeoutMs;
     for (const auto &[name, value] : inbound.headers.entries())
         if (!isPrivateHeader(name))
             r.headers.add(name, value);
     r.headers.set("content-type", "application/json");
     r.headers.set("accept-encoding", "identity");
-    applyCredential(r.headers, sharer, provider, ctx.credentials.value(sharer.handle).toUtf8(), inbound.headers);
+    applyCredential(r.headers, sharer, provider, setup.credentials.value(sharer.handle).toUtf8(), inbound.headers);
     return r;
 }
 

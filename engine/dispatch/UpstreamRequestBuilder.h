@@ -4,11 +4,12 @@
 #include "http/UpstreamClient.h"
 #include "wire/Wire.h"
 
+#include <QtCore/QHash>
 #include <QtCore/QJsonObject>
 
 namespace Aile {
-struct EngineContext;
 namespace Catalog {
+class Catalog;
 struct Sharer;
 }
 
@@ -28,7 +29,14 @@ bool isPrivateHeader(const QByteArray &lowerName);
 
 /// The request to one sharer: its URL (base URL + the provider's path for the wire + the rest of
 /// the inbound path), the client's headers less private ones, and the sharer's credential.
-Http::UpstreamRequest buildUpstreamRequest(const EngineContext &context, const Catalog::Sharer &sharer,
+/// What building it reads: the catalogue (paths, base URLs), the connect bound, the credentials.
+struct UpstreamSetup
+{
+    const Catalog::Catalog &catalog;
+    qint64 connectTimeoutMs;
+    const QHash<QString, QString> &credentials;   // handle → secret
+};
+Http::UpstreamRequest buildUpstreamRequest(const UpstreamSetup &setup, const Catalog::Sharer &sharer,
                                            Wire::Endpoint endpoint, const Http::HttpRequest &inbound,
                                            const QByteArray &body);
 

@@ -50,7 +50,7 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
     Http::HttpRequest inbound;
     inbound.path = Wire::pathOf(endpoint);
     const Http::UpstreamRequest request =
-        Dispatch::buildUpstreamRequest(m_ctx, *sharer, endpoint, inbound, QJsonDocument(body).toJson(QJsonDocument::Compact));
+        Dispatch::buildUpstreamRequest({m_ctx.catalog, m_ctx.settings.connectTimeoutMs, m_ctx.credentials}, *sharer, endpoint, inbound, QJsonDocument(body).toJson(QJsonDocument::Compact));
     const qint64 started = m_ctx.clock->nowMs();
     Http::UpstreamCall *call = m_ctx.upstream->send(request, this);
     auto body_ = std::make_shared<QByteArray>();
@@ -107,7 +107,7 @@ void Verifier::probe(const QString &handle, Done done)
     }
     // The cheapest authenticated call every provider here answers: list its models.
     Http::HttpRequest inbound;
-    Http::UpstreamRequest request = Dispatch::buildUpstreamRequest(m_ctx, *sharer, Wire::Endpoint::ChatCompletions, inbound, {});
+    Http::UpstreamRequest request = Dispatch::buildUpstreamRequest({m_ctx.catalog, m_ctx.settings.connectTimeoutMs, m_ctx.credentials}, *sharer, Wire::Endpoint::ChatCompletions, inbound, {});
     const Catalog::ProviderInfo *p = m_ctx.catalog.provider(sharer->provider);
     QString base = m_ctx.baseUrlOf(*sharer);
     while (base.endsWith(QLatin1Char('/')))

@@ -1,11 +1,13 @@
 // The levers of docs/keys.md beyond price: the sharer and provider lists, the cost cap, data
-// collection, self-hosted capacity, the key's spend limit, speed first and demoted sharers. Part
-// of Router: requests, the sharers listing and dry runs read them through the same pipeline.
-#include "Router.h"
+// collection, self-hosted capacity, the key's spend limit (speed first and demoted sharers are
+// ordering: CandidateOrder.cpp). Requests, the sharers listing and dry runs read them through Router.
+#include "Levers.h"
 
+#include "billing/SpendBook.h"
+#include "catalog/Catalog.h"
+#include "catalog/Sharer.h"
 #include "core/Clock.h"
-#include "state/EngineContext.h"
-#include "health/HealthBook.h"
+#include "http/HttpHeaders.h"
 #include "keys/ApiKey.h"
 #include "keys/KeyRouting.h"
 #include "store/Store.h"
@@ -20,8 +22,6 @@ namespace Aile::Routing {
 namespace {
 
 constexpr qsizetype MaxListHeaderBytes = 4096;
-constexpr qint64 SpeedBandMs = 500;
-constexpr int SpeedSamples = 3;
 // The refusedBy of a sharer a route target's pin leaves out (docs/routing.md "Removal reasons").
 const QLatin1String RoutePinSource("route target pin");
 
@@ -111,7 +111,7 @@ const Refusal &tellingRefusal(const QList<Refusal> &refusals)
     return refusals.at(best);
 }
 
-std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
+std::optional<Plan> Levers::readLevers(const RequestFacts &facts, Limits *out)
 {
     const Keys::KeyRouting &key = facts.keyRouting();
 
@@ -218,14 +218,14 @@ std::optional<Plan> Router::readLevers(const RequestFacts &facts, Limits *out)
     return std::nullopt;
 }
 
-std::optional<Plan> Router::checkSpendLimit(const RequestFacts &facts) const
+std::optional<Plan> Levers::checkSpendLimit(const RequestFacts &facts) const
 {
     if (!facts.key)
         return std::nullopt;
     const auto limit = facts.keyRouting().spendLimitUsdPerDay;
     if (!limit)
         return std::nullopt;
-    const double spent = m_ctx.spend.spent(Store::utcDay(m_ctx.clock->nowMs()), facts.key->id);
+    const double spent = m_s.spend.spent(Store::utcDay(m_s.clock.nowMs()), facts.key->id);
     if (spent + 1e-12 < *limit)
         return std::nullopt;
     return refusal(403, QStringLiteral("this API key has spent %1 of its %2 daily spend limit today (UTC), so nothing was sent; "
@@ -234,9 +234,9 @@ std::optional<Plan> Router::checkSpendLimit(const RequestFacts &facts) const
                    {}, QJsonObject{{QStringLiteral("code"), QStringLiteral("budget_exceeded")}});
 }
 
-std::optional<Plan> Router::checkRequest(const RequestFacts &facts, const Limits &limits, const QString &provider, const QString &model) const
+std::optional<Plan> Levers::checkRequest(const RequestFacts &facts, const Limits &limits, const QString &provider, const QString &model) const
 {
-    const Catalog::ProviderInfo *info = m_ctx.catalog.provider(provider);
+    const Catalog::ProviderInfo *info = m_s.catalog.provider(provider);
     if (!info)
         return std::nullopt;
     if (limits.excludeProviders.contains(provider)) {
@@ -283,7 +283,7 @@ std::optional<Plan> Router::checkRequest(const RequestFacts &facts, const Limits
     if (budgetOnTop)
         return unbounded(QStringLiteral("provider %1 adds its thinking budget on top of the output cap").arg(provider));
     // Server-side tools the provider bills on its reported usage: nothing bounds what they add.
-    const Catalog::ModelInfo *m = m_ctx.catalog.model(provider, model);
+    const Catalog::ModelInfo *m = m_s.catalog.model(provider, model);
     if (m && !m->capabilities.hostedTools.isEmpty()) {
         QStringList declared;
         for (const QJsonValue &v : body.value(QLatin1String("tools")).toArray()) {
@@ -308,7 +308,7 @@ std::optional<Plan> Router::checkRequest(const RequestFacts &facts, const Limits
     return std::nullopt;
 }
 
-QString Router::leverRefusal(const RequestFacts &facts, const Limits &limits, const Catalog::Sharer &s, QString *by) const
+QString Levers::leverRefusal(const RequestFacts &facts, const Limits &limits, const Catalog::Sharer &s, QString *by) const
 {
     Q_UNUSED(facts);
     if (!limits.onlySharers.isEmpty() && !limits.onlySharers.contains(s.handle)) {
@@ -338,7 +338,7 @@ QString Router::leverRefusal(const RequestFacts &facts, const Limits &limits, co
         return QStringLiteral("blocked by this API key");
     }
     if (limits.denyData) {
-        const Catalog::ProviderInfo *p = m_ctx.catalog.provider(s.provider);
+        const Catalog::ProviderInfo *p = m_s.catalog.provider(s.provider);
         const Catalog::DataPolicy policy = s.dataCollection.value_or(p ? p->dataCollection : Catalog::DataPolicy::Unknown);
         if (!p || p->selfHosted || policy != Catalog::DataPolicy::Deny) {
             *by = QStringLiteral("x-aile-data-collection");
@@ -355,7 +355,7 @@ QString Router::leverRefusal(const RequestFacts &facts, const Limits &limits, co
     return {};
 }
 
-std::optional<Plan> Router::leverEmptyPlan(const Target &t, const Limits &limits) const
+std::optional<Plan> Levers::leverEmptyPlan(const Target &t, const Limits &limits) const
 {
     if (t.refusals.isEmpty())
         return std::nullopt;
@@ -399,51 +399,6 @@ std::optional<Plan> Router::leverEmptyPlan(const Target &t, const Limits &limits
                                      limits.onlySharers.join(QStringLiteral(", ")), what),
                        first.refusedBy);
     return std::nullopt;
-}
-
-void Router::leverOrder(Target &t, const RequestFacts &facts, bool *bySpeed) const
-{
-    if (!facts.key || t.candidates.size() < 2)
-        return;
-    const Keys::KeyRouting &key = facts.keyRouting();
-    const qint64 now = m_ctx.clock->nowMs();
-    bool anyDemoted = false;
-    if (key.demoteFailing) {
-        for (Candidate &c : t.candidates) {
-            c.demoted = m_ctx.failing.demoted(facts.key->id, c.provider, c.handle, now);
-            anyDemoted = anyDemoted || c.demoted;
-        }
-    }
-    const Catalog::ProviderInfo *provider = m_ctx.catalog.provider(t.provider);
-    const bool speed = facts.prefersSpeed() && Wire::isChat(facts.endpoint) && provider && !provider->selfHosted;
-    if (!speed && !anyDemoted)
-        return;
-    // Speed first: time to first token in 500 ms bands, price (the drawn order) within a band; a
-    // sharer with fewer than three recent samples reads as middling (the median band).
-    QHash<QString, qint64> band;
-    if (speed) {
-        QList<qint64> measured;
-        for (const Candidate &c : t.candidates)
-            if (c.ttfbSamples >= SpeedSamples && c.ttfbMs >= 0)
-                measured << qint64(c.ttfbMs) / SpeedBandMs;
-        std::sort(measured.begin(), measured.end());
-        const qint64 middling = measured.isEmpty() ? 0 : measured.at(measured.size() / 2);
-        for (const Candidate &c : t.candidates)
-            band.insert(c.handle, c.ttfbSamples >= SpeedSamples && c.ttfbMs >= 0 ? qint64(c.ttfbMs) / SpeedBandMs : middling);
-        *bySpeed = true;
-    }
-    // Dead keys, then demoted, then Degraded sharers after every other one; priority tiers still
-    // come before speed (SPEC §5.4).
-    auto rank = [](const Candidate &c) { return c.deadKey ? 3 : c.demoted ? 2 : c.degraded ? 1 : 0; };
-    std::stable_sort(t.candidates.begin(), t.candidates.end(), [&](const Candidate &a, const Candidate &b) {
-        if (rank(a) != rank(b))
-            return rank(a) < rank(b);
-        if (a.priority != b.priority)
-            return a.priority > b.priority;
-        return band.value(a.handle) < band.value(b.handle);
-    });
-    for (qsizetype i = 0; i < t.candidates.size(); ++i)
-        t.candidates[i].tiedWithPrevious = false;
 }
 
 } // namespace Aile::Routing

@@ -66,7 +66,7 @@ RequestPlan RequestPlanner::plan(const PlanAsk &ask) const
     if (ask.key)
         facts.routeTurn = m_ctx.routeTurns.value(routeTurnKey(ask.key->id, facts.model));
     const bool listing = ask.purpose == PlanAsk::Purpose::Listing;
-    out.plan = Router(m_ctx).planChain(facts, requested, !listing);
+    out.plan = Router(RoutingServices::of(m_ctx)).planChain(facts, requested, !listing);
     // The key's phase limits bind every attempt of its requests, as a route's do.
     out.plan.phaseLimits = out.plan.phaseLimits || facts.keyRouting().phaseLimits;
     if (listing)

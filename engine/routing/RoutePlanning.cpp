@@ -1,10 +1,12 @@
 // A key's named routes (docs/keys.md "Named routes"): the
 // route's budget, then its targets in the route's order, each planned as a plain request for its
 // provider/model bound by the key's levers and the target's own pin and cap, the stricter winning.
-#include "Router.h"
+#include "RoutePlanning.h"
 
+#include "Levers.h"
+#include "Router.h"
+#include "billing/SpendBook.h"
 #include "core/Clock.h"
-#include "state/EngineContext.h"
 #include "http/HttpHeaders.h"
 #include "keys/ApiKey.h"
 #include "store/Store.h"
@@ -45,8 +47,9 @@ QString refusalCodeOf(const Plan &p)
 
 } // namespace
 
-Plan Router::planRoute(const RequestFacts &facts, const Keys::Route &route) const
+Plan planRoute(const Router &router, const RequestFacts &facts, const Keys::Route &route)
 {
+    const RoutingServices &services = router.services();
     Plan out;
     out.route = route.name;
     if (facts.headers && !facts.headers->value("x-aile-provider").trimmed().isEmpty()) {
@@ -56,15 +59,15 @@ Plan Router::planRoute(const RequestFacts &facts, const Keys::Route &route) cons
                           .arg(route.name);
         return out;
     }
-    if (auto spent = checkSpendLimit(facts)) {
+    if (auto spent = Levers(services).checkSpendLimit(facts)) {
         spent->route = route.name;
         return *spent;
     }
-    const QString day = Store::utcDay(m_ctx.clock->nowMs());
+    const QString day = Store::utcDay(services.clock.nowMs());
     const QString keyId = facts.key->id;
     // A spent route is refused before anything is held or sent; a budget is soft, so what runs
     // when it is reached finishes and counts.
-    if (route.budgetUsdPerDay && m_ctx.spend.spent(day, keyId, route.name) + 1e-12 >= *route.budgetUsdPerDay) {
+    if (route.budgetUsdPerDay && services.spend.spent(day, keyId, route.name) + 1e-12 >= *route.budgetUsdPerDay) {
         out.status = 402;
         out.message = QStringLiteral("route %1 spent its %2 daily budget; resets 00:00 UTC").arg(route.name, dollars(*route.budgetUsdPerDay));
         out.extra = QJsonObject{{QStringLiteral("code"), QStringLiteral("route_budget_spent")}, {QStringLiteral("route"), route.name}};
@@ -86,7 +89,7 @@ Plan Router::planRoute(const RequestFacts &facts, const Keys::Route &route) cons
         t.provider = rt.provider;
         t.model = rt.modelId;
         t.calls = rt.calls();
-        if (rt.budgetUsdPerDay && m_ctx.spend.spent(day, keyId, route.name, t.calls) + 1e-12 >= *rt.budgetUsdPerDay) {
+        if (rt.budgetUsdPerDay && services.spend.spent(day, keyId, route.name, t.calls) + 1e-12 >= *rt.budgetUsdPerDay) {
             t.refusalStatus = 402;
             t.refusalCode = QStringLiteral("budget_spent");
             t.refusal = QStringLiteral("budget spent: target %1 spent its %2 daily budget; resets 00:00 UTC").arg(rt.model, dollars(*rt.budgetUsdPerDay));
@@ -98,7 +101,7 @@ Plan Router::planRoute(const RequestFacts &facts, const Keys::Route &route) cons
         one.model = rt.model;
         one.route = &route;
         one.routeTarget = &rt;
-        const Plan p = plan(one);
+        const Plan p = router.plan(one);
         if (!p.ok()) {
             // The route moves on to its next target (a cost cap no sharer fits, a body the cap
             // cannot bound, no sharer online, …); the sharers it passed over stay in the trace.

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QtCore/QHash>
+#include <QtCore/QList>
+#include <QtCore/QString>
+
+namespace Aile {
+class Clock;
+struct EngineSettings;
+struct EngineContext;
+namespace Catalog {
+class Catalog;
+struct Sharer;
+}
+namespace Http {
+class UpstreamClient;
+}
+namespace Health {
+class HealthBook;
+class QuotaBook;
+class FailingSharers;
+}
+namespace Billing {
+class SpendBook;
+}
+namespace Routing {
+class PinBook;
+}
+namespace Store {
+class TraceSink;
+}
+
+namespace Dispatch {
+
+/// What a proxied request uses of the engine, and nothing else: by reference, built from the
+/// engine's state when the request starts (of()). It reads the catalogue, the sharers and their
+/// credentials; it moves health, quota windows, failing sharers, pins, today's spend and the trace
+/// sink; it dials through the upstream client.
+struct DispatchServices
+{
+    Clock &clock;
+    const EngineSettings &settings;
+    const Catalog::Catalog &catalog;
+    const QList<Catalog::Sharer> &sharers;
+    const QHash<QString, QString> &credentials;   // handle → secret (buildUpstreamRequest)
+    Http::UpstreamClient &upstream;
+    Health::HealthBook *health;                   // null in an engine without one
+    Health::QuotaBook &quota;
+    Health::FailingSharers &failing;
+    Routing::PinBook *pins;                       // session affinity; null without
+    Billing::SpendBook &spend;
+    Store::TraceSink *traces;                     // null: nothing is recorded
+
+    /// A sharer by its handle (any case), or null.
+    const Catalog::Sharer *sharer(const QString &handle) const;
+
+    static DispatchServices of(EngineContext &context);
+};
+
+} // namespace Dispatch
+} // namespace Aile

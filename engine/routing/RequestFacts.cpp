@@ -1,0 +1,56 @@
+// What routing reads of a request before it plans: the body's facts, shared by requests, dry runs
+// and the sharers listing (routing/RequestPlanner.h).
+#include "RequestFacts.h"
+
+#include "http/HttpHeaders.h"
+#include "keys/ApiKey.h"
+
+namespace Aile::Routing {
+
+const Keys::KeyRouting &RequestFacts::keyRouting() const
+{
+    if (!m_keyRouting)
+        m_keyRouting = key ? Keys::KeyRouting::from(key->routing) : Keys::KeyRouting();
+    return *m_keyRouting;
+}
+
+QString RequestFacts::headerText(const char *name) const
+{
+    return headers ? QString::fromUtf8(headers->value(name)).trimmed() : QString();
+}
+
+bool RequestFacts::prefersSpeed() const
+{
+    if (route && route->preferSpeed)
+        return *route->preferSpeed;
+    return keyRouting().preferSpeed;
+}
+
+QString outputCapFieldOf(Wire::Endpoint endpoint, const QJsonObject &body)
+{
+    if (endpoint == Wire::Endpoint::ChatCompletions && body.contains(QLatin1String("max_completion_tokens")))
+        return QStringLiteral("max_completion_tokens");
+    return Wire::outputCapField(endpoint);
+}
+
+QString readBodyFacts(Wire::Endpoint endpoint, const QJsonObject &body, const QByteArray &rawBody, RequestFacts *facts)
+{
+    facts->promptTokens = Billing::estimatePromptTokens(rawBody);
+    const QString capField = outputCapFieldOf(endpoint, body);
+    // Clamped first: a cap qint64 cannot hold (1e300) has no defined conversion (UBSan,
+    // fuzz_request_facts); clamped, it still quotes as the huge request it is.
+    if (!capField.isEmpty() && body.value(capField).isDouble())
+        facts->maxOutputTokens = qint64(std::clamp(body.value(capField).toDouble(), -9.0e18, 9.0e18));
+    facts->stream = body.value(QLatin1String("stream")).toBool();
+    facts->needs = RequestNeeds::of(endpoint, body);
+    // provider.sort (docs/routing.md "Order"): "price", "latency" or "throughput", or {"by": …}.
+    const QJsonValue sortValue = body.value(QLatin1String("provider")).toObject().value(QLatin1String("sort"));
+    if (!sortValue.isUndefined() && !sortValue.isNull()) {
+        facts->sort = sortValue.isObject() ? sortValue.toObject().value(QLatin1String("by")).toString() : sortValue.toString();
+        if (facts->sort != QLatin1String("price") && facts->sort != QLatin1String("latency") && facts->sort != QLatin1String("throughput"))
+            return QStringLiteral("provider.sort is \"price\", \"latency\" or \"throughput\"; leave it out for the default order");
+    }
+    return {};
+}
+
+} // namespace Aile::Routing

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <QtCore/QHash>
+#include <QtCore/QJsonObject>
+#include <QtCore/QList>
+#include <QtCore/QString>
+
+class QRandomGenerator;
+
+namespace Aile {
+class Clock;
+struct EngineSettings;
+struct EngineContext;
+namespace Catalog {
+class Catalog;
+struct Sharer;
+}
+namespace Health {
+class HealthBook;
+class QuotaBook;
+class FailingSharers;
+}
+namespace Billing {
+class SpendBook;
+}
+
+namespace Routing {
+
+/// What the routing pipeline reads of the engine, and nothing else: the few services the planner's
+/// units (filter, order, levers, price limits, routes) use, by reference. Routing only reads them;
+/// the tie draw is the one thing it moves. Built from the engine's state per plan (of()), or by a
+/// test from its own parts.
+struct RoutingServices
+{
+    const Clock &clock;
+    const EngineSettings &settings;
+    const QJsonObject &config;                          // the routing section: models, selection, default_model, fallback_models
+    const Catalog::Catalog &catalog;
+    const QList<Catalog::Sharer> &sharers;
+    const QHash<QString, QString> &credentials;         // handle → secret: routing reads only whether one exists
+    const QHash<QString, QString> &credentialErrors;    // handle → why it has none
+    const Health::HealthBook *health;                   // cooldowns, averages; null in an engine without one
+    const Health::QuotaBook &quota;                     // subscription windows
+    const Health::FailingSharers &failing;              // sharers failing a key lately (demoteFailing)
+    const Billing::SpendBook &spend;                    // today's spend (budgets, spend limits)
+    QRandomGenerator &draw;                             // the tie draw of requests without a session
+
+    static RoutingServices of(const EngineContext &context);
+};
+
+} // namespace Routing
+} // namespace Aile
