@@ -3,6 +3,7 @@
 
 #include "ManagementCall.h"
 #include "SetupCommands.h"
+#include "UsageCommand.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
@@ -607,6 +608,8 @@ int runClientCommand(const QString &command, const QStringList &arguments)
 {
     if (command == QLatin1String("traces"))
         return runTraces(arguments);
+    if (command == QLatin1String("usage"))
+        return runUsage(arguments);
     if (command == QLatin1String("sharers") && arguments.value(1) == QLatin1String("add"))
         return runSharersAdd(arguments);
     if (command == QLatin1String("sharers"))

@@ -2,6 +2,7 @@
 
 #include "UpstreamRequestBuilder.h"
 #include "billing/Charge.h"
+#include "billing/PlanValue.h"
 #include "state/EngineContext.h"
 #include "store/TraceSink.h"
 #include "http/HttpExchange.h"
@@ -411,8 +412,10 @@ void ProxyRequest::record()
         const bool billable = m_attempt.status >= 200 && m_attempt.status < 300 && m_endpoint != Wire::Endpoint::CountTokens;
         if (billable) {
             const std::optional<double> cap = target().costCapUsd ? target().costCapUsd : m_plan.costCapUsd;
-            const Billing::Charge charge = Billing::chargeFor(m_usage, m_ctx.sharer(c.handle), m_ctx.catalog.model(c.provider, c.upstreamModel),
-                                                              c.upstreamModel, c.rates, c.quoteUsd, cap);
+            const Catalog::Sharer *sharer = m_ctx.sharer(c.handle);
+            const Catalog::ModelInfo *model = m_ctx.catalog.model(c.provider, c.upstreamModel);
+            Billing::Charge charge = Billing::chargeFor(m_usage, sharer, model, c.upstreamModel, c.rates, c.quoteUsd, cap);
+            Billing::valueOnPlan(charge, m_usage, sharer, model, c.upstreamModel, c.quoteUsd);   // a subscription spends nothing
             m_trace.costUsd = charge.costUsd;
             m_trace.absorbedUsd = charge.absorbedUsd;
             Store::LedgerEntry e;
@@ -425,6 +428,8 @@ void ProxyRequest::record()
             e.sharer = c.handle;
             e.costUsd = m_trace.costUsd;
             e.absorbedUsd = m_trace.absorbedUsd;
+            e.subscription = charge.subscription;
+            e.listValueUsd = charge.listValueUsd;
             ledger.append(e);
             m_ctx.spend.add(e);   // budgets see it now; the store writer commits it within a transaction
         }
