@@ -81,7 +81,7 @@ QChartView *ChartsView::makeView(const char *name, const QString &accessibleName
     // The chart is drawn on the viewport, which takes the focus for the view: name it too.
     view->viewport()->setAccessibleName(accessibleName);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(320, 220);
+    view->setMinimumSize(320, 140);   // three rows of charts and the summary still fit a window 690 pixels tall
     view->chart()->setTitle(accessibleName);
     view->chart()->legend()->setAlignment(Qt::AlignBottom);
     view->chart()->setAnimationOptions(QChart::NoAnimation);
