@@ -27,6 +27,10 @@
         <translation>Requêtes et échecs par minute</translation>
     </message>
     <message>
+        <source>Money spent and subscription usage at list price per day</source>
+        <translation>Argent dépensé et usage des abonnements au prix catalogue, par jour</translation>
+    </message>
+    <message>
         <source>Spend per day per key</source>
         <translation>Dépenses par jour et par clé</translation>
     </message>
@@ -3328,6 +3332,33 @@
     <message>
         <source>It was marked dead or degraded, so it came after every healthy candidate.</source>
         <translation>Il était marqué mort ou dégradé&#xa0;: il est passé après tous les candidats en bonne santé.</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::PlanValueChart</name>
+    <message>
+        <source>Money spent (API keys)</source>
+        <translation>Argent dépensé (clés d’API)</translation>
+    </message>
+    <message>
+        <source>%1 at list price (not spent)</source>
+        <translation>%1 au prix catalogue (non dépensé)</translation>
+    </message>
+    <message>
+        <source>%1 served %2 of list-price usage today</source>
+        <translation>%1 a servi aujourd’hui l’équivalent de %2 au prix catalogue</translation>
+    </message>
+    <message>
+        <source>API keys cost %1 today; no subscription served a request today</source>
+        <translation>Les clés d’API ont coûté %1 aujourd’hui&#xa0;; aucun abonnement n’a servi de requête aujourd’hui</translation>
+    </message>
+    <message>
+        <source>%1; API keys cost %2</source>
+        <translation>%1&#xa0;; les clés d’API ont coûté %2</translation>
+    </message>
+    <message>
+        <source>Money spent %1, subscription usage worth %2 at list price, in the last %3 days</source>
+        <translation>Argent dépensé %1, usage des abonnements valant %2 au prix catalogue, sur les %3 derniers jours</translation>
     </message>
 </context>
 </TS>

@@ -4,6 +4,7 @@
 
 #include "ManagementCall.h"
 #include "SetupCommands.h"
+#include "UsageCommand.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
@@ -610,6 +611,8 @@ int runClientCommand(const QString &command, const QStringList &arguments)
         return runTraceAction(arguments);
     if (command == QLatin1String("traces"))
         return runTraces(arguments);
+    if (command == QLatin1String("usage"))
+        return runUsage(arguments);
     if (command == QLatin1String("sharers") && arguments.value(1) == QLatin1String("add"))
         return runSharersAdd(arguments);
     if (command == QLatin1String("sharers"))

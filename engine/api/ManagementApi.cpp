@@ -4,6 +4,7 @@
 #include "CatalogApi.h"
 #include "DryRun.h"
 #include "RouteTemplate.h"
+#include "UsageApi.h"
 
 #include "config/ConfigApply.h"
 #include "config/ConfigValidation.h"
@@ -89,6 +90,8 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
         return TraceActions::handle(m_ctx, req, context, reply);
     if (req.path == "/keys/usage/requests" && req.method == "GET")
         return listTraces(req, context, reply);
+    if (req.path == "/keys/usage/spend" && req.method == "GET")
+        return usageSpend(m_ctx, req, context, reply);
     if (req.path == "/sharers" && req.method == "GET")
         return listSharers(req, reply);
     if (req.path == "/admin/config" && req.method == "GET")

@@ -71,6 +71,7 @@ QJsonObject ManagementApi::keyJson(const Keys::ApiKey &key) const
                        {QStringLiteral("routing"), key.routing},
                        {QStringLiteral("routes"), key.routes},
                        {QStringLiteral("spentTodayUsd"), spent},
+                       {QStringLiteral("listValueTodayUsd"), m_ctx.spend.listValue(day, key.id)},   // on plans, not spent
                        {QStringLiteral("routeSpend"), routeSpend}};
 }
 

@@ -43,6 +43,8 @@ Store::LedgerEntry book(SpendBook &spend, const ChargeTo &to, const Charge &char
     e.sharer = to.sharer;
     e.costUsd = charge.costUsd;
     e.absorbedUsd = charge.absorbedUsd;
+    e.subscription = charge.subscription;
+    e.listValueUsd = charge.listValueUsd;
     spend.add(e);
     return e;
 }

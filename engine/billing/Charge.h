@@ -13,6 +13,8 @@ struct Charge
 {
     double costUsd = 0;
     double absorbedUsd = 0;
+    bool subscription = false;   // served on a plan: nothing spent, listValueUsd its worth (PlanValue.h)
+    double listValueUsd = 0;
 };
 
 /// Prices a served answer. With usage to believe, at the rates of the band the provider's reported

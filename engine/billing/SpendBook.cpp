@@ -9,6 +9,7 @@ void SpendBook::attach(const Store::Store *store)
     m_store = store;
     m_day.clear();
     m_sums.clear();
+    m_listValues.clear();
 }
 
 QString SpendBook::slot(const QString &keyId, const QString &route, const QString &target)
@@ -20,9 +21,11 @@ void SpendBook::load(const QString &day) const
 {
     m_day = day;
     m_sums.clear();
+    m_listValues.clear();
     if (!m_store)
         return;
     for (const Store::LedgerEntry &e : m_store->ledger(day)) {
+        m_listValues[e.keyId] += e.listValueUsd;
         m_sums[slot(e.keyId, {}, {})] += e.costUsd;
         if (!e.route.isEmpty()) {
             m_sums[slot(e.keyId, e.route, {})] += e.costUsd;
@@ -38,10 +41,18 @@ double SpendBook::spent(const QString &day, const QString &keyId, const QString 
     return m_sums.value(slot(keyId, route, route.isEmpty() ? QString() : target));
 }
 
+double SpendBook::listValue(const QString &day, const QString &keyId) const
+{
+    if (day != m_day)
+        load(day);
+    return m_listValues.value(keyId);
+}
+
 void SpendBook::add(const Store::LedgerEntry &e)
 {
     if (e.day != m_day)
         load(e.day);   // a new day: what the store holds for it, then this entry
+    m_listValues[e.keyId] += e.listValueUsd;
     m_sums[slot(e.keyId, {}, {})] += e.costUsd;
     if (!e.route.isEmpty()) {
         m_sums[slot(e.keyId, e.route, {})] += e.costUsd;

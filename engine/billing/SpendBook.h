@@ -22,6 +22,9 @@ public:
     /// What the ledger holds for that day (UTC) and key; with route, that route only; with route and
     /// target, what that route spent on what the target calls.
     double spent(const QString &day, const QString &keyId, const QString &route = {}, const QString &target = {}) const;
+    /// What the key's requests served on subscription plans were worth at list price that day
+    /// (docs/subscriptions.md "What it costs"): shown beside the money, never counted by a budget.
+    double listValue(const QString &day, const QString &keyId) const;
     /// A charge made now; the same entry goes to the store writer.
     void add(const Store::LedgerEntry &entry);
 
@@ -32,6 +35,7 @@ private:
     const Store::Store *m_store = nullptr;
     mutable QString m_day;
     mutable QHash<QString, double> m_sums;
+    mutable QHash<QString, double> m_listValues;   // per key
 };
 
 } // namespace Aile::Billing

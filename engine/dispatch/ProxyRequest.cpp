@@ -8,6 +8,7 @@
 #include "core/EngineSettings.h"
 #include "health/FailingSharers.h"
 #include "health/QuotaBook.h"
+#include "billing/PlanValue.h"
 #include "store/TraceSink.h"
 #include "http/HttpExchange.h"
 
@@ -440,8 +441,10 @@ void ProxyRequest::record()
         m_trace.inputTokens = a.row.inputTokens;
         m_trace.outputTokens = a.row.outputTokens;
         if (Billing::isCharged(a.row.status, m_endpoint)) {
-            const Billing::Charge charge = Billing::chargeFor(a.usage, m_s.sharer(c.handle), m_s.catalog.model(c.provider, c.upstreamModel),
-                                                              c.upstreamModel, c.rates, c.quoteUsd, m_plan.costCapFor(t));
+            const Catalog::Sharer *sharer = m_s.sharer(c.handle);
+            const Catalog::ModelInfo *model = m_s.catalog.model(c.provider, c.upstreamModel);
+            Billing::Charge charge = Billing::chargeFor(a.usage, sharer, model, c.upstreamModel, c.rates, c.quoteUsd, m_plan.costCapFor(t));
+            Billing::valueOnPlan(charge, a.usage, sharer, model, c.upstreamModel, c.quoteUsd);   // a subscription spends nothing
             m_trace.costUsd = charge.costUsd;
             m_trace.absorbedUsd = charge.absorbedUsd;
             ledger.append(Billing::book(m_s.spend, {m_trace.id, m_key.id, t.route, t.spendKey(), c.handle}, charge, now));

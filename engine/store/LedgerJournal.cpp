@@ -21,7 +21,10 @@ namespace {
 
 const QLatin1String Prefix("ledger-journal-");
 const QLatin1String Suffix(".bin");
-constexpr quint32 Magic = 0x41494c31;   // "AIL1": the start of every record
+constexpr quint32 Magic = 0x41494c32;   // "AIL2": the start of every record
+// A record an earlier version wrote ("AIL1": its ledger rows without the subscription fields),
+// still replayed after an upgrade.
+constexpr quint32 MagicBeforePlanValue = 0x41494c31;
 
 // The journal is read only by this class: a binary record (QDataStream) costs a few microseconds
 // where a JSON line of the same trace costs ten times that, and this runs on the request path.
@@ -41,9 +44,11 @@ void traceFields(Stream &s, Trace &t)
 }
 
 template<typename Stream, typename Entry>
-void ledgerFields(Stream &s, Entry &e)
+void ledgerFields(Stream &s, Entry &e, quint32 magic = Magic)
 {
     s &e.traceId &e.atMs &e.day &e.keyId &e.route &e.target &e.sharer &e.costUsd &e.absorbedUsd;
+    if (magic != MagicBeforePlanValue)
+        s &e.subscription &e.listValueUsd;
 }
 
 // `&` streams a field out or in, so one list of fields serves both directions.
@@ -106,7 +111,7 @@ QList<JournalRecord> LedgerJournal::leftOver(QStringList *files) const
             in >> magic >> size;
             // A record cut short (the process killed inside write(2), which then never returned,
             // so that answer never left) ends what is read of this file.
-            if (in.status() != QDataStream::Ok || magic != Magic || size > quint32(bytes.size()))
+            if (in.status() != QDataStream::Ok || (magic != Magic && magic != MagicBeforePlanValue) || size > quint32(bytes.size()))
                 break;
             const QByteArray payload = bytes.mid(in.device()->pos(), size);
             if (payload.size() != qsizetype(size))
@@ -128,7 +133,7 @@ QList<JournalRecord> LedgerJournal::leftOver(QStringList *files) const
             record >> entries;
             for (quint32 i = 0; i < entries && record.status() == QDataStream::Ok; ++i) {
                 LedgerEntry e;
-                ledgerFields(fields, e);
+                ledgerFields(fields, e, magic);
                 r.ledger.append(e);
             }
             if (record.status() == QDataStream::Ok && !r.trace.id.isEmpty())

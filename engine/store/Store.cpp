@@ -49,6 +49,10 @@ const char *const Migrations[] = {
     // 5: a request's ledger row is found by its request id, so writing a batch again (the ledger
     //    journal replayed after a kill -9) never books it twice.
     R"(CREATE INDEX ledger_trace ON ledger(trace_id);)",
+    // 6: a row served by a subscription spends nothing; its usage at list price is kept beside
+    //    the money (docs/subscriptions.md "What it costs"). Older rows read as API-key rows.
+    R"(ALTER TABLE ledger ADD COLUMN subscription INTEGER NOT NULL DEFAULT 0;
+       ALTER TABLE ledger ADD COLUMN list_value_usd REAL NOT NULL DEFAULT 0;)",
 };
 
 QSqlDatabase db(const QString &name)
@@ -380,8 +384,8 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
             " affinity, stream, error, attempts_json, affinity_pin, ordered_by) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
         m_insertLedger = std::make_unique<QSqlQuery>(d);
         m_insertLedger->prepare(QStringLiteral(
-            "INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd)"
-            " SELECT ?,?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE trace_id = ?)"));
+            "INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd, subscription, list_value_usd)"
+            " SELECT ?,?,?,?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE trace_id = ?)"));
     }
     QSqlQuery &t = *m_insertTrace;
     QSqlQuery &l = *m_insertLedger;
@@ -401,7 +405,8 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
     }
     for (const LedgerEntry &e : ledger) {
         // One row per request: one already booked for this request id is not booked again.
-        const QVariantList lv{e.traceId, e.atMs, e.day, e.keyId, e.route, e.target, e.sharer, e.costUsd, e.absorbedUsd, e.traceId};
+        const QVariantList lv{e.traceId, e.atMs, e.day, e.keyId, e.route, e.target, e.sharer, e.costUsd, e.absorbedUsd,
+                                int(e.subscription), e.listValueUsd, e.traceId};
         for (int i = 0; i < lv.size(); ++i)
             l.bindValue(i, lv.at(i));
         ok = ok && exec(l, QStringLiteral("insert ledger entry"));
@@ -597,8 +602,8 @@ QList<LedgerEntry> Store::ledger(const QString &day) const
 {
     QList<LedgerEntry> out;
     QSqlQuery q(db(m_connection));
-    q.prepare(QStringLiteral("SELECT trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd FROM ledger"
-                             " WHERE day = ? ORDER BY id"));
+    q.prepare(QStringLiteral("SELECT trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd, subscription,"
+                             " list_value_usd FROM ledger WHERE day = ? ORDER BY id"));
     q.addBindValue(day);
     if (!exec(q, QStringLiteral("read ledger")))
         return out;
@@ -613,6 +618,8 @@ QList<LedgerEntry> Store::ledger(const QString &day) const
         e.sharer = q.value(6).toString();
         e.costUsd = q.value(7).toDouble();
         e.absorbedUsd = q.value(8).toDouble();
+        e.subscription = q.value(9).toBool();
+        e.listValueUsd = q.value(10).toDouble();
         out.append(e);
     }
     return out;

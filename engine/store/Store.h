@@ -79,7 +79,8 @@ public:
     QList<TraceRecord> traces(const TraceQuery &query) const;
     int traceCount(const TraceQuery &query) const;
     std::optional<TraceRecord> trace(const QString &id) const;
-    /// What the ledger holds for a day (UTC) and key, optionally one route and one target.
+    /// The money the ledger holds for a day (UTC) and key, optionally one route and one target:
+    /// what budgets and spend limits count (a subscription's list-price value is not money spent).
     double spent(const QString &day, const QString &keyId, const QString &route = {}, const QString &target = {}) const;
     QList<LedgerEntry> ledger(const QString &day) const;
 

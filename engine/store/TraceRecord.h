@@ -76,8 +76,12 @@ struct LedgerEntry
     QString route;
     QString target;          // what the target calls: provider/model[@sharer]
     QString sharer;
-    double costUsd = 0;
+    double costUsd = 0;          // money spent: what budgets and spend limits count
     double absorbedUsd = 0;
+    // Served by a subscription sharer (docs/subscriptions.md "What it costs"): costUsd is 0 and
+    // listValueUsd is what the usage would have cost at the catalogue's list prices.
+    bool subscription = false;
+    double listValueUsd = 0;
 };
 
 } // namespace Aile::Store

@@ -1,6 +1,7 @@
 #include "ChartData.h"
 
 #include "store/Store.h"
+#include "store/UsageSummary.h"
 
 #include <QtCore/QMap>
 
@@ -74,8 +75,8 @@ SpendTable spendPerDay(const QStringList &days, const QList<Store::LedgerEntry> 
     QHash<QString, double> totals;
     for (const Store::LedgerEntry &e : entries) {
         const int day = int(days.indexOf(e.day));
-        if (day < 0)
-            continue;
+        if (day < 0 || e.subscription)
+            continue;   // a plan's rows spent nothing: PlanValueChart draws what they were worth
         const QString name = nameOf(e);
         QList<double> &values = table.usd[name];
         if (values.isEmpty())
@@ -92,11 +93,7 @@ SpendTable spendPerDay(const QStringList &days, const QList<Store::LedgerEntry> 
 
 QStringList lastDays(qint64 nowMs, int count)
 {
-    constexpr qint64 Day = 24LL * 3600 * 1000;
-    QStringList out;
-    for (int i = count - 1; i >= 0; --i)
-        out << Store::utcDay(nowMs - i * Day);
-    return out;
+    return Store::daysUpTo(nowMs, count);
 }
 
 } // namespace Aile::Ui::ChartData

@@ -1,6 +1,7 @@
 #include "ChartsView.h"
 
 #include "ChartData.h"
+#include "PlanValueChart.h"
 #include "common/Format.h"
 #include "store/Store.h"
 #include "store/StoreReader.h"
@@ -18,6 +19,7 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QTimer>
 #include <QtWidgets/QGridLayout>
+#include <QtWidgets/QLabel>
 
 namespace Aile::Ui {
 
@@ -35,16 +37,27 @@ ChartsView::ChartsView(QWidget *parent)
       m_perMinute(makeView("perMinuteChart", tr("Requests and failures per minute"))),
       m_spendByKey(makeView("spendByKeyChart", tr("Spend per day per key"))),
       m_spendByRoute(makeView("spendByRouteChart", tr("Spend per day per route"))),
+      m_planValue(makeView("planValueChart", tr("Money spent and subscription usage at list price per day"))),
+      m_summary(new QLabel(this)),
       m_refreshSoon(new QTimer(this)),
       m_tick(new QTimer(this)),
       m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
 {
     setObjectName(QStringLiteral("chartsView"));
     auto *grid = new QGridLayout(this);
-    grid->addWidget(m_firstToken, 0, 0);
-    grid->addWidget(m_perMinute, 0, 1);
-    grid->addWidget(m_spendByKey, 1, 0);
-    grid->addWidget(m_spendByRoute, 1, 1);
+    // Today's money and plan usage in words above the charts; the two weeks of both at the bottom.
+    m_summary->setObjectName(QStringLiteral("usageSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = m_summary->font();
+    bold.setBold(true);
+    m_summary->setFont(bold);
+    grid->addWidget(m_summary, 0, 0, 1, 2);
+    grid->addWidget(m_firstToken, 1, 0);
+    grid->addWidget(m_perMinute, 1, 1);
+    grid->addWidget(m_spendByKey, 2, 0);
+    grid->addWidget(m_spendByRoute, 2, 1);
+    grid->addWidget(m_planValue, 3, 0, 1, 2);
 
     m_refreshSoon->setSingleShot(true);
     m_refreshSoon->setInterval(2000);
@@ -68,7 +81,7 @@ QChartView *ChartsView::makeView(const char *name, const QString &accessibleName
     // The chart is drawn on the viewport, which takes the focus for the view: name it too.
     view->viewport()->setAccessibleName(accessibleName);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(320, 220);
+    view->setMinimumSize(320, 140);   // three rows of charts and the summary still fit a window 690 pixels tall
     view->chart()->setTitle(accessibleName);
     view->chart()->legend()->setAlignment(Qt::AlignBottom);
     view->chart()->setAnimationOptions(QChart::NoAnimation);
@@ -79,6 +92,8 @@ QChart *ChartsView::firstTokenChart() const { return m_firstToken->chart(); }
 QChart *ChartsView::perMinuteChart() const { return m_perMinute->chart(); }
 QChart *ChartsView::spendByKeyChart() const { return m_spendByKey->chart(); }
 QChart *ChartsView::spendByRouteChart() const { return m_spendByRoute->chart(); }
+QChart *ChartsView::planValueChart() const { return m_planValue->chart(); }
+QString ChartsView::summaryText() const { return m_summary->text(); }
 
 void ChartsView::setReader(Store::StoreReader *reader)
 {
@@ -118,7 +133,7 @@ void ChartsView::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) {
-        for (QChartView *v : {m_firstToken, m_perMinute, m_spendByKey, m_spendByRoute})
+        for (QChartView *v : {m_firstToken, m_perMinute, m_spendByKey, m_spendByRoute, m_planValue})
             applyPalette(v->chart());
     }
 }
@@ -163,8 +178,11 @@ ChartsView::Figures ChartsView::figures(const Store::Store *store, qint64 now, c
     f.from = now - qint64(WindowMinutes) * 60 * 1000;
     QList<Store::TraceRecord> recent;
     QList<Store::LedgerEntry> entries;
+    QHash<QString, QString> sharerNames;
     const QStringList days = ChartData::lastDays(now, SpendDays);
     if (store) {
+        for (const Catalog::Sharer &s : store->sharers())
+            sharerNames.insert(s.handle, s.name);
         Store::TraceQuery q;
         q.sinceMs = f.from;
         q.limit = MaxChartTraces;
@@ -177,6 +195,7 @@ ChartsView::Figures ChartsView::figures(const Store::Store *store, qint64 now, c
     f.perMinute = ChartData::perMinute(recent, f.from, now);
     f.spendByKey = ChartData::spendPerDay(days, entries, [&](const Store::LedgerEntry &e) { return keyNames.value(e.keyId, e.keyId); });
     f.spendByRoute = ChartData::spendPerDay(days, entries, [&](const Store::LedgerEntry &e) { return e.route.isEmpty() ? noRoute : e.route; });
+    f.usage = Store::summarizeUsage(days, entries, sharerNames);
     return f;
 }
 
@@ -186,7 +205,11 @@ void ChartsView::draw(const Figures &f)
     fillPerMinute(f.perMinute, f.from, f.now);
     fillSpend(m_spendByKey->chart(), tr("Spend per day per key"), f.spendByKey);
     fillSpend(m_spendByRoute->chart(), tr("Spend per day per route"), f.spendByRoute);
-    for (QChartView *v : {m_firstToken, m_perMinute, m_spendByKey, m_spendByRoute})
+    clearChart(m_planValue->chart());
+    PlanValueChart::fill(m_planValue->chart(), f.usage);
+    m_summary->setText(PlanValueChart::summary(f.usage));
+    m_planValue->setAccessibleDescription(m_summary->text());
+    for (QChartView *v : {m_firstToken, m_perMinute, m_spendByKey, m_spendByRoute, m_planValue})
         applyPalette(v->chart());
     Q_EMIT drawn();
 }
@@ -288,6 +311,19 @@ void ChartsView::fillSpend(QChart *chart, const QString &title, const ChartData:
         series->append(set);
     }
     chart->addSeries(series);
+    double most = 0;
+    for (int d = 0; d < days.size(); ++d) {
+        double sum = 0;
+        for (const QList<double> &values : table.usd)
+            sum += values.at(d);
+        most = qMax(most, sum);
+    }
+    addDayAxes(chart, series, days, most);
+    chart->setTitle(tr("%1: %2 in the last %3 days").arg(title, Format::money(table.total())).arg(SpendDays));
+}
+
+void ChartsView::addDayAxes(QChart *chart, QAbstractSeries *series, const QStringList &days, double mostUsd)
+{
     auto *x = new QBarCategoryAxis;
     // Fourteen labels fit only as day numbers; the axis title gives the months.
     QStringList labels;
@@ -300,20 +336,12 @@ void ChartsView::fillSpend(QChart *chart, const QString &title, const ChartData:
     x->setTitleText(tr("%1 to %2 (UTC)").arg(dayAndMonth(days.first()), dayAndMonth(days.last())));
     auto *y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("$%.2f"));
-    double most = 0.01;
-    for (int d = 0; d < days.size(); ++d) {
-        double sum = 0;
-        for (const QList<double> &values : table.usd)
-            sum += values.at(d);
-        most = qMax(most, sum);
-    }
-    y->setRange(0, most);
+    y->setRange(0, qMax(0.01, mostUsd));
     y->applyNiceNumbers();
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
-    chart->setTitle(tr("%1: %2 in the last %3 days").arg(title, Format::money(table.total())).arg(SpendDays));
 }
 
 void ChartsView::applyPalette(QChart *chart) const

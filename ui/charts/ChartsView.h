@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ChartData.h"
+#include "store/UsageSummary.h"
 
 #include <QtCore/QHash>
 #include <QtCore/QJsonArray>
@@ -8,8 +9,10 @@
 
 #include <functional>
 
+class QAbstractSeries;
 class QChart;
 class QChartView;
+class QLabel;
 class QTimer;
 
 namespace Aile::Store {
@@ -20,7 +23,9 @@ class StoreReader;
 namespace Aile::Ui {
 
 /// The Charts page (Qt Charts): time to first token per sharer and requests and failures per
-/// minute over the last hour, spend per day per key and per route over the last two weeks.
+/// minute over the last hour, spend per day per key and per route over the last two weeks, and
+/// the money spent beside what the subscriptions served at list price (PlanValueChart), with a
+/// summary line of today's figures above.
 /// Everything is read from the store, and summed, on the StoreReader's thread; the GUI thread
 /// only draws. Live traces only schedule a refresh (at most one every two seconds, one read at a
 /// time, and none while the page is hidden).
@@ -46,6 +51,12 @@ public:
     QChart *perMinuteChart() const;
     QChart *spendByKeyChart() const;
     QChart *spendByRouteChart() const;
+    QChart *planValueChart() const;
+    /// "Claude Max served $41.00 of list-price usage today; API keys cost $3.20".
+    QString summaryText() const;
+    /// The money charts' axes, attached to the series: the days (day numbers, the months in the
+    /// axis title) and dollars up to mostUsd.
+    static void addDayAxes(QChart *chart, QAbstractSeries *series, const QStringList &days, double mostUsd);
 
 Q_SIGNALS:
     /// The charts were redrawn with fresh figures.
@@ -66,6 +77,7 @@ private:
         QList<ChartData::MinuteCount> perMinute;
         ChartData::SpendTable spendByKey;
         ChartData::SpendTable spendByRoute;
+        Store::UsageSummary usage;
     };
     static Figures figures(const Store::Store *store, qint64 now, const QHash<QString, QString> &keyNames, const QString &noRoute);
     void draw(const Figures &figures);
@@ -82,6 +94,8 @@ private:
     QChartView *m_perMinute;
     QChartView *m_spendByKey;
     QChartView *m_spendByRoute;
+    QChartView *m_planValue;
+    QLabel *m_summary;
     QTimer *m_refreshSoon;
     QTimer *m_tick;
     bool m_dirty = true;

@@ -47,6 +47,7 @@ KeyInfo KeyInfo::fromJson(const QJsonObject &o)
     k.routing = o.value(QLatin1String("routing")).toObject();
     k.routes = listOf<RouteValue>(o.value(QLatin1String("routes")));
     k.spentTodayUsd = o.value(QLatin1String("spentTodayUsd")).toDouble();
+    k.listValueTodayUsd = o.value(QLatin1String("listValueTodayUsd")).toDouble();
     k.routeSpend = listOf<RouteSpend>(o.value(QLatin1String("routeSpend")));
     return k;
 }
@@ -61,6 +62,7 @@ QJsonObject KeyInfo::toJson() const
                        {QStringLiteral("routing"), routing},
                        {QStringLiteral("routes"), arrayOf(routes)},
                        {QStringLiteral("spentTodayUsd"), spentTodayUsd},
+                       {QStringLiteral("listValueTodayUsd"), listValueTodayUsd},
                        {QStringLiteral("routeSpend"), arrayOf(routeSpend)}};
 }
 
