@@ -180,6 +180,17 @@ void TestTranslation::request_data()
                R"(reasoning={"effort":"medium","summary":"auto"})", R"(prompt_cache_key="session-7")", "stream_options=<absent>"}
         << QStringList{"messages[].content[].thinking", "cache_control"};
 
+    QTest::newRow("messages->chat tool result image") << "messages" << "chat" << "messages_request_tool_image.json"
+        << QStringList{R"(messages[2]={"role":"tool","tool_call_id":"toolu_01Img","content":"shot.png"})",
+                       R"(messages[3].role="user")", R"(messages[3].content[0].image_url.url="data:image/png;base64,iVBORw0KGgo=")",
+                       R"(messages[4]={"role":"system","content":"The user is on a small screen."})", "messages[5]=<absent>"}
+        << QStringList{};
+    QTest::newRow("messages->responses tool result image") << "messages" << "responses" << "messages_request_tool_image.json"
+        << QStringList{R"(input[2].type="function_call_output")", R"(input[2].call_id="toolu_01Img")",
+                       R"(input[2].output=[{"type":"input_text","text":"shot.png"},{"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo="}])",
+                       R"(input[3]={"type":"message","role":"system","content":[{"type":"input_text","text":"The user is on a small screen."}]})",
+                       "input[4]=<absent>"}
+        << QStringList{};
     QTest::newRow("chat->messages tools") << "chat" << "messages" << "chat_request_tools.json"
         << QStringList{
                R"(system="You are a helpful assistant.")",
