@@ -1,5 +1,7 @@
 #include "ProxyRequest.h"
 
+#include "BudgetHold.h"
+
 #include "UpstreamRequestBuilder.h"
 #include "billing/Charge.h"
 #include "state/EngineContext.h"
@@ -117,6 +119,10 @@ void ProxyRequest::start()
     m_trace.affinity = m_affinity.verdictFor({});
     if (!m_plan.ok()) {
         answerError(m_plan.status, m_plan.message, m_plan.extra, m_plan.retryAfterMs);
+        return;
+    }
+    if (const auto refused = holdBudget(m_ctx, m_key, m_plan, m_trace.id)) {   // team mode: budgets across instances
+        answerError(refused->status, refused->message, refused->extra, -1);
         return;
     }
     if (m_clientStream && m_ctx.settings.holdAfterMs > 0)

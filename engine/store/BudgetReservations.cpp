@@ -1,0 +1,97 @@
+#include "BudgetReservations.h"
+
+#include "Store.h"
+
+#include <QtCore/QLoggingCategory>
+#include <QtSql/QSqlDatabase>
+#include <QtSql/QSqlError>
+#include <QtSql/QSqlQuery>
+
+Q_DECLARE_LOGGING_CATEGORY(lcStore)
+
+namespace Aile::Store {
+
+namespace {
+
+double sumOf(const QSqlDatabase &d, const QString &day, const QString &keyId, const QString &route, const QString &target, qint64 nowMs)
+{
+    // One statement, so the ledger and the reservations are read at the same moment.
+    QString scope = QStringLiteral(" WHERE day = ? AND key_id = ?");
+    QVariantList binds{day, keyId};
+    if (!route.isEmpty()) {
+        scope += QStringLiteral(" AND route = ?");
+        binds << route;
+        if (!target.isEmpty()) {
+            scope += QStringLiteral(" AND target = ?");
+            binds << target;
+        }
+    }
+    QSqlQuery q(d);
+    q.prepare(QStringLiteral("SELECT (SELECT COALESCE(SUM(cost_usd), 0) FROM ledger%1)"
+                             " + (SELECT COALESCE(SUM(amount_usd), 0) FROM reservations%1 AND expires_ms > ?)")
+                  .arg(scope));
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    q.addBindValue(nowMs);
+    if (!q.exec() || !q.next()) {
+        qCWarning(lcStore) << "sum spend and reservations failed:" << q.lastError().text();
+        return 0;
+    }
+    return q.value(0).toDouble();
+}
+
+} // namespace
+
+std::optional<BudgetLimit> BudgetReservations::reserve(const Reservation &r, const QList<BudgetLimit> &limits, qint64 nowMs, double *spent)
+{
+    QSqlDatabase d = QSqlDatabase::database(m_store.connectionName(), false);
+    if (!d.transaction())
+        return std::nullopt;   // the store is unreachable: the request goes on, as a budget never blocks on the disk
+    QSqlQuery q(d);
+    if (m_store.isShared()) {
+        // Every instance reserving for this key waits here for the one before it to commit.
+        q.prepare(QStringLiteral("SELECT pg_advisory_xact_lock(hashtext(?))"));
+        q.addBindValue(r.keyId);
+        q.exec();
+    }
+    for (const BudgetLimit &l : limits) {
+        const double s = sumOf(d, r.day, r.keyId, l.route, l.target, nowMs);
+        if (s + 1e-12 >= l.usd) {
+            d.rollback();
+            if (spent)
+                *spent = s;
+            return l;
+        }
+    }
+    q.prepare(QStringLiteral("DELETE FROM reservations WHERE key_id = ? AND expires_ms <= ?"));   // left by a crash
+    q.addBindValue(r.keyId);
+    q.addBindValue(nowMs);
+    q.exec();
+    q.prepare(QStringLiteral("INSERT INTO reservations(id, day, key_id, route, target, amount_usd, expires_ms) VALUES(?,?,?,?,?,?,?)"));
+    for (const QVariant &v : QVariantList{r.id, r.day, r.keyId, r.route, r.target, r.amountUsd, r.expiresMs})
+        q.addBindValue(v);
+    if (!q.exec()) {
+        qCWarning(lcStore) << "reserve failed:" << q.lastError().text();
+        d.rollback();
+        return std::nullopt;
+    }
+    d.commit();
+    return std::nullopt;
+}
+
+double BudgetReservations::spent(const QString &day, const QString &keyId, const QString &route, const QString &target, qint64 nowMs) const
+{
+    return sumOf(QSqlDatabase::database(m_store.connectionName(), false), day, keyId, route, target, nowMs);
+}
+
+int BudgetReservations::live(qint64 nowMs) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_store.connectionName(), false));
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM reservations WHERE expires_ms > ?"));
+    q.addBindValue(nowMs);
+    return q.exec() && q.next() ? q.value(0).toInt() : 0;
+}
+
+} // namespace Aile::Store
