@@ -51,6 +51,9 @@ std::optional<BudgetLimit> BudgetReservations::reserve(const Reservation &r, con
         return std::nullopt;   // the store is unreachable: the request goes on, as a budget never blocks on the disk
     QSqlQuery q(d);
     if (m_store.isShared()) {
+        // A reservation is soft state (it expires by itself): its commit need not wait for the
+        // disk, and the per-key lock below is then held for a round trip, not for an fsync.
+        q.exec(QStringLiteral("SET LOCAL synchronous_commit TO OFF"));
         // Every instance reserving for this key waits here for the one before it to commit.
         q.prepare(QStringLiteral("SELECT pg_advisory_xact_lock(hashtext(?))"));
         q.addBindValue(r.keyId);
