@@ -4,6 +4,8 @@
 
 #include <QtCore/QLoggingCategory>
 #include <QtSql/QSqlDatabase>
+#include <QtSql/QSqlDriver>
+#include <QtSql/QSqlField>
 #include <QtSql/QSqlError>
 #include <QtSql/QSqlQuery>
 
@@ -12,6 +14,26 @@ Q_DECLARE_LOGGING_CATEGORY(lcStore)
 namespace Aile::Store {
 
 namespace {
+
+// Runs sql with its ? filled in by the driver's own quoting, in one round trip: a prepared query on
+// QPSQL costs three (PREPARE, EXECUTE, DEALLOCATE), and these run on every request in team mode.
+bool run(QSqlQuery &q, const QSqlDatabase &d, const QString &sql, const QVariantList &values)
+{
+    QString text;
+    text.reserve(sql.size() + 32 * values.size());
+    qsizetype next = 0;
+    for (const QChar c : sql) {
+        if (c != QLatin1Char('?') || next >= values.size()) {
+            text.append(c);
+            continue;
+        }
+        const QVariant &v = values.at(next++);
+        QSqlField field(QString(), v.metaType());
+        field.setValue(v);
+        text.append(d.driver()->formatValue(field));
+    }
+    return q.exec(text);
+}
 
 double sumOf(const QSqlDatabase &d, const QString &day, const QString &keyId, const QString &route, const QString &target, qint64 nowMs)
 {
@@ -27,15 +49,10 @@ double sumOf(const QSqlDatabase &d, const QString &day, const QString &keyId, co
         }
     }
     QSqlQuery q(d);
-    q.prepare(QStringLiteral("SELECT (SELECT COALESCE(SUM(cost_usd), 0) FROM ledger%1)"
-                             " + (SELECT COALESCE(SUM(amount_usd), 0) FROM reservations%1 AND expires_ms > ?)")
-                  .arg(scope));
-    for (const QVariant &b : binds)
-        q.addBindValue(b);
-    for (const QVariant &b : binds)
-        q.addBindValue(b);
-    q.addBindValue(nowMs);
-    if (!q.exec() || !q.next()) {
+    const QString sql = QStringLiteral("SELECT (SELECT COALESCE(SUM(cost_usd), 0) FROM ledger%1)"
+                                       " + (SELECT COALESCE(SUM(amount_usd), 0) FROM reservations%1 AND expires_ms > ?)")
+                            .arg(scope);
+    if (!run(q, d, sql, binds + binds + QVariantList{nowMs}) || !q.next()) {
         qCWarning(lcStore) << "sum spend and reservations failed:" << q.lastError().text();
         return 0;
     }
@@ -55,9 +72,7 @@ std::optional<BudgetLimit> BudgetReservations::reserve(const Reservation &r, con
         // disk, and the per-key lock below is then held for a round trip, not for an fsync.
         q.exec(QStringLiteral("SET LOCAL synchronous_commit TO OFF"));
         // Every instance reserving for this key waits here for the one before it to commit.
-        q.prepare(QStringLiteral("SELECT pg_advisory_xact_lock(hashtext(?))"));
-        q.addBindValue(r.keyId);
-        q.exec();
+        run(q, d, QStringLiteral("SELECT pg_advisory_xact_lock(hashtext(?))"), {r.keyId});
     }
     for (const BudgetLimit &l : limits) {
         const double s = sumOf(d, r.day, r.keyId, l.route, l.target, nowMs);
@@ -68,14 +83,9 @@ std::optional<BudgetLimit> BudgetReservations::reserve(const Reservation &r, con
             return l;
         }
     }
-    q.prepare(QStringLiteral("DELETE FROM reservations WHERE key_id = ? AND expires_ms <= ?"));   // left by a crash
-    q.addBindValue(r.keyId);
-    q.addBindValue(nowMs);
-    q.exec();
-    q.prepare(QStringLiteral("INSERT INTO reservations(id, day, key_id, route, target, amount_usd, expires_ms) VALUES(?,?,?,?,?,?,?)"));
-    for (const QVariant &v : QVariantList{r.id, r.day, r.keyId, r.route, r.target, r.amountUsd, r.expiresMs})
-        q.addBindValue(v);
-    if (!q.exec()) {
+    run(q, d, QStringLiteral("DELETE FROM reservations WHERE key_id = ? AND expires_ms <= ?"), {r.keyId, nowMs});   // left by a crash
+    if (!run(q, d, QStringLiteral("INSERT INTO reservations(id, day, key_id, route, target, amount_usd, expires_ms) VALUES(?,?,?,?,?,?,?)"),
+             {r.id, r.day, r.keyId, r.route, r.target, r.amountUsd, r.expiresMs})) {
         qCWarning(lcStore) << "reserve failed:" << q.lastError().text();
         d.rollback();
         return std::nullopt;
