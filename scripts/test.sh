@@ -32,7 +32,7 @@ cd "$AILE_ROOT"
 check_platform
 
 # --- Debian packages ----------------------------------------------------------------------------
-packages=("${AILE_BUILD_PACKAGES[@]}" "${AILE_GUI_RUNTIME_PACKAGES[@]}"
+packages=("${AILE_BUILD_PACKAGES[@]}" "${AILE_GUI_RUNTIME_PACKAGES[@]}" "${AILE_TEAM_TEST_PACKAGES[@]}"
     xvfb xauth dbus dbus-x11 gnome-keyring libsecret-tools
     desktop-file-utils appstream)   # the packaging tests validate the desktop entry and metainfo
 if [[ "${AILE_TEST_SANITIZE:-1}" != 0 || "${AILE_TEST_FUZZ:-1}" != 0 ]]; then

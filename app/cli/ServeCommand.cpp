@@ -3,6 +3,7 @@
 #include "core/AdminToken.h"
 #include "host/Engine.h"
 #include "log/Logging.h"
+#include "store/SqlDialect.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
@@ -42,6 +43,10 @@ int runServe(const QStringList &arguments)
                       QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("listen"), QStringLiteral("Address and port (default 127.0.0.1:2453; port 0 picks a free one)."),
                       QStringLiteral("HOST:PORT")});
+    parser.addOption({QStringLiteral("store"),
+                      QStringLiteral("A PostgreSQL database shared with other instances (team mode, docs/team.md) instead of "
+                                     "the data directory's SQLite."),
+                      QStringLiteral("postgresql://USER@HOST:PORT/DB")});
     parser.addOption({QStringLiteral("config"), QStringLiteral("A JSON configuration file applied at start (docs/configuration.md)."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("secrets-file"),
@@ -76,6 +81,11 @@ int runServe(const QStringList &arguments)
     EngineOptions options;
     options.dataDir = parser.isSet(QStringLiteral("data-dir")) ? parser.value(QStringLiteral("data-dir")) : defaultDataDir();
     options.configPath = parser.value(QStringLiteral("config"));
+    options.store = parser.value(QStringLiteral("store"));
+    if (!options.store.isEmpty() && !Store::SqlDialect::isServerLocation(options.store)) {
+        err << "aile serve: --store takes a postgresql://USER@HOST:PORT/DATABASE URL; leave it out for the data directory's SQLite\n";
+        return 2;
+    }
     options.fileSecretsPath = parser.value(QStringLiteral("secrets-file"));
     options.adminTokenFile = AdminToken::filePath(options.dataDir);
     if (parser.isSet(QStringLiteral("listen"))
@@ -101,6 +111,8 @@ int runServe(const QStringList &arguments)
     QObject::connect(&engine, &Engine::started, [&out, &options](const QString &address, quint16 port) {
         out << "listening on " << address << ':' << port << Qt::endl;
         out << "data in " << options.dataDir << Qt::endl;
+        if (!options.store.isEmpty())
+            out << "store " << Store::SqlDialect::redacted(options.store) << Qt::endl;
     });
     QObject::connect(&engine, &Engine::startFailed, [&err, &exitCode](const QString &error) {
         err << "aile serve: " << error << Qt::endl;

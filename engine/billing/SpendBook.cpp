@@ -1,12 +1,17 @@
 #include "SpendBook.h"
 
+#include "core/Clock.h"
+#include "store/BudgetReservations.h"
 #include "store/Store.h"
+
+#include <QtCore/QDateTime>
 
 namespace Aile::Billing {
 
-void SpendBook::attach(const Store::Store *store)
+void SpendBook::attach(const Store::Store *store, const Clock *clock)
 {
     m_store = store;
+    m_clock = clock;
     m_day.clear();
     m_sums.clear();
     m_listValues.clear();
@@ -36,6 +41,10 @@ void SpendBook::load(const QString &day) const
 
 double SpendBook::spent(const QString &day, const QString &keyId, const QString &route, const QString &target) const
 {
+    if (m_store && m_store->isShared()) {
+        const qint64 now = m_clock ? m_clock->nowMs() : QDateTime::currentMSecsSinceEpoch();
+        return Store::BudgetReservations(*m_store).spent(day, keyId, route, route.isEmpty() ? QString() : target, now);
+    }
     if (day != m_day)
         load(day);
     return m_sums.value(slot(keyId, route, route.isEmpty() ? QString() : target));

@@ -5,6 +5,9 @@
 #include <QtCore/QHash>
 #include <QtCore/QString>
 
+namespace Aile {
+class Clock;
+}
 namespace Aile::Store {
 class Store;
 }
@@ -15,10 +18,15 @@ namespace Aile::Billing {
 /// pipeline reads it: loaded once a day from the durable ledger, then kept current as requests
 /// finish, so a budget sees a charge the moment it is made, before the store writer commits it.
 /// Only the engine thread touches it.
+///
+/// On a shared store (PostgreSQL, team mode) other instances spend too, so every read asks the
+/// database: the ledger plus the reservations of requests in flight on any instance
+/// (Store::BudgetReservations, docs/team.md "Budgets").
 class SpendBook
 {
 public:
-    void attach(const Store::Store *store);
+    /// clock: what a shared store's reservations expire against (team mode).
+    void attach(const Store::Store *store, const Clock *clock = nullptr);
     /// What the ledger holds for that day (UTC) and key; with route, that route only; with route and
     /// target, what that route spent on what the target calls.
     double spent(const QString &day, const QString &keyId, const QString &route = {}, const QString &target = {}) const;
@@ -33,6 +41,7 @@ private:
     static QString slot(const QString &keyId, const QString &route, const QString &target);
 
     const Store::Store *m_store = nullptr;
+    const Clock *m_clock = nullptr;
     mutable QString m_day;
     mutable QHash<QString, double> m_sums;
     mutable QHash<QString, double> m_listValues;   // per key

@@ -24,6 +24,7 @@ ConfigFile ConfigFile::read(const QByteArray &bytes)
     cfg.problems += topLevelProblems(root);
 
     cfg.adminToken = root.value(QLatin1String("adminToken")).toString();
+    cfg.store = root.value(QLatin1String("store")).toString();
     const QJsonArray providers = root.value(QLatin1String("providers")).toArray();
     for (int i = 0; i < providers.size(); ++i) {
         if (!providers.at(i).isObject())

@@ -32,6 +32,7 @@ struct ProvisionedKey
 struct ConfigFile
 {
     QString adminToken;     // "env:NAME", "keychain:NAME" or the token itself
+    QString store;          // "postgresql://…": the shared store (team mode); empty: the data folder's SQLite
     QList<Catalog::ProviderInfo> providers;
     QList<Catalog::Sharer> sharers;
     QList<ProvisionedKey> keys;

@@ -37,6 +37,16 @@ std::optional<Baseline> Baseline::ofDataDir(const QString &dataDir, QString *err
     return of(store);
 }
 
+std::optional<Baseline> Baseline::ofStore(const QString &location, QString *error)
+{
+    Store::Store store(location, true);
+    if (!store.open(error))
+        return std::nullopt;
+    if (store.schemaVersion() == 0)
+        return empty();   // a new database: the engine makes the schema when it opens it
+    return of(store);
+}
+
 Baseline Baseline::empty()
 {
     Baseline b;

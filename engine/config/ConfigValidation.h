@@ -26,6 +26,8 @@ struct Baseline
     /// What the store in dataDir holds, read without writing (an engine may be running on it);
     /// empty() when there is no store yet. nullopt (and error) when it cannot be read.
     static std::optional<Baseline> ofDataDir(const QString &dataDir, QString *error);
+    /// The same for a store given by its location (a postgresql:// URL: team mode).
+    static std::optional<Baseline> ofStore(const QString &location, QString *error);
     /// An empty store: the shipped catalogue, no sharers, no keys.
     static Baseline empty();
 };

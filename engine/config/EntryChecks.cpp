@@ -303,6 +303,7 @@ Problems topLevelProblems(const QJsonObject &root)
     Problems out;
     checkFields(root,
                 {{"adminToken", Field::String},
+                 {"store", Field::String},
                  {"providers", Field::Array},
                  {"sharers", Field::Array},
                  {"keys", Field::Array},
@@ -311,6 +312,10 @@ Problems topLevelProblems(const QJsonObject &root)
                  {"catalog", Field::Object},
                  {"$schema", Field::String}},
                 QString(), QStringLiteral("top-level entry of the configuration"), QString(), &out);
+    if (const QJsonValue store = root.value(QLatin1String("store")); store.isString()
+        && !store.toString().startsWith(QLatin1String("postgresql://")) && !store.toString().startsWith(QLatin1String("postgres://")))
+        out.append({QStringLiteral("/store"), QStringLiteral("\"store\" takes a postgresql://user@host:port/database URL (docs/team.md); "
+                                                           "leave it out to keep the data folder's SQLite store")});
     for (const char *list : {"providers", "sharers", "keys"}) {
         const QJsonArray entries = root.value(QLatin1String(list)).toArray();
         for (int i = 0; i < entries.size(); ++i)

@@ -27,6 +27,7 @@ namespace Routing {
 class PinBook;
 }
 namespace Store {
+class Store;
 class TraceSink;
 }
 
@@ -50,6 +51,7 @@ struct DispatchServices
     Routing::PinBook *pins;                       // session affinity; null without
     Billing::SpendBook &spend;
     Store::TraceSink *traces;                     // null: nothing is recorded
+    Store::Store *store;                          // the engine's store; a shared one holds budgets (team mode)
 
     /// A sharer by its handle (any case), or null.
     const Catalog::Sharer *sharer(const QString &handle) const;

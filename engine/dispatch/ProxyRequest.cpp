@@ -1,6 +1,8 @@
 #include "ProxyRequest.h"
 #include "routing/PlanFacts.h"
 
+#include "BudgetHold.h"
+
 #include "UpstreamRequestBuilder.h"
 #include "billing/Charge.h"
 #include "billing/SpendBook.h"
@@ -162,6 +164,10 @@ void ProxyRequest::start()
     m_trace.affinity = m_affinity.verdictFor({});
     if (!m_plan.ok()) {
         answerError(m_plan.status, m_plan.message, m_plan.extra, m_plan.retryAfterMs);
+        return;
+    }
+    if (const auto refused = holdBudget(m_s.store, m_s.clock, m_key, m_plan, m_trace.id)) {   // team mode: budgets across instances
+        answerError(refused->status, refused->message, refused->extra, -1);
         return;
     }
     moveTo(State::Dialling);

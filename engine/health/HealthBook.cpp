@@ -62,8 +62,10 @@ void HealthBook::addOutcome(SharerHealth &h, bool ok)
 void HealthBook::recordSuccess(const QString &handle, qint64 ttfbMs)
 {
     SharerHealth &h = m_health[handle];
-    if (h.deadKey || h.ladderStep > 0)
+    if (h.deadKey || h.ladderStep > 0) {
         qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=back was=%2").arg(handle, h.deadKey ? QStringLiteral("dead_key") : QStringLiteral("cooling"));
+        share(SharedVerdict::Kind::Back, handle, {}, 0, {});
+    }
     h.ladderStep = 0;
     h.cooldownUntilMs = 0;
     h.cooldownReason.clear();
@@ -89,16 +91,19 @@ qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Fa
             qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=dead_key reason=\"the provider refused its credential\"").arg(handle);
         h.deadKey = true;
         h.deadByProbeOnly = false;
+        share(SharedVerdict::Kind::DeadKey, handle, {}, 0, QStringLiteral("the provider refused its credential"));
         return 0;
     case Failure::ModelNoQuota:
         // The key has no quota for this one model: take it off this account, keep the rest.
         h.modelOffUntil.insert(model, now + MaxRetryAfterMs);
         qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=model_off model=%2 reason=\"no quota for this model\"").arg(handle, model);
+        share(SharedVerdict::Kind::ModelOff, handle, model, now + MaxRetryAfterMs, QStringLiteral("no quota for this model"));
         return now + MaxRetryAfterMs;
     case Failure::CutStream:
         h.cooldownUntilMs = qMax(h.cooldownUntilMs, now + CutStreamCooldownMs);
         h.cooldownReason = QStringLiteral("cut stream");
         qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=cooling reason=\"cut stream\" for_ms=%2").arg(handle).arg(h.cooldownUntilMs - now);
+        share(SharedVerdict::Kind::Cooldown, handle, {}, h.cooldownUntilMs, h.cooldownReason);
         return h.cooldownUntilMs;
     case Failure::RateLimited:
     case Failure::ServerError:
@@ -127,6 +132,7 @@ qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Fa
     h.benchedForMs = h.cooldownUntilMs - now;
     qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=cooling reason=\"%2\" for_ms=%3 step=%4")
                                       .arg(handle, h.cooldownReason).arg(h.benchedForMs).arg(h.ladderStep);
+    share(SharedVerdict::Kind::Cooldown, handle, {}, h.cooldownUntilMs, h.cooldownReason);
     return h.cooldownUntilMs;
 }
 
@@ -193,6 +199,42 @@ QString HealthBook::clearCooldown(const QString &handle)
     it->benchedForMs = 0;
     qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=back was=cooling reason=\"cooldown cleared by the user (was: %2)\"").arg(handle, was);
     return was;
+}
+
+void HealthBook::share(SharedVerdict::Kind kind, const QString &handle, const QString &model, qint64 untilMs, const QString &reason)
+{
+    if (m_share)
+        m_share(SharedVerdict{kind, handle, model, untilMs, reason});
+}
+
+void HealthBook::applyShared(const SharedVerdict &v)
+{
+    SharerHealth &h = m_health[v.handle];
+    switch (v.kind) {
+    case SharedVerdict::Kind::Cooldown:
+        if (v.untilMs > h.cooldownUntilMs) {
+            h.cooldownUntilMs = v.untilMs;
+            h.cooldownReason = v.reason;
+            h.benchedForMs = qMax<qint64>(0, v.untilMs - m_clock->nowMs());
+        }
+        break;
+    case SharedVerdict::Kind::ModelOff:
+        h.modelOffUntil.insert(v.model, qMax(h.modelOffUntil.value(v.model, 0), v.untilMs));
+        break;
+    case SharedVerdict::Kind::DeadKey:
+        h.deadKey = true;
+        break;
+    case SharedVerdict::Kind::Back:
+        h.cooldownUntilMs = 0;
+        h.cooldownReason.clear();
+        h.ladderStep = 0;
+        h.deadKey = false;
+        h.deadByProbeOnly = false;
+        break;
+    }
+    qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=%2 reason=\"%3\" (learnt by another instance)")
+                                      .arg(v.handle, v.kind == SharedVerdict::Kind::Back ? QStringLiteral("back") : QStringLiteral("cooling"),
+                                           v.reason);
 }
 
 void HealthBook::setHeadroom(const QString &handle, double headroom)

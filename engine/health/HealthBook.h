@@ -7,6 +7,8 @@
 #include <QtCore/QSet>
 #include <QtCore/QString>
 
+#include <functional>
+
 namespace Aile {
 class Clock;
 }
@@ -44,6 +46,18 @@ struct SharerHealth
     double throughput = 0;              // moving average of output tokens per second
     int throughputSamples = 0;
     int inFlight = 0;
+};
+
+/// A verdict about an account that every instance on a shared store honours (team mode,
+/// docs/team.md "Shared health"): a cooldown, a model taken off it, a dead key, or its return.
+struct SharedVerdict
+{
+    enum class Kind { Cooldown, ModelOff, DeadKey, Back };
+    Kind kind = Kind::Cooldown;
+    QString handle;
+    QString model;        // ModelOff only
+    qint64 untilMs = 0;   // Cooldown and ModelOff
+    QString reason;
 };
 
 /// Health signals per sharer: the cooldown veto, the backoff ladder, dead keys, probe results,
@@ -92,6 +106,10 @@ public:
     double weight(const QString &handle) const;
 
     void setJitterSource(QRandomGenerator *rng) { m_rng = rng; }
+    /// Team mode: called with each verdict this instance learns, to share it (SharedHealth).
+    void setShare(std::function<void(const SharedVerdict &)> share) { m_share = std::move(share); }
+    /// Another instance's verdict: honoured here as if learnt here (never shared back).
+    void applyShared(const SharedVerdict &verdict);
     void reset()
     {
         m_health.clear();
@@ -101,8 +119,11 @@ public:
 private:
     void addOutcome(SharerHealth &h, bool ok);
 
+    void share(SharedVerdict::Kind kind, const QString &handle, const QString &model, qint64 untilMs, const QString &reason);
+
     Clock *m_clock;
     QRandomGenerator *m_rng = nullptr;
+    std::function<void(const SharedVerdict &)> m_share;
     QHash<QString, SharerHealth> m_health;
     HealthWindow m_window;
 };

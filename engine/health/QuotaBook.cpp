@@ -71,9 +71,21 @@ qint64 QuotaBook::holdRefused(const QString &handle, const QString &model, const
     QList<QuotaWindow> &held = m_held[handle];
     held.removeIf([nowMs](const QuotaWindow &w) { return w.resetAtMs <= nowMs; });
     for (const QuotaWindow &w : windows)
-        if (w.subscription && w.exhausted && w.covers(model) && w.resetAtMs > nowMs)
+        if (w.subscription && w.exhausted && w.covers(model) && w.resetAtMs > nowMs) {
             held.append(w);
+            if (m_share)
+                m_share(handle, w);
+        }
     return until;
+}
+
+void QuotaBook::applyShared(const QString &handle, const QuotaWindow &window, qint64 nowMs)
+{
+    if (window.resetAtMs <= nowMs)
+        return;
+    QList<QuotaWindow> &held = m_held[handle];
+    held.removeIf([&](const QuotaWindow &w) { return w.resetAtMs <= nowMs || (w.name == window.name && w.resetAtMs <= window.resetAtMs); });
+    held.append(window);
 }
 
 std::optional<qint64> QuotaBook::allowanceResetMs(const QString &handle, const QString &model, qint64 nowMs) const

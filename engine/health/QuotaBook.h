@@ -8,6 +8,7 @@
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace Aile::Health {
@@ -43,6 +44,10 @@ public:
     /// the snapshot grows (a refusal is the provider's word, not a guess). Returns the reset; 0
     /// when the refusal named no spent window with a reset ahead (the usual backoff then applies).
     qint64 holdRefused(const QString &handle, const QString &model, const Http::HttpHeaders &refusal, qint64 nowMs);
+    /// Team mode: called with each spent window a refusal confirmed, to share it (SharedHealth).
+    void setShare(std::function<void(const QString &handle, const QuotaWindow &window)> share) { m_share = std::move(share); }
+    /// Another instance's confirmed spent window: held here too until its reset.
+    void applyShared(const QString &handle, const QuotaWindow &window, qint64 nowMs);
 
     /// When a fresh snapshot shows a subscription window covering the model exhausted with a
     /// known reset still ahead: that reset. Unknown, stale or failed quota: 0 (never removes).
@@ -59,6 +64,7 @@ public:
 private:
     QHash<QString, QuotaSnapshot> m_book;
     QHash<QString, QList<QuotaWindow>> m_held;   // spent windows a 429 confirmed, until their reset
+    std::function<void(const QString &, const QuotaWindow &)> m_share;
 };
 
 } // namespace Aile::Health

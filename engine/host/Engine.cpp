@@ -14,6 +14,10 @@
 #include "http/HttpServer.h"
 #include "http/UpstreamClient.h"
 #include "secrets/SecretStore.h"
+#include "SharedHealth.h"
+#include "SharedPins.h"
+#include "store/ChangeFeed.h"
+#include "store/SqlDialect.h"
 #include "store/Store.h"
 #include "store/StoreFiles.h"
 #include "store/StoreWriter.h"
@@ -24,6 +28,9 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QStandardPaths>
+#include <QtCore/QTimer>
+
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcEngine, "aile.engine")
 
@@ -59,7 +66,9 @@ std::optional<Config::ConfigFile> checkedConfig(const EngineOptions &options, QS
         return std::nullopt;
     }
     Config::ConfigFile config = Config::ConfigFile::read(file.readAll());
-    const std::optional<Config::Baseline> baseline = Config::Baseline::ofDataDir(options.dataDir, error);
+    const QString store = !options.store.isEmpty() ? options.store : config.store;
+    const std::optional<Config::Baseline> baseline
+        = store.isEmpty() ? Config::Baseline::ofDataDir(options.dataDir, error) : Config::Baseline::ofStore(store, error);
     if (!baseline)
         return std::nullopt;
     const Config::Problems problems = Config::validate(config, *baseline, Config::UnknownKey::Problem, nullptr);
@@ -120,6 +129,7 @@ void Engine::start()
     std::optional<Config::ConfigFile> config;
     if (!m_options.configPath.isEmpty())
         config = checkedConfig(m_options, &error);
+    m_storeLocation = !m_options.store.isEmpty() ? m_options.store : config ? config->store : QString();
     if (!error.isEmpty() || !openStore(&error) || !applyConfig(config ? &*config : nullptr, &error)) {
         // A refused configuration's lines go out with startFailed; the log keeps its summary.
         qCWarning(lcEngine).noquote() << error.section(QLatin1Char('\n'), -1);
@@ -169,6 +179,7 @@ void Engine::start()
         }
         Q_EMIT statusChanged(status());
     };
+    watchSharedStore();
     m_verifier = new Dispatch::Verifier(m_ctx, this);
     m_ctx.verifier = m_verifier;
     connect(m_verifier, &Dispatch::Verifier::sharerChanged, this, [this] { Q_EMIT statusChanged(status()); });
@@ -199,14 +210,57 @@ bool Engine::openStore(QString *error)
     }
     if (!Store::prepareDataFolder(m_options.dataDir, error))   // 0700 whatever the umask; tightened if it was not
         return false;
-    const QString path = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
-    m_store = std::make_unique<Store::Store>(path);
+    if (m_storeLocation.isEmpty())
+        m_storeLocation = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
+    m_store = std::make_unique<Store::Store>(m_storeLocation);
     if (!m_store->open(error))
         return false;
+    if (m_store->isShared())
+        qCInfo(lcEngine).noquote() << "store: shared database" << Store::SqlDialect::redacted(m_storeLocation);
     m_ctx.store = m_store.get();
-    m_ctx.spend.attach(m_store.get());
-    m_writer = std::make_unique<Store::StoreWriter>(path);
+    m_ctx.spend.attach(m_store.get(), m_ctx.clock);
+    m_writer = std::make_unique<Store::StoreWriter>(m_storeLocation);
+    m_writer->setJournalFolder(m_options.dataDir);
     return m_writer->start(error);
+}
+
+void Engine::watchSharedStore()
+{
+    if (!m_store->isShared())
+        return;
+    m_sharedHealth = std::make_unique<SharedHealth>(*m_store, *m_health, m_ctx.quota, m_ctx.clock);
+    m_sharedHealth->start();
+    auto *pins = new SharedPins(*m_store, *m_pins, this);
+    pins->start();
+    // Another instance changed keys, sharers, routes or settings: read the store again, once per
+    // burst of announcements (an import announces many rows in one commit). It learnt something
+    // of an account: honour it now.
+    auto *feed = new Store::ChangeFeed(m_storeLocation, this);
+    QString error;
+    if (!feed->start({QLatin1String(Store::ChangeFeed::StateChannel), QLatin1String(Store::ChangeFeed::HealthChannel),
+                      QLatin1String(Store::ChangeFeed::PinsChannel)},
+                     &error)) {
+        qCWarning(lcEngine).noquote() << error << "- what other instances change or learn shows here after a restart";
+        delete feed;
+        return;
+    }
+    connect(feed, &Store::ChangeFeed::changed, this, [this, pins](const QString &channel, const QString &payload) {
+        if (channel == QLatin1String(Store::ChangeFeed::PinsChannel)) {
+            pins->apply(payload);
+            return;
+        }
+        if (channel == QLatin1String(Store::ChangeFeed::HealthChannel)) {
+            m_sharedHealth->apply(payload);
+            return;
+        }
+        if (channel != QLatin1String(Store::ChangeFeed::StateChannel) || std::exchange(m_reloadQueued, true))
+            return;
+        QTimer::singleShot(0, this, [this] {
+            m_reloadQueued = false;
+            if (m_ctx.reloadState)
+                m_ctx.reloadState();
+        });
+    });
 }
 
 bool Engine::applyConfig(const Config::ConfigFile *config, QString *error)

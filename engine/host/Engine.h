@@ -37,11 +37,16 @@ class HealthBook;
 namespace Dispatch {
 class Verifier;
 }
+class SharedHealth;
 
 /// How to start an engine.
 struct EngineOptions
 {
     QString dataDir;                  // the store lives here (aile.db)
+    // A postgresql:// URL: the store is that database instead, shared with the other instances on
+    // it (team mode, docs/team.md); the ledger journal and admin token file stay in dataDir.
+    // Empty: the configuration's "store", else <dataDir>/aile.db.
+    QString store;
     QHostAddress listenAddress = QHostAddress::LocalHost;
     quint16 port = 2453;              // 0: any free port
     QString configPath;               // applied at start when set
@@ -115,14 +120,17 @@ private:
     void resolveSecrets();
     void listen();
     void provideAdminToken();
+    void watchSharedStore();
     EngineStatus status() const;
 
     EngineOptions m_options;
+    QString m_storeLocation;   // the file or URL opened (options, then the configuration, then dataDir)
     std::unique_ptr<SystemClock> m_systemClock;
     std::unique_ptr<Store::Store> m_store;
     std::unique_ptr<Store::StoreWriter> m_writer;
     std::unique_ptr<Health::HealthBook> m_health;
     std::unique_ptr<Routing::PinBook> m_pins;
+    std::unique_ptr<SharedHealth> m_sharedHealth;   // team mode only
     Dispatch::Verifier *m_verifier = nullptr;
     EngineContext m_ctx;
     Http::HttpServer *m_server = nullptr;
@@ -133,6 +141,7 @@ private:
     QString m_madeAdminToken;   // made at this start: copied to the keychain once one answers
     int m_pendingSecrets = 0;
     bool m_running = false;
+    bool m_reloadQueued = false;
     bool m_keychainProbed = false;
     bool m_keychainAvailable = false;
     QString m_keychainError;

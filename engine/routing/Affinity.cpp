@@ -99,11 +99,18 @@ void PinBook::prune()
 void PinBook::record(const SessionEvidence &ev, const QList<QByteArray> &answerKeys, const QString &handle, qint64 ttlMs,
                      bool conversationPins)
 {
+    const QList<QByteArray> conversation = conversationPins ? QList<QByteArray>{ev.conversation, ev.session, ev.cacheKey, ev.opening}
+                                                            : QList<QByteArray>{};
+    adopt(answerKeys, conversation, handle, ttlMs);
+    if (m_share)
+        m_share(answerKeys, conversation, handle, ttlMs);
+}
+
+void PinBook::adopt(const QList<QByteArray> &answerKeys, const QList<QByteArray> &conversationKeys, const QString &handle, qint64 ttlMs)
+{
     for (const QByteArray &key : answerKeys)
         put(key, handle, ttlMs, true);
-    if (!conversationPins)
-        return;
-    for (const QByteArray &key : {ev.conversation, ev.session, ev.cacheKey, ev.opening})
+    for (const QByteArray &key : conversationKeys)
         put(key, handle, ttlMs, false);
 }
 

@@ -42,6 +42,12 @@ public:
     /// own reasoning and tool call ids (answerKeys), to it.
     void record(const SessionEvidence &evidence, const QList<QByteArray> &answerKeys, const QString &handle, qint64 ttlMs,
                 bool conversationPins);
+    /// Team mode: called with the pins each record() makes, to share them (SharedPins, docs/team.md).
+    using Share = std::function<void(const QList<QByteArray> &answerKeys, const QList<QByteArray> &conversationKeys,
+                                     const QString &handle, qint64 ttlMs)>;
+    void setShare(Share share) { m_share = std::move(share); }
+    /// Pins another instance made, taken as if record() had made them here (never shared back).
+    void adopt(const QList<QByteArray> &answerKeys, const QList<QByteArray> &conversationKeys, const QString &handle, qint64 ttlMs);
     /// The account failed the session: every pin of this evidence that names it goes.
     void drop(const SessionEvidence &evidence, const QString &handle);
     /// The account a pin key names now, or empty (tests and the trace).
@@ -74,6 +80,7 @@ private:
 
     Clock *m_clock;
     QHash<QByteArray, Pin> m_pins;
+    Share m_share;
     QHash<QString, QList<Waiter>> m_waiters;
     int m_putsSincePrune = 0;
 };

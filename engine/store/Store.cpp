@@ -1,5 +1,7 @@
 #include "Store.h"
 
+#include "ChangeFeed.h"
+#include "SqlDialect.h"
 #include "StoreFiles.h"
 
 #include <QtCore/QAtomicInteger>
@@ -7,6 +9,7 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLoggingCategory>
+#include <QtCore/QScopeGuard>
 #include <QtSql/QSqlDatabase>
 #include <QtSql/QSqlError>
 #include <QtSql/QSqlQuery>
@@ -53,7 +56,19 @@ const char *const Migrations[] = {
     //    the money (docs/subscriptions.md "What it costs"). Older rows read as API-key rows.
     R"(ALTER TABLE ledger ADD COLUMN subscription INTEGER NOT NULL DEFAULT 0;
        ALTER TABLE ledger ADD COLUMN list_value_usd REAL NOT NULL DEFAULT 0;)",
+    // 7: team mode (docs/team.md): a request's quote held against its key's budgets while it runs,
+    //    shared by the instances on one database (BudgetReservations); and what one instance learnt
+    //    of an account (cooldowns, spent windows, dead keys) for the others (SharedHealthRows).
+    R"(CREATE TABLE reservations(id TEXT PRIMARY KEY, day TEXT NOT NULL, key_id TEXT NOT NULL, route TEXT, target TEXT,
+           amount_usd REAL NOT NULL, expires_ms INTEGER NOT NULL);
+       CREATE INDEX reservations_key ON reservations(day, key_id);
+       CREATE TABLE shared_health(sharer TEXT NOT NULL, model TEXT NOT NULL, kind TEXT NOT NULL, until_ms INTEGER NOT NULL,
+           json TEXT NOT NULL, PRIMARY KEY(sharer, model, kind));)",
 };
+
+const char TraceColumns[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
+                            " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
+                            " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin, ordered_by";
 
 QSqlDatabase db(const QString &name)
 {
@@ -86,7 +101,8 @@ QString utcDay(qint64 ms)
 }
 
 Store::Store(const QString &path, bool readOnly)
-    : m_path(path), m_connection(QStringLiteral("aile-store-%1").arg(++g_connectionSerial)), m_readOnly(readOnly)
+    : m_path(path), m_connection(QStringLiteral("aile-store-%1").arg(++g_connectionSerial)), m_readOnly(readOnly),
+      m_dialect(std::make_unique<SqlDialect>(path))
 {
 }
 
@@ -94,6 +110,7 @@ Store::~Store()
 {
     m_insertTrace.reset();
     m_insertLedger.reset();
+    m_releaseReservation.reset();
     {
         QSqlDatabase d = db(m_connection);
         if (d.isValid())
@@ -109,55 +126,54 @@ int Store::latestSchemaVersion()
 
 bool Store::open(QString *error)
 {
-    if (!m_readOnly)
+    const bool file = !m_dialect->isPostgres();
+    if (file && !m_readOnly)
         secureDatabaseFiles(m_path);   // created 0600 before SQLite makes it with the umask's mode
-    QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
-    d.setDatabaseName(m_path);
-    if (m_readOnly)
-        d.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=2000"));
-    else
-        d.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-    if (!d.open()) {
-        if (error)
-            *error = QStringLiteral("cannot open the database %1: %2").arg(m_path, d.lastError().text());
+    if (!m_dialect->open(m_connection, m_readOnly, error))
         return false;
-    }
+    QSqlDatabase d = db(m_connection);
     QSqlQuery q(d);
-    if (!m_readOnly) {
+    if (file && !m_readOnly) {
         // WAL with synchronous=NORMAL: a committed write survives the process being killed at any
         // moment (only an OS crash can lose the last transactions).
         q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
         q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
     }
-    q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
+    if (file)
+        q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
     if (!m_readOnly && !migrate(error))
         return false;
-    if (!m_readOnly)
+    if (file && !m_readOnly)
         secureDatabaseFiles(m_path);   // the -wal and -shm SQLite made, and a store left readable by others
     m_open = true;
     return true;
 }
 
+bool Store::isShared() const
+{
+    return m_dialect->isPostgres();
+}
+
 int Store::schemaVersion() const
 {
-    QSqlQuery q(db(m_connection));
-    q.exec(QStringLiteral("PRAGMA user_version"));
-    return q.next() ? q.value(0).toInt() : 0;
+    return m_dialect->schemaVersion(db(m_connection));
 }
 
 bool Store::migrate(QString *error)
 {
     QSqlDatabase d = db(m_connection);
+    m_dialect->lockMigrations(d);   // instances starting together on one server migrate one after the other
+    const auto unlock = qScopeGuard([&] { m_dialect->unlockMigrations(d); });
     const int from = schemaVersion();
     if (from > latestSchemaVersion()) {
         if (error)
             *error = QStringLiteral("the database %1 is from a newer Aile (schema %2, this build knows %3); upgrade Aile")
-                         .arg(m_path).arg(from).arg(latestSchemaVersion());
+                         .arg(SqlDialect::redacted(m_path)).arg(from).arg(latestSchemaVersion());
         return false;
     }
     for (int v = from; v < latestSchemaVersion(); ++v) {
         d.transaction();
-        const QStringList statements = QString::fromUtf8(Migrations[v]).split(QLatin1Char(';'), Qt::SkipEmptyParts);
+        const QStringList statements = m_dialect->migration(Migrations[v]).split(QLatin1Char(';'), Qt::SkipEmptyParts);
         for (const QString &s : statements) {
             if (s.trimmed().isEmpty())
                 continue;
@@ -169,8 +185,12 @@ bool Store::migrate(QString *error)
                 return false;
             }
         }
-        QSqlQuery q(d);
-        q.exec(QStringLiteral("PRAGMA user_version=%1").arg(v + 1));
+        if (!m_dialect->setSchemaVersion(d, v + 1)) {
+            d.rollback();
+            if (error)
+                *error = QStringLiteral("migration to schema %1 could not be recorded").arg(v + 1);
+            return false;
+        }
         d.commit();
     }
     return true;
@@ -196,12 +216,12 @@ bool Store::saveKey(const Keys::ApiKey &key)
     q.addBindValue(key.hash);
     q.addBindValue(key.id);
     exec(q, QStringLiteral("replace key"));
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO keys(id, name, hash, json) VALUES(?, ?, ?, ?)"));
+    q.prepare(m_dialect->upsert(QStringLiteral("keys"), {QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("hash"), QStringLiteral("json")}, 1));
     q.addBindValue(key.id);
     q.addBindValue(key.name);
     q.addBindValue(key.hash);
     q.addBindValue(toJsonText(key.toJson()));
-    return exec(q, QStringLiteral("save key"));
+    return exec(q, QStringLiteral("save key")) && announceStateChange();
 }
 
 bool Store::removeKey(const QString &id)
@@ -209,7 +229,7 @@ bool Store::removeKey(const QString &id)
     QSqlQuery q(db(m_connection));
     q.prepare(QStringLiteral("DELETE FROM keys WHERE id = ?"));
     q.addBindValue(id);
-    return exec(q, QStringLiteral("remove key"));
+    return exec(q, QStringLiteral("remove key")) && announceStateChange();
 }
 
 QList<Catalog::Sharer> Store::sharers() const
@@ -256,7 +276,7 @@ bool Store::saveSharer(const Catalog::Sharer &sharer, QString *error, Catalog::S
         qCInfo(lcStore).noquote() << "sharer" << s.handle << "moved to" << s.binding().trimmed()
                                   << "without a new credential: it needs its key again";
     QSqlQuery q(db(m_connection));
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO sharers(handle, json) VALUES(?, ?)"));
+    q.prepare(m_dialect->upsert(QStringLiteral("sharers"), {QStringLiteral("handle"), QStringLiteral("json")}, 1));
     q.addBindValue(s.handle);
     QJsonObject row = s.toJson();
     if (!s.credentialFor.isEmpty())
@@ -269,7 +289,7 @@ bool Store::saveSharer(const Catalog::Sharer &sharer, QString *error, Catalog::S
     }
     if (saved)
         *saved = s;
-    return true;
+    return announceStateChange();
 }
 
 bool Store::removeSharer(const QString &handle)
@@ -277,7 +297,7 @@ bool Store::removeSharer(const QString &handle)
     QSqlQuery q(db(m_connection));
     q.prepare(QStringLiteral("DELETE FROM sharers WHERE handle = ?"));
     q.addBindValue(handle);
-    return exec(q, QStringLiteral("remove sharer"));
+    return exec(q, QStringLiteral("remove sharer")) && announceStateChange();
 }
 
 QList<Catalog::ProviderInfo> Store::customProviders() const
@@ -294,10 +314,10 @@ QList<Catalog::ProviderInfo> Store::customProviders() const
 bool Store::saveProvider(const Catalog::ProviderInfo &provider)
 {
     QSqlQuery q(db(m_connection));
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO providers(id, json) VALUES(?, ?)"));
+    q.prepare(m_dialect->upsert(QStringLiteral("providers"), {QStringLiteral("id"), QStringLiteral("json")}, 1));
     q.addBindValue(provider.id);
     q.addBindValue(toJsonText(provider.toJson()));
-    return exec(q, QStringLiteral("save provider"));
+    return exec(q, QStringLiteral("save provider")) && announceStateChange();
 }
 
 bool Store::removeProvider(const QString &id)
@@ -305,7 +325,7 @@ bool Store::removeProvider(const QString &id)
     QSqlQuery q(db(m_connection));
     q.prepare(QStringLiteral("DELETE FROM providers WHERE id = ?"));
     q.addBindValue(id);
-    return exec(q, QStringLiteral("remove provider"));
+    return exec(q, QStringLiteral("remove provider")) && announceStateChange();
 }
 
 QList<Catalog::ModelInfo> Store::modelOverrides() const
@@ -322,11 +342,11 @@ QList<Catalog::ModelInfo> Store::modelOverrides() const
 bool Store::saveModelOverride(const Catalog::ModelInfo &model)
 {
     QSqlQuery q(db(m_connection));
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO model_overrides(provider, id, json) VALUES(?, ?, ?)"));
+    q.prepare(m_dialect->upsert(QStringLiteral("model_overrides"), {QStringLiteral("provider"), QStringLiteral("id"), QStringLiteral("json")}, 2));
     q.addBindValue(model.provider);
     q.addBindValue(model.id);
     q.addBindValue(toJsonText(model.toJson()));
-    return exec(q, QStringLiteral("save model override"));
+    return exec(q, QStringLiteral("save model override")) && announceStateChange();
 }
 
 bool Store::removeModelOverride(const QString &provider, const QString &id)
@@ -335,7 +355,7 @@ bool Store::removeModelOverride(const QString &provider, const QString &id)
     q.prepare(QStringLiteral("DELETE FROM model_overrides WHERE provider = ? AND id = ?"));
     q.addBindValue(provider);
     q.addBindValue(id);
-    return exec(q, QStringLiteral("remove model override"));
+    return exec(q, QStringLiteral("remove model override")) && announceStateChange();
 }
 
 QJsonValue Store::setting(const QString &name) const
@@ -352,10 +372,27 @@ QJsonValue Store::setting(const QString &name) const
 bool Store::saveSetting(const QString &name, const QJsonValue &value)
 {
     QSqlQuery q(db(m_connection));
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO settings(name, json) VALUES(?, ?)"));
+    q.prepare(m_dialect->upsert(QStringLiteral("settings"), {QStringLiteral("name"), QStringLiteral("json")}, 1));
     q.addBindValue(name);
     q.addBindValue(QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)));
-    return exec(q, QStringLiteral("save setting"));
+    return exec(q, QStringLiteral("save setting")) && announceStateChange();
+}
+
+bool Store::announce(const QString &channel, const QString &payload)
+{
+    if (!m_dialect->isPostgres())
+        return true;
+    // Delivered to every listening instance when the surrounding transaction (if any) commits.
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("SELECT pg_notify(?, ?)"));
+    q.addBindValue(channel);
+    q.addBindValue(payload);
+    return exec(q, QStringLiteral("announce a change"));
+}
+
+bool Store::announceStateChange()
+{
+    return announce(QLatin1String(ChangeFeed::StateChannel), QString());
 }
 
 bool Store::inTransaction(const std::function<bool()> &work)
@@ -378,14 +415,18 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
     // Prepared once per connection: the writer runs this for every batch.
     if (!m_insertTrace) {
         m_insertTrace = std::make_unique<QSqlQuery>(d);
-        m_insertTrace->prepare(QStringLiteral(
-            "INSERT OR REPLACE INTO traces(id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route,"
-            " sharer, sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd, absorbed_usd,"
-            " affinity, stream, error, attempts_json, affinity_pin, ordered_by) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+        m_insertTrace->prepare(m_dialect->upsert(QStringLiteral("traces"), QString::fromLatin1(TraceColumns).split(QStringLiteral(", ")), 1));
         m_insertLedger = std::make_unique<QSqlQuery>(d);
         m_insertLedger->prepare(QStringLiteral(
             "INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd, subscription, list_value_usd)"
-            " SELECT ?,?,?,?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE trace_id = ?)"));
+            // Typed: PostgreSQL cannot tell a bare parameter's type in a SELECT list.
+            " SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),"
+            " CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION)"
+            " WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE trace_id = ?)"));
+    }
+    if (!m_releaseReservation && isShared()) {
+        m_releaseReservation = std::make_unique<QSqlQuery>(d);
+        m_releaseReservation->prepare(QStringLiteral("DELETE FROM reservations WHERE id = ?"));
     }
     QSqlQuery &t = *m_insertTrace;
     QSqlQuery &l = *m_insertLedger;
@@ -402,6 +443,12 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
         for (int i = 0; i < values.size(); ++i)
             t.bindValue(i, values.at(i));
         ok = ok && exec(t, QStringLiteral("insert trace"));
+        if (m_releaseReservation) {
+            // The request's reservation ends in the transaction that books its ledger row: the
+            // budget never counts it twice, nor loses it in between.
+            m_releaseReservation->bindValue(0, r.id);
+            ok = ok && exec(*m_releaseReservation, QStringLiteral("release reservation"));
+        }
     }
     for (const LedgerEntry &e : ledger) {
         // One row per request: one already booked for this request id is not booked again.
@@ -420,7 +467,7 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
 
 namespace {
 
-QString whereClause(const TraceQuery &query, QVariantList &binds)
+QString whereClause(const TraceQuery &query, const SqlDialect &dialect, QVariantList &binds)
 {
     QStringList where;
     if (query.sinceMs > 0) {
@@ -444,7 +491,8 @@ QString whereClause(const TraceQuery &query, QVariantList &binds)
         binds << query.status;
     }
     if (!query.text.isEmpty()) {
-        where << QStringLiteral("(model_asked LIKE ? OR model_served LIKE ? OR route LIKE ? OR sharer_name LIKE ? OR error LIKE ? OR key_name LIKE ?)");
+        where << QStringLiteral("(model_asked %1 ? OR model_served %1 ? OR route %1 ? OR sharer_name %1 ? OR error %1 ? OR key_name %1 ?)")
+                     .arg(dialect.likeCaseBlind());
         const QString like = QLatin1Char('%') + query.text + QLatin1Char('%');
         for (int i = 0; i < 6; ++i)
             binds << like;
@@ -486,10 +534,6 @@ TraceRecord traceFromRow(const QSqlQuery &q)
     return r;
 }
 
-const char TraceColumns[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
-                            " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
-                            " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin, ordered_by";
-
 void loadAttempts(const QSqlDatabase &d, TraceRecord &r)
 {
     if (!r.attemptRows.isEmpty())
@@ -528,7 +572,7 @@ void loadAttempts(const QSqlDatabase &d, TraceRecord &r)
 QList<TraceRecord> Store::traces(const TraceQuery &query) const
 {
     QVariantList binds;
-    const QString where = whereClause(query, binds);
+    const QString where = whereClause(query, *m_dialect, binds);
     QSqlDatabase d = db(m_connection);
     QSqlQuery q(d);
     q.prepare(QStringLiteral("SELECT %1 FROM traces%2 ORDER BY started_ms DESC, rowid DESC LIMIT ? OFFSET ?")
@@ -554,7 +598,7 @@ QList<TraceRecord> Store::traces(const TraceQuery &query) const
 int Store::traceCount(const TraceQuery &query) const
 {
     QVariantList binds;
-    const QString where = whereClause(query, binds);
+    const QString where = whereClause(query, *m_dialect, binds);
     QSqlQuery q(db(m_connection));
     q.prepare(QStringLiteral("SELECT COUNT(*) FROM traces%1").arg(where));
     for (const QVariant &b : binds)

@@ -29,13 +29,16 @@ struct TraceQuery
     bool withAttempts = true;
 };
 
-/// The engine's SQLite database (Qt Sql): keys (hashed), sharers (no secrets), settings,
+/// The engine's database (Qt Sql; SQLite, or PostgreSQL for several instances: SqlDialect): keys (hashed), sharers (no secrets), settings,
 /// traces with their attempt rows, and the ledger. WAL mode, versioned migrations. One Store per
 /// thread: each instance owns its own connection.
+class SqlDialect;
+
 class Store
 {
 public:
-    /// path: a file, or ":memory:" for tests. readOnly opens an existing database for reading.
+    /// path: a file, ":memory:" for tests, or a postgresql:// URL (team mode, docs/team.md).
+    /// readOnly opens an existing database for reading.
     explicit Store(const QString &path, bool readOnly = false);
     ~Store();
     Store(const Store &) = delete;
@@ -46,6 +49,8 @@ public:
     int schemaVersion() const;
     static int latestSchemaVersion();
     QString path() const { return m_path; }
+    bool isShared() const;   // PostgreSQL: other instances may write beside this one
+    QString connectionName() const { return m_connection; }   // this thread's Qt Sql connection
 
     QList<Keys::ApiKey> keys() const;
     bool saveKey(const Keys::ApiKey &key);
@@ -70,6 +75,11 @@ public:
     QJsonValue setting(const QString &name) const;
     bool saveSetting(const QString &name, const QJsonValue &value);
 
+    /// Shared store: tells every instance listening on channel (ChangeFeed) that something changed;
+    /// a no-op on SQLite. Every write of keys, sharers, providers, models and settings announces
+    /// itself on ChangeFeed::StateChannel, so the other instances read the store again.
+    bool announce(const QString &channel, const QString &payload);
+
     /// Runs work in one transaction: committed when it returns true, rolled back otherwise (a
     /// configuration is applied whole or not at all).
     bool inTransaction(const std::function<bool()> &work);
@@ -86,12 +96,15 @@ public:
 
 private:
     bool migrate(QString *error);
+    bool announceStateChange();
     QString m_path;
     QString m_connection;
     bool m_readOnly;
     bool m_open = false;
     std::unique_ptr<QSqlQuery> m_insertTrace;
     std::unique_ptr<QSqlQuery> m_insertLedger;
+    std::unique_ptr<QSqlQuery> m_releaseReservation;
+    std::unique_ptr<SqlDialect> m_dialect;
 };
 
 /// "YYYY-MM-DD" of a moment, UTC.

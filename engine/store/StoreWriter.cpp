@@ -18,16 +18,16 @@ namespace Aile::Store {
 class StoreWriter::Worker : public QObject
 {
 public:
-    explicit Worker(QString path) : m_path(std::move(path)) {}
+    Worker(QString path, QString journalFolder) : m_path(std::move(path)), m_journalFolder(std::move(journalFolder)) {}
 
     bool open(QString *error)
     {
         m_store = std::make_unique<Store>(m_path);
         if (!m_store->open(error))
             return false;
-        if (m_path == QLatin1String(":memory:"))
+        if (m_path == QLatin1String(":memory:") || (m_store->isShared() && m_journalFolder.isEmpty()))
             return true;
-        m_journal = std::make_unique<LedgerJournal>(QFileInfo(m_path).absolutePath());
+        m_journal = std::make_unique<LedgerJournal>(m_journalFolder.isEmpty() ? QFileInfo(m_path).absolutePath() : m_journalFolder);
         replayJournal();
         QString journalError;
         if (!m_journal->open(&journalError))
@@ -140,6 +140,7 @@ public:
 
 private:
     QString m_path;
+    QString m_journalFolder;
     std::unique_ptr<Store> m_store;
     std::unique_ptr<LedgerJournal> m_journal;
     int m_commitDelayMs = 0;
@@ -163,7 +164,7 @@ StoreWriter::~StoreWriter()
 
 bool StoreWriter::start(QString *error)
 {
-    m_worker = new Worker(m_path);
+    m_worker = new Worker(m_path, m_journalFolder);
     m_worker->moveToThread(&m_thread);
     m_thread.start();
     bool ok = false;

@@ -25,6 +25,8 @@ public:
     explicit StoreWriter(QString databasePath, QObject *parent = nullptr);
     ~StoreWriter() override;
 
+    /// Where the ledger journal lives (default: beside a database file; a server has no such folder).
+    void setJournalFolder(const QString &folder) { m_journalFolder = folder; }
     /// Opens the writer's connection on its thread; false when the database cannot be opened.
     bool start(QString *error);
     /// Commits what is queued now, waiting for it (at shutdown).
@@ -43,6 +45,7 @@ private:
     QThread m_thread;
     Worker *m_worker = nullptr;
     QString m_path;
+    QString m_journalFolder;
 };
 
 } // namespace Aile::Store

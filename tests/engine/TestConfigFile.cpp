@@ -63,6 +63,8 @@ private Q_SLOTS:
         QTest::newRow("place after a comment") << QByteArray("{ /* a\n b */ \"sharers\": 1 // c\n}")
                                                << "line 2, column 7: \"sharers\" must be a list, not 1";
         QTest::newRow("short key") << QByteArray("{\"keys\": [{\"name\": \"a\", \"key\": \"short\"}]}") << "at least 16";
+        QTest::newRow("store not a server") << QByteArray("{\"store\": \"/var/lib/aile/aile.db\"}")
+                                            << "\"store\" takes a postgresql://user@host:port/database URL";
     }
 
     void errorsNameTheCauseAndTheFix()

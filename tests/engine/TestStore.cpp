@@ -1,5 +1,7 @@
-// The SQLite store: migrations, keys without secrets, traces with attempt rows, the ledger.
+// The store: migrations, keys without secrets, traces with attempt rows, the ledger. The rows
+// marked "postgresql" run the same code against a real PostgreSQL (testsupport/TestPostgres).
 #include "store/Store.h"
+#include "testsupport/TestPostgres.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtSql/QSqlDatabase>
@@ -8,10 +10,30 @@
 
 using namespace Aile;
 
+// The location of a fresh, empty store of the row's dialect; QSKIP when PostgreSQL cannot run.
+#define FRESH_STORE(location)                                                                         \
+    QFETCH(QString, dialect);                                                                         \
+    QString location = QStringLiteral(":memory:");                                                    \
+    if (dialect == QLatin1String("postgresql")) {                                                     \
+        if (!Test::sharedPostgres().start())                                                          \
+            QSKIP(qPrintable(QStringLiteral("PostgreSQL cannot run here: ") + Test::sharedPostgres().skipReason())); \
+        location = Test::sharedPostgres().createDatabase(QStringLiteral("store"));                    \
+    }
+
 class TestStore : public QObject
 {
     Q_OBJECT
+
+    static void dialects()
+    {
+        QTest::addColumn<QString>("dialect");
+        QTest::newRow("sqlite") << QStringLiteral("sqlite");
+        QTest::newRow("postgresql") << QStringLiteral("postgresql");
+    }
+
 private Q_SLOTS:
+    void cleanupTestCase() { Test::sharedPostgres().stop(); }
+
     void migratesToTheLatestSchemaAndUsesWal()
     {
         QTemporaryDir dir;
@@ -57,10 +79,14 @@ private Q_SLOTS:
         QVERIFY(!QByteArray(f.readAll() + wal.readAll()).contains(plain.toUtf8()));
     }
 
+    void tracesRoundTripWithAttemptsAndLedger_data() { dialects(); }
     void tracesRoundTripWithAttemptsAndLedger()
     {
-        Store::Store store(QStringLiteral(":memory:"));
-        QVERIFY(store.open(nullptr));
+        FRESH_STORE(location);
+        Store::Store store(location);
+        QString error;
+        QVERIFY2(store.open(&error), qPrintable(error));
+        QCOMPARE(store.schemaVersion(), Store::Store::latestSchemaVersion());
         Store::TraceRecord t;
         t.id = QStringLiteral("req_1");
         t.startedMs = 1'800'000'000'000;
@@ -95,6 +121,72 @@ private Q_SLOTS:
         Store::TraceQuery q;
         q.status = 500;
         QCOMPARE(store.traceCount(q), 0);
+        // Written again (the journal replayed after a kill): the request is still booked once.
+        QVERIFY(store.record({t}, {e}));
+        QCOMPARE(store.ledger(e.day).size(), 1);
+        QCOMPARE(store.traceCount({}), 1);
+        // The free-text search ignores case on both dialects.
+        Store::TraceQuery text;
+        text.text = QStringLiteral("GPT-5");
+        QCOMPARE(store.traceCount(text), 1);
+    }
+
+    void keysSharersAndSettingsReplaceByName_data() { dialects(); }
+    void keysSharersAndSettingsReplaceByName()
+    {
+        FRESH_STORE(location);
+        Store::Store store(location);
+        QString error;
+        QVERIFY2(store.open(&error), qPrintable(error));
+        Keys::ApiKey first = Keys::ApiKey::fromPlain(QStringLiteral("dev"), QStringLiteral("sk-aile-first-0123456789abcdef"), 1000);
+        QVERIFY(store.saveKey(first));
+        first.name = QStringLiteral("dev renamed");
+        QVERIFY(store.saveKey(first));   // the same id: replaced, not added
+        QVERIFY(store.saveKey(Keys::ApiKey::fromPlain(QStringLiteral("dev renamed"), QStringLiteral("sk-aile-second-0123456789abcd"), 2000)));
+        QCOMPARE(store.keys().size(), 1);   // provisioned again under the same name: the old one goes
+        QCOMPARE(store.keys().first().hash, Keys::hashKey(QStringLiteral("sk-aile-second-0123456789abcd")));
+
+        QVERIFY(store.saveSetting(QStringLiteral("settings"), QJsonObject{{QStringLiteral("pinTtlSeconds"), 300}}));
+        QVERIFY(store.saveSetting(QStringLiteral("settings"), QJsonObject{{QStringLiteral("pinTtlSeconds"), 60}}));
+        QCOMPARE(store.setting(QStringLiteral("settings")).toObject().value(QStringLiteral("pinTtlSeconds")).toInt(), 60);
+        QVERIFY(store.setting(QStringLiteral("absent")).isUndefined());
+
+        Catalog::Sharer sharer;
+        sharer.handle = QStringLiteral("L0123456789abcdef");
+        sharer.name = QStringLiteral("work key");
+        sharer.provider = QStringLiteral("openai");
+        sharer.credentialRef = QStringLiteral("env:OPENAI_API_KEY");
+        QVERIFY2(store.saveSharer(sharer, &error), qPrintable(error));
+        sharer.name = QStringLiteral("renamed");
+        QVERIFY2(store.saveSharer(sharer, &error), qPrintable(error));
+        QCOMPARE(store.sharers().size(), 1);
+        QCOMPARE(store.sharer(sharer.handle)->name, QStringLiteral("renamed"));
+        QCOMPARE(store.sharer(sharer.handle)->credentialRef, QStringLiteral("env:OPENAI_API_KEY"));   // a reference, never the secret
+        QVERIFY(store.removeSharer(sharer.handle));
+        QVERIFY(store.sharers().isEmpty());
+
+        // A transaction that fails leaves nothing behind.
+        QVERIFY(!store.inTransaction([&] { return store.saveSetting(QStringLiteral("half"), 1) && false; }));
+        QVERIFY(store.setting(QStringLiteral("half")).isUndefined());
+    }
+
+    void aSecondOpenFindsTheSchemaInPlace_data() { dialects(); }
+    void aSecondOpenFindsTheSchemaInPlace()
+    {
+        FRESH_STORE(location);
+        QTemporaryDir dir;
+        if (location == QLatin1String(":memory:"))
+            location = dir.filePath(QStringLiteral("twice.db"));
+        {
+            Store::Store first(location);
+            QVERIFY(first.open(nullptr));
+            QVERIFY(first.saveSetting(QStringLiteral("kept"), 7));
+        }
+        Store::Store second(location);
+        QString error;
+        QVERIFY2(second.open(&error), qPrintable(error));
+        QCOMPARE(second.schemaVersion(), Store::Store::latestSchemaVersion());
+        QCOMPARE(second.setting(QStringLiteral("kept")).toInt(), 7);
     }
 
     void utcDayIsUtc()
