@@ -1,4 +1,5 @@
 #include "ClientCommands.h"
+#include "ReplayCommand.h"
 #include "ConfigCheck.h"
 
 #include "ManagementCall.h"
@@ -621,6 +622,8 @@ int runClientCommand(const QString &command, const QStringList &arguments)
         return runCatalog(arguments);
     if (command == QLatin1String("dry-run"))
         return runDryRun(arguments);
+    if (command == QLatin1String("replay"))
+        return runReplay(arguments);
     if (command == QLatin1String("keys"))
         return runKeys(arguments);
     QTextStream(stderr) << "aile: unknown command \"" << command << "\"; try aile --help\n";

@@ -49,6 +49,10 @@ const char *const Migrations[] = {
     // 5: a request's ledger row is found by its request id, so writing a batch again (the ledger
     //    journal replayed after a kill -9) never books it twice.
     R"(CREATE INDEX ledger_trace ON ledger(trace_id);)",
+    // 6: what a replay of the request needs beside its tokens (docs/replay.md): the session's draw
+    //    seed and the output cap the client asked for. Older rows keep NULL and replay without them.
+    R"(ALTER TABLE traces ADD COLUMN session TEXT;
+       ALTER TABLE traces ADD COLUMN max_output INTEGER;)",
 };
 
 QSqlDatabase db(const QString &name)
@@ -377,7 +381,8 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
         m_insertTrace->prepare(QStringLiteral(
             "INSERT OR REPLACE INTO traces(id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route,"
             " sharer, sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd, absorbed_usd,"
-            " affinity, stream, error, attempts_json, affinity_pin, ordered_by) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+            " affinity, stream, error, attempts_json, affinity_pin, ordered_by, session, max_output)"
+            " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
         m_insertLedger = std::make_unique<QSqlQuery>(d);
         m_insertLedger->prepare(QStringLiteral(
             "INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd)"
@@ -394,7 +399,9 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
                                   r.route, r.sharer, r.sharerName, r.status, r.attempts, r.ttfbMs, r.durationMs,
                                   r.inputTokens, r.outputTokens, r.costUsd, r.absorbedUsd, r.affinity, int(r.stream), r.error,
                                   QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact)),
-                                  r.pin.isEmpty() ? QVariant(QString()) : QVariant(toJsonText(r.pin)), r.orderedBy};
+                                  r.pin.isEmpty() ? QVariant(QString()) : QVariant(toJsonText(r.pin)), r.orderedBy,
+                                  r.session.isEmpty() ? QVariant() : QVariant(r.session),
+                                  r.maxOutputTokens >= 0 ? QVariant(r.maxOutputTokens) : QVariant()};
         for (int i = 0; i < values.size(); ++i)
             t.bindValue(i, values.at(i));
         ok = ok && exec(t, QStringLiteral("insert trace"));
@@ -478,12 +485,15 @@ TraceRecord traceFromRow(const QSqlQuery &q)
         r.attemptRows.append(AttemptRecord::fromJson(v.toObject()));
     r.pin = fromJsonText(q.value(i++).toString());
     r.orderedBy = q.value(i++).toString();
+    r.session = q.value(i++).toString();
+    const QVariant maxOutput = q.value(i++);
+    r.maxOutputTokens = maxOutput.isNull() ? -1 : maxOutput.toLongLong();
     return r;
 }
 
 const char TraceColumns[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
                             " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
-                            " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin, ordered_by";
+                            " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin, ordered_by, session, max_output";
 
 void loadAttempts(const QSqlDatabase &d, TraceRecord &r)
 {
