@@ -4,6 +4,8 @@
 // (the store read on its own connection and the planner over every request). Prints one JSON line.
 #include "testsupport/TestEngine.h"
 #include "core/Clock.h"
+#include "replay/ReplayHistory.h"
+#include "replay/Replayer.h"
 #include "state/EngineContext.h"
 #include "store/Store.h"
 
@@ -119,12 +121,27 @@ int main(int argc, char **argv)
         replayed = reply.json().value(QLatin1String("requests")).toObject().value(QLatin1String("replayed")).toInt();
     }
     std::sort(times.begin(), times.end());
+    // The two parts apart, on this thread: the read of the history, then the planner over it.
+    Replay::ReplayAsk direct;
+    direct.key = key.id;
+    direct.route = ask.value(QLatin1String("route")).toObject();
+    int status = 0;
+    QString error;
+    std::optional<Replay::Replayer> replayer = Replay::Replayer::prepare(engine.context(), direct, &status, &error);
+    QElapsedTimer phase;
+    phase.start();
+    const QList<Store::TraceRecord> history = Replay::loadHistory(*engine.context().store, key.id, replayer->sinceMs());
+    const qint64 readMs = phase.restart();
+    replayer->run(history);
+    const qint64 planMs = phase.elapsed();
     QJsonArray all;
     for (qint64 t : times)
         all.append(t);
     QTextStream(stdout) << QJsonDocument(QJsonObject{{QStringLiteral("requests"), requests},
                                                       {QStringLiteral("replayed"), replayed},
                                                       {QStringLiteral("writeMs"), writeMs},
+                                                      {QStringLiteral("readMs"), readMs},
+                                                      {QStringLiteral("planMs"), planMs},
                                                       {QStringLiteral("replayMsMedian"), times.at(times.size() / 2)},
                                                       {QStringLiteral("replayMs"), all}})
                                .toJson(QJsonDocument::Compact)
