@@ -19,6 +19,7 @@
 
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCore/QJsonArray>
 #include <QtTest/QtTest>
