@@ -1172,6 +1172,14 @@
         <source>Time limits per phase: 30 s to a stream&apos;s first byte, 60 s between events, 180 s for an answer not streamed (&amp;524 past them)</source>
         <translation>Limites de temps par phase&#xa0;: 30&#xa0;s jusqu’au premier octet d’un flux, 60&#xa0;s entre deux événements, 180&#xa0;s pour une réponse non diffusée (&amp;524 au-delà)</translation>
     </message>
+    <message>
+        <source>Replay histor&amp;y…</source>
+        <translation>Re&amp;jouer l&apos;historique…</translation>
+    </message>
+    <message>
+        <source>Replay the key&apos;s recorded requests with these settings, unsaved</source>
+        <translation>Rejouer les requêtes enregistrées de la clé avec ces réglages, non enregistrés</translation>
+    </message>
 </context>
 <context>
     <name>Aile::Ui::KeysModel</name>
@@ -1568,6 +1576,165 @@
     </message>
 </context>
 <context>
+    <name>Aile::Ui::ReplayDialog</name>
+    <message>
+        <source>&amp;Replay</source>
+        <translation>&amp;Rejouer</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Quoi</translation>
+    </message>
+    <message>
+        <source>Actual</source>
+        <translation>Réel</translation>
+    </message>
+    <message>
+        <source>Projected</source>
+        <translation>Projeté</translation>
+    </message>
+    <message>
+        <source>Actual and projected</source>
+        <translation>Réel et projeté</translation>
+    </message>
+    <message>
+        <source>Target or sharer</source>
+        <translation>Cible ou partageur</translation>
+    </message>
+    <message>
+        <source>Requests per target and sharer</source>
+        <translation>Requêtes par cible et par partageur</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Quand</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Was</source>
+        <translation>Était</translation>
+    </message>
+    <message>
+        <source>Would be</source>
+        <translation>Serait</translation>
+    </message>
+    <message>
+        <source>The requests that change most</source>
+        <translation>Les requêtes qui changent le plus</translation>
+    </message>
+    <message>
+        <source>Replay history: %1</source>
+        <translation>Rejouer l&apos;historique : %1</translation>
+    </message>
+    <message>
+        <source>Replay history</source>
+        <translation>Rejouer l&apos;historique</translation>
+    </message>
+    <message>
+        <source>Days to replay</source>
+        <translation>Jours à rejouer</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> jours</translation>
+    </message>
+    <message>
+        <source>Replay the recorded requests</source>
+        <translation>Rejouer les requêtes enregistrées</translation>
+    </message>
+    <message>
+        <source>Cost per day, actual and projected</source>
+        <translation>Coût par jour, réel et projeté</translation>
+    </message>
+    <message>
+        <source>The key&apos;s requests of the last</source>
+        <translation>Les requêtes de la clé des derniers</translation>
+    </message>
+    <message>
+        <source>Replaying the recorded requests… nothing is sent, charged or written.</source>
+        <translation>Rejeu des requêtes enregistrées… rien n&apos;est envoyé, facturé ni écrit.</translation>
+    </message>
+    <message>
+        <source>%1 via %2, %3</source>
+        <translation>%1 via %2, %3</translation>
+    </message>
+    <message>
+        <source>refused (%1)</source>
+        <translation>refusée (%1)</translation>
+    </message>
+    <message>
+        <source>refused (%1, %2)</source>
+        <translation>refusée (%1, %2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>the %n requests that asked for route %1</source>
+        <translation>
+            <numerusform>la requête qui a demandé la route %1</numerusform>
+            <numerusform>les %n requêtes qui ont demandé la route %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>all %n requests of the key, through route %1</source>
+        <translation>
+            <numerusform>la requête de la clé, par la route %1</numerusform>
+            <numerusform>les %n requêtes de la clé, par la route %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the key&apos;s %n requests as they asked</source>
+        <translation>
+            <numerusform>la requête de la clé telle qu&apos;elle a été demandée</numerusform>
+            <numerusform>les %n requêtes de la clé telles qu&apos;elles ont été demandées</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Over %1 of the last %n days, this would have cost %2 instead of %3 (%4%5).</source>
+        <translation>
+            <numerusform>Sur %1 du dernier jour, cela aurait coûté %2 au lieu de %3 (%4%5).</numerusform>
+            <numerusform>Sur %1 des %n derniers jours, cela aurait coûté %2 au lieu de %3 (%4%5).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (first on %2)</source>
+        <translation>%1 (d&apos;abord le %2)</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>Coût</translation>
+    </message>
+    <message>
+        <source>Served</source>
+        <translation>Servies</translation>
+    </message>
+    <message>
+        <source>Stopped by a daily budget</source>
+        <translation>Arrêtées par un budget quotidien</translation>
+    </message>
+    <message>
+        <source>Refused by the cost cap</source>
+        <translation>Refusées par le plafond de coût</translation>
+    </message>
+    <message>
+        <source>Charged the cost cap</source>
+        <translation>Facturées au plafond de coût</translation>
+    </message>
+    <message>
+        <source>No sharer</source>
+        <translation>Aucun partageur</translation>
+    </message>
+    <message>
+        <source>Requests that change</source>
+        <translation>Requêtes qui changent</translation>
+    </message>
+    <message>
+        <source>sharer %1</source>
+        <translation>partageur %1</translation>
+    </message>
+</context>
+<context>
     <name>Aile::Ui::RouteDialog</name>
     <message>
         <source>Save the route</source>
@@ -1807,6 +1974,14 @@
     <message>
         <source>Left out: %1.</source>
         <translation>Écartés&#xa0;: %1.</translation>
+    </message>
+    <message>
+        <source>Replay histor&amp;y…</source>
+        <translation>Re&amp;jouer l&apos;historique…</translation>
+    </message>
+    <message>
+        <source>Replay the key&apos;s recorded requests with this route, unsaved</source>
+        <translation>Rejouer les requêtes enregistrées de la clé avec cette route, non enregistrée</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "ClientCommands.h"
 #include "TraceActionCommand.h"
+#include "ReplayCommand.h"
 #include "ConfigCheck.h"
 
 #include "ManagementCall.h"
@@ -627,6 +628,8 @@ int runClientCommand(const QString &command, const QStringList &arguments)
         return runCatalog(arguments);
     if (command == QLatin1String("dry-run"))
         return runDryRun(arguments);
+    if (command == QLatin1String("replay"))
+        return runReplay(arguments);
     if (command == QLatin1String("keys"))
         return runKeys(arguments);
     QTextStream(stderr) << "aile: unknown command \"" << command << "\"; try aile --help\n";

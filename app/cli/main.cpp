@@ -19,6 +19,7 @@ void printUsage()
                            "  config    export or import the configuration (JSON, no secrets)\n"
                            "  catalog   the price table: list, override an entry, re-import, add a provider\n"
                            "  dry-run   what a request would do, without sending it\n"
+                           "  replay    what a key's last days would have cost with an edited route\n"
                            "  traces    recent requests of a running engine; traces action: clear a cooldown, mark a key fixed, re-test\n"
                            "  usage     money spent and subscription usage at list price, per day and per sharer\n\n"
                            "aile <command> --help shows a command's options.\n";

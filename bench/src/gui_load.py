@@ -21,7 +21,7 @@ import time
 import urllib.request
 
 TICK = os.sysconf("SC_CLK_TCK")
-SCHEMA = 6  # the store's PRAGMA user_version this prefill writes for
+SCHEMA = 8  # the store's PRAGMA user_version this prefill writes for
 
 
 def log(*a):

@@ -3,6 +3,7 @@
 
 #include "CatalogApi.h"
 #include "DryRun.h"
+#include "RouteReplay.h"
 #include "RouteTemplate.h"
 #include "UsageApi.h"
 
@@ -82,6 +83,8 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
         return accountRouting(req, reply);
     if (req.path == "/keys/route-dry-run" && req.method == "POST")
         return dryRun(m_ctx, req, reply);
+    if (req.path == "/keys/route-replay" && req.method == "POST")
+        return routeReplay(m_ctx, req, context, reply);
     if (req.path == "/keys/route-template" && req.method == "GET")
         return routeTemplate(m_ctx, req, reply);
     if (CatalogApi::handles(req.path))

@@ -142,7 +142,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
     }
 
     const QString id = QUrl::fromPercentEncoding(parts.at(1));
-    if (id == QLatin1String("usage") || id == QLatin1String("route-dry-run") || id == QLatin1String("route-template"))
+    if (id == QLatin1String("usage") || id == QLatin1String("route-dry-run") || id == QLatin1String("route-replay") || id == QLatin1String("route-template"))
         return false;
     Keys::ApiKey *key = m_ctx.key(id);
     if (!key) {

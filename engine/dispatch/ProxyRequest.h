@@ -44,6 +44,12 @@ public:
 
     /// The request's session affinity, placed in the plan before start().
     void setAffinity(Routing::Affinity affinity) { m_affinity = std::move(affinity); }
+    /// What a replay of this request will need (docs/replay.md): its session seed and the output cap asked.
+    void noteReplayFacts(const QString &session, qint64 maxOutputTokens)
+    {
+        m_trace.session = session;
+        m_trace.maxOutputTokens = maxOutputTokens;
+    }
     /// Dials, or answers the plan's error when routing refused the request.
     void start();
     QString traceId() const { return m_trace.id; }

@@ -21,7 +21,7 @@ QJsonObject RequestPlanner::oneLinePrompt(const QString &model)
     return body;
 }
 
-RequestPlan RequestPlanner::plan(const PlanAsk &ask) const
+RequestPlan RequestPlanner::plan(const PlanAsk &ask, const RecordedFacts &recorded) const
 {
     static const Http::HttpHeaders noHeaders;
     static const QJsonObject noBody;
@@ -49,6 +49,10 @@ RequestPlan RequestPlanner::plan(const PlanAsk &ask) const
     // ties the same way every time.
     out.evidence = readSessionEvidence(ask.endpoint, headers, body, facts.client, ask.key ? ask.key->id : QString(), facts.model);
     facts.drawSeed = out.evidence.drawSeed;
+    if (recorded.promptTokens)
+        facts.promptTokens = *recorded.promptTokens;
+    if (recorded.drawSeed)
+        facts.drawSeed = recorded.drawSeed;
     facts.body = &body;
 
     // The chain (docs/routing.md "Fallback chains"): "models" replaces "model"; the account's

@@ -26,6 +26,14 @@ struct PlanAsk
     const Keys::ApiKey *key = nullptr;       // none: the defaults (dry runs and the listing may have none)
 };
 
+/// A replay (docs/replay.md) plans a recorded request: its recorded prompt size and session seed
+/// stand in for what a body and its headers would say.
+struct RecordedFacts
+{
+    std::optional<qint64> promptTokens;
+    std::optional<quint64> drawSeed;
+};
+
 /// What the planner made of one request: the body's facts, its session evidence, the key's
 /// settings (read once, in facts.keyRouting()), the chain of models, and the plan: per target the
 /// removed, unavailable and ordered sharers with their quotes, or the refusal.
@@ -46,7 +54,7 @@ class RequestPlanner
 {
 public:
     explicit RequestPlanner(EngineContext &context) : m_ctx(context) {}
-    RequestPlan plan(const PlanAsk &ask) const;
+    RequestPlan plan(const PlanAsk &ask, const RecordedFacts &recorded = {}) const;
 
     /// The body a dry run and the listing price when none is given: a one-line prompt.
     static QJsonObject oneLinePrompt(const QString &model);

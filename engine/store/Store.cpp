@@ -64,11 +64,15 @@ const char *const Migrations[] = {
        CREATE INDEX reservations_key ON reservations(day, key_id);
        CREATE TABLE shared_health(sharer TEXT NOT NULL, model TEXT NOT NULL, kind TEXT NOT NULL, until_ms INTEGER NOT NULL,
            json TEXT NOT NULL, PRIMARY KEY(sharer, model, kind));)",
+    // 8: what a replay of the request needs beside its tokens (docs/replay.md): the session's draw
+    //    seed and the output cap the client asked for. Older rows keep NULL and replay without them.
+    R"(ALTER TABLE traces ADD COLUMN session TEXT;
+       ALTER TABLE traces ADD COLUMN max_output INTEGER;)",
 };
 
 const char TraceColumns[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
                             " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
-                            " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin, ordered_by";
+                            " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin, ordered_by, session, max_output";
 
 QSqlDatabase db(const QString &name)
 {
@@ -439,7 +443,9 @@ bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &l
                                   r.route, r.sharer, r.sharerName, r.status, r.attempts, r.ttfbMs, r.durationMs,
                                   r.inputTokens, r.outputTokens, r.costUsd, r.absorbedUsd, r.affinity, int(r.stream), r.error,
                                   QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact)),
-                                  r.pin.isEmpty() ? QVariant(QString()) : QVariant(toJsonText(r.pin)), r.orderedBy};
+                                  r.pin.isEmpty() ? QVariant(QString()) : QVariant(toJsonText(r.pin)), r.orderedBy,
+                                  r.session.isEmpty() ? QVariant() : QVariant(r.session),
+                                  r.maxOutputTokens >= 0 ? QVariant(r.maxOutputTokens) : QVariant()};
         for (int i = 0; i < values.size(); ++i)
             t.bindValue(i, values.at(i));
         ok = ok && exec(t, QStringLiteral("insert trace"));
@@ -531,6 +537,9 @@ TraceRecord traceFromRow(const QSqlQuery &q)
         r.attemptRows.append(AttemptRecord::fromJson(v.toObject()));
     r.pin = fromJsonText(q.value(i++).toString());
     r.orderedBy = q.value(i++).toString();
+    r.session = q.value(i++).toString();
+    const QVariant maxOutput = q.value(i++);
+    r.maxOutputTokens = maxOutput.isNull() ? -1 : maxOutput.toLongLong();
     return r;
 }
 

@@ -84,6 +84,10 @@ QJsonObject TraceRecord::toJson() const
                        {QStringLiteral("attemptRows"), rows}};
     if (!orderedBy.isEmpty())
         o.insert(QStringLiteral("orderedBy"), orderedBy);
+    if (!session.isEmpty())
+        o.insert(QStringLiteral("session"), session);
+    if (maxOutputTokens >= 0)
+        o.insert(QStringLiteral("maxOutputTokens"), maxOutputTokens);
     return o;
 }
 
@@ -114,6 +118,8 @@ TraceRecord TraceRecord::fromJson(const QJsonObject &o)
     t.pin = o.value(QLatin1String("pin")).toObject();
     t.stream = o.value(QLatin1String("stream")).toBool();
     t.error = o.value(QLatin1String("error")).toString();
+    t.session = o.value(QLatin1String("session")).toString();
+    t.maxOutputTokens = qint64(o.value(QLatin1String("maxOutputTokens")).toDouble(-1));
     for (const QJsonValue &v : o.value(QLatin1String("attemptRows")).toArray())
         t.attemptRows.append(AttemptRecord::fromJson(v.toObject()));
     return t;

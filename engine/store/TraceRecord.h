@@ -61,6 +61,9 @@ struct TraceRecord
     bool stream = false;
     QString error;
     QList<AttemptRecord> attemptRows;
+    // What a replay of the request needs (docs/replay.md); empty and -1 on rows written before schema 6.
+    QString session;         // the session's tie-draw seed as 16 hex digits (a digest, never the client's value); "none": no session
+    qint64 maxOutputTokens = -1;   // the output cap the client's body asked for; -1: none
 
     QJsonObject toJson() const;
     static TraceRecord fromJson(const QJsonObject &o);

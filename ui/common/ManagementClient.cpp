@@ -190,6 +190,11 @@ void ManagementClient::dryRun(const Api::DryRunAsk &ask, QObject *context, Handl
     request(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"), ask.toJson(), context, std::move(done), &Api::DryRunPlan::fromJson);
 }
 
+void ManagementClient::routeReplay(const QJsonObject &ask, QObject *context, Handler<Api::ReplayResult> done)
+{
+    request(QStringLiteral("POST"), QStringLiteral("/keys/route-replay"), ask, context, std::move(done), &Api::ReplayResult::fromJson);
+}
+
 void ManagementClient::routeTemplate(const QString &model, const QString &keyId, QObject *context, Handler<QJsonObject> done)
 {
     QUrlQuery query;

@@ -2,6 +2,7 @@
 
 #include "api/values/DryRunPlan.h"
 #include "api/values/KeyInfo.h"
+#include "api/values/ReplayResult.h"
 #include "api/values/SharerRow.h"
 #include "clients/ClientSnippets.h"
 #include "store/TraceRecord.h"
@@ -102,6 +103,8 @@ public:
     void dryRun(const Api::DryRunAsk &ask, QObject *context, Handler<Api::DryRunPlan> done);
     /// GET /keys/route-template?model=…&key=…: one target per provider that lists the model.
     void routeTemplate(const QString &model, const QString &keyId, QObject *context, Handler<QJsonObject> done);
+    /// POST /keys/route-replay (docs/replay.md): ask is {"key", "days", "routing"?, "route"?, "scope"?}.
+    void routeReplay(const QJsonObject &ask, QObject *context, Handler<Api::ReplayResult> done);
 
     // Traces
     void traces(const Store::TraceQuery &query, QObject *context, Handler<QList<Store::TraceRecord>> done);

@@ -1,4 +1,5 @@
 #include "KeyRoutingDialog.h"
+#include "ReplayDialog.h"
 
 #include "common/ManagementClient.h"
 
@@ -243,6 +244,17 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     auto *right = new QVBoxLayout;
     right->addWidget(sharers, 1);
     right->addWidget(advanced);
+    // What the last days would have done with these settings, before Save.
+    auto *replay = new QPushButton(tr("Replay histor&y…"), this);
+    replay->setObjectName(QStringLiteral("replayRoutingHistory"));
+    replay->setAccessibleName(tr("Replay the key's recorded requests with these settings, unsaved"));
+    connect(replay, &QPushButton::clicked, this, [this] {
+        auto *dialog = new ReplayDialog(this->client(), keyId(), keyName(), QJsonObject{{QStringLiteral("routing"), routing()}}, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+        dialog->run();
+    });
+    right->addWidget(replay, 0, Qt::AlignLeft);
     auto *columns = new QHBoxLayout;
     columns->addLayout(left, 1);
     columns->addLayout(right, 1);

@@ -1,6 +1,7 @@
 #include "RouteDialog.h"
 
 #include "RouteTargetsTable.h"
+#include "ReplayDialog.h"
 #include "common/Format.h"
 #include "common/ManagementClient.h"
 
@@ -164,6 +165,16 @@ RouteDialog::RouteDialog(ManagementClient *client, QWidget *parent)
     fields->addLayout(nameForm);
     fields->addWidget(targets, 1);
     fields->addWidget(options);
+    // What the last days would have done with the route as it stands in the fields, before Save.
+    auto *replay = button(tr("Replay histor&y…"), QStringLiteral("replayRouteHistory"),
+                          tr("Replay the key's recorded requests with this route, unsaved"), this);
+    connect(replay, &QPushButton::clicked, this, [this] {
+        auto *dialog = new ReplayDialog(this->client(), keyId(), keyName(), QJsonObject{{QStringLiteral("route"), route()}}, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+        dialog->run();
+    });
+    fields->addWidget(replay, 0, Qt::AlignLeft);
     setFields(fields);
 
     setRoute({});

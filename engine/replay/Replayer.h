@@ -1,0 +1,69 @@
+#pragma once
+
+#include "ReplayReport.h"
+#include "state/EngineContext.h"
+#include "store/TraceRecord.h"
+
+#include <QtCore/QJsonObject>
+
+#include <memory>
+#include <optional>
+
+namespace Aile {
+class ManualClock;
+
+namespace Replay {
+
+class HealthTimeline;
+
+/// What to replay (POST /keys/route-replay, `aile replay`): a key's recorded requests of the
+/// last days, with unsaved edits of its routing settings and/or one route.
+struct ReplayAsk
+{
+    QString key;                          // id or name
+    int days = 7;
+    std::optional<QJsonObject> routing;   // the key's routing settings as edited (replaces them whole)
+    std::optional<QJsonObject> route;     // one route as edited (replaces the key's route of its name, or is added)
+    QString routeName;                    // a saved route to replay through (a route body names its own)
+    QString scope;                        // "route", "all" or empty (the route's own requests, else all of them)
+};
+
+constexpr int MaxReplayDays = 90;
+/// How long a recorded failure keeps a sharer down when no served answer ends it sooner.
+constexpr qint64 HealthHoldMs = 60 * 1000;
+
+/// Everything a replay needs, detached from the live engine: a copy of the engine's state with
+/// the edits applied, no store, no upstream, no health book, no pins, no secrets, its own clock
+/// and spend book. Built on the engine thread; run() may then go to any thread.
+class Replayer
+{
+public:
+    /// Checks the ask against the live state as saving it would (the same messages); nullopt
+    /// with status and error when it cannot run.
+    static std::optional<Replayer> prepare(const EngineContext &live, const ReplayAsk &ask, int *status, QString *error);
+
+    qint64 sinceMs() const { return m_sinceMs; }
+    QString keyId() const { return m_key.id; }
+
+    /// Plans every request of history (oldest first, the key's own) and sums what changes.
+    ReplayReport run(const QList<Store::TraceRecord> &history);
+
+private:
+    Replayer() = default;
+    bool includes(const Store::TraceRecord &t) const;
+    Outcome project(const Store::TraceRecord &t, const HealthTimeline &health, ReplayReport &report);
+
+    std::shared_ptr<ManualClock> m_clock;
+    std::shared_ptr<EngineContext> m_ctx;
+    Keys::ApiKey m_key;
+    QString m_route;         // replayed through this route ("" : each request as it asked)
+    QString m_scope;
+    int m_days = 7;
+    qint64 m_sinceMs = 0;
+    qint64 m_untilMs = 0;
+    QStringList m_edits;
+    QHash<qint64, QString> m_dayNames;
+};
+
+} // namespace Replay
+} // namespace Aile
