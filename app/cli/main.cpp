@@ -1,6 +1,7 @@
 // aile: the headless proxy (aile serve) and a CLI for a running engine.
 #include "ClientCommands.h"
 #include "ServeCommand.h"
+#include "StopCommand.h"
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QLoggingCategory>
@@ -19,7 +20,8 @@ void printUsage()
                            "  config    export or import the configuration (JSON, no secrets)\n"
                            "  catalog   the price table: list, override an entry, re-import, add a provider\n"
                            "  dry-run   what a request would do, without sending it\n"
-                           "  traces    recent requests of a running engine\n\n"
+                           "  traces    recent requests of a running engine\n"
+                           "  stop      stop a running engine (it closes its port and exits)\n\n"
                            "aile <command> --help shows a command's options.\n";
 }
 
@@ -48,5 +50,7 @@ int main(int argc, char **argv)
     rest[0] = QStringLiteral("aile ") + command;
     if (command == QLatin1String("serve"))
         return Aile::Cli::runServe(rest);
+    if (command == QLatin1String("stop"))
+        return Aile::Cli::runStop(rest);
     return Aile::Cli::runClientCommand(command, rest);
 }
