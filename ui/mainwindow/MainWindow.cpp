@@ -317,6 +317,19 @@ void MainWindow::applyLink()
     m_traces->setReader(nullptr, {});
     m_charts->setReader(nullptr);
     m_reader.reset();
+    // The Get started checklist's history, from that engine's API as the store would have said.
+    Store::TraceQuery any;
+    any.limit = 1;
+    m_management->tracePage(any, this, [this](const Reply<TracePage> &all) {
+        Store::TraceQuery served;
+        served.limit = 1;
+        served.status = 200;
+        m_management->tracePage(served, this, [this, seen = all.value.total > 0](const Reply<TracePage> &answered) {
+            m_getStarted->noteHistory(seen, answered.value.total > 0);
+            m_historyKnown = true;
+            settleGetStarted();
+        });
+    });
     m_address = m_link->url().authority();
     if (m_connect)
         m_connect->setBaseUrl(baseUrl());
