@@ -579,6 +579,33 @@
     </message>
 </context>
 <context>
+    <name>Aile::Ui::EngineLink</name>
+    <message>
+        <source>an Aile engine that does not take this data folder&apos;s admin token (another user&apos;s, or one started with another data folder)</source>
+        <translation>un moteur Aile qui n&apos;accepte pas le jeton d&apos;administration de ce dossier de données (celui d&apos;un autre utilisateur, ou lancé avec un autre dossier de données)</translation>
+    </message>
+    <message>
+        <source>a web server that is not Aile (it answered HTTP %1)</source>
+        <translation>un serveur web qui n&apos;est pas Aile (il a répondu HTTP %1)</translation>
+    </message>
+    <message>
+        <source>a web server that is not Aile (%1)</source>
+        <translation>un serveur web qui n&apos;est pas Aile (%1)</translation>
+    </message>
+    <message>
+        <source>a program that does not answer HTTP (%1)</source>
+        <translation>un programme qui ne répond pas en HTTP (%1)</translation>
+    </message>
+    <message>
+        <source>aile serve did not stop: %1</source>
+        <translation>aile serve ne s&apos;est pas arrêté : %1</translation>
+    </message>
+    <message>
+        <source>aile serve said it stops, but %1 is still held after %2 seconds</source>
+        <translation>aile serve a dit qu&apos;il s&apos;arrêtait, mais %1 est encore occupé après %2 secondes</translation>
+    </message>
+</context>
+<context>
     <name>Aile::Ui::Format</name>
     <message>
         <source>%1 ms</source>
@@ -826,6 +853,13 @@
     <message>
         <source>%1 of %2 steps done.</source>
         <translation>%1 étapes sur %2 faites.</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::HttpTransport</name>
+    <message>
+        <source>No Aile engine answered at %1: %2</source>
+        <translation>Aucun moteur Aile n&apos;a répondu à %1 : %2</translation>
     </message>
 </context>
 <context>
@@ -1437,6 +1471,58 @@
     <message>
         <source>Open &amp;log folder</source>
         <translation>Ouvrir le dossier du &amp;journal</translation>
+    </message>
+    <message>
+        <source>Take over</source>
+        <translation>Prendre la main</translation>
+    </message>
+    <message>
+        <source>Connect to a &amp;team server…</source>
+        <translation>Se connecter à un serveur d&apos;é&amp;quipe…</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect</source>
+        <translation>Se &amp;déconnecter</translation>
+    </message>
+    <message>
+        <source>%1 is held by %2</source>
+        <translation>%1 est occupé par %2</translation>
+    </message>
+    <message>
+        <source>Use another port</source>
+        <translation>Utiliser un autre port</translation>
+    </message>
+    <message>
+        <source>Aile — %1 (pid %2)</source>
+        <translation>Aile — %1 (pid %2)</translation>
+    </message>
+    <message>
+        <source>Attached to %1 (pid %2) on %3</source>
+        <translation>Rattaché à %1 (pid %2) sur %3</translation>
+    </message>
+    <message>
+        <source>Taking over…</source>
+        <translation>Prise de main…</translation>
+    </message>
+    <message>
+        <source>Stop %1 and run the proxy inside this window instead</source>
+        <translation>Arrêter %1 et faire tourner le proxy dans cette fenêtre à la place</translation>
+    </message>
+    <message>
+        <source>Aile — team server %1</source>
+        <translation>Aile — serveur d&apos;équipe %1</translation>
+    </message>
+    <message>
+        <source>Connected to the team server %1</source>
+        <translation>Connecté au serveur d&apos;équipe %1</translation>
+    </message>
+    <message>
+        <source>Disconnect</source>
+        <translation>Se déconnecter</translation>
+    </message>
+    <message>
+        <source>Back to the engine on this computer</source>
+        <translation>Revenir au moteur de cet ordinateur</translation>
     </message>
 </context>
 <context>
@@ -3047,6 +3133,53 @@
     <message>
         <source>%1 (subscription)</source>
         <translation>%1 (abonnement)</translation>
+    </message>
+</context>
+<context>
+    <name>Aile::Ui::TeamServerDialog</name>
+    <message>
+        <source>Connect to a team server</source>
+        <translation>Se connecter à un serveur d&apos;équipe</translation>
+    </message>
+    <message>
+        <source>the server&apos;s admin token</source>
+        <translation>le jeton d&apos;administration du serveur</translation>
+    </message>
+    <message>
+        <source>The window shows the team server&apos;s sharers, keys, routes and traces instead of this computer&apos;s. The token is kept in your keychain.</source>
+        <translation>La fenêtre montre les partageurs, clés, routes et traces du serveur d&apos;équipe au lieu de ceux de cet ordinateur. Le jeton est gardé dans votre trousseau.</translation>
+    </message>
+    <message>
+        <source>&amp;Address:</source>
+        <translation>&amp;Adresse :</translation>
+    </message>
+    <message>
+        <source>Admin &amp;token:</source>
+        <translation>&amp;Jeton d&apos;administration :</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>Se &amp;connecter</translation>
+    </message>
+    <message>
+        <source>Give the server&apos;s address as https://host[:port].</source>
+        <translation>Donnez l&apos;adresse du serveur sous la forme https://hôte[:port].</translation>
+    </message>
+    <message>
+        <source>%1 is plain http://, which would send the admin token unencrypted; use https:// (TLS in front of the team server).</source>
+        <translation>%1 est en http:// simple, qui enverrait le jeton d&apos;administration en clair ; utilisez https:// (TLS devant le serveur d&apos;équipe).</translation>
+    </message>
+    <message>
+        <source>Paste the server&apos;s admin token (its administrator has it).</source>
+        <translation>Collez le jeton d&apos;administration du serveur (son administrateur l&apos;a).</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>Vérification de %1…</translation>
+    </message>
+    <message>
+        <source>The server refused the token: %1</source>
+        <translation>Le serveur a refusé le jeton : %1</translation>
     </message>
 </context>
 <context>

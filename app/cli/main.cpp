@@ -1,6 +1,7 @@
 // aile: the headless proxy (aile serve) and a CLI for a running engine.
 #include "ClientCommands.h"
 #include "ServeCommand.h"
+#include "StopCommand.h"
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QLoggingCategory>
@@ -21,7 +22,8 @@ void printUsage()
                            "  dry-run   what a request would do, without sending it\n"
                            "  replay    what a key's last days would have cost with an edited route\n"
                            "  traces    recent requests of a running engine; traces action: clear a cooldown, mark a key fixed, re-test\n"
-                           "  usage     money spent and subscription usage at list price, per day and per sharer\n\n"
+                           "  usage     money spent and subscription usage at list price, per day and per sharer\n"
+                           "  stop      stop a running engine (it closes its port and exits)\n\n"
                            "aile <command> --help shows a command's options.\n";
 }
 
@@ -50,5 +52,7 @@ int main(int argc, char **argv)
     rest[0] = QStringLiteral("aile ") + command;
     if (command == QLatin1String("serve"))
         return Aile::Cli::runServe(rest);
+    if (command == QLatin1String("stop"))
+        return Aile::Cli::runStop(rest);
     return Aile::Cli::runClientCommand(command, rest);
 }

@@ -3,6 +3,7 @@
 #include "host/EngineHost.h"
 #include "log/Logging.h"
 #include "mainwindow/CommandLine.h"
+#include "mainwindow/EngineLink.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/SingleInstance.h"
 #include "mainwindow/Translations.h"
@@ -92,6 +93,10 @@ int main(int argc, char **argv)
         });
 
     window.show();
-    host.start();
+    // When an Aile engine of this user (the systemd unit's aile serve) already serves the address,
+    // the window attaches to it instead of failing to listen (docs/gui.md, "Which engine the
+    // window drives"); otherwise the embedded engine starts.
+    window.engineLink()->setLocal(engineOptions.listenAddress, engineOptions.port, engineOptions.dataDir);
+    window.engineLink()->start();
     return app.exec();
 }

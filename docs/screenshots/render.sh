@@ -17,3 +17,6 @@ for mode in "" "--dark" "--lang fr" "--get-started" "--get-started --lang fr"; d
   # shellcheck disable=SC2086  # $mode is one or two words on purpose
   xvfb-run -a -s "-screen 0 1600x1000x24" "$tour" --out "$here" $mode
 done
+# The window attached to a running aile serve (the real one from the build).
+cmake --build "$build" --target aile
+xvfb-run -a -s "-screen 0 1600x1000x24" "$tour" --out "$here" --attached "$build/app/aile"

@@ -1,6 +1,8 @@
 #include "ApiRouter.h"
 
 #include "ManagementApi.h"
+#include "TraceStream.h"
+#include "AdminCalls.h"
 #include "state/EngineContext.h"
 #include "dispatch/ProxyRequest.h"
 #include "health/HealthBook.h"
@@ -117,7 +119,14 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
                          QStringLiteral("the management API needs the admin token as Authorization: Bearer <token>"));
             return;
         }
+        if (m_traceStream && TraceStream::handles(req.path))
+            return m_traceStream->attach(exchange);
         QPointer<Http::HttpExchange> guard(exchange);
+        if (m_adminCalls && AdminCalls::handles(req.path))
+            return m_adminCalls->handle({req.method, req.path, req.query, req.body}, [guard](int status, const QJsonObject &body) {
+                if (guard)
+                    respondJson(guard, status, body);
+            });
         m_management->handle({req.method, req.path, req.query, req.body}, exchange, [guard](int status, const QJsonObject &body) {
             if (guard)
                 respondJson(guard, status, body);

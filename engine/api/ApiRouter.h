@@ -15,6 +15,8 @@ struct ApiKey;
 namespace Api {
 
 class ManagementApi;
+class TraceStream;
+struct AdminCalls;
 
 /// The front door of every inbound request: the DNS-rebinding and browser-origin checks,
 /// authentication, then the chat endpoints, /v1/models, or the management API.
@@ -25,6 +27,10 @@ public:
     void handle(Http::HttpExchange *exchange) override;
     /// The port the listener is on, for the Host check.
     void setListenPort(quint16 port) { m_port = port; }
+    /// GET /admin/traces/stream, behind the admin token like the rest of the management API.
+    void setTraceStream(TraceStream *stream) { m_traceStream = stream; }
+    /// GET /admin/status and POST /admin/shutdown, answered by the engine's owner (AdminCalls.h).
+    void setAdminCalls(const AdminCalls *calls) { m_adminCalls = calls; }
 
 private:
     bool hostAllowed(const Http::HttpRequest &request) const;
@@ -34,6 +40,8 @@ private:
     EngineContext &m_ctx;
     ManagementApi *m_management;
     quint16 m_port = 0;
+    TraceStream *m_traceStream = nullptr;
+    const AdminCalls *m_adminCalls = nullptr;
 };
 
 /// Answers with a JSON body in the wire's error shape.

@@ -4,6 +4,9 @@
 #include "store/TraceSink.h"
 #include "log/AccessLog.h"
 #include "api/ApiRouter.h"
+#include "api/TraceStream.h"
+#include "api/AdminCalls.h"
+#include "StatusJson.h"
 #include "api/ManagementApi.h"
 #include "config/ConfigApply.h"
 #include "config/ConfigFile.h"
@@ -22,8 +25,10 @@
 #include "store/StoreFiles.h"
 #include "store/StoreWriter.h"
 
+#include <QtCore/QCoreApplication>
 #include <QtCore/QDir>
 #include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLoggingCategory>
@@ -153,6 +158,13 @@ void Engine::start()
     connect(m_ctx.traces, &Store::TraceSink::tracesRecorded, this, [](const QList<Store::TraceRecord> &batch) { Log::logAccess(batch); });
     m_management = std::make_unique<Api::ManagementApi>(m_ctx);
     m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_management.get());
+    m_traceStream = new Api::TraceStream(m_ctx.traces, this);   // windows attached over HTTP
+    m_router->setTraceStream(m_traceStream);
+    m_adminCalls = std::make_unique<Api::AdminCalls>();
+    m_adminCalls->status = [this] { return statusToJson(status()); };
+    // Queued, and a moment later: the 202 leaves before the listener closes and aile serve exits.
+    m_adminCalls->shutdown = [this] { QTimer::singleShot(100, this, &Engine::stop); };
+    m_router->setAdminCalls(m_adminCalls.get());
     m_ctx.adminTokenRef = m_adminTokenRef;
     m_secrets = new Secrets::SecretStore(m_options.secretService, m_options.fileSecretsPath, this);
     m_ctx.secrets = m_secrets;
@@ -410,6 +422,8 @@ void Engine::stop()
         m_server->close();
     if (m_ctx.traces)
         m_ctx.traces->publishNow(); // the last requests reach the window and the access log
+    if (m_traceStream)
+        m_traceStream->finishAll(); // and the windows attached over HTTP, whose streams end here
     if (m_writer)
         m_writer->flush(); // every trace and ledger entry so far is on disk before we say stopped
     if (m_running)
@@ -426,6 +440,12 @@ void Engine::manage(quint64 id, const QString &method, const QString &path, cons
     }
     const qsizetype q = path.indexOf(QLatin1Char('?'));
     Api::ManagementRequest request{method.toLatin1(), (q < 0 ? path : path.left(q)).toUtf8(), q < 0 ? QByteArray() : path.mid(q + 1).toUtf8(), body};
+    if (m_adminCalls && Api::AdminCalls::handles(request.path)) {
+        m_adminCalls->handle(request, [this, id](int code, const QJsonObject &reply) {
+            Q_EMIT managementReplied(id, code, QJsonDocument(reply).toJson(QJsonDocument::Compact));
+        });
+        return;
+    }
     if (!m_management->handles(request.path)) {
         Q_EMIT managementReplied(id, 404, QByteArray("{\"error\":{\"message\":\"no such management endpoint\"}}"));
         return;
@@ -470,6 +490,9 @@ EngineStatus Engine::status() const
     s.keychainError = m_keychainError;
     s.keychainErrorKind = m_keychainErrorKind;
     s.secretsFile = m_options.fileSecretsPath;
+    s.pid = QCoreApplication::applicationPid();
+    s.program = QFileInfo(QCoreApplication::applicationFilePath()).fileName();
+    s.version = QCoreApplication::applicationVersion();
     return s;
 }
 

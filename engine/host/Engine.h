@@ -18,6 +18,8 @@ class HttpServer;
 namespace Api {
 class ApiRouter;
 class ManagementApi;
+class TraceStream;
+struct AdminCalls;
 }
 namespace Secrets {
 class SecretStore;
@@ -81,6 +83,10 @@ struct EngineStatus
     QString keychainError;   // why none answers, in the secret store's words
     int keychainErrorKind = 0;   // the same as a code (Secrets::SecretError::Kind): what the GUI's banner reads
     QString secretsFile;     // the opted-in plain-text secrets file (mode 0600), or empty
+    // Who runs the engine: a window attached over HTTP names it ("attached to aile serve (pid …)").
+    qint64 pid = 0;
+    QString program;         // the executable's name: aile (aile serve) or aile-desktop
+    QString version;
 };
 
 /// The engine worker: lives on the engine thread (EngineHost moves it there). start() creates the
@@ -95,6 +101,8 @@ public:
     /// For tests running the engine on their own thread.
     EngineContext &context() { return m_ctx; }
     quint16 port() const;
+    /// Before start(): the port to listen on (0: any free one).
+    void setListenPort(quint16 port) { m_options.port = port; }
 
 public Q_SLOTS:
     void start();
@@ -136,6 +144,8 @@ private:
     Http::HttpServer *m_server = nullptr;
     std::unique_ptr<Api::ManagementApi> m_management;
     std::unique_ptr<Api::ApiRouter> m_router;
+    Api::TraceStream *m_traceStream = nullptr;
+    std::unique_ptr<Api::AdminCalls> m_adminCalls;
     Secrets::SecretStore *m_secrets = nullptr;
     QString m_adminTokenRef;
     QString m_madeAdminToken;   // made at this start: copied to the keychain once one answers

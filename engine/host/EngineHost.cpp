@@ -39,6 +39,13 @@ void EngineHost::start()
     QMetaObject::invokeMethod(m_engine, &Engine::start, Qt::QueuedConnection);
 }
 
+void EngineHost::setListenPort(quint16 port)
+{
+    // The engine's thread has not started: nothing else touches it yet.
+    if (m_engine && !m_thread.isRunning())
+        m_engine->setListenPort(port);
+}
+
 void EngineHost::stop()
 {
     if (!m_engine || !m_thread.isRunning()) {

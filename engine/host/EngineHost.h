@@ -17,6 +17,8 @@ public:
     ~EngineHost() override;
 
     void start();
+    /// Before start(): listen on this port instead (0: any free one).
+    void setListenPort(quint16 port);
     /// Asks the engine to stop; stopped() follows, then the thread ends.
     void stop();
     void requestStatus();

@@ -2,6 +2,7 @@
 // upstream and a seeded store, and saves PNGs. docs/screenshots/render.sh runs it under Xvfb.
 //
 //   aile-ui-screenshots --out DIR [--dark] [--lang fr]
+#include "ScreenshotAttached.h"
 #include "ScreenshotData.h"
 #include "ScreenshotGetStarted.h"
 #include "host/EngineHost.h"
@@ -109,6 +110,8 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("dark"), QStringLiteral("Render with a dark palette.")});
     parser.addOption({QStringLiteral("lang"), QStringLiteral("fr for the French translation."), QStringLiteral("LANG")});
     parser.addOption({QStringLiteral("get-started"), QStringLiteral("Only the Get started checklist, on an empty data folder.")});
+    parser.addOption({QStringLiteral("attached"), QStringLiteral("Only the window attached to a running aile serve (this program)."),
+                      QStringLiteral("AILE")});
     parser.process(app);
     const QString out = parser.value(QStringLiteral("out"));
     if (out.isEmpty() || !QDir().mkpath(out)) {
@@ -129,6 +132,8 @@ int main(int argc, char **argv)
 
     if (parser.isSet(QStringLiteral("get-started")))
         return Test::renderGetStarted(out, suffix);
+    if (parser.isSet(QStringLiteral("attached")))
+        return Test::renderAttached(out, parser.value(QStringLiteral("attached")));
 
     QTemporaryDir dir;
     Test::FakeUpstream upstream;

@@ -8,8 +8,17 @@ namespace Aile::Ui {
 
 InProcessTransport::InProcessTransport(EngineHost *host, QObject *parent) : IManagementTransport(parent), m_host(host)
 {
-    if (m_host)
+    if (m_host) {
         connect(m_host, &EngineHost::managementReplied, this, &InProcessTransport::handleReply);
+        connect(m_host, &EngineHost::statusChanged, this, &IManagementTransport::statusChanged);
+    }
+}
+
+void InProcessTransport::watchTraces()
+{
+    if (m_host && !m_watching)
+        connect(m_host, &EngineHost::tracesRecorded, this, &IManagementTransport::tracesRecorded);
+    m_watching = true;
 }
 
 void InProcessTransport::send(const QString &method, const QString &path, const QByteArray &body, QObject *context, Done done)

@@ -22,6 +22,8 @@ public:
 
     void send(const QString &method, const QString &path, const QByteArray &body, QObject *context, Done done) override;
     int pending() const override { return int(m_pending.size()); }
+    void watchTraces() override;
+    bool pushesStatus() const override { return m_host != nullptr; }
 
 private:
     void handleReply(quint64 id, int status, const QByteArray &body);
@@ -34,6 +36,7 @@ private:
     };
     EngineHost *m_host;
     QHash<quint64, Pending> m_pending;
+    bool m_watching = false;
 };
 
 } // namespace Aile::Ui

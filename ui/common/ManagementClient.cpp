@@ -2,11 +2,14 @@
 
 #include "InProcessTransport.h"
 
+#include "host/StatusJson.h"
+
 #include "store/Store.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QJsonArray>
 #include <QtCore/QPointer>
+#include <QtCore/QTimer>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
 #include <QtCore/QUrl>
@@ -48,14 +51,64 @@ QString SharerQuery::path() const
 }
 
 ManagementClient::ManagementClient(EngineHost *host, QObject *parent)
-    : QObject(parent), m_transport(new InProcessTransport(host, this))
+    : ManagementClient(std::make_unique<InProcessTransport>(host), parent)
 {
 }
 
-ManagementClient::ManagementClient(std::unique_ptr<IManagementTransport> transport, QObject *parent)
-    : QObject(parent), m_transport(transport.release())
+ManagementClient::ManagementClient(std::unique_ptr<IManagementTransport> transport, QObject *parent) : QObject(parent)
 {
+    adopt(transport.release());
+}
+
+void ManagementClient::adopt(IManagementTransport *transport)
+{
+    m_transport = transport;
     m_transport->setParent(this);
+    connect(m_transport, &IManagementTransport::tracesRecorded, this, &ManagementClient::tracesRecorded);
+    connect(m_transport, &IManagementTransport::tracesMissed, this, &ManagementClient::tracesMissed);
+    connect(m_transport, &IManagementTransport::statusChanged, this, &ManagementClient::statusChanged);
+    if (m_watching)
+        m_transport->watchTraces();
+}
+
+void ManagementClient::setTransport(std::unique_ptr<IManagementTransport> transport)
+{
+    // The old one's answers, stream and signals go with it.
+    delete m_transport;
+    adopt(transport.release());
+    Q_EMIT transportChanged();
+    requestStatus();
+}
+
+void ManagementClient::watchTraces()
+{
+    m_watching = true;
+    m_transport->watchTraces();
+}
+
+void ManagementClient::status(QObject *context, Handler<EngineStatus> done)
+{
+    request(QStringLiteral("GET"), QStringLiteral("/admin/status"), {}, context, std::move(done), &statusFromJson);
+}
+
+void ManagementClient::requestStatus()
+{
+    // Coalesced: a burst of changes asks once.
+    if (m_statusQueued)
+        return;
+    m_statusQueued = true;
+    QTimer::singleShot(0, this, [this] {
+        m_statusQueued = false;
+        status(this, [this](const Reply<EngineStatus> &reply) {
+            if (reply.ok())
+                Q_EMIT statusChanged(reply.value);
+        });
+    });
+}
+
+void ManagementClient::shutdown(QObject *context, Handler<QJsonObject> done)
+{
+    request(QStringLiteral("POST"), QStringLiteral("/admin/shutdown"), {}, context, std::move(done), [](const QJsonObject &o) { return o; });
 }
 
 int ManagementClient::pending() const
@@ -66,8 +119,14 @@ int ManagementClient::pending() const
 void ManagementClient::send(const QString &method, const QString &path, const QJsonObject &body, QObject *context, Raw done)
 {
     const QByteArray bytes = body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact);
-    m_transport->send(method, path, bytes, context, [done = std::move(done)](int status, const QByteArray &answer) {
+    // A change made through an engine that does not push its status: ask for it, as the
+    // embedded engine would have sent it.
+    const bool change = method != QLatin1String("GET") && !m_transport->pushesStatus() && path != QLatin1String("/admin/shutdown");
+    QPointer<ManagementClient> self(this);
+    m_transport->send(method, path, bytes, context, [self, change, done = std::move(done)](int status, const QByteArray &answer) {
         done(status, QJsonDocument::fromJson(answer));
+        if (change && self && status >= 200 && status < 300)
+            self->requestStatus();
     });
 }
 
@@ -207,6 +266,13 @@ void ManagementClient::routeTemplate(const QString &model, const QString &keyId,
 
 void ManagementClient::traces(const Store::TraceQuery &query, QObject *context, Handler<QList<Store::TraceRecord>> done)
 {
+    tracePage(query, context, [done = std::move(done)](const Reply<TracePage> &page) {
+        done(Reply<QList<Store::TraceRecord>>{page.status, page.value.rows, page.error});
+    });
+}
+
+void ManagementClient::tracePage(const Store::TraceQuery &query, QObject *context, Handler<TracePage> done)
+{
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("limit"), QString::number(query.limit));
     q.addQueryItem(QStringLiteral("offset"), QString::number(query.offset));
@@ -219,10 +285,11 @@ void ManagementClient::traces(const Store::TraceQuery &query, QObject *context, 
         q.addQueryItem(QStringLiteral("status"), QString::number(query.status));
     request(QStringLiteral("GET"), QStringLiteral("/keys/usage/requests?") + q.toString(QUrl::FullyEncoded), {}, context, std::move(done),
             [](const QJsonObject &o) {
-                QList<Store::TraceRecord> traces;
+                TracePage page;
                 for (const QJsonValue &v : o.value(QLatin1String("data")).toArray())
-                    traces.append(Store::TraceRecord::fromJson(v.toObject()));
-                return traces;
+                    page.rows.append(Store::TraceRecord::fromJson(v.toObject()));
+                page.total = o.value(QLatin1String("total")).toInt();
+                return page;
             });
 }
 

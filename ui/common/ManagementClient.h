@@ -5,6 +5,7 @@
 #include "api/values/ReplayResult.h"
 #include "api/values/SharerRow.h"
 #include "clients/ClientSnippets.h"
+#include "host/Engine.h"
 #include "store/TraceRecord.h"
 
 namespace Aile::Store {
@@ -61,6 +62,13 @@ struct ToolTestResult
     QString error;                 // the network's words (status 0) or the proxy's message (an error status)
 };
 
+/// One page of GET /keys/usage/requests: the rows and how many match in all.
+struct TracePage
+{
+    QList<Store::TraceRecord> rows;
+    int total = 0;
+};
+
 /// The GUI's one way to the engine: every view and dialog calls the management API through this
 /// client and gets typed values (engine/api/values) back. Where the engine is (embedded, or
 /// another process over HTTP) is the transport's business, never a view's. Never blocks; an
@@ -78,6 +86,19 @@ public:
     explicit ManagementClient(std::unique_ptr<IManagementTransport> transport, QObject *parent = nullptr);
 
     int pending() const;
+    /// Starts tracesRecorded: the engine's finished requests in batches, wherever it runs.
+    void watchTraces();
+    /// Asks the engine's status (GET /admin/status); statusChanged follows when it answers.
+    /// The same comes by itself after every change made through this client.
+    void requestStatus();
+    /// GET /admin/status once, for whoever asks (who runs the engine: pid, program).
+    void status(QObject *context, Handler<EngineStatus> done);
+    /// POST /admin/shutdown: the engine stops and closes its port (Take over).
+    void shutdown(QObject *context, Handler<QJsonObject> done);
+    /// Replaces the way to the engine (attach, connect to a team server, back to the embedded
+    /// one): calls in flight on the old transport are dropped; the views keep this client.
+    void setTransport(std::unique_ptr<IManagementTransport> transport);
+    IManagementTransport *transport() const { return m_transport; }
 
     // Sharers (docs/management-api.md)
     void sharers(const SharerQuery &query, QObject *context, Handler<Api::SharerListing> done);
@@ -112,6 +133,8 @@ public:
     /// trace's attempt rows (model: for retest; empty takes the attempt's). The engine records it.
     void traceAction(const QString &traceId, const QString &action, const QString &sharer, const QString &model, QObject *context,
                      Handler<QJsonObject> done);
+    /// The same with the total count (the Traces page's paging when no store file is at hand).
+    void tracePage(const Store::TraceQuery &query, QObject *context, Handler<TracePage> done);
 
     /// One small request through the proxy at baseUrl, on the wire a tool speaks, with its key and
     /// model, exactly as the tool would send it (an ordinary HTTP client: it is charged and traced).
@@ -123,14 +146,28 @@ public:
     /// The engine's own message of an error answer ({"error": {"message": …}}), or a generic one.
     static QString errorMessage(int status, const QJsonDocument &body);
 
+Q_SIGNALS:
+    /// After watchTraces(): a batch of finished requests, about every 100 ms while requests finish.
+    void tracesRecorded(const QList<Aile::Store::TraceRecord> &traces);
+    /// Live batches were lost on the way (a cut stream): the history shown should be read again.
+    void tracesMissed();
+    /// The engine's status (sharers, keys, providers, keychain, who runs it).
+    void statusChanged(const Aile::EngineStatus &status);
+    /// setTransport: another engine now; every view should read again.
+    void transportChanged();
+
 private:
     using Raw = std::function<void(int status, const QJsonDocument &body)>;
     void send(const QString &method, const QString &path, const QJsonObject &body, QObject *context, Raw done);
     template<typename T, typename Read>
     void request(const QString &method, const QString &path, const QJsonObject &body, QObject *context, Handler<T> done, Read read);
 
-    IManagementTransport *m_transport;
+    void adopt(IManagementTransport *transport);
+
+    IManagementTransport *m_transport = nullptr;
     QNetworkAccessManager *m_network = nullptr;   // made on the first testTool
+    bool m_watching = false;
+    bool m_statusQueued = false;
 };
 
 } // namespace Aile::Ui

@@ -1,9 +1,11 @@
 #include "MainWindow.h"
 
+#include "EngineLink.h"
 #include "GetStartedPanel.h"
 #include "Notifications.h"
 #include "SubscriptionWatch.h"
 #include "StatusBanner.h"
+#include "TeamServerDialog.h"
 #include "TrayIcon.h"
 #include "charts/ChartsView.h"
 #include "common/ManagementClient.h"
@@ -14,6 +16,7 @@
 #include "keys/KeysView.h"
 #include "sharers/SharersView.h"
 #include "store/Store.h"
+#include "traces/TraceTableModel.h"
 #include "traces/TracesView.h"
 
 #include <QtCore/QDateTime>
@@ -63,6 +66,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
       m_spendTimer(new QTimer(this)),
       m_statusTimer(new QTimer(this))
 {
+    m_link = new EngineLink(m_host, m_management, this);
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Aile"));
     setWindowIcon(statusIcon(ProxyState::Listening));
@@ -74,7 +78,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     m_tabs->addTab(m_keys, tr("&Keys"));
     m_keys->setClient(m_management);
     // A key made, changed or revoked: the other views read the keys from the next status.
-    connect(m_keys, &KeysView::keysChanged, m_host, &EngineHost::requestStatus);
+    connect(m_keys, &KeysView::keysChanged, m_management, &ManagementClient::requestStatus);
     connect(m_keys, &KeysView::listed, this, &MainWindow::applySpend);
     m_notifications->setNotifier([this](const QString &title, const QString &message) {
         if (m_tray->isVisible() && QSystemTrayIcon::supportsMessages())
@@ -93,8 +97,24 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     m_sharers->setClient(m_management);
     connect(m_host, &EngineHost::started, this, &MainWindow::handleStarted);
     connect(m_host, &EngineHost::startFailed, this, &MainWindow::handleStartFailed);
-    connect(m_host, &EngineHost::statusChanged, this, &MainWindow::handleStatus);
-    connect(m_host, &EngineHost::tracesRecorded, this, &MainWindow::handleTraces);
+    connect(m_management, &ManagementClient::statusChanged, this, &MainWindow::handleStatus);
+    connect(m_link, &EngineLink::changed, this, &MainWindow::applyLink);
+    connect(m_link, &EngineLink::failed, this, [this](const QString &message) { QMessageBox::warning(this, tr("Take over"), message); });
+    connect(m_banner, &StatusBanner::actionTriggered, this, [this] {
+        switch (m_link->kind()) {
+        case EngineLink::Kind::Service: return m_link->takeOver();
+        case EngineLink::Kind::TeamServer: return m_link->backToLocal();
+        case EngineLink::Kind::Embedded: return m_link->useAnotherPort();
+        }
+    });
+    // Finished requests come through the client, as they would from an engine over HTTP.
+    connect(m_management, &ManagementClient::tracesRecorded, this, &MainWindow::handleTraces);
+    m_management->watchTraces();
+    // Without a store file (an engine over HTTP) the Traces page pages through the API; batches
+    // lost on the way (a cut stream) read the page again.
+    m_traces->model()->setClient(m_management);
+    connect(m_management, &ManagementClient::tracesMissed, m_traces->model(), &TraceTableModel::reload);
+    connect(m_management, &ManagementClient::transportChanged, m_traces->model(), &TraceTableModel::forgetLive);
     m_traces->setClient(m_management);   // a trace's attempt rows act through the management API
     connect(m_host, &EngineHost::stopped, this, &MainWindow::handleStopped);
 
@@ -120,7 +140,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     afterTraces->setSingleShot(true);
     afterTraces->setInterval(2000);
     connect(afterTraces, &QTimer::timeout, subscriptions, &SubscriptionWatch::refresh);
-    connect(m_host, &EngineHost::tracesRecorded, afterTraces, qOverload<>(&QTimer::start));
+    connect(m_management, &ManagementClient::tracesRecorded, afterTraces, qOverload<>(&QTimer::start));
 
     connect(m_traces, &TracesView::exportFinished, this, [this](int count, const QString &error) {
         if (count < 0)
@@ -138,7 +158,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     connect(minute, &QTimer::timeout, this, &MainWindow::refreshSpend);
     // Credentials and sharers can change inside the engine; a status is cheap and queued.
     m_statusTimer->setInterval(15 * 1000);
-    connect(m_statusTimer, &QTimer::timeout, m_host, &EngineHost::requestStatus);
+    connect(m_statusTimer, &QTimer::timeout, m_management, &ManagementClient::requestStatus);
 
     restoreLayout();
 }
@@ -156,6 +176,12 @@ void MainWindow::buildMenus()
     QAction *exportAction = file->addAction(tr("&Export traces…"), m_traces, &TracesView::chooseExportFile);
     exportAction->setObjectName(QStringLiteral("actionExport"));
     exportAction->setShortcut(Qt::CTRL | Qt::Key_E);
+    file->addSeparator();
+    QAction *team = file->addAction(tr("Connect to a &team server…"), this, &MainWindow::showTeamServerDialog);
+    team->setObjectName(QStringLiteral("actionConnectTeamServer"));
+    m_disconnect = file->addAction(tr("&Disconnect"), m_link, &EngineLink::backToLocal);
+    m_disconnect->setObjectName(QStringLiteral("actionDisconnect"));
+    m_disconnect->setEnabled(false);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &MainWindow::requestQuit);
     quit->setObjectName(QStringLiteral("actionQuit"));
@@ -239,6 +265,11 @@ QString MainWindow::baseUrl() const
 
 void MainWindow::handleStarted(const QString &address, quint16 port)
 {
+    m_localHost = address;
+    m_localPort = port;
+    m_startError.clear();
+    if (m_link->kind() != EngineLink::Kind::Embedded)
+        return;   // the embedded engine serves the user's tools; the window shows another
     m_address = QStringLiteral("%1:%2").arg(address).arg(port);
     m_banner->setListening(address, port);
     m_tray->setProxyState(ProxyState::Listening, m_banner->stateText());
@@ -250,11 +281,88 @@ void MainWindow::handleStarted(const QString &address, quint16 port)
 
 void MainWindow::handleStartFailed(const QString &error)
 {
+    m_startError = error;
+    if (m_link->kind() != EngineLink::Kind::Embedded)
+        return;
     m_address.clear();
     m_banner->setFailed(error);
     m_tray->setProxyState(ProxyState::Failed, m_banner->stateText());
     // The database may exist from an earlier run even though this one could not listen.
     openStore();
+}
+
+void MainWindow::applyLink()
+{
+    // The pages never ask which engine this is; the banner, the title and the store reader do.
+    const EngineLink::Kind kind = m_link->kind();
+    m_disconnect->setEnabled(kind == EngineLink::Kind::TeamServer);
+    if (kind == EngineLink::Kind::Embedded) {
+        setWindowTitle(tr("Aile"));
+        m_banner->setAction({});
+        if (!m_link->heldBy().isEmpty()) {
+            m_banner->setFailed(tr("%1 is held by %2").arg(m_link->localAuthority(), m_link->heldBy()));
+            m_banner->setAction(tr("Use another port"), QStringLiteral("useAnotherPortButton"));
+        } else if (!m_startError.isEmpty()) {
+            m_banner->setFailed(m_startError);
+        } else if (m_localPort != 0 && m_host->isRunning()) {
+            // Back from another engine: the embedded one has been listening all along.
+            handleStarted(m_localHost, m_localPort);
+            return;
+        } else {
+            m_banner->setStarting();
+        }
+        m_tray->setProxyState(m_banner->state(), m_banner->stateText());
+        return;
+    }
+    // Another engine: this store's rows leave the pages; that engine's come through its API.
+    m_traces->setReader(nullptr, {});
+    m_charts->setReader(nullptr);
+    m_reader.reset();
+    // The Get started checklist's history, from that engine's API as the store would have said.
+    Store::TraceQuery any;
+    any.limit = 1;
+    m_management->tracePage(any, this, [this](const Reply<TracePage> &all) {
+        Store::TraceQuery served;
+        served.limit = 1;
+        served.status = 200;
+        m_management->tracePage(served, this, [this, seen = all.value.total > 0](const Reply<TracePage> &answered) {
+            m_getStarted->noteHistory(seen, answered.value.total > 0);
+            m_historyKnown = true;
+            settleGetStarted();
+        });
+    });
+    m_address = m_link->url().authority();
+    if (m_connect)
+        m_connect->setBaseUrl(baseUrl());
+    m_statusTimer->start();
+    const QString pid = m_link->pid() > 0 ? QString::number(m_link->pid()) : QStringLiteral("…");
+    if (kind == EngineLink::Kind::Service) {
+        const QString who = m_link->program().isEmpty() || m_link->program() == QLatin1String("aile") ? QStringLiteral("aile serve")
+                                                                                                       : m_link->program();
+        setWindowTitle(tr("Aile — %1 (pid %2)").arg(who, pid));
+        m_banner->setAttached(tr("Attached to %1 (pid %2) on %3").arg(who, pid, m_address));
+        m_banner->setAction(m_link->takingOver() ? tr("Taking over…") : tr("Take over"), QStringLiteral("takeOverButton"));
+        m_banner->actionButton()->setEnabled(!m_link->takingOver());
+        m_banner->actionButton()->setToolTip(tr("Stop %1 and run the proxy inside this window instead").arg(who));
+    } else {
+        const QString url = m_link->url().toDisplayString(QUrl::RemoveUserInfo);
+        setWindowTitle(tr("Aile — team server %1").arg(url));
+        m_banner->setAttached(tr("Connected to the team server %1").arg(url));
+        m_banner->setAction(tr("Disconnect"), QStringLiteral("disconnectButton"));
+        m_banner->actionButton()->setToolTip(tr("Back to the engine on this computer"));
+    }
+    m_tray->setProxyState(ProxyState::Listening, m_banner->stateText());
+}
+
+void MainWindow::showTeamServerDialog()
+{
+    auto *dialog = findChild<TeamServerDialog *>();
+    if (!dialog) {
+        dialog = new TeamServerDialog(m_options.settingsPath, this);
+        connect(dialog, &TeamServerDialog::connectRequested, this,
+                [this](const QUrl &url, const QString &token) { m_link->attach(url, token, EngineLink::Kind::TeamServer); });
+    }
+    dialog->open();
 }
 
 void MainWindow::handleStatus(const Aile::EngineStatus &status)
@@ -291,7 +399,9 @@ void MainWindow::handleTraces(const QList<Aile::Store::TraceRecord> &traces)
 
 void MainWindow::openStore()
 {
-    if (m_reader || m_options.dataDir.isEmpty())
+    // The local store is read only while the window drives the embedded engine: another engine's
+    // history comes through its API, and nothing of this store is mixed in.
+    if (m_reader || m_options.dataDir.isEmpty() || m_link->kind() != EngineLink::Kind::Embedded)
         return;
     const QString path = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
     if (!QFile::exists(path))
@@ -375,7 +485,7 @@ ConnectToolDialog *MainWindow::connectToolDialog()
         m_connect->setProviders(m_lastStatus.providers);
         m_connect->setSharers(m_lastStatus.sharers);
         m_connect->setClient(m_management);
-        connect(m_connect, &ConnectToolDialog::keyCreated, m_host, &EngineHost::requestStatus);
+        connect(m_connect, &ConnectToolDialog::keyCreated, m_management, &ManagementClient::requestStatus);
         connect(m_connect, &ConnectToolDialog::showTraceRequested, this, [this](const QString &id) {
             m_tabs->setCurrentWidget(m_traces);
             m_traces->revealTrace(id);

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+class QAction;
 class QTabWidget;
 class QTimer;
 
@@ -18,6 +19,7 @@ namespace Aile::Ui {
 
 class ChartsView;
 class ConnectToolDialog;
+class EngineLink;
 class GetStartedPanel;
 class KeysView;
 class ManagementClient;
@@ -58,6 +60,8 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     TrayIcon *trayIcon() const { return m_tray; }
     GetStartedPanel *getStartedPanel() const { return m_getStarted; }
+    /// Which engine the window drives (embedded, an attached aile serve, a team server).
+    EngineLink *engineLink() const { return m_link; }
     /// The dialog, created on first use.
     ConnectToolDialog *connectToolDialog();
     /// The store reader, once the engine started (null before).
@@ -67,6 +71,8 @@ public:
     QString baseUrl() const;
 
     void showConnectTool();
+    /// File ▸ Connect to a team server…
+    void showTeamServerDialog();
     /// Help ▸ Get started: shows the checklist again.
     void showGetStarted();
     /// Stops the engine and hides the window; closing does the same.
@@ -87,6 +93,7 @@ private:
     void handleStatus(const Aile::EngineStatus &status);
     void handleTraces(const QList<Aile::Store::TraceRecord> &traces);
     void handleStopped();
+    void applyLink();
     void openStore();
     void refreshSpend();
     void applySpend();
@@ -96,6 +103,8 @@ private:
 
     EngineHost *m_host;
     Options m_options;
+    EngineLink *m_link;
+    QAction *m_disconnect = nullptr;
     void settleGetStarted();
 
     std::unique_ptr<Store::StoreReader> m_reader;
@@ -114,6 +123,9 @@ private:
     QTimer *m_statusTimer;
     EngineStatus m_lastStatus;
     QString m_address;
+    QString m_localHost;     // where the embedded engine listens, kept while the window shows another
+    quint16 m_localPort = 0;
+    QString m_startError;    // why the embedded engine did not start
     double m_spentToday = 0;
     bool m_quitting = false;
     bool m_firstStatus = true;

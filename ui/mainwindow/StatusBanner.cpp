@@ -4,11 +4,12 @@
 
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QPushButton>
 #include <QtWidgets/QStyle>
 
 namespace Aile::Ui {
 
-StatusBanner::StatusBanner(QWidget *parent) : QFrame(parent), m_icon(new QLabel(this)), m_text(new QLabel(this)), m_spend(new QLabel(this))
+StatusBanner::StatusBanner(QWidget *parent) : QFrame(parent), m_icon(new QLabel(this)), m_text(new QLabel(this)), m_spend(new QLabel(this)), m_action(new QPushButton(this))
 {
     setObjectName(QStringLiteral("statusBanner"));
     setFrameShape(QFrame::StyledPanel);
@@ -28,6 +29,9 @@ StatusBanner::StatusBanner(QWidget *parent) : QFrame(parent), m_icon(new QLabel(
     layout->addWidget(m_icon);
     layout->addWidget(m_text, 1);
     layout->addWidget(m_spend);
+    layout->addWidget(m_action);
+    m_action->hide();
+    connect(m_action, &QPushButton::clicked, this, &StatusBanner::actionTriggered);
     setStarting();
     setSpentToday(0);
 }
@@ -60,6 +64,18 @@ void StatusBanner::setFailed(const QString &reason)
 void StatusBanner::setStopping()
 {
     setState(ProxyState::Stopping, tr("Proxy stopping…"));
+}
+
+void StatusBanner::setAttached(const QString &text)
+{
+    setState(ProxyState::Listening, text);
+}
+
+void StatusBanner::setAction(const QString &label, const QString &objectName)
+{
+    m_action->setText(label);
+    m_action->setObjectName(objectName.isEmpty() ? QStringLiteral("bannerAction") : objectName);
+    m_action->setVisible(!label.isEmpty());
 }
 
 void StatusBanner::setSpentToday(double usd)

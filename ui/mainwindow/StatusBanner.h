@@ -5,6 +5,7 @@
 #include <QtWidgets/QFrame>
 
 class QLabel;
+class QPushButton;
 
 namespace Aile::Ui {
 
@@ -20,6 +21,11 @@ public:
     void setFailed(const QString &reason);
     void setStopping();
     void setSpentToday(double usd);
+    /// Another engine serves this window (an `aile serve`, a team server): text names it.
+    void setAttached(const QString &text);
+    /// A button at the end of the strip (Take over, Use another port, Disconnect); an empty label hides it.
+    void setAction(const QString &label, const QString &objectName = {});
+    QPushButton *actionButton() const { return m_action; }
 
     ProxyState state() const { return m_state; }
     QString stateText() const;
@@ -33,6 +39,10 @@ private:
     QLabel *m_icon;
     QLabel *m_text;
     QLabel *m_spend;
+    QPushButton *m_action;
+
+Q_SIGNALS:
+    void actionTriggered();
 };
 
 } // namespace Aile::Ui

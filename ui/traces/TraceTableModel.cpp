@@ -1,5 +1,7 @@
 #include "TraceTableModel.h"
 
+#include "common/ManagementClient.h"
+
 #include "TraceColumns.h"
 #include "common/StatusIcon.h"
 #include "store/Store.h"
@@ -28,6 +30,13 @@ void TraceTableModel::setReader(Store::StoreReader *reader)
     reload();
 }
 
+void TraceTableModel::setClient(ManagementClient *client)
+{
+    m_client = client;
+    if (!m_reader)
+        reload();
+}
+
 void TraceTableModel::setFilter(const TraceFilter &filter)
 {
     if (filter == m_filter)
@@ -41,10 +50,10 @@ void TraceTableModel::reload()
     ++m_generation;
     // Until the page arrives the table shows the live rows that match (all there is without a store).
     m_exhausted = true;
-    m_reading = m_reader != nullptr;
+    m_reading = m_reader != nullptr || m_client != nullptr;
     showPage({}, 0);
     if (!m_reader)
-        return;
+        return reloadThroughClient();
     const Store::TraceQuery page = m_filter.query(PageSize, 0);
     const Store::TraceQuery count = m_filter.query(0, 0);
     m_reader->read<std::pair<QList<Store::TraceRecord>, int>>(
@@ -102,6 +111,12 @@ bool TraceTableModel::insertSorted(const Store::TraceRecord &t, bool notify)
     return true;
 }
 
+void TraceTableModel::forgetLive()
+{
+    m_live.clear();
+    reload();
+}
+
 void TraceTableModel::addLive(const QList<Store::TraceRecord> &traces)
 {
     m_live += traces;
@@ -146,7 +161,7 @@ void TraceTableModel::trimOldest()
         m_ids.remove(m_rows.at(i).id);
     m_rows.resize(first);
     endRemoveRows();
-    if (m_reader)
+    if (m_reader || m_client)
         m_exhausted = false;   // the store still has them
     else
         m_total = int(m_rows.size());
@@ -223,13 +238,15 @@ QVariant TraceTableModel::headerData(int section, Qt::Orientation orientation, i
 
 bool TraceTableModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && m_reader && !m_exhausted && !m_reading;
+    return !parent.isValid() && (m_reader || m_client) && !m_exhausted && !m_reading;
 }
 
 void TraceTableModel::fetchMore(const QModelIndex &parent)
 {
     if (!canFetchMore(parent))
         return;
+    if (!m_reader)
+        return fetchMoreThroughClient();
     // Start after every stored row strictly newer than the oldest held one; rows of that same
     // millisecond come again and are skipped by id.
     const bool empty = m_rows.isEmpty();
@@ -275,6 +292,58 @@ void TraceTableModel::fetchMore(const QModelIndex &parent)
             }
             appendPage(std::move(answer.first), answer.second);
         });
+}
+
+void TraceTableModel::reloadThroughClient()
+{
+    if (!m_client)
+        return;
+    m_client->tracePage(m_filter.query(PageSize, 0, true), this, [this, generation = m_generation](const Reply<TracePage> &answer) {
+        if (generation != m_generation)
+            return;
+        m_reading = false;
+        m_exhausted = !answer.ok() || answer.value.rows.size() < PageSize;
+        showPage(answer.value.rows, answer.value.total);
+        Q_EMIT pageLoaded();
+    });
+}
+
+void TraceTableModel::fetchMoreThroughClient()
+{
+    // The rule of fetchMore, in two calls: how many stored rows are newer than the oldest held
+    // one (a count), then the page from there, with that millisecond's held rows skipped by id.
+    const bool empty = m_rows.isEmpty();
+    const qint64 oldest = empty ? 0 : m_rows.constLast().startedMs;
+    int ties = 0;
+    for (auto it = m_rows.crbegin(); it != m_rows.crend() && it->startedMs == oldest; ++it)
+        ++ties;
+    m_reading = true;
+    auto page = [this, generation = m_generation, empty, oldest, ties](int offset) {
+        m_client->tracePage(m_filter.query(PageSize + ties, offset, true), this,
+                            [this, generation, empty, oldest, ties](const Reply<TracePage> &answer) {
+                                if (generation != m_generation)
+                                    return;
+                                m_reading = false;
+                                if (m_rows.isEmpty() != empty || (!empty && m_rows.constLast().startedMs != oldest)) {
+                                    Q_EMIT pageLoaded();
+                                    return;
+                                }
+                                appendPage(answer.value.rows, !answer.ok() || answer.value.rows.size() < PageSize + ties);
+                            });
+    };
+    if (empty)
+        return page(0);
+    Store::TraceQuery newer = m_filter.query(1, 0);
+    newer.sinceMs = oldest + 1;
+    m_client->tracePage(newer, this, [this, generation = m_generation, page](const Reply<TracePage> &answer) {
+        if (generation != m_generation)
+            return;
+        if (!answer.ok()) {
+            m_reading = false;
+            return;
+        }
+        page(answer.value.total);
+    });
 }
 
 void TraceTableModel::appendPage(QList<Store::TraceRecord> page, bool exhausted)

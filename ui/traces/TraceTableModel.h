@@ -14,6 +14,8 @@ class StoreReader;
 
 namespace Aile::Ui {
 
+class ManagementClient;
+
 /// The Traces table: a window onto the store's traces (newest first) that pages in on demand
 /// with canFetchMore()/fetchMore(), with the engine's live rows merged in as they arrive.
 ///
@@ -43,10 +45,15 @@ public:
 
     /// The store reader, or null. Not owned. Reloads the first page.
     void setReader(Store::StoreReader *reader);
+    /// Without a store reader (an engine attached over HTTP), pages come through the management
+    /// API instead (GET /keys/usage/requests), by the same rule. Not owned.
+    void setClient(ManagementClient *client);
     void setFilter(const TraceFilter &filter);
     const TraceFilter &filter() const { return m_filter; }
     /// Drops what is held and reads the first page again.
     void reload();
+    /// Another engine now: the live rows kept aside are not its own; reads the first page again.
+    void forgetLive();
     /// Merges a batch the engine just recorded (EngineHost::tracesRecorded).
     void addLive(const QList<Store::TraceRecord> &traces);
 
@@ -83,8 +90,11 @@ private:
     void appendPage(QList<Store::TraceRecord> page, bool exhausted);
     /// Inserts a row at its place by start time; false when that place is past the window.
     bool insertSorted(const Store::TraceRecord &trace, bool notify);
+    void reloadThroughClient();
+    void fetchMoreThroughClient();
 
     Store::StoreReader *m_reader = nullptr;
+    ManagementClient *m_client = nullptr;
     quint64 m_generation = 0;   // bumped by every reload: an answer for an older one is dropped
     bool m_reading = false;
     TraceFilter m_filter;
