@@ -216,6 +216,8 @@ private Q_SLOTS:
             QVERIFY(q.exec(QStringLiteral("CREATE TABLE ledger(id INTEGER PRIMARY KEY AUTOINCREMENT, trace_id TEXT, at_ms INTEGER NOT NULL,"
                                           " day TEXT NOT NULL, key_id TEXT, route TEXT, target TEXT, sharer TEXT, cost_usd REAL NOT NULL,"
                                           " absorbed_usd REAL NOT NULL)")));
+            // Later migrations alter the traces table too: it exists in a schema-5 store (only its key matters here).
+            QVERIFY(q.exec(QStringLiteral("CREATE TABLE traces(id TEXT PRIMARY KEY)")));
             QVERIFY(q.exec(QStringLiteral("INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd)"
                                           " VALUES('t1', 1, '2026-11-30', 'k1', '', 'claude/claude-sonnet-5', 'L000000000000a9e1', 0.25, 0)")));
             QVERIFY(q.exec(QStringLiteral("PRAGMA user_version=5")));
