@@ -485,7 +485,9 @@ main() {
             ;;
         esac
         log "hold: $p, $STREAMS streams for ${HOLD}s (pids $pids)"
-        loadgen hold "$p" hold "$out" --conns "$STREAMS" --hold "$HOLD" --ramp 100 --ramp-timeout 60 --pids "$pids"
+        # From 4 loopback addresses: the engine caps one peer at 256 connections (docs/hardening.md),
+        # and a memory figure needs all the streams open; every path gets the same.
+        loadgen hold "$p" hold "$out" --conns "$STREAMS" --hold "$HOLD" --ramp 100 --ramp-timeout 60 --pids "$pids" --sources 4
         case "$p" in nginx) stop_pid "$NGINX_PID" ;; portkey) stop_pid "$PK_PID" ;; aile) stop_pid "$AILE_PID" ;; esac
     done
 

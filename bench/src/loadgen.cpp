@@ -68,6 +68,7 @@ struct Options {
     double hold = 10;
     int ramp = 100;
     double rampTimeout = 60;
+    int sources = 1;  // connect from 127.0.0.1 … 127.0.0.N in turn (a proxy may cap one peer's connections)
     std::vector<int> pids;
     double rate = 0;  // lat/sse: requests per second in all; 0 = closed loop (no pacing)
     std::string dump; // write every sample (ns; sse: and the event's index in its stream), one a line
@@ -212,6 +213,13 @@ private:
             die(std::string("socket: ") + std::strerror(errno));
         int one = 1;
         setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        if (m_o.sources > 1) {
+            sockaddr_in src{};
+            src.sin_family = AF_INET;
+            src.sin_addr.s_addr = htonl(0x7F000001u + uint32_t(m_nextSource++ % m_o.sources));
+            if (bind(c->fd, reinterpret_cast<sockaddr *>(&src), sizeof src) < 0)
+                die(std::string("bind to a loopback source address: ") + std::strerror(errno));
+        }
         c->dead = false;
         c->established = false;
         const int rc = connect(c->fd, reinterpret_cast<sockaddr *>(&m_addr), sizeof m_addr);
@@ -422,6 +430,7 @@ private:
 
     const Options &m_o;
     int m_conns;
+    int m_nextSource = 0;
     Result &m_r;
     int m_ep = -1;
     sockaddr_in m_addr{};
@@ -482,7 +491,7 @@ void usage()
     std::fprintf(stderr,
                  "usage: loadgen MODE --port P [--host 127.0.0.1] [--path /v1/chat/completions]\n"
                  "         [--header 'K: V']... [--body JSON | --body-file F] [--conns N] [--threads T]\n"
-                 "         [--duration S] [--warmup S] [--hold S] [--ramp N] [--ramp-timeout S] [--pids 1,2]\n"
+                 "         [--duration S] [--warmup S] [--hold S] [--ramp N] [--ramp-timeout S] [--pids 1,2] [--sources N]\n"
                  "         [--dump FILE] [--rate R]\n"
                  "  MODE: lat | sse | hold\n");
     std::exit(2);
@@ -522,6 +531,7 @@ Options parse(int argc, char **argv)
         else if (a == "--warmup") o.warmup = std::atof(next().c_str());
         else if (a == "--hold") o.hold = std::atof(next().c_str());
         else if (a == "--ramp") o.ramp = std::atoi(next().c_str());
+        else if (a == "--sources") o.sources = std::max(1, std::atoi(next().c_str()));
         else if (a == "--ramp-timeout") o.rampTimeout = std::atof(next().c_str());
         else if (a == "--dump") o.dump = next();
         else if (a == "--rate") o.rate = std::atof(next().c_str());
