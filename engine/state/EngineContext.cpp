@@ -42,11 +42,7 @@ const Catalog::Sharer *EngineContext::sharer(const QString &handle) const
 
 Catalog::Sharer *EngineContext::sharer(const QString &handle)
 {
-    const QString h = Catalog::normalizeHandle(handle);
-    for (Catalog::Sharer &s : sharers)
-        if (s.handle == h)
-            return &s;
-    return nullptr;
+    return const_cast<Catalog::Sharer *>(std::as_const(*this).sharer(handle));
 }
 
 QString EngineContext::baseUrlOf(const Catalog::Sharer &sharer) const
