@@ -12,7 +12,7 @@ class TestConfigFile : public QObject
 private Q_SLOTS:
     void readsTheDocumentedExample()
     {
-        QFile f(QFINDTESTDATA("data/example.jsonc"));
+        QFile f(QStringLiteral(AILE_TEST_SOURCE_DIR "/data/example.jsonc"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray text = f.readAll();
         QString error;
@@ -40,7 +40,7 @@ private Q_SLOTS:
 
     void commentMarkersInsideStringsStay()
     {
-        QFile f(QFINDTESTDATA("data/comment-markers.json"));
+        QFile f(QStringLiteral(AILE_TEST_SOURCE_DIR "/data/comment-markers.json"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray text = f.readAll();
         const auto cfg = ConfigFile::parse(text, nullptr);

@@ -322,7 +322,7 @@ private Q_SLOTS:
         QVERIFY(!m_engine->context().sharer(QStringLiteral("L0123456789abcdef")));
 
         // The documented example is clean.
-        const Run clean = runAile({QStringLiteral("config"), QStringLiteral("check"), QFINDTESTDATA("data/example.jsonc")});
+        const Run clean = runAile({QStringLiteral("config"), QStringLiteral("check"), QStringLiteral(AILE_TEST_SOURCE_DIR "/data/example.jsonc")});
         QVERIFY2(clean.exitCode == 0 && clean.out.contains(QLatin1String(": no problems")), qPrintable(clean.out));
     }
 

@@ -37,7 +37,7 @@ struct Recorded
     static Recorded load(const QString &file)
     {
         Recorded r;
-        QFile f(QFINDTESTDATA(QStringLiteral("data/") + file));
+        QFile f(QStringLiteral(AILE_TEST_SOURCE_DIR "/data/") + file);
         if (!f.open(QIODevice::ReadOnly))
             qFatal("cannot read test data %s", qPrintable(file));
         r.raw = QJsonDocument::fromJson(f.readAll()).object();
