@@ -1,0 +1,18 @@
+#pragma once
+
+#include "FakeUpstream.h"
+
+namespace Aile::Test {
+
+/// One tool call as a provider answers it on its own wire: a chat completion's tool_calls, a
+/// Messages tool_use block, a Responses function_call item; streamed as each streams its
+/// arguments (in two pieces) or whole. path picks the wire as FakeUpstream::defaultFor does.
+struct FakeToolCall
+{
+    QString id = QStringLiteral("call_fake_1");
+    QString name = QStringLiteral("read_file");
+    QString arguments = QStringLiteral("{\"path\":\"notes.txt\"}");
+};
+Script toolCallAnswer(const QByteArray &path, bool stream, const QString &model, const FakeToolCall &call = {});
+
+} // namespace Aile::Test
