@@ -2,6 +2,7 @@
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
+#include <QtCore/QRegularExpression>
 
 namespace Aile::Test {
 
@@ -154,6 +155,73 @@ Script toolCallAnswer(const QByteArray &path, bool stream, const QString &model,
     if (path.endsWith("/responses"))
         return responsesFunctionCall(stream, model, call);
     return chatToolCall(stream, model, call);
+}
+
+namespace {
+
+// The names of the tools a request offers, whatever its wire.
+QStringList offeredTools(const QJsonObject &body)
+{
+    QStringList names;
+    for (const QJsonValue &v : body.value(QLatin1String("tools")).toArray()) {
+        const QJsonObject t = v.toObject();
+        names << (t.contains(QLatin1String("function")) ? t.value(QLatin1String("function")).toObject().value(QLatin1String("name")).toString()
+                                                       : t.value(QLatin1String("name")).toString());
+    }
+    return names;
+}
+
+// The result of an earlier call is in the request: a tool_result block, a tool message, a function_call_output.
+bool carriesToolResult(const QByteArray &body)
+{
+    return body.contains("\"tool_result\"") || body.contains("\"role\":\"tool\"") || body.contains("\"function_call_output\"");
+}
+
+} // namespace
+
+std::optional<Script> fileReadingTurn(const ReceivedRequest &r)
+{
+    if (!r.body.contains("[fake-tool-call]"))
+        return std::nullopt;
+    const QJsonObject body = r.json();
+    const bool stream = body.value(QLatin1String("stream")).toBool();
+    const QString model = body.value(QLatin1String("model")).toString();
+    const QString text = QString::fromUtf8(r.body);
+    if (carriesToolResult(r.body)) {
+        static const QRegularExpression secret(QStringLiteral("SECRET-[A-Z0-9]+"));
+        const QString found = secret.match(text).captured(0);
+        const QString answer = QStringLiteral("The file says: ") + (found.isEmpty() ? QStringLiteral("nothing I can read") : found);
+        if (r.path.endsWith("/messages"))
+            return stream ? FakeUpstream::messagesStream({answer}, 30, 8, model) : FakeUpstream::messagesAnswer(answer, 30, 8, model);
+        if (r.path.endsWith("/responses"))
+            return stream ? FakeUpstream::responsesStream({answer}, 30, 8, model) : FakeUpstream::responsesAnswer(answer, 30, 8, model);
+        return stream ? FakeUpstream::chatStream({answer}, 30, 8, model, true) : FakeUpstream::chatCompletion(answer, 30, 8, model);
+    }
+    static const QRegularExpression pathRe(QStringLiteral("\\[fake-tool-call\\] read (/[^\\s\"'\\\\]+)"));
+    const QString path = pathRe.match(text).captured(1);
+    const QStringList tools = offeredTools(body);
+    if (tools.isEmpty())
+        return std::nullopt;   // a side request (a title, a summary) that offers no tool
+    FakeToolCall call;
+    call.id = r.path.endsWith("/messages") ? QStringLiteral("toolu_fake_read_1") : QStringLiteral("call_fake_read_1");
+    auto args = [](const QJsonObject &o) { return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)); };
+    if (tools.contains(QLatin1String("Read"))) {   // Claude Code
+        call.name = QStringLiteral("Read");
+        call.arguments = args(QJsonObject{{QStringLiteral("file_path"), path}});
+    } else if (tools.contains(QLatin1String("exec_command"))) {   // Codex, unified exec
+        call.name = QStringLiteral("exec_command");
+        call.arguments = args(QJsonObject{{QStringLiteral("cmd"), QString(QStringLiteral("cat ") + path)}});
+    } else if (tools.contains(QLatin1String("shell_command"))) {
+        call.name = QStringLiteral("shell_command");
+        call.arguments = args(QJsonObject{{QStringLiteral("command"), QString(QStringLiteral("cat ") + path)}});
+    } else if (tools.contains(QLatin1String("shell"))) {
+        call.name = QStringLiteral("shell");
+        call.arguments = args(QJsonObject{{QStringLiteral("command"), QJsonArray{QStringLiteral("cat"), path}}});
+    } else {
+        call.name = tools.value(0, QStringLiteral("read_file"));
+        call.arguments = args(QJsonObject{{QStringLiteral("path"), path}});
+    }
+    return toolCallAnswer(r.path, stream, model, call);
 }
 
 } // namespace Aile::Test

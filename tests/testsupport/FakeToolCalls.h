@@ -15,4 +15,11 @@ struct FakeToolCall
 };
 Script toolCallAnswer(const QByteArray &path, bool stream, const QString &model, const FakeToolCall &call = {});
 
+/// A tool-using turn for the real CLIs (aile-fake-upstream): a request whose prompt says
+/// "[fake-tool-call] read <absolute path>" is answered with a call of the file-reading tool it
+/// offers (Claude Code's Read, Codex's shell tools, read_file), in its wire; the request that carries
+/// the tool's result is answered "The file says: <the SECRET-… word the result holds>". Other
+/// requests: nullopt (the canned answers).
+std::optional<Script> fileReadingTurn(const ReceivedRequest &request);
+
 } // namespace Aile::Test

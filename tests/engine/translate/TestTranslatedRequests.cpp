@@ -106,6 +106,7 @@ private Q_SLOTS:
     void toolCallRoundTrip();
     void untranslatableFieldIs400BeforeDialling();
     void upstreamErrorInClientShape();
+    void traceNamesWhatWasDropped();
     void claudeOverloadFailsOverToTranslatedOpenAI();
     void translateSettingIsValidated();
 };
@@ -340,6 +341,21 @@ void TestTranslatedRequests::upstreamErrorInClientShape()
     QCOMPARE(r.status, 400);
     QCOMPARE(r.json().value(QLatin1String("type")).toString(), QStringLiteral("error"));
     QCOMPARE(errorMessage(r), QStringLiteral("max_tokens is too large for this model"));
+}
+
+void TestTranslatedRequests::traceNamesWhatWasDropped()
+{
+    // Claude Code's metadata.user_id has no place on the chat wire: left out, and the trace says so.
+    RoutingFixture f;
+    QVERIFY(f.start(allSharers(), QJsonObject{{QStringLiteral("translate"), true}}));
+    QJsonObject body = bodyFor(QStringLiteral("/v1/messages"), QStringLiteral("openai/gpt-5.2"), false);
+    body.insert(QStringLiteral("metadata"), QJsonObject{{QStringLiteral("user_id"), QStringLiteral("user_abc")}});
+    const Reply r = f.post(QStringLiteral("/v1/messages"), compact(body));
+    QVERIFY2(r.status == 200, r.body.constData());
+    QVERIFY(!f.upstream->received().first().body.contains("user_abc"));
+    const QJsonObject plan = f.lastAttempts().last().toObject().value(QLatin1String("plan")).toObject();
+    QCOMPARE(plan.value(QLatin1String("translated")).toString(), QStringLiteral("messages->chat"));
+    QVERIFY2(plan.value(QLatin1String("dropped")).toArray().contains(QStringLiteral("metadata.user_id")), qPrintable(QString::fromUtf8(compact(plan))));
 }
 
 void TestTranslatedRequests::claudeOverloadFailsOverToTranslatedOpenAI()
