@@ -44,8 +44,9 @@ export function testChatGptLogin(accountId) {
   };
 }
 
-// What keeps the CLI offline and quiet, at the end of every config.toml written here.
-const OFFLINE = `
+// What keeps the CLI offline and quiet, at the end of every config.toml written here; features:
+// more lines of its [features] table.
+const offline = (features = '') => `
 [analytics]
 enabled = false
 
@@ -55,7 +56,7 @@ metrics_exporter = "none"
 
 [features]
 plugins = false
-`;
+${features}`;
 
 /** A CODEX_HOME signed in with the login, its provider pointed at Aile; remove() deletes it. */
 export function codexHome(stack, login, { model = 'gpt-5.5' } = {}) {
@@ -72,15 +73,16 @@ base_url = "${stack.openaiBaseUrl}"
 wire_api = "responses"
 requires_openai_auth = true
 env_http_headers = { "x-aile-key" = "AILE_KEY" }
-${OFFLINE}`);
+${offline()}`);
   return { home, remove: () => rmSync(home, { recursive: true, force: true }) };
 }
 
 /**
  * A CODEX_HOME whose provider is Aile with the local key as the API key ($AILE_KEY, CLIENTS.md),
- * no login; top: more top-level settings (approval_policy, …). remove() deletes it.
+ * no login; top: more top-level settings (approval_policy, …), features: more [features] lines.
+ * remove() deletes it.
  */
-export function codexKeyHome(stack, { model = 'gpt-5.5', top = '' } = {}) {
+export function codexKeyHome(stack, { model = 'gpt-5.5', top = '', features = '' } = {}) {
   const home = mkdtempSync(path.join(tmpdir(), 'aile-e2e-codex-home-'));
   writeFileSync(path.join(home, 'config.toml'), `model = "${model}"
 model_provider = "aile"
@@ -91,7 +93,7 @@ name = "Aile"
 base_url = "${stack.openaiBaseUrl}"
 env_key = "AILE_KEY"
 wire_api = "responses"
-${OFFLINE}`);
+${offline(features)}`);
   return { home, remove: () => rmSync(home, { recursive: true, force: true }) };
 }
 
