@@ -19,13 +19,19 @@ import { claudeBinary, claudeDirs, runClaude } from './lib/claude-code.mjs';
 import { codexBinary, codexKeyHome, runCodex } from './lib/codex.mjs';
 
 const SECRET = 'SECRET-7Q4ZX9';
+const OVERLOADED_CLAUDE = 'L00000000000000f3';
 
 describe('translation between the chat wires through aile serve', () => {
   let stack;
 
   before(async () => {
     stack = await startStack({
+      extraSharers: [{ handle: OVERLOADED_CLAUDE, name: 'overloaded-claude', provider: 'claude', models: ['claude-sonnet-5-fail-529'] }],
       routes: [
+        {
+          name: 'claude-then-openai',
+          targets: [{ model: 'claude/claude-sonnet-5-fail-529' }, { model: 'openai/gpt-5.2', translate: true }],
+        },
         { name: 'claude-on-openai', targets: [{ model: 'openai/gpt-5.2', translate: true }] },
         { name: 'codex-on-claude', targets: [{ model: 'claude/claude-sonnet-5', translate: true }] },
       ],
@@ -93,6 +99,27 @@ describe('translation between the chat wires through aile serve', () => {
       dirs.remove();
       p.remove();
     }
+  });
+
+  test('Claude Code fails over from an overloaded Claude sharer (529) to a translated OpenAI-wire sharer', { timeout: 180000 }, async () => {
+    const { bin, reason } = claudeBinary();
+    if (!bin) throw new Error(reason);
+    const since = (await received()).length;
+    const { result, stderr, code } = await runClaude(stack, 'say hi', ['--model', 'claude-then-openai']);
+    const sent = await received(since);
+    const context = `result: ${JSON.stringify(result)}\nstderr: ${stderr}\nsent: ${JSON.stringify(sent.map((r) => r.path))}`;
+    assert.equal(code, 0, context);
+    assert.equal(result.is_error, false, context);
+    assert.equal(result.result, 'Hello!', context);
+    const turn = (await stack.traces('?limit=50')).find((t) => t.route === 'claude-then-openai' && t.attemptRows.some((a) => a.status === 529));
+    assert.ok(turn, `a turn that met the 529: ${context}`);
+    const dialled = turn.attemptRows.filter((a) => a.dispatched);
+    assert.deepEqual(dialled.map((a) => [a.sharer, a.status, a.outcome]),
+      [[OVERLOADED_CLAUDE, 529, 'failed_over'], [OPENAI_HANDLE, 200, 'served']], JSON.stringify(turn));
+    assert.equal(dialled[1].plan.translated, 'messages->chat', JSON.stringify(turn));
+    assert.equal(turn.modelServed, 'openai/gpt-5.2', JSON.stringify(turn));
+    assert.ok(sent.some((r) => r.path === '/v1/messages' && r.body.model === 'claude-sonnet-5-fail-529'), context);
+    assert.ok(sent.some((r) => r.path === '/v1/chat/completions' && r.body.model === 'gpt-5.2'), context);
   });
 
   test('Codex reads a file through a route whose only target is a Messages-wire sharer', { timeout: 240000 }, async () => {

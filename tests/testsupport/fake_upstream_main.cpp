@@ -1,5 +1,5 @@
 // aile-fake-upstream: the test upstream as a program. Answers every wire with canned answers;
-// a model id can ask for trouble: "...-fail-429", "...-fail-500", "...-slow-<ms>", and a prompt
+// a model id can ask for trouble: "...-fail-429", "...-fail-500", "...-fail-529", "...-slow-<ms>", and a prompt
 // "[fake-tool-call] read <path>" for a tool-using turn (FakeToolCalls.h). Subscription
 // logins meet the two subscription front doors (FakeSubscriptions.h), whose windows a test spends
 // with POST /__fake/exhaust?account=…&seconds=…; GET /__fake/received lists what it was sent.
@@ -49,6 +49,8 @@ int main(int argc, char **argv)
         const bool anthropic = r.path.endsWith("/messages");
         if (model.endsWith(QLatin1String("-fail-429")))
             return Aile::Test::FakeUpstream::error(429, QStringLiteral("rate limited (fake)"), anthropic, 1);
+        if (model.endsWith(QLatin1String("-fail-529")))   // Anthropic's "overloaded"
+            return Aile::Test::FakeUpstream::error(529, QStringLiteral("Overloaded (fake)"), anthropic);
         if (model.endsWith(QLatin1String("-fail-500")))
             return Aile::Test::FakeUpstream::error(500, QStringLiteral("internal error (fake)"), anthropic);
         if (auto turn = Aile::Test::fileReadingTurn(r))   // "[fake-tool-call] read <path>": a tool-using turn
