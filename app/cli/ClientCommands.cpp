@@ -573,7 +573,10 @@ int runDryRun(const QStringList &arguments)
     }
     for (const QJsonValue &tv : r.value(QLatin1String("targets")).toArray()) {
         const QJsonObject t = tv.toObject();
-        out << t.value(QLatin1String("target")).toString() << '\n';
+        out << t.value(QLatin1String("target")).toString();
+        if (t.contains(QLatin1String("translated")))
+            out << " (translated " << t.value(QLatin1String("translated")).toString() << ')';
+        out << '\n';
         if (t.contains(QLatin1String("refusal")))
             out << "  skipped: " << t.value(QLatin1String("refusal")).toObject().value(QLatin1String("message")).toString() << '\n';
         for (const QJsonValue &v : t.value(QLatin1String("sharers")).toArray()) {

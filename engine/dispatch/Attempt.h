@@ -4,6 +4,7 @@
 #include "http/UpstreamClient.h"
 #include "routing/Router.h"
 #include "store/TraceRecord.h"
+#include "translate/Translation.h"
 #include "wire/ModelEcho.h"
 #include "wire/ResponseMeter.h"
 
@@ -75,6 +76,11 @@ public:
     QByteArray errorBody;              // a draining head's body, at most 64 KiB
     QByteArray awaitedBytes;           // the events read while awaiting output, relayed on commit
     QString heldError;                 // an error body to send as an event in a held stream
+    // A translated target (docs/translation.md): the wire the upstream speaks, its stream's
+    // translator (event by event), and what the answer carried that the client wire cannot.
+    Wire::Endpoint wire = Wire::Endpoint::Unknown;
+    std::unique_ptr<Translate::StreamTranslator> translator;
+    QStringList dropped;
 
 private:
     int m_targetIndex;

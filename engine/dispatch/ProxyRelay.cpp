@@ -3,6 +3,7 @@
 // make the engine hold, and how an attempt ends: served, cut, protocol error, or client gone.
 // docs/hardening.md "Upstreams" states each rule and the test that pins it.
 #include "ProxyRequest.h"
+#include "TranslatedBody.h"
 
 #include "billing/Quote.h"
 #include "billing/SpendBook.h"
@@ -72,7 +73,9 @@ void ProxyRequest::handleHead()
     a.untilOutput = a.sse && m_firstTokenDeadline.isActive() && a.call->status() < 300;
     if (!a.sse)
         m_firstTokenDeadline.stop();   // an answer that is not streamed has no first token to wait for
-    a.meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, a.sse);
+    a.meter = std::make_unique<Wire::ResponseMeter>(a.wire, a.sse);
+    if (a.sse && a.wire != m_endpoint)   // a translated target: its events are rewritten one by one
+        a.translator = std::make_unique<Translate::StreamTranslator>(m_endpoint, a.wire, m_clientWantsUsage);
 }
 
 void ProxyRequest::commit(int status, qint64 length)
@@ -128,7 +131,9 @@ void ProxyRequest::handleBody(const QByteArray &bytes)
     for (const Wire::SseEvent &ev : a.meter->feedStream(bytes)) {
         anEvent = anEvent || !ev.isComment();
         // The usage-only chunk we asked for on the client's behalf is read, not relayed.
-        if (!(m_injectedUsage && ev.usageOnly))
+        if (a.translator)
+            out += a.translator->feed(ev);
+        else if (!(m_injectedUsage && ev.usageOnly))
             out += a.echo.event(ev.raw);
     }
     if (const QString over = a.meter->overLimit(); !over.isEmpty()) {
@@ -206,7 +211,9 @@ void ProxyRequest::handleUpstreamFinished()
         }
         if (!a.sse) {
             a.meter->finish();
-            const QByteArray body = a.echo.body(a.meter->takeBody());   // auto/: the model the client sent
+            QByteArray body = a.echo.body(a.meter->takeBody());   // auto/: the model the client sent
+            if (a.wire != m_endpoint)
+                body = translateWholeAnswer(m_endpoint, a.wire, a.row.status, body, &a.dropped);
             const bool intoHeldStream = held();
             commit(a.row.status, body.size());
             if (intoHeldStream && a.row.status >= 400)
@@ -233,7 +240,7 @@ void ProxyRequest::completeAttempt()
     const QString handle = a.candidate().handle;
     // An account at its quota edge often ends a stream early but cleanly: it cools for 10 minutes.
     const Health::FailureClass verdict = Health::classifyCompleted(a.meter->sawErrorEvent(),
-                                                                   a.sse && !a.meter->sawEndEvent() && hasEndEvent(m_endpoint),
+                                                                   a.sse && !a.meter->sawEndEvent() && hasEndEvent(a.wire),
                                                                    a.row.status);
     const bool cut = verdict.failure == Health::Failure::CutStream;
     QString reason;
@@ -260,6 +267,7 @@ void ProxyRequest::completeAttempt()
         m_s.failing.note(m_key, a.candidate().provider, handle, verdict.failing == Health::FailureClass::Failing::Failure, m_s.clock.nowMs());
     releaseSlot();
     const bool heldError = held() && a.row.status >= 400;
+    noteAnswerDropped(a);
     endAttempt(verdict.outcome, withUsageNote(a, reason));
     if (m_exchange && !m_exchange->isClientGone()) {
         // The bytes of an unterminated event are never relayed as content: the client is told.
@@ -297,7 +305,7 @@ void ProxyRequest::failAttempt(Http::UpstreamError error, const QString &detail)
     }
     // Bytes already reached the client: nothing fails over now. Tell it in the wire's terms.
     readUsage(a);
-    const Health::FailureClass verdict = Health::classifyBreakAfterOutput(error, a.sse && hasEndEvent(m_endpoint));
+    const Health::FailureClass verdict = Health::classifyBreakAfterOutput(error, a.sse && hasEndEvent(a.wire));
     if (m_s.health && verdict.failure)
         m_s.health->recordFailure(a.candidate().handle, a.candidate().upstreamModel, *verdict.failure);
     m_affinity.failed(a.candidate().handle);
@@ -358,6 +366,18 @@ void ProxyRequest::readUsage(Attempt &a)
     }
     a.row.inputTokens = a.usage.inputTokens;
     a.row.outputTokens = a.usage.outputTokens;
+}
+
+void ProxyRequest::noteAnswerDropped(Attempt &a)
+{
+    // What the answer carried that the client wire cannot (reasoning to a chat client, …): the trace says so.
+    if (a.wire == m_endpoint)
+        return;
+    QStringList dropped = m_requestDropped;
+    for (const QString &d : a.translator ? a.translator->dropped() + a.dropped : a.dropped)
+        if (!dropped.contains(d))
+            dropped.append(d);
+    noteTranslation(a.row.plan, m_plan.targets.at(a.targetIndex()).translation, dropped);
 }
 
 QString ProxyRequest::withUsageNote(const Attempt &a, const QString &reason)

@@ -3,6 +3,7 @@
 
 #include "BudgetHold.h"
 
+#include "TranslatedBody.h"
 #include "UpstreamRequestBuilder.h"
 #include "billing/Charge.h"
 #include "billing/SpendBook.h"
@@ -244,6 +245,8 @@ void ProxyRequest::dialNext(bool retryCurrent)
         }
         break;
     }
+    if (!prepareBody())
+        return;
     if (m_firstTokenTarget != m_pos.target) {
         // A route's first-token limit runs per target, across every sharer tried for it.
         m_firstTokenDeadline.stop();
@@ -288,15 +291,12 @@ void ProxyRequest::dialNext(bool retryCurrent)
         a.slotHeld = true;
     }
     a.row.plan = Routing::planFacts(m_plan, m_pos.target, m_pos.candidate);
-    a.meter = std::make_unique<Wire::ResponseMeter>(m_endpoint, m_clientStream);
+    a.wire = upstreamWire();
+    a.meter = std::make_unique<Wire::ResponseMeter>(a.wire, m_clientStream);
     a.echo = Wire::ModelEcho(target().echoModel);
-    if (m_bodyFor != target().label()) {
-        const UpstreamBody body = rewriteBody(m_endpoint, m_body, target().model);
-        m_upstreamBody = body.bytes;
-        m_injectedUsage = body.injectedUsage;
-        m_bodyFor = target().label();
-    }
-    const Http::UpstreamRequest request = buildUpstreamRequest({m_s.catalog, m_s.settings.connectTimeoutMs, m_s.credentials}, *sharer, m_endpoint, m_exchange->request(), m_upstreamBody);
+    if (target().translated())
+        noteTranslation(a.row.plan, target().translation, m_requestDropped);
+    const Http::UpstreamRequest request = buildUpstreamRequest({m_s.catalog, m_s.settings.connectTimeoutMs, m_s.credentials}, *sharer, a.wire, m_exchange->request(), m_upstreamBody);
     qCDebug(lcDispatch) << m_trace.id << "dialling" << c.handle << request.url.toString(QUrl::RemoveQuery);
     a.call = m_s.upstream.send(request, this);
     connect(a.call, &Http::UpstreamCall::headReceived, this, &ProxyRequest::handleHead);
@@ -305,6 +305,34 @@ void ProxyRequest::dialNext(bool retryCurrent)
     connect(a.call, &Http::UpstreamCall::failed, this, &ProxyRequest::handleUpstreamFailed);
     // Connect + TLS has its own bound inside the client and sits outside this budget.
     a.firstByteDeadline.start(&m_s.clock, budget, this, [this] { handleFirstByteTimeout(); });
+}
+
+bool ProxyRequest::prepareBody()
+{
+    if (m_bodyFor == target().label())
+        return true;
+    m_bodyFor = target().label();
+    m_requestDropped.clear();
+    if (!target().translated()) {
+        const UpstreamBody body = rewriteBody(m_endpoint, m_body, target().model);
+        m_upstreamBody = body.bytes;
+        m_injectedUsage = body.injectedUsage;
+        return true;
+    }
+    // The plan already refused what cannot be translated; a body that still cannot is answered
+    // the same 400 here, before it is dialled.
+    const TranslatedBody body = translateBody(m_endpoint, target().translateTo, m_body, target().model, m_trace.session,
+                                               target().provider == QLatin1String("openai"));
+    if (!body.translation.ok()) {
+        answerError(400, body.translation.refusal + QStringLiteral(" (target %1)").arg(target().label()),
+                    {{QStringLiteral("param"), body.translation.refusedField}, {QStringLiteral("code"), QStringLiteral("untranslatable")}});
+        return false;
+    }
+    m_upstreamBody = body.upstream.bytes;
+    m_injectedUsage = false;   // the stream translator reads the usage chunk; it never reaches the client as such
+    m_requestDropped = body.translation.dropped;
+    m_clientWantsUsage = body.translation.clientWantsUsage;
+    return true;
 }
 
 Http::HttpHeaders ProxyRequest::aileHeaders() const
@@ -317,6 +345,8 @@ Http::HttpHeaders ProxyRequest::aileHeaders() const
         h.add("x-aile-sharer", c.handle.toLatin1());
         h.add("x-aile-price", priceLabel(c.rates).toLatin1());
         h.add("x-aile-model", target().label().toUtf8());
+        if (target().translated())
+            h.add("x-aile-translated", target().translation.toLatin1());
     }
     h.add("x-aile-session-affinity", m_trace.affinity.toLatin1());
     return h;

@@ -100,6 +100,8 @@ private:
     void completeAttempt();
     /// The attempt's usage, sanity-checked (docs/hardening.md "Upstreams"), into its usage and row.
     void readUsage(Attempt &attempt);
+    /// A translated attempt's row names what its request and answer dropped (docs/translation.md).
+    void noteAnswerDropped(Attempt &attempt);
     /// An attempt's reason, with the note that its usage was rejected when it was.
     static QString withUsageNote(const Attempt &attempt, const QString &reason);
     void handleFirstByteTimeout();
@@ -132,6 +134,10 @@ private:
     void record();
     Http::HttpHeaders aileHeaders() const;
     const Routing::Target &target() const { return m_plan.targets.at(m_pos.target); }
+    /// The wire the current target's upstream speaks: the client's unless it is translated.
+    Wire::Endpoint upstreamWire() const { return target().translated() ? target().translateTo : m_endpoint; }
+    /// Builds m_upstreamBody for the current target; false when a translation refused it (answered).
+    bool prepareBody();
     const Routing::Candidate &current() const { return target().candidates.at(m_pos.candidate); }
     qint64 idleLimitMs() const;
 
@@ -155,6 +161,8 @@ private:
     QString m_bodyFor;            // the target label m_upstreamBody was built for
     QByteArray m_upstreamBody;
     bool m_injectedUsage = false; // m_upstreamBody asks for a usage chunk the client did not
+    QStringList m_requestDropped; // a translated m_upstreamBody: what the request carried that its wire cannot
+    bool m_clientWantsUsage = false;   // a translated chat client's stream_options.include_usage
     int m_dials = 0;
     int m_scanned = 0;
     qint64 m_startedMs = 0;

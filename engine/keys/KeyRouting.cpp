@@ -50,7 +50,8 @@ const QStringList &routingSettingNames()
         QStringLiteral("prefer"),          QStringLiteral("demoteFailing"),       QStringLiteral("sticky"),
         QStringLiteral("phaseLimits"),
         QStringLiteral("dataCollection"),  QStringLiteral("allowSelfHosted"),     QStringLiteral("spendLimitUsdPerDay"),
-        QStringLiteral("verifiedOnly"),    QStringLiteral("bareModelAnyProvider"), QStringLiteral("bareModelProviders")};
+        QStringLiteral("verifiedOnly"),    QStringLiteral("bareModelAnyProvider"), QStringLiteral("bareModelProviders"),
+        QStringLiteral("translate")};
     return names;
 }
 
@@ -79,6 +80,7 @@ KeyRouting KeyRouting::from(const QJsonObject &o)
     r.verifiedOnly = o.value(QLatin1String("verifiedOnly")).toBool(false);
     r.bareModelAnyProvider = o.value(QLatin1String("bareModelAnyProvider")).toBool(false);
     r.bareModelProviders = strings(o, "bareModelProviders");
+    r.translate = o.value(QLatin1String("translate")).toBool(false);
     return r;
 }
 
@@ -121,7 +123,7 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
             return QStringLiteral("%1 must be true or false").arg(setting(name));
         return {};
     };
-    for (const char *name : {"demoteFailing", "phaseLimits", "sticky", "allowSelfHosted", "verifiedOnly", "bareModelAnyProvider"})
+    for (const char *name : {"demoteFailing", "phaseLimits", "sticky", "allowSelfHosted", "verifiedOnly", "bareModelAnyProvider", "translate"})
         if (QString e = boolean(name); !e.isEmpty())
             return e;
     auto range = [&](const char *name, double low, bool lowOpen, double high, const QString &unit) -> QString {

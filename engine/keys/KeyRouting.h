@@ -38,6 +38,7 @@ struct KeyRouting
     bool verifiedOnly = false;        // legacy
     bool bareModelAnyProvider = false;   // legacy
     QStringList bareModelProviders;      // legacy
+    bool translate = false;           // a provider that speaks another chat wire may serve (docs/translation.md)
 
     /// Reads a stored routing object; never fails (a stored object was validated when saved).
     static KeyRouting from(const QJsonObject &routing);

@@ -27,7 +27,7 @@ QString checkTarget(const QJsonValue &value, const QString &where, const Catalog
         return QStringLiteral("%1 must be an object such as {\"model\": \"claude/claude-sonnet-5\"}").arg(where);
     const QJsonObject in = value.toObject();
     static const QStringList fields{QStringLiteral("model"), QStringLiteral("sharer"), QStringLiteral("maxCostUsd"),
-                                    QStringLiteral("budgetUsdPerDay")};
+                                    QStringLiteral("budgetUsdPerDay"), QStringLiteral("translate")};
     for (auto it = in.begin(); it != in.end(); ++it)
         if (!fields.contains(it.key()))
             return QStringLiteral("%1: \"%2\" is not a target setting; a target takes %3. The sharer lists and data collection "
@@ -78,6 +78,14 @@ QString checkTarget(const QJsonValue &value, const QString &where, const Catalog
         if (!validBudget(budget))
             return QStringLiteral("%1: budgetUsdPerDay %2 must be dollars a day above 0 and at most 1,000,000").arg(where, describeValue(budget));
         t.insert(QStringLiteral("budgetUsdPerDay"), budget.toDouble());
+    }
+    // Off unless asked: a provider of another wire is a 404 without it (docs/translation.md).
+    const QJsonValue translate = in.value(QLatin1String("translate"));
+    if (!translate.isNull() && !translate.isUndefined()) {
+        if (!translate.isBool())
+            return QStringLiteral("%1: translate %2 must be true or false").arg(where, describeValue(translate));
+        if (translate.toBool())
+            t.insert(QStringLiteral("translate"), true);
     }
     *out = t;
     return {};
@@ -225,6 +233,7 @@ RouteTarget RouteTarget::from(const QJsonObject &t)
     target.sharer = Catalog::normalizeHandle(t.value(QLatin1String("sharer")).toString());
     target.maxCostUsd = optionalNumber(t, "maxCostUsd");
     target.budgetUsdPerDay = optionalNumber(t, "budgetUsdPerDay");
+    target.translate = t.value(QLatin1String("translate")).toBool(false);
     return target;
 }
 

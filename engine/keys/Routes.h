@@ -24,6 +24,7 @@ struct RouteTarget
     QString sharer;                         // canonical handle, or empty
     std::optional<double> maxCostUsd;
     std::optional<double> budgetUsdPerDay;
+    bool translate = false;                 // may reach a provider of another chat wire (docs/translation.md)
 
     /// What the target calls (provider, model and any pinned sharer): the ledger keeps a target's
     /// spend under it, so reordering a route keeps each figure and editing a target starts afresh.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "billing/Quote.h"
+#include "wire/Wire.h"
 
 #include <QtCore/QJsonObject>
 #include <QtCore/QList>
@@ -63,6 +64,11 @@ struct Target
     QString refusal;
     QString refusalCode;                   // budget_spent, cost_cap, capability, …
     QString echoModel;                     // any provider (auto/): the id the client sent, which the answer names
+    // The provider speaks another chat wire and the key or route target allows translation
+    // (docs/translation.md): the wire the request is rewritten to; Unknown: sent as the client wrote it.
+    Wire::Endpoint translateTo = Wire::Endpoint::Unknown;
+    QString translation;                   // its label, "messages->chat" (x-aile-translated, the trace, the dry run)
+    bool translated() const { return translateTo != Wire::Endpoint::Unknown; }
     QString label() const { return provider + QLatin1Char('/') + model; }
     /// What the ledger books this target's spend under: what a route target calls, else its label.
     QString spendKey() const { return calls.isEmpty() ? label() : calls; }

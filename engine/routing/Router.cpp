@@ -5,8 +5,10 @@
 #include "Levers.h"
 #include "ModelNaming.h"
 #include "RoutePlanning.h"
+#include "TranslatedTarget.h"
 #include "catalog/Catalog.h"
 #include "keys/ApiKey.h"
+#include "translate/Translation.h"
 
 #include <QtCore/QJsonArray>
 
@@ -128,7 +130,9 @@ Plan Router::plan(const RequestFacts &facts) const
 
     const Catalog::ProviderInfo *info = m_s.catalog.provider(provider);
     const QString wire = Wire::wireName(facts.endpoint);
-    if (!info->speaks(wire)) {
+    // A provider of another chat wire serves only where the key or the route target allows translation.
+    const Wire::Endpoint translateTo = info->speaks(wire) ? Wire::Endpoint::Unknown : translationWire(facts, *info);
+    if (!info->speaks(wire) && translateTo == Wire::Endpoint::Unknown) {
         QStringList wires(info->wires.begin(), info->wires.end());
         wires.sort();
         return Plan::refusal(404, QStringLiteral("provider %1 does not serve %2; it speaks %3")
@@ -140,11 +144,21 @@ Plan Router::plan(const RequestFacts &facts) const
         return *bad;
     if (auto bad = Levers(m_s).checkRequest(facts, limits, provider, id))
         return *bad;
+    // Translated: refused here when a field cannot travel, and quoted at the translated request's size.
+    RequestFacts estimated;
+    if (translateTo != Wire::Endpoint::Unknown)
+        if (auto refused = checkTranslation(facts, translateTo, provider + QLatin1Char('/') + id, &estimated))
+            return *refused;
+    const RequestFacts &quoted = translateTo != Wire::Endpoint::Unknown ? estimated : facts;
     Plan plan;
     plan.costCapUsd = limits.costCap;
     plan.costCapSource = limits.costCapSource;
-    Target t = CandidateFilter(m_s).filteredTarget(provider, id, facts, limits);
+    Target t = CandidateFilter(m_s).filteredTarget(provider, id, quoted, limits);
     t.costCapUsd = limits.costCap;
+    if (translateTo != Wire::Endpoint::Unknown) {
+        t.translateTo = translateTo;
+        t.translation = Translate::label(facts.endpoint, translateTo);
+    }
     if (t.candidates.isEmpty()) {
         CandidateFilter(m_s).failEmptyTarget(plan, t, limits);
         plan.targets.append(t);

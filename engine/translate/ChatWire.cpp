@@ -214,8 +214,8 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
                                                                {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), r.toolChoice.mid(5)}}}});
     else if (!r.toolChoice.isEmpty())
         body.insert(QStringLiteral("tool_choice"), r.toolChoice);
-    if (r.maxTokens > 0)
-        body.insert(QStringLiteral("max_tokens"), r.maxTokens);
+    if (r.maxTokens > 0)   // OpenAI's own models refuse max_tokens; most compatible providers know only it
+        body.insert(options.maxCompletionTokens ? QStringLiteral("max_completion_tokens") : QStringLiteral("max_tokens"), r.maxTokens);
     if (!r.temperature.isUndefined() && !r.temperature.isNull())
         body.insert(QStringLiteral("temperature"), r.temperature);
     if (!r.topP.isUndefined() && !r.topP.isNull())

@@ -101,6 +101,7 @@ struct Options
 {
     QString sessionId;                 // becomes OpenAI's prompt_cache_key when the client set none
     qint64 defaultMaxTokens = 4096;    // Messages needs max_tokens; the engine's default output cap
+    bool maxCompletionTokens = false;  // chat: the output cap as max_completion_tokens (OpenAI's models), not max_tokens
 };
 
 /// What a reader met that the target cannot carry. A refusal is a 400 before dialling; a dropped

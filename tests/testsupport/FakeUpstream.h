@@ -83,6 +83,7 @@ public:
     /// FakeSubscriptions.h.
     using FrontDoor = std::function<std::optional<Script>(const ReceivedRequest &, Http::HttpHeaders *extraHeaders)>;
     void setFrontDoor(FrontDoor door) { m_frontDoor = std::move(door); }
+    const FrontDoor &frontDoor() const { return m_frontDoor; }
     void clearScripts() { m_scripts.clear(); }
     const QList<ReceivedRequest> &received() const { return m_received; }
     /// Requests whose client went away before the answer was complete.

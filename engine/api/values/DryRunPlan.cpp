@@ -45,6 +45,7 @@ DryRunTarget targetFrom(const QJsonObject &o)
     DryRunTarget t;
     t.target = str(o, "target");
     t.calls = str(o, "calls");
+    t.translated = str(o, "translated");
     for (const QJsonValue &v : o.value(QLatin1String("removed")).toArray()) {
         const QJsonObject r = v.toObject();
         t.removed.append(DryRunRemoved{str(r, "handle"), str(r, "name"), str(r, "reason"), str(r, "refusedBy")});
@@ -78,6 +79,7 @@ QJsonObject targetJson(const DryRunTarget &t)
                   {QStringLiteral("sharers"), sharers},
                   {QStringLiteral("more"), t.more}};
     putString(o, "calls", t.calls);
+    putString(o, "translated", t.translated);
     if (t.refusal)
         o.insert(QStringLiteral("refusal"), t.refusal->toJson());
     return o;

@@ -57,6 +57,7 @@ struct DryRunTarget
 {
     QString target;
     QString calls;
+    QString translated;        // "messages->chat" when the request is rewritten for this target's wire
     QList<DryRunRemoved> removed;
     QMap<QString, int> unavailable;        // how many, by reason (cooldown, quota_exhausted, …)
     QList<DryRunSharer> sharers;           // at most 50

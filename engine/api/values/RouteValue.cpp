@@ -8,7 +8,8 @@ using namespace Json;
 
 RouteTargetValue RouteTargetValue::fromJson(const QJsonObject &o)
 {
-    return RouteTargetValue{str(o, "model"), str(o, "sharer"), optDouble(o, "maxCostUsd"), optDouble(o, "budgetUsdPerDay")};
+    return RouteTargetValue{str(o, "model"), str(o, "sharer"), optDouble(o, "maxCostUsd"), optDouble(o, "budgetUsdPerDay"),
+                            o.value(QLatin1String("translate")).toBool(false)};
 }
 
 QJsonObject RouteTargetValue::toJson() const
@@ -17,6 +18,8 @@ QJsonObject RouteTargetValue::toJson() const
     putString(o, "sharer", sharer);
     put(o, "maxCostUsd", maxCostUsd);
     put(o, "budgetUsdPerDay", budgetUsdPerDay);
+    if (translate)
+        o.insert(QStringLiteral("translate"), true);
     return o;
 }
 

@@ -16,6 +16,7 @@ struct RouteTargetValue
     QString sharer;                // a pinned sharer's handle, or empty
     std::optional<double> maxCostUsd;
     std::optional<double> budgetUsdPerDay;
+    bool translate = false;        // may reach a provider of another chat wire (docs/translation.md)
 
     static RouteTargetValue fromJson(const QJsonObject &o);
     QJsonObject toJson() const;

@@ -44,6 +44,20 @@ export function testChatGptLogin(accountId) {
   };
 }
 
+// What keeps the CLI offline and quiet, at the end of every config.toml written here; features:
+// more lines of its [features] table.
+const offline = (features = '') => `
+[analytics]
+enabled = false
+
+[otel]
+exporter = "none"
+metrics_exporter = "none"
+
+[features]
+plugins = false
+${features}`;
+
 /** A CODEX_HOME signed in with the login, its provider pointed at Aile; remove() deletes it. */
 export function codexHome(stack, login, { model = 'gpt-5.5' } = {}) {
   const home = mkdtempSync(path.join(tmpdir(), 'aile-e2e-codex-home-'));
@@ -59,17 +73,27 @@ base_url = "${stack.openaiBaseUrl}"
 wire_api = "responses"
 requires_openai_auth = true
 env_http_headers = { "x-aile-key" = "AILE_KEY" }
+${offline()}`);
+  return { home, remove: () => rmSync(home, { recursive: true, force: true }) };
+}
 
-[analytics]
-enabled = false
-
-[otel]
-exporter = "none"
-metrics_exporter = "none"
-
-[features]
-plugins = false
-`);
+/**
+ * A CODEX_HOME whose provider is Aile with the local key as the API key ($AILE_KEY, CLIENTS.md),
+ * no login; top: more top-level settings (approval_policy, …), features: more [features] lines.
+ * remove() deletes it.
+ */
+export function codexKeyHome(stack, { model = 'gpt-5.5', top = '', features = '' } = {}) {
+  const home = mkdtempSync(path.join(tmpdir(), 'aile-e2e-codex-home-'));
+  writeFileSync(path.join(home, 'config.toml'), `model = "${model}"
+model_provider = "aile"
+check_for_update_on_startup = false
+${top}
+[model_providers.aile]
+name = "Aile"
+base_url = "${stack.openaiBaseUrl}"
+env_key = "AILE_KEY"
+wire_api = "responses"
+${offline(features)}`);
   return { home, remove: () => rmSync(home, { recursive: true, force: true }) };
 }
 
