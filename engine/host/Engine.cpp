@@ -12,6 +12,8 @@
 #include "config/ConfigFile.h"
 #include "config/ConfigValidation.h"
 #include "health/HealthBook.h"
+#include "health/NodeBook.h"
+#include "NodePinger.h"
 #include "routing/Affinity.h"
 #include "dispatch/Verifier.h"
 #include "http/HttpServer.h"
@@ -101,6 +103,8 @@ Engine::Engine(EngineOptions options, QObject *parent) : QObject(parent), m_opti
 Engine::~Engine()
 {
     // Connections and requests in flight refer to the context and the router: end them first.
+    delete m_nodePinger;
+    m_nodePinger = nullptr;
     delete m_server;
     m_server = nullptr;
     delete m_ctx.upstream;
@@ -151,6 +155,9 @@ void Engine::start()
     // Session pins too: a restart starts every conversation fresh.
     m_pins = std::make_unique<Routing::PinBook>(m_ctx.clock);
     m_ctx.pins = m_pins.get();
+    // And what is known of node-backed sharers: each is silent until its first ping answer.
+    m_nodes = std::make_unique<Health::NodeBook>();
+    m_ctx.nodes = m_nodes.get();
     m_ctx.upstream = new Http::UpstreamClient(m_ctx.clock, this);
     m_ctx.traces = new Store::TraceSink(m_writer.get(), this);
     connect(m_ctx.traces, &Store::TraceSink::tracesRecorded, this, &Engine::tracesRecorded);
@@ -212,6 +219,9 @@ void Engine::start()
         },
         Secrets::SecretStore::ProbeMode::ReadOnly);
     resolveSecrets();
+    // Pinged now (credentials read from the environment or a file are known by here), then every 30 s.
+    m_nodePinger = new NodePinger(m_ctx, this);
+    m_nodePinger->start();
 }
 
 bool Engine::openStore(QString *error)
