@@ -14,6 +14,7 @@
 #include "health/HealthBook.h"
 #include "health/NodeBook.h"
 #include "NodePinger.h"
+#include "StoreWatch.h"
 #include "routing/Affinity.h"
 #include "dispatch/Verifier.h"
 #include "http/HttpServer.h"
@@ -283,6 +284,16 @@ void Engine::watchSharedStore()
                 m_ctx.reloadState();
         });
     });
+    // A dropped database connection: reconnected with a bounded backoff, the feed listening again;
+    // the notices missed meanwhile are made up by reading the shared state again.
+    auto *watch = new StoreWatch(*m_store, *feed, this);
+    connect(watch, &StoreWatch::reconnected, this, [this] {
+        if (m_ctx.reloadState)
+            m_ctx.reloadState();
+        if (m_sharedHealth)
+            m_sharedHealth->start();
+    });
+    watch->start();
 }
 
 bool Engine::applyConfig(const Config::ConfigFile *config, QString *error)
