@@ -262,6 +262,23 @@ void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &k
             data.append(entry);
         }
     }
+    // What this engine's node-backed sharers serve, while they are heard from (docs/team.md),
+    // marked so that an engine using this one as its node does not chain through it.
+    const qint64 now = m_ctx.clock->nowMs();
+    for (const Catalog::Sharer &s : m_ctx.sharers) {
+        if (!m_ctx.nodes || s.blocked || s.provider != Health::nodeProvider() || !m_ctx.nodes->silence(s.handle, now).isEmpty())
+            continue;
+        for (const Health::NodeModel &m : m_ctx.nodes->models(s.handle)) {
+            const QString id = m.provider + QLatin1Char('/') + m.model;
+            if ((!pinned.isEmpty() && m.provider != pinned) || seen.contains(id))
+                continue;
+            seen.insert(id);
+            data.append(QJsonObject{{QStringLiteral("id"), id},
+                                    {QStringLiteral("object"), QStringLiteral("model")},
+                                    {QStringLiteral("owned_by"), Health::NodeBook::relayedOwner()},
+                                    {QStringLiteral("created"), 0}});
+        }
+    }
     respondJson(exchange, 200, QJsonObject{{QStringLiteral("object"), QStringLiteral("list")}, {QStringLiteral("data"), data}});
 }
 

@@ -46,7 +46,8 @@ QList<NodeModel> NodeBook::parseListing(const QJsonObject &answer)
         const QJsonObject o = v.toObject();
         const QString id = o.value(QLatin1String("id")).toString();
         const qsizetype slash = id.indexOf(QLatin1Char('/'));
-        if (slash <= 0 || slash == id.size() - 1 || o.value(QLatin1String("owned_by")).toString() == QLatin1String("aile-route"))
+        const QString owner = o.value(QLatin1String("owned_by")).toString();
+        if (slash <= 0 || slash == id.size() - 1 || owner == QLatin1String("aile-route") || owner == relayedOwner())
             continue;
         NodeModel m;
         m.provider = id.left(slash);

@@ -44,11 +44,17 @@ public:
     /// Empty while the node may be selected; else why not ("silent node: …").
     QString silence(const QString &handle, qint64 nowMs) const;
     qint64 lastHeardMs(const QString &handle) const { return m_nodes.value(handle).lastHeardMs; }
+    /// What the node listed at its last ping answer.
+    QList<NodeModel> models(const QString &handle) const { return m_nodes.value(handle).models; }
+    /// What an engine lists of its nodes' models in its own GET /v1/models: never read back as a
+    /// node's own (no chains of nodes).
+    static QString relayedOwner() { return QStringLiteral("aile-node"); }
     /// Forgets a node that is no longer a sharer.
     void forget(const QString &handle) { m_nodes.remove(handle); }
 
     /// Reads a node's GET /v1/models answer: entries "<provider>/<model>" with the "aile_price"
-    /// and "aile_wires" a node adds (ApiRouter::handleModels); route names and other ids are skipped.
+    /// and "aile_wires" a node adds (ApiRouter::handleModels); route names, other ids and what that
+    /// node itself reaches through nodes are skipped.
     static QList<NodeModel> parseListing(const QJsonObject &answer);
 
 private:

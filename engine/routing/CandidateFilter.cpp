@@ -174,10 +174,12 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
             refuse(QStringLiteral("weight 0"), QStringLiteral("weight_0"));
             continue;
         }
-        const qint64 until = m_s.health ? m_s.health->coolingUntil(s.handle, model) : 0;
+        // Health is kept per model as it went upstream ("<provider>/<model>" through a node).
+        const QString healthModel = listed ? provider + QLatin1Char('/') + listed->model : model;
+        const qint64 until = m_s.health ? m_s.health->coolingUntil(s.handle, healthModel) : 0;
         if (until > 0) {
             const Health::SharerHealth &h = m_s.health->of(s.handle);
-            const bool modelOff = h.modelOffUntil.value(model, 0) >= until;
+            const bool modelOff = h.modelOffUntil.value(healthModel, 0) >= until;
             refuse(modelOff ? QStringLiteral("no quota for this model on this account")
                             : QStringLiteral("cooling down (%1)").arg(h.cooldownReason),
                    QStringLiteral("cooldown"), until);

@@ -133,6 +133,14 @@ private Q_SLOTS:
         const QJsonObject nodeRow = order.at(throughNode ? 0 : 1).toObject();
         QVERIFY(qAbs(nodeRow.value(QLatin1String("inputPrice")).toDouble() - listIn() * nodePercent / 100) < 1e-9);
 
+        // The desktop's own model list has what the node serves (its local account has passed no test).
+        const QJsonArray models = send(QStringLiteral("GET"), m_desktop->baseUrl() + QStringLiteral("/v1/models"), {},
+                                       {{"authorization", QByteArray("Bearer ") + TestKey}})
+                                      .json().value(QLatin1String("data")).toArray();
+        QCOMPARE(models.size(), 1);
+        QCOMPARE(models.first().toObject().value(QLatin1String("id")).toString(), Model);
+        QCOMPARE(models.first().toObject().value(QLatin1String("owned_by")).toString(), QStringLiteral("aile-node"));
+
         const Reply r = ask();
         QCOMPARE(r.status, 200);
         QCOMPARE(r.header("x-aile-sharer"), (throughNode ? Node : Local).toLatin1());
@@ -213,6 +221,15 @@ private Q_SLOTS:
         if (status == 503)
             QCOMPARE(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("refusedBy")).toString(), QStringLiteral("x-aile-node"));
         QVERIFY(m_upstream->received().isEmpty());
+    }
+
+    void aTeamServerSharerNeedsItsBaseUrl()
+    {
+        QVERIFY(startPair(50, 80));
+        const Reply r = send(QStringLiteral("POST"), m_desktop->baseUrl() + QStringLiteral("/sharers"),
+                             R"({"name": "team", "provider": "aile", "credential": "env:AILE_T_NODE_KEY"})", Admin);
+        QCOMPARE(r.status, 400);
+        QVERIFY2(r.body.contains("of provider aile (a team server) needs its \\\"baseUrl\\\""), r.body.constData());
     }
 
     void aSilentNodeLeavesSelectionAndComesBackOnItsNextAnswer()
