@@ -189,6 +189,7 @@ private Q_SLOTS:
         QTest::newRow("capacity nonsense") << 50 << 80 << none << QByteArray("x-aile-capacity") << QByteArray("moon") << 400
                                            << QStringLiteral("x-aile-capacity takes local, node or nodeless, not \"moon\"");
         QTest::newRow("x-aile-node pins the dearer node") << 90 << 60 << none << QByteArray("x-aile-node") << Node.toLatin1() << 200 << Node;
+        QTest::newRow("x-aile-sharer naming the node pins it too") << 90 << 60 << none << QByteArray("x-aile-sharer") << Node.toLatin1() << 200 << Node;
         QTest::newRow("the key's one machine") << 90 << 60 << QJsonObject{{QStringLiteral("node"), Node}} << QByteArray() << QByteArray() << 200 << Node;
         QTest::newRow("x-aile-node naming a direct sharer") << 90 << 60 << none << QByteArray("x-aile-node") << Local.toLatin1() << 503
                                                             << QStringLiteral("every sharer online for claude/claude-sonnet-5 is");
