@@ -213,6 +213,8 @@ private Q_SLOTS:
         QCOMPARE(r.status, status);
         if (status == 200) {
             QCOMPARE(r.header("x-aile-sharer"), sharer.toLatin1());
+            if (header == "x-aile-node" || keyRouting.contains(QLatin1String("node")))
+                QCOMPARE(r.header("x-aile-session-affinity"), QByteArray("skipped: machine named"));   // a named machine keeps no pin
             return;
         }
         // Refused in the Messages wire's own error shape, naming the lever.
