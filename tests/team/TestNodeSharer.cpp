@@ -226,6 +226,31 @@ private Q_SLOTS:
         QVERIFY(m_upstream->received().isEmpty());
     }
 
+    void everyWireTheNodeServesGoesThroughIt()
+    {
+        // The node also has an OpenAI account: the Chat Completions wire goes through the node too.
+        QVERIFY(startPair(50, 80));
+        QJsonObject tested = percent(100);
+        tested.insert(QStringLiteral("tested"), QJsonArray{QStringLiteral("gpt-5.2")});
+        const QString openai = QStringLiteral("L00000000000000b2");
+        QJsonObject body = sharer(openai, QStringLiteral("openai"), m_upstream->baseUrl(), {QStringLiteral("gpt-5.2")}, tested);
+        QCOMPARE(send(QStringLiteral("POST"), m_node->baseUrl() + QStringLiteral("/sharers"), QJsonDocument(body).toJson(), Admin).status, 200);
+        m_clock->advance(30'000);   // the next ping reads the node's new listing
+        const Health::NodeBook *book = m_desktop->context().nodes;
+        for (int i = 0; i < 200 && !book->offer(Node, QStringLiteral("openai"), {QStringLiteral("gpt-5.2")}); ++i)
+            QTest::qWait(10);
+        const Health::NodeModel *listed = book->offer(Node, QStringLiteral("openai"), {QStringLiteral("gpt-5.2")});
+        QVERIFY(listed);
+        QVERIFY(listed->wires.contains(QStringLiteral("chat")) && listed->wires.contains(QStringLiteral("responses")));
+        const Reply r = send(QStringLiteral("POST"), m_desktop->baseUrl() + QStringLiteral("/v1/chat/completions"),
+                             R"({"model": "openai/gpt-5.2", "messages": [{"role": "user", "content": "hi"}]})",
+                             {{"authorization", QByteArray("Bearer ") + TestKey}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.header("x-aile-sharer"), Node.toLatin1());
+        QCOMPARE(FakeUpstream::credentialOf(m_upstream->received().last()), openai.toLatin1());
+        QCOMPARE(m_upstream->received().last().path, QByteArray("/v1/chat/completions"));
+    }
+
     void aTeamServerSharerNeedsItsBaseUrl()
     {
         QVERIFY(startPair(50, 80));
