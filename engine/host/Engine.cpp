@@ -441,6 +441,8 @@ void Engine::stop()
 {
     if (m_server)
         m_server->close();
+    delete m_nodePinger;   // a stopped engine pings nobody; start() makes a new one
+    m_nodePinger = nullptr;
     if (m_ctx.traces)
         m_ctx.traces->publishNow(); // the last requests reach the window and the access log
     if (m_traceStream)
