@@ -5,7 +5,9 @@
 #include "AdminCalls.h"
 #include "state/EngineContext.h"
 #include "dispatch/ProxyRequest.h"
+#include "billing/Quote.h"
 #include "health/HealthBook.h"
+#include "health/NodeBook.h"
 #include "http/HeaderRules.h"
 #include "http/HttpExchange.h"
 #include "keys/KeyRouting.h"
@@ -220,18 +222,60 @@ void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &k
                                 {QStringLiteral("owned_by"), QStringLiteral("aile-route")},
                                 {QStringLiteral("created"), 0}});
     }
+    // Each model also carries what this engine quotes for it (the cheapest of its sharers, $ per
+    // million tokens) and the wires it serves it on: what a desktop engine that has this one as a
+    // node-backed sharer routes and prices by (docs/team.md).
+    QHash<QString, qsizetype> at;
     for (const Catalog::Sharer &s : m_ctx.sharers) {
         // A dead key's models leave the catalogue until it is restored.
-        if (s.blocked || (!pinned.isEmpty() && s.provider != pinned) || (m_ctx.health && m_ctx.health->of(s.handle).deadKey))
+        if (s.blocked || s.provider == Health::nodeProvider() || (!pinned.isEmpty() && s.provider != pinned)
+            || (m_ctx.health && m_ctx.health->of(s.handle).deadKey))
             continue;
+        const Catalog::ProviderInfo *provider = m_ctx.catalog.provider(s.provider);
         for (const QString &m : s.tested) {
             const QString id = s.provider + QLatin1Char('/') + m;
-            if (seen.contains(id))
+            const std::optional<Billing::Rates> rates = Billing::ratesFor(s, m_ctx.catalog.model(s.provider, m), m, 0);
+            const QJsonObject price = rates ? QJsonObject{{QStringLiteral("input"), rates->input}, {QStringLiteral("output"), rates->output}} : QJsonObject{};
+            if (seen.contains(id)) {
+                const qsizetype i = at.value(id, -1);
+                QJsonObject entry = i >= 0 ? data.at(i).toObject() : QJsonObject{};
+                const QJsonObject had = entry.value(QLatin1String("aile_price")).toObject();
+                if (i >= 0 && rates && (had.isEmpty() || qMax(rates->input, rates->output) < qMax(had.value(QLatin1String("input")).toDouble(), had.value(QLatin1String("output")).toDouble()))) {
+                    entry.insert(QStringLiteral("aile_price"), price);
+                    data.replace(i, entry);
+                }
+                continue;
+            }
+            seen.insert(id);
+            at.insert(id, data.size());
+            QJsonObject entry{{QStringLiteral("id"), id},
+                              {QStringLiteral("object"), QStringLiteral("model")},
+                              {QStringLiteral("owned_by"), s.provider},
+                              {QStringLiteral("created"), 0}};
+            if (!price.isEmpty())
+                entry.insert(QStringLiteral("aile_price"), price);
+            if (provider) {
+                QStringList wires(provider->wires.begin(), provider->wires.end());
+                wires.sort();
+                entry.insert(QStringLiteral("aile_wires"), QJsonArray::fromStringList(wires));
+            }
+            data.append(entry);
+        }
+    }
+    // What this engine's node-backed sharers serve, while they are heard from (docs/team.md),
+    // marked so that an engine using this one as its node does not chain through it.
+    const qint64 now = m_ctx.clock->nowMs();
+    for (const Catalog::Sharer &s : m_ctx.sharers) {
+        if (!m_ctx.nodes || s.blocked || s.provider != Health::nodeProvider() || !m_ctx.nodes->silence(s.handle, now).isEmpty())
+            continue;
+        for (const Health::NodeModel &m : m_ctx.nodes->models(s.handle)) {
+            const QString id = m.provider + QLatin1Char('/') + m.model;
+            if ((!pinned.isEmpty() && m.provider != pinned) || seen.contains(id))
                 continue;
             seen.insert(id);
             data.append(QJsonObject{{QStringLiteral("id"), id},
                                     {QStringLiteral("object"), QStringLiteral("model")},
-                                    {QStringLiteral("owned_by"), s.provider},
+                                    {QStringLiteral("owned_by"), Health::NodeBook::relayedOwner()},
                                     {QStringLiteral("created"), 0}});
         }
     }

@@ -21,7 +21,9 @@ QJsonObject targetJson(const Routing::Target &t)
     for (const Routing::Refusal &r : t.refusals) {
         // The sharers a filter of yours removed are named; the others are counts, by reason.
         // A client-login sharer passed over for want of a login is named too: the fix is the request's.
-        if (!r.refusedBy.isEmpty() || r.code == QLatin1String("capability") || r.code == QLatin1String("no_login")) {
+        // So is a silent node (docs/team.md): its reason says how long it has been quiet.
+        if (!r.refusedBy.isEmpty() || r.code == QLatin1String("capability") || r.code == QLatin1String("no_login")
+            || r.code == QLatin1String("silent_node")) {
             QJsonObject o{{QStringLiteral("handle"), r.handle}, {QStringLiteral("name"), r.name}, {QStringLiteral("reason"), r.reason}};
             if (!r.refusedBy.isEmpty())
                 o.insert(QStringLiteral("refusedBy"), r.refusedBy);

@@ -127,6 +127,9 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
         if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")) || url.host().isEmpty())
             return fail(QStringLiteral("sharer %1: baseUrl \"%2\" must be an http:// or https:// URL").arg(s.handle, s.baseUrl));
     }
+    // A node-backed sharer is another Aile (docs/team.md): its provider has no address to fall back on.
+    if (s.provider == QLatin1String("aile") && s.baseUrl.isEmpty())
+        return fail(QStringLiteral("sharer %1 of provider aile (a team server) needs its \"baseUrl\", such as https://aile.team.example").arg(s.handle));
     s.credentialRef = o.value(QLatin1String("credential")).toString();
     if (!s.credentialRef.isEmpty() && !s.usesClientLogin() && !s.credentialRef.startsWith(QLatin1String("env:"))
         && !s.credentialRef.startsWith(QLatin1String("keychain:")) && !s.credentialRef.startsWith(QLatin1String("file:")))

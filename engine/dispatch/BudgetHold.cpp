@@ -6,6 +6,7 @@
 #include "keys/Routes.h"
 #include "routing/Router.h"
 #include "store/BudgetReservations.h"
+#include "store/SqlDialect.h"
 #include "store/Store.h"
 
 namespace Aile::Dispatch {
@@ -37,8 +38,20 @@ std::optional<BudgetRefusal> holdBudget(Store::Store *store, Clock &clock, const
     Store::Reservation r{requestId, Store::utcDay(now), key.id, plan.route, plan.route.isEmpty() ? QString() : target, quote,
                          now + Store::BudgetReservations::LifetimeMs};
     double spent = 0;
+    bool failed = store->unreachable();
     Store::BudgetReservations reservations(*store);
-    const std::optional<Store::BudgetLimit> reached = reservations.reserve(r, limits, now, &spent);
+    const std::optional<Store::BudgetLimit> reached = failed ? std::nullopt : reservations.reserve(r, limits, now, &spent, &failed);
+    if (failed) {
+        // A budget held across instances needs the shared store: refused rather than overspent
+        // while the engine reconnects (docs/team.md "Losing the database").
+        store->setUnreachable(true);
+        return BudgetRefusal{503,
+                             QStringLiteral("the shared store %1 is unreachable, so this request's spend limit or budget cannot be "
+                                            "held across the team's instances and nothing was sent; the engine is reconnecting by "
+                                            "itself, retry in a few seconds")
+                                 .arg(Store::SqlDialect::redacted(store->path())),
+                             QJsonObject{{QStringLiteral("code"), QStringLiteral("store_unreachable")}}};
+    }
     if (!reached)
         return std::nullopt;
     const QString money = QStringLiteral("$%1").arg(reached->usd, 0, 'f', 2);

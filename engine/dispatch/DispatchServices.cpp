@@ -16,7 +16,7 @@ const Catalog::Sharer *DispatchServices::sharer(const QString &handle) const
 DispatchServices DispatchServices::of(EngineContext &ctx)
 {
     return DispatchServices{*ctx.clock, ctx.settings, ctx.catalog, ctx.sharers, ctx.credentials, *ctx.upstream, ctx.health,
-                            ctx.quota, ctx.failing, ctx.pins, ctx.spend, ctx.traces, ctx.store};
+                            ctx.quota, ctx.failing, ctx.pins, ctx.spend, ctx.traces, ctx.store, ctx.nodes};
 }
 
 } // namespace Aile::Dispatch

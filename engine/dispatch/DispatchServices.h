@@ -19,6 +19,7 @@ namespace Health {
 class HealthBook;
 class QuotaBook;
 class FailingSharers;
+class NodeBook;
 }
 namespace Billing {
 class SpendBook;
@@ -52,6 +53,7 @@ struct DispatchServices
     Billing::SpendBook &spend;
     Store::TraceSink *traces;                     // null: nothing is recorded
     Store::Store *store;                          // the engine's store; a shared one holds budgets (team mode)
+    Health::NodeBook *nodes = nullptr;            // node-backed sharers: an answer through one is a message from it
 
     /// A sharer by its handle (any case), or null.
     const Catalog::Sharer *sharer(const QString &handle) const;

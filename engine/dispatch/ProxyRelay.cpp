@@ -5,15 +5,20 @@
 #include "ProxyRequest.h"
 #include "TranslatedBody.h"
 
+#include "health/NodeBook.h"
+
 #include "billing/Quote.h"
 #include "billing/SpendBook.h"
 #include "catalog/Catalog.h"
+#include "catalog/Sharer.h"
 #include "core/EngineSettings.h"
 #include "health/FailingSharers.h"
 #include "health/QuotaBook.h"
 #include "http/HttpExchange.h"
 
 #include <QtCore/QDateTime>
+
+#include <cctype>
 
 #include <utility>
 
@@ -59,6 +64,16 @@ void ProxyRequest::handleHead()
     if (const double headroom = m_s.quota.headroom(handle, now); m_s.health && headroom >= 0)
         m_s.health->setHeadroom(handle, headroom);
     a.sse = a.call->headers().value("content-type").startsWith("text/event-stream");
+    if (a.candidate().node) {
+        // An answer is a message from the node (docs/team.md "Silent nodes"); the trace keeps
+        // which of its sharers served and at what price.
+        if (m_s.nodes)
+            m_s.nodes->heard(handle, now);
+        a.row.nodeSharer = Catalog::normalizeHandle(QString::fromLatin1(a.call->headers().value("x-aile-sharer").left(40)));
+        QByteArray price = a.call->headers().value("x-aile-price").left(40);
+        price.removeIf([](char ch) { return !(std::isdigit(uchar(ch)) || ch == '.' || ch == '/'); });
+        a.row.nodePrice = QString::fromLatin1(price);
+    }
     // From the head on, silence is bounded by the idle timeout, committed or not.
     a.lastActivityMs = now;
     a.idleDeadline.start(&m_s.clock, idleLimitMs(), this, [this] { handleIdleCheck(); });

@@ -38,6 +38,27 @@ QString priceLabel(const std::optional<Billing::Rates> &rates)
     return QStringLiteral("%1/%2").arg(rates->input, 0, 'f', 4).arg(rates->output, 0, 'f', 4);
 }
 
+// The inverse of priceLabel: a node's x-aile-price ($ per million tokens, input/output), or
+// nothing when it names no usable price.
+std::optional<Billing::Rates> ratesFromPriceLabel(const QString &label)
+{
+    const QStringList parts = label.split(QLatin1Char('/'));
+    if (parts.size() != 2)
+        return std::nullopt;
+    bool inOk = false;
+    bool outOk = false;
+    const double in = parts[0].toDouble(&inOk);
+    const double out = parts[1].toDouble(&outOk);
+    if (!inOk || !outOk || !(in >= 0 && in < 1e6) || !(out >= 0 && out < 1e6))
+        return std::nullopt;
+    Billing::Rates r;
+    r.input = in;
+    r.output = out;
+    r.cacheRead = in;
+    r.cacheWrite = in;
+    return r;
+}
+
 Store::TraceRecord baseTrace(const Http::HttpExchange *exchange, const Keys::ApiKey &key, Routing::ClientKind client,
                              const QString &modelAsked, qint64 now)
 {
@@ -309,19 +330,22 @@ void ProxyRequest::dialNext(bool retryCurrent)
 
 bool ProxyRequest::prepareBody()
 {
-    if (m_bodyFor == target().label())
+    // A node-backed sharer is sent "<provider>/<model>", which its node routes (docs/team.md).
+    const QString sentModel = current().node ? current().upstreamModel : target().model;
+    const QString bodyFor = target().label() + QLatin1Char(' ') + sentModel;
+    if (m_bodyFor == bodyFor)
         return true;
-    m_bodyFor = target().label();
+    m_bodyFor = bodyFor;
     m_requestDropped.clear();
     if (!target().translated()) {
-        const UpstreamBody body = rewriteBody(m_endpoint, m_body, target().model);
+        const UpstreamBody body = rewriteBody(m_endpoint, m_body, sentModel);
         m_upstreamBody = body.bytes;
         m_injectedUsage = body.injectedUsage;
         return true;
     }
     // The plan already refused what cannot be translated; a body that still cannot is answered
     // the same 400 here, before it is dialled.
-    const TranslatedBody body = translateBody(m_endpoint, target().translateTo, m_body, target().model, m_trace.session,
+    const TranslatedBody body = translateBody(m_endpoint, target().translateTo, m_body, sentModel, m_trace.session,
                                                target().provider == QLatin1String("openai"));
     if (!body.translation.ok()) {
         answerError(400, body.translation.refusal + QStringLiteral(" (target %1)").arg(target().label()),
@@ -479,7 +503,11 @@ void ProxyRequest::record()
         if (Billing::isCharged(a.row.status, m_endpoint)) {
             const Catalog::Sharer *sharer = m_s.sharer(c.handle);
             const Catalog::ModelInfo *model = m_s.catalog.model(c.provider, c.upstreamModel);
-            Billing::Charge charge = Billing::chargeFor(a.usage, sharer, model, c.upstreamModel, c.rates, c.quoteUsd, m_plan.costCapFor(t));
+            // Through a node: at the price its answer named (its x-aile-price), as its own ledger books it.
+            const std::optional<Billing::Rates> nodeRates = c.node ? ratesFromPriceLabel(a.row.nodePrice) : std::nullopt;
+            if (c.node)
+                sharer = nullptr;
+            Billing::Charge charge = Billing::chargeFor(a.usage, sharer, model, c.upstreamModel, nodeRates ? nodeRates : c.rates, c.quoteUsd, m_plan.costCapFor(t));
             Billing::valueOnPlan(charge, a.usage, sharer, model, c.upstreamModel, c.quoteUsd);   // a subscription spends nothing
             m_trace.costUsd = charge.costUsd;
             m_trace.absorbedUsd = charge.absorbedUsd;

@@ -12,6 +12,9 @@
 #include "config/ConfigFile.h"
 #include "config/ConfigValidation.h"
 #include "health/HealthBook.h"
+#include "health/NodeBook.h"
+#include "NodePinger.h"
+#include "StoreWatch.h"
 #include "routing/Affinity.h"
 #include "dispatch/Verifier.h"
 #include "http/HttpServer.h"
@@ -101,6 +104,8 @@ Engine::Engine(EngineOptions options, QObject *parent) : QObject(parent), m_opti
 Engine::~Engine()
 {
     // Connections and requests in flight refer to the context and the router: end them first.
+    delete m_nodePinger;
+    m_nodePinger = nullptr;
     delete m_server;
     m_server = nullptr;
     delete m_ctx.upstream;
@@ -151,6 +156,9 @@ void Engine::start()
     // Session pins too: a restart starts every conversation fresh.
     m_pins = std::make_unique<Routing::PinBook>(m_ctx.clock);
     m_ctx.pins = m_pins.get();
+    // And what is known of node-backed sharers: each is silent until its first ping answer.
+    m_nodes = std::make_unique<Health::NodeBook>();
+    m_ctx.nodes = m_nodes.get();
     m_ctx.upstream = new Http::UpstreamClient(m_ctx.clock, this);
     m_ctx.traces = new Store::TraceSink(m_writer.get(), this);
     connect(m_ctx.traces, &Store::TraceSink::tracesRecorded, this, &Engine::tracesRecorded);
@@ -212,6 +220,9 @@ void Engine::start()
         },
         Secrets::SecretStore::ProbeMode::ReadOnly);
     resolveSecrets();
+    // Pinged now (credentials read from the environment or a file are known by here), then every 30 s.
+    m_nodePinger = new NodePinger(m_ctx, this);
+    m_nodePinger->start();
 }
 
 bool Engine::openStore(QString *error)
@@ -273,6 +284,16 @@ void Engine::watchSharedStore()
                 m_ctx.reloadState();
         });
     });
+    // A dropped database connection: reconnected with a bounded backoff, the feed listening again;
+    // the notices missed meanwhile are made up by reading the shared state again.
+    auto *watch = new StoreWatch(*m_store, *feed, this);
+    connect(watch, &StoreWatch::reconnected, this, [this] {
+        if (m_ctx.reloadState)
+            m_ctx.reloadState();
+        if (m_sharedHealth)
+            m_sharedHealth->start();
+    });
+    watch->start();
 }
 
 bool Engine::applyConfig(const Config::ConfigFile *config, QString *error)
@@ -420,6 +441,8 @@ void Engine::stop()
 {
     if (m_server)
         m_server->close();
+    delete m_nodePinger;   // a stopped engine pings nobody; start() makes a new one
+    m_nodePinger = nullptr;
     if (m_ctx.traces)
         m_ctx.traces->publishNow(); // the last requests reach the window and the access log
     if (m_traceStream)

@@ -35,11 +35,13 @@ struct ConfigFile;
 }
 namespace Health {
 class HealthBook;
+class NodeBook;
 }
 namespace Dispatch {
 class Verifier;
 }
 class SharedHealth;
+class NodePinger;
 
 /// How to start an engine.
 struct EngineOptions
@@ -139,6 +141,8 @@ private:
     std::unique_ptr<Health::HealthBook> m_health;
     std::unique_ptr<Routing::PinBook> m_pins;
     std::unique_ptr<SharedHealth> m_sharedHealth;   // team mode only
+    std::unique_ptr<Health::NodeBook> m_nodes;       // node-backed sharers (docs/team.md), in memory only
+    NodePinger *m_nodePinger = nullptr;
     Dispatch::Verifier *m_verifier = nullptr;
     EngineContext m_ctx;
     Http::HttpServer *m_server = nullptr;

@@ -51,7 +51,7 @@ const QStringList &routingSettingNames()
         QStringLiteral("phaseLimits"),
         QStringLiteral("dataCollection"),  QStringLiteral("allowSelfHosted"),     QStringLiteral("spendLimitUsdPerDay"),
         QStringLiteral("verifiedOnly"),    QStringLiteral("bareModelAnyProvider"), QStringLiteral("bareModelProviders"),
-        QStringLiteral("translate")};
+        QStringLiteral("translate"),       QStringLiteral("node"),                 QStringLiteral("capacity")};
     return names;
 }
 
@@ -69,6 +69,8 @@ KeyRouting KeyRouting::from(const QJsonObject &o)
     for (const QString &h : strings(o, "neverSharers"))
         r.neverSharers << Catalog::normalizeHandle(h);
     r.sharer = Catalog::normalizeHandle(o.value(QLatin1String("sharer")).toString());
+    r.node = Catalog::normalizeHandle(o.value(QLatin1String("node")).toString());
+    r.capacity = o.value(QLatin1String("capacity")).toString();
     r.preferSpeed = o.value(QLatin1String("prefer")).toString() == QLatin1String("speed");
     r.demoteFailing = o.value(QLatin1String("demoteFailing")).toBool(false);
     r.phaseLimits = o.value(QLatin1String("phaseLimits")).toBool(false);
@@ -231,18 +233,36 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
         return e;
     if (QString e = handleList("neverSharers"); !e.isEmpty())
         return e;
-    if (out.contains(QLatin1String("sharer"))) {
-        const QString raw = out.value(QLatin1String("sharer")).toString();
+    // One handle (the one sharer, the one machine): canonical, or gone when empty.
+    auto singleHandle = [&](const char *name, const QString &what) -> QString {
+        if (!out.contains(QLatin1String(name)))
+            return {};
+        const QString raw = out.value(QLatin1String(name)).toString();
         const QString handle = Catalog::normalizeHandle(raw);
         if (raw.trimmed().isEmpty())
-            out.remove(QStringLiteral("sharer"));
+            out.remove(QLatin1String(name));
         else if (handle.isEmpty())
-            return QStringLiteral("routing.sharer: \"%1\" is not a sharer handle; handles are L followed by 16 hex digits").arg(raw);
+            return QStringLiteral("routing.%1: \"%2\" is not %3; handles are L followed by 16 hex digits").arg(QLatin1String(name), raw, what);
         else
-            out.insert(QStringLiteral("sharer"), handle);
+            out.insert(QLatin1String(name), handle);
+        return {};
+    };
+    if (QString e = singleHandle("sharer", QStringLiteral("a sharer handle")); !e.isEmpty())
+        return e;
+
+    // One machine (docs/team.md): a node-backed sharer's handle; node or nodeless capacity.
+    if (QString e = singleHandle("node", QStringLiteral("a node-backed sharer's handle")); !e.isEmpty())
+        return e;
+    if (out.contains(QLatin1String("capacity"))) {
+        const QJsonValue v = out.value(QLatin1String("capacity"));
+        if (v.toString() != QLatin1String("node") && v.toString() != QLatin1String("nodeless"))
+            return QStringLiteral("routing.capacity must be \"node\" (only node-backed sharers) or \"nodeless\" (only sharers dialled directly); got %1")
+                .arg(describeValue(v));
     }
 
     const KeyRouting k = KeyRouting::from(out);
+    if (!k.node.isEmpty() && k.capacity == QLatin1String("nodeless"))
+        return QStringLiteral("routing.node pins this key to node %1, which routing.capacity nodeless leaves out; remove one of the two").arg(k.node);
     if (!k.provider.isEmpty() && k.excludeProviders.contains(k.provider))
         return QStringLiteral("routing.provider pins provider %1, which routing.excludeProviders leaves out; remove one of the two").arg(k.provider);
     for (const QString &h : k.onlySharers)

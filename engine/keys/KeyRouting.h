@@ -27,6 +27,8 @@ struct KeyRouting
     QStringList onlySharers;          // canonical handles
     QStringList neverSharers;
     QString sharer;                   // Advanced: one sharer handle
+    QString node;                     // Advanced: one machine, a node-backed sharer's handle (docs/team.md)
+    QString capacity;                 // "node" or "nodeless": only node-backed, or only direct sharers; empty: both
     bool preferSpeed = false;         // "prefer": "speed"
     bool demoteFailing = false;
     bool phaseLimits = false;         // phase limits: 30 s to first byte streamed, 60 s between events, 180 s otherwise

@@ -11,6 +11,7 @@
 #include "core/Clock.h"
 #include "core/EngineSettings.h"
 #include "health/HealthBook.h"
+#include "health/NodeBook.h"
 #include "health/QuotaBook.h"
 #include "http/HttpHeaders.h"
 
@@ -92,6 +93,10 @@ void CandidateFilter::failEmptyTarget(Plan &plan, const Target &t, const Limits 
     plan.message = t.refusals.isEmpty()
                        ? QStringLiteral("provider %1 has no sharer for %2; add one in Aile's Sharers view").arg(t.provider, t.model)
                        : QStringLiteral("no sharer of provider %1 can serve %2 right now (%3 unavailable)").arg(t.provider, t.model).arg(t.refusals.size());
+    // A silent node among them is named: the fix (its server) is not in the request.
+    const auto silent = std::find_if(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("silent_node"); });
+    if (silent != t.refusals.end())
+        plan.message += QStringLiteral("; %1 (%2) is a %3").arg(silent->name, silent->handle, silent->reason);
 }
 
 Target CandidateFilter::filteredTarget(const QString &provider, const QString &model, const RequestFacts &facts, const Limits &limits) const
@@ -103,14 +108,19 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
     const qint64 now = m_s.clock.nowMs();
     // What the request uses that the model lacks (docs/rules/tiers-quota-health.md): the same for every sharer of it.
     const QString lacking = info ? facts.needs.missingIn(*info, facts.promptTokens) : QString();
+    QStringList ids{model};
+    if (info)
+        ids << info->id << info->aliases;
     for (const Catalog::Sharer &s : m_s.sharers) {
-        if (s.provider != provider)
-            continue;
-        const bool offers = s.offers(model)
-                            || (info && std::any_of(info->aliases.begin(), info->aliases.end(), [&](const QString &a) { return s.offers(a); }))
-                            || (info && s.offers(info->id));
-        if (!offers)
-            continue;
+        // A node-backed sharer serves what its node lists for this provider (docs/team.md).
+        const Health::NodeModel *listed = nodeOffer(s, provider, ids);
+        if (!listed) {
+            if (s.provider != provider || s.provider == Health::nodeProvider())
+                continue;
+            const bool offers = std::any_of(ids.begin(), ids.end(), [&](const QString &id) { return s.offers(id); });
+            if (!offers)
+                continue;
+        }
         auto refuse = [&](const QString &reason, const QString &code, qint64 until = 0, const QString &by = {}) {
             t.refusals.append({s.handle, s.name, reason, until, by, code});
         };
@@ -127,6 +137,16 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
         if (!leverWhy.isEmpty()) {
             refuse(leverWhy, QStringLiteral("filter"), 0, leverBy);
             continue;
+        }
+        if (listed) {
+            if (const QString why = m_s.nodes->silence(s.handle, now); !why.isEmpty()) {
+                refuse(why, QStringLiteral("silent_node"));
+                continue;
+            }
+            if (const QString wire = Wire::wireName(facts.endpoint); !listed->wires.isEmpty() && !listed->wires.contains(wire)) {
+                refuse(QStringLiteral("its node does not serve the %1 wire for %2/%3").arg(wire, provider, listed->model), QStringLiteral("wire"));
+                continue;
+            }
         }
         if (s.usesClientLogin()) {
             // The tool's own login, carried by the request (docs/subscriptions.md).
@@ -154,10 +174,12 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
             refuse(QStringLiteral("weight 0"), QStringLiteral("weight_0"));
             continue;
         }
-        const qint64 until = m_s.health ? m_s.health->coolingUntil(s.handle, model) : 0;
+        // Health is kept per model as it went upstream ("<provider>/<model>" through a node).
+        const QString healthModel = listed ? provider + QLatin1Char('/') + listed->model : model;
+        const qint64 until = m_s.health ? m_s.health->coolingUntil(s.handle, healthModel) : 0;
         if (until > 0) {
             const Health::SharerHealth &h = m_s.health->of(s.handle);
-            const bool modelOff = h.modelOffUntil.value(model, 0) >= until;
+            const bool modelOff = h.modelOffUntil.value(healthModel, 0) >= until;
             refuse(modelOff ? QStringLiteral("no quota for this model on this account")
                             : QStringLiteral("cooling down (%1)").arg(h.cooldownReason),
                    QStringLiteral("cooldown"), until);
@@ -175,9 +197,17 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
         c.provider = provider;
         c.upstreamModel = model;
         c.rates = Billing::ratesFor(s, info, model, facts.promptTokens);
+        c.tested = s.tested.contains(model) || (info && s.tested.contains(info->id));
+        if (listed) {
+            // Through a node: the model as the node names it, at the node's own quote; a node
+            // lists only models its sharers passed a test of.
+            c.node = true;
+            c.upstreamModel = provider + QLatin1Char('/') + listed->model;
+            c.rates = nodeRates(*listed);
+            c.tested = true;
+        }
         if (c.rates)
             c.quoteUsd = Billing::costOf(*c.rates, facts.promptTokens, facts.maxOutputTokens);
-        c.tested = s.tested.contains(model) || (info && s.tested.contains(info->id));
         c.priority = over.contains(QLatin1String("priority")) ? qBound(0, over.value(QLatin1String("priority")).toInt(), 10000) : s.priority;
         c.weight = weight;
         if (s.isSubscription())
@@ -221,6 +251,29 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
         t.candidates.append(c);
     }
     return t;
+}
+
+const Health::NodeModel *CandidateFilter::nodeOffer(const Catalog::Sharer &s, const QString &provider, const QStringList &ids) const
+{
+    if (s.provider != Health::nodeProvider() || provider == Health::nodeProvider() || !m_s.nodes)
+        return nullptr;
+    const Health::NodeModel *listed = m_s.nodes->offer(s.handle, provider, ids);
+    // The sharer's own model list, when it has one, narrows what its node lists.
+    if (!listed || (!s.models.isEmpty() && !s.offers(provider + QLatin1Char('/') + listed->model)))
+        return nullptr;
+    return listed;
+}
+
+std::optional<Billing::Rates> CandidateFilter::nodeRates(const Health::NodeModel &listed)
+{
+    if (!listed.input)
+        return std::nullopt;
+    Billing::Rates r;
+    r.input = *listed.input;
+    r.output = listed.output.value_or(0);
+    r.cacheRead = r.input;
+    r.cacheWrite = r.input;
+    return r;
 }
 
 QJsonObject CandidateFilter::modelOverride(const QString &model, const Catalog::ModelInfo *info, const QString &handle) const

@@ -2,9 +2,11 @@
 
 #include "PriceLimits.h"
 #include "RoutingServices.h"
+#include "health/NodeBook.h"
 
 namespace Aile::Catalog {
 struct ModelInfo;
+struct Sharer;
 }
 
 namespace Aile::Routing {
@@ -25,6 +27,11 @@ public:
 private:
     /// router.models.<model>.providers.<handle>: priority, weight, enabled for one model.
     QJsonObject modelOverride(const QString &model, const Catalog::ModelInfo *info, const QString &handle) const;
+    /// A node-backed sharer's listing entry for provider/model, or null (not a node, or its node
+    /// does not list it).
+    const Health::NodeModel *nodeOffer(const Catalog::Sharer &sharer, const QString &provider, const QStringList &ids) const;
+    /// What a node quotes for a model it lists; unset when it names no price.
+    static std::optional<Billing::Rates> nodeRates(const Health::NodeModel &listed);
 
     const RoutingServices &m_s;
 };

@@ -3,6 +3,8 @@
 // ordering: CandidateOrder.cpp). Requests, the sharers listing and dry runs read them through Router.
 #include "Levers.h"
 
+#include "health/NodeBook.h"
+
 #include "billing/SpendBook.h"
 #include "catalog/Catalog.h"
 #include "catalog/Sharer.h"
@@ -86,7 +88,8 @@ QString money(double usd)
 
 int filterRank(const QString &by)
 {
-    if (by == QLatin1String("x-aile-sharer") || by == QLatin1String("x-aile-exclude-sharer") || by == RoutePinSource)
+    if (by == QLatin1String("x-aile-sharer") || by == QLatin1String("x-aile-exclude-sharer") || by == RoutePinSource
+        || by == QLatin1String("x-aile-node"))
         return 1;
     if (by == QLatin1String("x-aile-data-collection"))
         return 2;
@@ -200,20 +203,69 @@ std::optional<Plan> Levers::readLevers(const RequestFacts &facts, Limits *out)
         out->denyDataSource = QStringLiteral("x-aile-data-collection: deny");
     }
 
-    // Capacity: local (self-hosted) or node.
+    // Capacity: local (self-hosted); node or nodeless (only node-backed, or only direct sharers; docs/team.md).
     for (const QString &c : QString::fromUtf8(rawHeader(facts, "x-aile-capacity")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const QString v = c.trimmed().toLower();
         if (v == QLatin1String("local"))
             out->capacityLocal = true;
         else if (v == QLatin1String("node"))
             out->capacityNode = true;
+        else if (v == QLatin1String("nodeless"))
+            out->capacityNodeless = true;
         else if (!v.isEmpty())
-            return refusal(400, QStringLiteral("x-aile-capacity takes local or node, not \"%1\"").arg(v.left(40)), QStringLiteral("x-aile-capacity"));
+            return refusal(400, QStringLiteral("x-aile-capacity takes local, node or nodeless, not \"%1\"").arg(v.left(40)), QStringLiteral("x-aile-capacity"));
     }
+    if (auto bad = readNodeLevers(facts, key, out))
+        return bad;
     out->allowSelfHosted = key.allowSelfHosted;
     if (out->capacityLocal && !key.allowSelfHosted)
         return refusal(400, QStringLiteral("this API key does not allow self-hosted models, so x-aile-capacity: local cannot be added; "
                                            "tick Allow self-hosted models on the key's Routing button"),
+                       QStringLiteral("x-aile-capacity"));
+    return std::nullopt;
+}
+
+std::optional<Plan> Levers::readNodeLevers(const RequestFacts &facts, const Keys::KeyRouting &key, Limits *out)
+{
+    // Node or nodeless: a header can only narrow the key's choice.
+    if (out->capacityNode && out->capacityNodeless)
+        return refusal(400, QStringLiteral("x-aile-capacity names both node and nodeless, which leave no sharer; send one of them"),
+                       QStringLiteral("x-aile-capacity"));
+    const QString asked = out->capacityNode ? QStringLiteral("node") : out->capacityNodeless ? QStringLiteral("nodeless") : QString();
+    if (!key.capacity.isEmpty() && !asked.isEmpty() && asked != key.capacity)
+        return refusal(400, QStringLiteral("x-aile-capacity: %1 cannot widen this API key, whose capacity is %2; a header can only narrow "
+                                           "the key: drop the header, or change the key's capacity on its Routing button")
+                                .arg(asked, key.capacity),
+                       QStringLiteral("x-aile-capacity"));
+    if (!asked.isEmpty()) {
+        out->capacitySource = QStringLiteral("x-aile-capacity: ") + asked;
+    } else if (!key.capacity.isEmpty()) {
+        out->capacityNode = key.capacity == QLatin1String("node");
+        out->capacityNodeless = key.capacity == QLatin1String("nodeless");
+        out->capacitySource = QStringLiteral("this API key's capacity: ") + key.capacity;
+    }
+    // One machine: x-aile-node, or the key's node; the header cannot move a key's pin elsewhere.
+    const QByteArray raw = rawHeader(facts, "x-aile-node").trimmed();
+    if (!raw.isEmpty()) {
+        const QString handle = Catalog::normalizeHandle(QString::fromUtf8(raw));
+        if (handle.isEmpty())
+            return refusal(400, QStringLiteral("x-aile-node: \"%1\" is not a node-backed sharer's handle; handles are L followed by 16 hex digits "
+                                               "(GET /sharers lists the sharers of provider aile)")
+                                    .arg(QString::fromUtf8(raw.left(40))),
+                           QStringLiteral("x-aile-node"));
+        if (!key.node.isEmpty() && handle != key.node)
+            return refusal(400, QStringLiteral("x-aile-node names %1, but this API key is pinned to node %2; a header can only narrow the key")
+                                    .arg(handle, key.node),
+                           QStringLiteral("x-aile-node"));
+        out->nodePin = handle;
+        out->nodePinSource = QStringLiteral("x-aile-node");
+    } else if (!key.node.isEmpty()) {
+        out->nodePin = key.node;
+        out->nodePinSource = QStringLiteral("this API key's one machine");
+    }
+    if (!out->nodePin.isEmpty() && out->capacityNodeless)
+        return refusal(400, QStringLiteral("%1 pins node %2, which %3 leaves out; send one of the two")
+                                .arg(out->nodePinSource, out->nodePin, out->capacitySource),
                        QStringLiteral("x-aile-capacity"));
     return std::nullopt;
 }
@@ -348,9 +400,19 @@ QString Levers::leverRefusal(const RequestFacts &facts, const Limits &limits, co
                                                           : QStringLiteral("unknown (it depends on the account or is not sourced), which fails closed"));
         }
     }
-    if (limits.capacityNode) {
+    const bool node = s.provider == Health::nodeProvider();
+    if (!limits.nodePin.isEmpty() && (s.handle != limits.nodePin || !node)) {
+        *by = QStringLiteral("x-aile-node");
+        return s.handle == limits.nodePin ? QStringLiteral("dialled directly, so not a node (%1)").arg(limits.nodePinSource)
+                                          : QStringLiteral("not node %1 (%2)").arg(limits.nodePin, limits.nodePinSource);
+    }
+    if (limits.capacityNode && !node) {
         *by = QStringLiteral("x-aile-capacity");
-        return QStringLiteral("not reached through a node (x-aile-capacity: node)");
+        return QStringLiteral("dialled directly, not through a node (%1)").arg(limits.capacitySource);
+    }
+    if (limits.capacityNodeless && node) {
+        *by = QStringLiteral("x-aile-capacity");
+        return QStringLiteral("a node-backed sharer (%1)").arg(limits.capacitySource);
     }
     return {};
 }

@@ -7,6 +7,10 @@ namespace Aile::Catalog {
 struct Sharer;
 }
 
+namespace Aile::Keys {
+struct KeyRouting;
+}
+
 namespace Aile::Routing {
 
 /// Of the refusals that emptied a pool, the one whose filter ruled out the last sharers left
@@ -24,6 +28,9 @@ public:
 
     /// Reads the levers' headers and the key's settings into *out (after the price bounds).
     static std::optional<Plan> readLevers(const RequestFacts &facts, Limits *out);
+    /// x-aile-capacity node or nodeless against the key's capacity, and the one-machine pin
+    /// (x-aile-node, the key's node; docs/team.md).
+    static std::optional<Plan> readNodeLevers(const RequestFacts &facts, const Keys::KeyRouting &key, Limits *out);
     /// What a plain request for provider/model must pass before any sharer is looked at: excluded
     /// providers, self-hosted and data-collection policies, and the cases a cost cap cannot bound.
     std::optional<Plan> checkRequest(const RequestFacts &facts, const Limits &limits, const QString &provider, const QString &model) const;

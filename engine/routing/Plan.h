@@ -33,6 +33,7 @@ struct Candidate
     int throughputSamples = 0;
     bool demoted = false;                  // failing this key lately (demoteFailing): sorted last
     bool tiedWithPrevious = false;         // same price as the one before it (a drawn order)
+    bool node = false;                     // a node-backed sharer (provider aile): upstreamModel is "<provider>/<model>"
 };
 
 /// A sharer left out before any dial, and why.

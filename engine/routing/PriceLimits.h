@@ -52,6 +52,10 @@ struct Limits
     bool allowSelfHosted = true;      // the key's setting
     bool capacityLocal = false;
     bool capacityNode = false;
+    bool capacityNodeless = false;    // x-aile-capacity: nodeless, or the key's capacity
+    QString capacitySource;           // what asked for node or nodeless capacity
+    QString nodePin;                  // one machine: x-aile-node or the key's node
+    QString nodePinSource;
     // Speed first and moving failing sharers back are read where the order is made
     // (CandidateOrder::leverOrder: RequestFacts::prefersSpeed(), the key's demoteFailing).
 };

@@ -19,6 +19,7 @@ namespace Health {
 class HealthBook;
 class QuotaBook;
 class FailingSharers;
+class NodeBook;
 }
 namespace Billing {
 class SpendBook;
@@ -44,6 +45,7 @@ struct RoutingServices
     const Health::FailingSharers &failing;              // sharers failing a key lately (demoteFailing)
     const Billing::SpendBook &spend;                    // today's spend (budgets, spend limits)
     QRandomGenerator &draw;                             // the tie draw of requests without a session
+    const Health::NodeBook *nodes = nullptr;            // node-backed sharers (docs/team.md); null: none are routable
 
     static RoutingServices of(const EngineContext &context);
 };

@@ -25,6 +25,7 @@ class UpstreamClient;
 }
 namespace Health {
 class HealthBook;
+class NodeBook;
 }
 namespace Dispatch {
 class Verifier;
@@ -49,6 +50,7 @@ struct EngineContext
     Secrets::SecretStore *secrets = nullptr;
     Health::QuotaBook quota;               // providers' quota windows, from response headers
     Routing::PinBook *pins = nullptr;      // session affinity (routing/Affinity.h), in memory only
+    Health::NodeBook *nodes = nullptr;     // node-backed sharers: last heard, what they serve (health/NodeBook.h)
     EngineSettings settings;
     Catalog::Catalog catalog;
     QList<Catalog::Sharer> sharers;

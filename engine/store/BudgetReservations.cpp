@@ -61,11 +61,15 @@ double sumOf(const QSqlDatabase &d, const QString &day, const QString &keyId, co
 
 } // namespace
 
-std::optional<BudgetLimit> BudgetReservations::reserve(const Reservation &r, const QList<BudgetLimit> &limits, qint64 nowMs, double *spent)
+std::optional<BudgetLimit> BudgetReservations::reserve(const Reservation &r, const QList<BudgetLimit> &limits, qint64 nowMs, double *spent,
+                                                       bool *failed)
 {
     QSqlDatabase d = QSqlDatabase::database(m_store.connectionName(), false);
-    if (!d.transaction())
-        return std::nullopt;   // the store is unreachable: the request goes on, as a budget never blocks on the disk
+    if (!d.transaction()) {
+        if (failed)
+            *failed = true;   // the store is unreachable: the caller says so (docs/team.md "Losing the database")
+        return std::nullopt;
+    }
     QSqlQuery q(d);
     if (m_store.isShared()) {
         // A reservation is soft state (it expires by itself): its commit need not wait for the
@@ -88,6 +92,8 @@ std::optional<BudgetLimit> BudgetReservations::reserve(const Reservation &r, con
              {r.id, r.day, r.keyId, r.route, r.target, r.amountUsd, r.expiresMs})) {
         qCWarning(lcStore) << "reserve failed:" << q.lastError().text();
         d.rollback();
+        if (failed)
+            *failed = true;
         return std::nullopt;
     }
     d.commit();

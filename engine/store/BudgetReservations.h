@@ -45,7 +45,9 @@ public:
 
     /// Reserves r when every limit still has room (what is spent and reserved is below it);
     /// otherwise reserves nothing and returns the limit that is reached, with what it holds in spent.
-    std::optional<BudgetLimit> reserve(const Reservation &r, const QList<BudgetLimit> &limits, qint64 nowMs, double *spent);
+    /// failed, if given, is set when the store did not answer (nothing is reserved then).
+    std::optional<BudgetLimit> reserve(const Reservation &r, const QList<BudgetLimit> &limits, qint64 nowMs, double *spent,
+                                       bool *failed = nullptr);
     /// Ledger plus live reservations for a day and key (and route, and target).
     double spent(const QString &day, const QString &keyId, const QString &route, const QString &target, qint64 nowMs) const;
     /// Live reservations (tests and the management API).

@@ -7,6 +7,7 @@
 #include <QtCore/QVariant>
 #include <QtSql/QSqlDatabase>
 #include <QtSql/QSqlDriver>
+#include <QtSql/QSqlQuery>
 
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
@@ -32,8 +33,31 @@ ChangeFeed::~ChangeFeed()
     }
 }
 
+bool ChangeFeed::alive() const
+{
+    if (!SqlDialect(m_location).isPostgres())
+        return true;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    return q.exec(QStringLiteral("SELECT 1")) && q.next();
+}
+
+bool ChangeFeed::restart(QString *error)
+{
+    if (QSqlDatabase::contains(m_connection)) {
+        {
+            QSqlDatabase d = QSqlDatabase::database(m_connection, false);
+            if (d.driver())
+                d.driver()->disconnect(this);
+            d.close();
+        }
+        QSqlDatabase::removeDatabase(m_connection);
+    }
+    return start(m_channels, error);
+}
+
 bool ChangeFeed::start(const QStringList &channels, QString *error)
 {
+    m_channels = channels;
     const SqlDialect dialect(m_location);
     if (!dialect.isPostgres())
         return true;

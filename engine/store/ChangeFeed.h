@@ -24,6 +24,11 @@ public:
     ~ChangeFeed() override;
 
     bool start(const QStringList &channels, QString *error);
+    /// Whether the feed's own connection answers now (a trivial query); true on SQLite.
+    bool alive() const;
+    /// After its connection dropped: a new connection that listens to the same channels again.
+    /// Notices sent meanwhile are lost, so the caller reads the shared state again.
+    bool restart(QString *error);
 
 Q_SIGNALS:
     void changed(const QString &channel, const QString &payload);
@@ -31,6 +36,7 @@ Q_SIGNALS:
 private:
     QString m_location;
     QString m_connection;
+    QStringList m_channels;
 };
 
 } // namespace Aile::Store

@@ -158,6 +158,32 @@ bool Store::isShared() const
     return m_dialect->isPostgres();
 }
 
+bool Store::reachable() const
+{
+    if (!isShared())
+        return true;
+    QSqlQuery q(db(m_connection));
+    return q.exec(QStringLiteral("SELECT 1")) && q.next();
+}
+
+bool Store::reconnect(QString *error)
+{
+    if (!isShared())
+        return true;
+    m_insertTrace.reset();
+    m_insertLedger.reset();
+    m_releaseReservation.reset();
+    QSqlDatabase d = db(m_connection);
+    d.close();
+    if (!d.open()) {
+        if (error)
+            *error = QStringLiteral("cannot reach the store %1: %2").arg(SqlDialect::redacted(m_path), d.lastError().text().trimmed());
+        return false;
+    }
+    QSqlQuery(d).exec(QStringLiteral("SET client_min_messages TO warning"));
+    return true;
+}
+
 int Store::schemaVersion() const
 {
     return m_dialect->schemaVersion(db(m_connection));

@@ -84,6 +84,17 @@ public:
     /// configuration is applied whole or not at all).
     bool inTransaction(const std::function<bool()> &work);
 
+    /// A shared store's connection: whether the server answers a trivial query now, and a fresh
+    /// connection after it dropped (prepared statements are made again on next use). Both are
+    /// true on SQLite, whose file never goes away under it (docs/team.md "Losing the database").
+    bool reachable() const;
+    bool reconnect(QString *error);
+    /// Set by whoever finds the shared store gone (a failed reservation, the engine's store watch),
+    /// cleared once it answers again: the request path then refuses what needs it without waiting
+    /// for a connection timeout.
+    void setUnreachable(bool unreachable) { m_unreachable = unreachable; }
+    bool unreachable() const { return m_unreachable; }
+
     /// Writes traces, their attempt rows and ledger entries in one transaction.
     bool record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger);
     QList<TraceRecord> traces(const TraceQuery &query) const;
@@ -101,6 +112,7 @@ private:
     QString m_connection;
     bool m_readOnly;
     bool m_open = false;
+    bool m_unreachable = false;
     std::unique_ptr<QSqlQuery> m_insertTrace;
     std::unique_ptr<QSqlQuery> m_insertLedger;
     std::unique_ptr<QSqlQuery> m_releaseReservation;

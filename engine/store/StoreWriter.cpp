@@ -128,12 +128,79 @@ public:
         }
         if ((traces.isEmpty() && ledger.isEmpty()) || !m_store)
             return;
+        // Batches that failed go first, in order: a row is never written after a later one.
+        if (!m_failed.isEmpty() && (m_retryArmed || !retryFailed())) {   // while a retry is armed, its timer paces the tries
+            keepFailed({traces, ledger, batchJournal});
+            return;
+        }
         if (m_store->record(traces, ledger)) {
             m_committed.fetchAndAddRelaxed(traces.size());
             LedgerJournal::remove(batchJournal);
         } else {
-            qCWarning(lcStore) << "could not write" << traces.size() << "traces and" << ledger.size() << "ledger entries; their journal is kept for the next start";
+            qCWarning(lcStore) << "could not write" << traces.size() << "traces and" << ledger.size() << "ledger entries; kept, and written once the store answers again";
+            keepFailed({traces, ledger, batchJournal});
         }
+    }
+
+    // A shared store that dropped its connection (docs/team.md "Losing the database"): the batch
+    // waits in memory (its rows are in the journal too, for a kill meanwhile) and is written on a
+    // fresh connection, tried after 0.5 s, then at doubling intervals up to 8 s. Past MaxKeptTraces
+    // a batch waits in its journal file alone, replayed at the next start.
+    struct FailedBatch
+    {
+        QList<TraceRecord> traces;
+        QList<LedgerEntry> ledger;
+        QString journal;
+    };
+    static constexpr qsizetype MaxKeptTraces = 100'000;
+    static constexpr int FirstRetryMs = 500;
+    static constexpr int LongestRetryMs = 8'000;
+
+    void keepFailed(FailedBatch batch)
+    {
+        if (m_keptTraces + batch.traces.size() <= MaxKeptTraces) {
+            m_keptTraces += batch.traces.size();
+            m_failed.append(std::move(batch));
+        } else {
+            qCWarning(lcStore) << "too many requests wait for the store;" << batch.traces.size() << "of them wait in the ledger journal for the next start";
+        }
+        scheduleRetry();
+    }
+
+    void scheduleRetry()
+    {
+        if (m_retryArmed || m_failed.isEmpty())
+            return;
+        m_retryArmed = true;
+        m_retryMs = m_retryMs == 0 ? FirstRetryMs : qMin(m_retryMs * 2, LongestRetryMs);
+        QTimer::singleShot(m_retryMs, this, [this] {
+            m_retryArmed = false;
+            if (!retryFailed())
+                scheduleRetry();
+        });
+    }
+
+    bool retryFailed()
+    {
+        if (!m_store->reachable()) {
+            QString error;
+            if (!m_store->reconnect(&error)) {
+                qCInfo(lcStore).noquote() << error << "- the writer tries again";
+                return false;
+            }
+            qCInfo(lcStore) << "the store writer reconnected;" << m_failed.size() << "waiting batches follow";
+        }
+        while (!m_failed.isEmpty()) {
+            const FailedBatch &b = m_failed.first();
+            if (!m_store->record(b.traces, b.ledger))
+                return false;
+            m_committed.fetchAndAddRelaxed(b.traces.size());
+            m_keptTraces -= b.traces.size();
+            LedgerJournal::remove(b.journal);
+            m_failed.removeFirst();
+        }
+        m_retryMs = 0;
+        return true;
     }
 
     QAtomicInteger<qint64> m_committed{0};
@@ -146,6 +213,10 @@ private:
     int m_commitDelayMs = 0;
     static constexpr qint64 MinCommitIntervalMs = 10;
     QElapsedTimer m_sinceDrain; // since the last drain started (the group commit's pace)
+    QList<FailedBatch> m_failed;   // batches the store refused, oldest first (retryFailed)
+    qsizetype m_keptTraces = 0;
+    int m_retryMs = 0;
+    bool m_retryArmed = false;
     QMutex m_mutex;
     QList<TraceRecord> m_traces;
     QList<LedgerEntry> m_ledger;

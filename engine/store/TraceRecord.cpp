@@ -26,6 +26,10 @@ QJsonObject AttemptRecord::toJson() const
         o.insert(QStringLiteral("skip"), skip);
     if (!plan.isEmpty())
         o.insert(QStringLiteral("plan"), plan);
+    if (!nodeSharer.isEmpty())
+        o.insert(QStringLiteral("nodeSharer"), nodeSharer);
+    if (!nodePrice.isEmpty())
+        o.insert(QStringLiteral("nodePrice"), nodePrice);
     return o;
 }
 
@@ -50,6 +54,8 @@ AttemptRecord AttemptRecord::fromJson(const QJsonObject &o)
     a.quoteUsd = o.value(QLatin1String("quoteUsd")).toDouble(-1);
     a.dispatched = o.value(QLatin1String("dispatched")).toBool(true);
     a.plan = o.value(QLatin1String("plan")).toObject();
+    a.nodeSharer = o.value(QLatin1String("nodeSharer")).toString();
+    a.nodePrice = o.value(QLatin1String("nodePrice")).toString();
     return a;
 }
 

@@ -28,6 +28,10 @@ struct AttemptRecord
     double quoteUsd = -1;
     bool dispatched = true;  // false for a pre-dispatch refusal
     QJsonObject plan;        // a dialled row: what the plan knew of it (tier, weight, tie group, draw; Routing::planFacts)
+    // Through a node-backed sharer (docs/team.md): the node's own sharer and price, as its answer
+    // named them (its x-aile-sharer and x-aile-price); empty otherwise.
+    QString nodeSharer;
+    QString nodePrice;
 
     QJsonObject toJson() const;
     static AttemptRecord fromJson(const QJsonObject &o);

@@ -48,6 +48,12 @@ bool TestEngine::restart()
     return start();
 }
 
+bool TestEngine::restartOnPort(quint16 port)
+{
+    m_options.port = port;
+    return restart();
+}
+
 QString TestEngine::baseUrl() const
 {
     return QStringLiteral("http://127.0.0.1:%1").arg(port());

@@ -23,6 +23,8 @@ public:
     bool start();
     /// Stops the engine and starts a new one on the same data directory and configuration.
     bool restart();
+    /// The same, listening on the given port (a node coming back where its sharers dial it).
+    bool restartOnPort(quint16 port);
     Engine &engine() { return *m_engine; }
     EngineContext &context() { return m_engine->context(); }
     quint16 port() const { return m_engine->port(); }
