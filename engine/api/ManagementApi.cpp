@@ -6,6 +6,7 @@
 #include "RouteReplay.h"
 #include "RouteTemplate.h"
 #include "UsageApi.h"
+#include "ChartsApi.h"
 
 #include "config/ConfigApply.h"
 #include "config/ConfigValidation.h"
@@ -95,6 +96,8 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
         return listTraces(req, context, reply);
     if (req.path == "/keys/usage/spend" && req.method == "GET")
         return usageSpend(m_ctx, req, context, reply);
+    if (req.path == "/keys/usage/charts" && req.method == "GET")
+        return usageCharts(m_ctx, req, context, reply);
     if (req.path == "/sharers" && req.method == "GET")
         return listSharers(req, reply);
     if (req.path == "/admin/config" && req.method == "GET")

@@ -2,7 +2,7 @@
 // attempt rows, when a sharer could not serve.
 #include "ReplayHistory.h"
 
-#include "store/Store.h"
+#include "store/ReplayRows.h"
 
 #include <algorithm>
 
@@ -10,11 +10,8 @@ namespace Aile::Replay {
 
 QList<Store::TraceRecord> loadHistory(const Store::Store &store, const QString &keyId, qint64 sinceMs, int limit, bool *truncated)
 {
-    Store::TraceQuery q;
-    q.keyId = keyId;
-    q.sinceMs = qMax<qint64>(1, sinceMs);
-    q.limit = limit + 1;   // one more tells whether any were left out
-    QList<Store::TraceRecord> rows = store.traces(q);
+    // One more tells whether any were left out.
+    QList<Store::TraceRecord> rows = Store::replayRows(store, keyId, sinceMs, limit + 1);
     if (truncated)
         *truncated = rows.size() > limit;
     if (rows.size() > limit)

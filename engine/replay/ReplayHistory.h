@@ -16,7 +16,7 @@ namespace Aile::Replay {
 constexpr int MaxReplayedRequests = 200000;
 
 /// A key's recorded requests since sinceMs, oldest first, at most limit of the newest (truncated
-/// set when more exist). Read through the store's own query, so rows of every schema come back.
+/// set when more exist). Only what a replay reads (Store::replayRows), from rows of every schema.
 QList<Store::TraceRecord> loadHistory(const Store::Store &store, const QString &keyId, qint64 sinceMs,
                                       int limit = MaxReplayedRequests, bool *truncated = nullptr);
 

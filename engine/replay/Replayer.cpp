@@ -169,7 +169,11 @@ Outcome Replayer::project(const Store::TraceRecord &t, const HealthTimeline &hea
 
     const Wire::Endpoint endpoint = Wire::endpointForPath(t.endpoint.toLatin1());
     const QString model = m_route.isEmpty() ? t.modelAsked : m_route;
-    const QJsonObject body = bodyFor(endpoint, model, t.maxOutputTokens, t.stream);
+    const BodyKey bodyKey{int(endpoint), t.maxOutputTokens, t.stream, model};
+    auto bodyAt = m_bodies.constFind(bodyKey);
+    if (bodyAt == m_bodies.constEnd())
+        bodyAt = m_bodies.insert(bodyKey, bodyFor(endpoint, model, t.maxOutputTokens, t.stream));
+    const QJsonObject &body = *bodyAt;
     const Keys::ApiKey *key = m_ctx->key(m_key.id);
     Routing::RecordedFacts recorded;
     recorded.promptTokens = qMax<qint64>(0, t.inputTokens);

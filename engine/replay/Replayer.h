@@ -63,6 +63,18 @@ private:
     qint64 m_untilMs = 0;
     QStringList m_edits;
     QHash<qint64, QString> m_dayNames;
+    /// The request bodies planned so far, by endpoint, model, output cap and stream flag: a
+    /// history asks the same few, and building one per request was a tenth of a replay.
+    struct BodyKey
+    {
+        int endpoint = 0;
+        qint64 maxOutput = -1;
+        bool stream = false;
+        QString model;
+        bool operator==(const BodyKey &) const = default;
+        friend size_t qHash(const BodyKey &k, size_t seed = 0) { return qHashMulti(seed, k.endpoint, k.maxOutput, k.stream, k.model); }
+    };
+    QHash<BodyKey, QJsonObject> m_bodies;
 };
 
 } // namespace Replay

@@ -1,6 +1,7 @@
 #include "ScreenshotAttached.h"
 
 #include "ScreenshotData.h"
+#include "charts/ChartsView.h"
 #include "core/AdminToken.h"
 #include "host/EngineHost.h"
 #include "mainwindow/EngineLink.h"
@@ -18,6 +19,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QTextStream>
 #include <QtNetwork/QTcpServer>
+#include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QTabWidget>
@@ -98,6 +100,12 @@ int renderAttached(const QString &outDir, const QString &aileProgram)
         } else {
             ok = false;
         }
+
+        // The Charts page of the attached window: aile serve sums them (GET /keys/usage/charts).
+        QSignalSpy drawn(window.chartsView(), &Ui::ChartsView::drawn);
+        window.tabs()->setCurrentWidget(window.chartsView());
+        window.chartsView()->refresh();
+        ok = drawn.wait(10000) && saveShot(&window, outDir, QStringLiteral("attached-charts")) && ok;
         status = ok ? 0 : 1;
     } else {
         qCritical("aile serve did not listen on port %u", port);

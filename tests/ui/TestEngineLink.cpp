@@ -3,6 +3,7 @@
 // Traces page, its history paged through the API), Take over stops it and starts the embedded
 // engine on the port, a port held by something else is named with "Use another port", and
 // File ▸ Connect to a team server… drives a second engine on another port until Disconnect.
+#include "charts/ChartsView.h"
 #include "common/ManagementClient.h"
 #include "core/AdminToken.h"
 #include "host/EngineHost.h"
@@ -18,6 +19,10 @@
 #include "testsupport/FakeUpstream.h"
 #include "testsupport/TestEngine.h"
 
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QStackedBarSeries>
 #include <QtCore/QJsonArray>
 #include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
@@ -26,6 +31,7 @@
 #include <QtTest/QtTest>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPushButton>
+#include <QtWidgets/QTabWidget>
 
 using namespace Aile;
 
@@ -138,6 +144,30 @@ QString chat(const QString &baseUrl, const QString &content)
     return reply.status == 200 ? QString::fromUtf8(reply.header("x-aile-request-id")) : QString();
 }
 
+/// The sum of a line series' values (a chart's requests or failures over the hour).
+double lineSum(QChart *chart, const QString &name)
+{
+    double sum = 0;
+    for (QAbstractSeries *s : chart->series())
+        if (auto *line = qobject_cast<QLineSeries *>(s); line && line->name() == name)
+            for (const QPointF &p : line->points())
+                sum += p.y();
+    return sum;
+}
+
+/// One bar set of a spend chart (one value per day, oldest first), by its label.
+QList<double> barValues(QChart *chart, const QString &label)
+{
+    QList<double> values;
+    for (QAbstractSeries *s : chart->series())
+        if (auto *bars = qobject_cast<QStackedBarSeries *>(s))
+            for (QBarSet *set : bars->barSets())
+                if (set->label() == label)
+                    for (int i = 0; i < set->count(); ++i)
+                        values.append(set->at(i));
+    return values;
+}
+
 QString bannerText(const Desktop &d)
 {
     return d.window->banner()->stateText();
@@ -187,6 +217,56 @@ private Q_SLOTS:
         const QString live = chat(service.baseUrl(), QStringLiteral("while the window watches"));
         QTRY_VERIFY_WITH_TIMEOUT(d.traceIds().contains(live), 5000);
         QCOMPARE(d.traceIds().first(), live);
+    }
+
+    void theChartsOfAnAttachedWindowAreTheServedEnginesFigures()
+    {
+        // aile serve with recorded traffic; the window has no store of its own to read.
+        Serve service;
+        QVERIFY(service.start(Test::basicConfig(m_upstream.baseUrl())));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(!chat(service.baseUrl(), QStringLiteral("recorded %1").arg(i)).isEmpty());
+        // What the engine's history says: the requests' cost and first-token times.
+        const Test::Reply history = Test::send(QStringLiteral("GET"), service.baseUrl() + QStringLiteral("/keys/usage/requests?limit=10"), {},
+                                               {{"authorization", QByteArray("Bearer ") + Test::AdminToken}});
+        QCOMPARE(history.status, 200);
+        double cost = 0;
+        for (const QJsonValue &v : history.json().value(QLatin1String("data")).toArray())
+            cost += v.toObject().value(QLatin1String("costUsd")).toDouble();
+        QVERIFY(cost > 0);
+
+        Desktop d;
+        d.holdToken(QLatin1String(Test::AdminToken));
+        d.open(service.port);
+        d.window->engineLink()->start();
+        QTRY_COMPARE_WITH_TIMEOUT(d.window->engineLink()->kind(), Ui::EngineLink::Kind::Service, 5000);
+        QVERIFY(d.window->storeReader() == nullptr);
+
+        Ui::ChartsView *charts = d.window->chartsView();
+        QSignalSpy drawn(charts, &Ui::ChartsView::drawn);
+        d.window->tabs()->setCurrentWidget(charts);
+        charts->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(lineSum(charts->perMinuteChart(), QStringLiteral("Requests")) == 3, 10000);
+        QCOMPARE(lineSum(charts->perMinuteChart(), QStringLiteral("Failures")), 0.0);
+        QCOMPARE(charts->firstTokenChart()->series().size(), 1);
+        auto *firstToken = qobject_cast<QLineSeries *>(charts->firstTokenChart()->series().first());
+        QCOMPARE(firstToken->name(), QStringLiteral("openai-one"));
+        QCOMPARE(firstToken->count(), 3);
+        // Spend per day per key: the key's name, today (the last day) holds the three requests' cost.
+        const QList<double> byKey = barValues(charts->spendByKeyChart(), QStringLiteral("test"));
+        QCOMPARE(byKey.size(), int(Ui::ChartsView::SpendDays));
+        QVERIFY2(qAbs(byKey.last() - cost) < 1e-9, qPrintable(QStringLiteral("%1 vs %2").arg(byKey.last()).arg(cost)));
+        QCOMPARE(std::accumulate(byKey.cbegin(), byKey.cend() - 1, 0.0), 0.0);
+        const QList<double> byRoute = barValues(charts->spendByRouteChart(), QStringLiteral("(no route)"));
+        QCOMPARE(byRoute.size(), int(Ui::ChartsView::SpendDays));
+        QVERIFY(qAbs(byRoute.last() - cost) < 1e-9);
+        QVERIFY2(charts->summaryText().contains(QLatin1String("API keys cost")), qPrintable(charts->summaryText()));
+
+        // A request made through aile serve redraws the charts with it.
+        QVERIFY(!chat(service.baseUrl(), QStringLiteral("while the charts are open")).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(lineSum(charts->perMinuteChart(), QStringLiteral("Requests")) == 4, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(qobject_cast<QLineSeries *>(charts->firstTokenChart()->series().first())->count(), 4, 5000);
+        QVERIFY(drawn.count() >= 2);
     }
 
     void takeOverStopsTheServiceAndStartsTheEmbeddedEngineOnItsPort()

@@ -120,6 +120,8 @@ private Q_SLOTS:
         QTest::newRow("remove a sharer that does not exist") << "remove-missing";
         QTest::newRow("save a sharer with a bad body: 400") << "save-bad";
         QTest::newRow("the engine's status, with its pid") << "status";
+        QTest::newRow("the charts' figures (GET /keys/usage/charts)") << "charts";
+        QTest::newRow("the charts' figures over a window too long: 400") << "charts-bad";
     }
 
     void theSameCallGivesTheSameAnswerThroughBothTransports()
@@ -158,6 +160,18 @@ private Q_SLOTS:
         } else if (call == QLatin1String("save-bad")) {
             compareBoth<QJsonObject>(
                 [&](Ui::ManagementClient &c, auto done) { c.saveSharer({}, QJsonObject{{QStringLiteral("provider"), 7}}, this, done); });
+        } else if (call == QLatin1String("charts") || call == QLatin1String("charts-bad")) {
+            // One "now" for both, so the two sums cover the same hour and days.
+            Api::Charts::ChartAsk ask;
+            ask.now = QDateTime::currentMSecsSinceEpoch() + 60'000;
+            if (call == QLatin1String("charts-bad"))
+                ask.minutes = 7 * 24 * 60;
+            compareBoth<Api::Charts::ChartFigures>([&](Ui::ManagementClient &c, auto done) { c.charts(ask, this, done); },
+                                                   [&](const auto &x, const auto &y) {
+                                                       return x.toJson() == y.toJson()
+                                                              && (call == QLatin1String("charts-bad") || (x.requests >= 1 && x.failures == 0
+                                                                                                          && x.firstToken.size() == 1));
+                                                   });
         } else if (call == QLatin1String("status")) {
             // Who runs the engine: the same pid and program both ways, and the same lists.
             compareBoth<EngineStatus>([&](Ui::ManagementClient &c, auto done) { c.status(this, done); }, [](const auto &x, const auto &y) {

@@ -3,6 +3,7 @@
 #include "ChartData.h"
 #include "PlanValueChart.h"
 #include "common/Format.h"
+#include "common/ManagementClient.h"
 #include "store/Store.h"
 #include "store/StoreReader.h"
 
@@ -99,9 +100,18 @@ void ChartsView::setReader(Store::StoreReader *reader)
 {
     m_reader = reader;
     m_reading = false;
+    ++m_generation;   // an answer of the previous source is not drawn
     m_dirty = true;
     if (isVisible())
         refresh();
+}
+
+void ChartsView::setClient(ManagementClient *client)
+{
+    m_client = client;
+    // Another engine: what is in flight belongs to the old one (its answers never come).
+    connect(client, &ManagementClient::transportChanged, this, [this] { setReader(m_reader); });
+    m_dirty = true;
 }
 
 void ChartsView::setKeys(const QJsonArray &keys)
@@ -147,6 +157,16 @@ void ChartsView::clearChart(QChart *chart)
     }
 }
 
+ChartData::ChartAsk ChartsView::ask() const
+{
+    ChartData::ChartAsk a;
+    a.now = m_now();
+    a.minutes = WindowMinutes;
+    a.days = SpendDays;
+    a.maxTraces = MaxChartTraces;
+    return a;
+}
+
 void ChartsView::refresh()
 {
     if (m_reading) {
@@ -154,49 +174,40 @@ void ChartsView::refresh()
         return;
     }
     m_dirty = false;
-    const qint64 now = m_now();
-    if (!m_reader)
-        return draw(figures(nullptr, now, m_keyNames, tr("(no route)")));
+    const ChartData::ChartAsk asked = ask();
+    if (m_reader) {
+        m_reading = true;
+        m_reader->read<Figures>(
+            "charts", [asked, keyNames = m_keyNames](const Store::Store &store) { return ChartData::readFigures(&store, asked, keyNames); },
+            this, [this, generation = m_generation](const Figures &f) {
+                if (generation != m_generation)
+                    return;
+                draw(f);
+                readFinished();
+            });
+        return;
+    }
+    if (!m_client)
+        return draw(ChartData::readFigures(nullptr, asked, m_keyNames));
     m_reading = true;
-    m_reader->read<Figures>(
-        "charts", [now, keyNames = m_keyNames, noRoute = tr("(no route)")](const Store::Store &store) {
-            return figures(&store, now, keyNames, noRoute);
-        },
-        this, [this](Figures f) {
-            m_reading = false;
-            draw(f);
-            if (m_dirty && isVisible() && !m_refreshSoon->isActive())
-                m_refreshSoon->start();
-        });
+    ChartData::ChartAsk remote = asked;
+    if (m_engineClock)
+        remote.now = 0;
+    m_client->charts(remote, this, [this, generation = m_generation](const Reply<Figures> &reply) {
+        if (generation != m_generation)
+            return;
+        // An engine that did not answer leaves the last figures drawn; the next batch asks again.
+        if (reply.ok())
+            draw(reply.value);
+        readFinished();
+    });
 }
 
-ChartsView::Figures ChartsView::figures(const Store::Store *store, qint64 now, const QHash<QString, QString> &keyNames,
-                                        const QString &noRoute)
+void ChartsView::readFinished()
 {
-    Figures f;
-    f.now = now;
-    f.from = now - qint64(WindowMinutes) * 60 * 1000;
-    QList<Store::TraceRecord> recent;
-    QList<Store::LedgerEntry> entries;
-    QHash<QString, QString> sharerNames;
-    const QStringList days = ChartData::lastDays(now, SpendDays);
-    if (store) {
-        for (const Catalog::Sharer &s : store->sharers())
-            sharerNames.insert(s.handle, s.name);
-        Store::TraceQuery q;
-        q.sinceMs = f.from;
-        q.limit = MaxChartTraces;
-        q.withAttempts = false;
-        recent = store->traces(q);
-        for (const QString &day : days)
-            entries += store->ledger(day);
-    }
-    f.firstToken = ChartData::firstTokenBySharer(recent);
-    f.perMinute = ChartData::perMinute(recent, f.from, now);
-    f.spendByKey = ChartData::spendPerDay(days, entries, [&](const Store::LedgerEntry &e) { return keyNames.value(e.keyId, e.keyId); });
-    f.spendByRoute = ChartData::spendPerDay(days, entries, [&](const Store::LedgerEntry &e) { return e.route.isEmpty() ? noRoute : e.route; });
-    f.usage = Store::summarizeUsage(days, entries, sharerNames);
-    return f;
+    m_reading = false;
+    if (m_dirty && isVisible() && !m_refreshSoon->isActive())
+        m_refreshSoon->start();
 }
 
 void ChartsView::draw(const Figures &f)
@@ -301,7 +312,7 @@ void ChartsView::fillSpend(QChart *chart, const QString &title, const ChartData:
                 others[d] += values.at(d);
             continue;
         }
-        auto *set = new QBarSet(table.names.at(i));
+        auto *set = new QBarSet(table.names.at(i).isEmpty() ? tr("(no route)") : table.names.at(i));
         set->append(values);
         series->append(set);
     }

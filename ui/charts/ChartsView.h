@@ -22,12 +22,16 @@ class StoreReader;
 
 namespace Aile::Ui {
 
+class ManagementClient;
+
 /// The Charts page (Qt Charts): time to first token per sharer and requests and failures per
 /// minute over the last hour, spend per day per key and per route over the last two weeks, and
 /// the money spent beside what the subscriptions served at list price (PlanValueChart), with a
 /// summary line of today's figures above.
-/// Everything is read from the store, and summed, on the StoreReader's thread; the GUI thread
-/// only draws. Live traces only schedule a refresh (at most one every two seconds, one read at a
+/// With the window's own store file at hand, everything is read and summed on the StoreReader's
+/// thread (the engine's thread stays free for requests); otherwise (attached to `aile serve` or a
+/// team server, or no store file yet) the engine sums the same figures and sends them through the
+/// management API (GET /keys/usage/charts). The GUI thread only draws. Live traces only schedule a refresh (at most one every two seconds, one read at a
 /// time, and none while the page is hidden).
 class ChartsView : public QWidget
 {
@@ -40,12 +44,18 @@ public:
 
     /// The store reader, or null. Not owned.
     void setReader(Store::StoreReader *reader);
+    /// The way to the engine, used while there is no store reader. Not owned.
+    void setClient(ManagementClient *client);
     void setKeys(const QJsonArray &keys);
     void noteLive(const QList<Store::TraceRecord> &traces);
     /// Reads the store and redraws when the figures arrive (drawn() follows).
     void refresh();
     /// For tests and screenshots: where "now" comes from (the system clock by default).
-    void setNow(std::function<qint64()> now) { m_now = std::move(now); }
+    void setNow(std::function<qint64()> now)
+    {
+        m_now = std::move(now);
+        m_engineClock = false;
+    }
 
     QChart *firstTokenChart() const;
     QChart *perMinuteChart() const;
@@ -68,18 +78,9 @@ protected:
 
 private:
     QChartView *makeView(const char *name, const QString &accessibleName);
-    /// What the charts show, computed on the reader's thread.
-    struct Figures
-    {
-        qint64 from = 0;
-        qint64 now = 0;
-        QList<ChartData::SharerSeries> firstToken;
-        QList<ChartData::MinuteCount> perMinute;
-        ChartData::SpendTable spendByKey;
-        ChartData::SpendTable spendByRoute;
-        Store::UsageSummary usage;
-    };
-    static Figures figures(const Store::Store *store, qint64 now, const QHash<QString, QString> &keyNames, const QString &noRoute);
+    using Figures = ChartData::ChartFigures;
+    ChartData::ChartAsk ask() const;
+    void readFinished();
     void draw(const Figures &figures);
     void fillFirstToken(const QList<ChartData::SharerSeries> &series, qint64 from, qint64 to);
     void fillPerMinute(const QList<ChartData::MinuteCount> &minutes, qint64 from, qint64 to);
@@ -88,7 +89,9 @@ private:
     static void clearChart(QChart *chart);
 
     Store::StoreReader *m_reader = nullptr;
+    ManagementClient *m_client = nullptr;
     bool m_reading = false;
+    int m_generation = 0;
     QHash<QString, QString> m_keyNames;
     QChartView *m_firstToken;
     QChartView *m_perMinute;
@@ -100,6 +103,7 @@ private:
     QTimer *m_tick;
     bool m_dirty = true;
     std::function<qint64()> m_now;
+    bool m_engineClock = true;   // an attached engine's "now" is its own clock's
 };
 
 } // namespace Aile::Ui

@@ -254,6 +254,17 @@ void ManagementClient::routeReplay(const QJsonObject &ask, QObject *context, Han
     request(QStringLiteral("POST"), QStringLiteral("/keys/route-replay"), ask, context, std::move(done), &Api::ReplayResult::fromJson);
 }
 
+void ManagementClient::charts(const Api::Charts::ChartAsk &ask, QObject *context, Handler<Api::Charts::ChartFigures> done)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("minutes"), QString::number(ask.minutes));
+    q.addQueryItem(QStringLiteral("days"), QString::number(ask.days));
+    if (ask.now > 0)
+        q.addQueryItem(QStringLiteral("now"), QString::number(ask.now));
+    request(QStringLiteral("GET"), QStringLiteral("/keys/usage/charts?") + q.toString(QUrl::FullyEncoded), {}, context, std::move(done),
+            &Api::Charts::ChartFigures::fromJson);
+}
+
 void ManagementClient::routeTemplate(const QString &model, const QString &keyId, QObject *context, Handler<QJsonObject> done)
 {
     QUrlQuery query;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/values/ChartFigures.h"
 #include "api/values/DryRunPlan.h"
 #include "api/values/KeyInfo.h"
 #include "api/values/ReplayResult.h"
@@ -126,6 +127,10 @@ public:
     void routeTemplate(const QString &model, const QString &keyId, QObject *context, Handler<QJsonObject> done);
     /// POST /keys/route-replay (docs/replay.md): ask is {"key", "days", "routing"?, "route"?, "scope"?}.
     void routeReplay(const QJsonObject &ask, QObject *context, Handler<Api::ReplayResult> done);
+
+    /// GET /keys/usage/charts: what the Charts page draws, summed by the engine (ask.now 0: the
+    /// engine's clock).
+    void charts(const Api::Charts::ChartAsk &ask, QObject *context, Handler<Api::Charts::ChartFigures> done);
 
     // Traces
     void traces(const Store::TraceQuery &query, QObject *context, Handler<QList<Store::TraceRecord>> done);

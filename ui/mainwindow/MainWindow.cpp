@@ -67,6 +67,8 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
       m_statusTimer(new QTimer(this))
 {
     m_link = new EngineLink(m_host, m_management, this);
+    // Without a store file of its own (attached to another engine) the Charts page asks the engine.
+    m_charts->setClient(m_management);
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Aile"));
     setWindowIcon(statusIcon(ProxyState::Listening));

@@ -9,6 +9,20 @@
 
 namespace Aile::Test {
 
+/// The replay suites' sharers: two on openai gpt-5.2 (A the cheaper), one on gpt-5.5.
+namespace ReplaySharers {
+inline const QString A = QStringLiteral("L00000000000000a1");   // openai gpt-5.2, cheapest
+inline const QString C = QStringLiteral("L00000000000000c1");   // openai gpt-5.2, dearer
+inline const QString B = QStringLiteral("L00000000000000b1");   // openai gpt-5.5
+inline QJsonArray all()
+{
+    const auto percent = [](int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; };
+    return QJsonArray{sharer(A, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")}, percent(50)),
+                      sharer(C, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")}, percent(70)),
+                      sharer(B, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.5")}, percent(60))};
+}
+} // namespace ReplaySharers
+
 /// One request of the recorded stream: its prompt and answer sizes, and when it is sent.
 struct RecordedAsk
 {

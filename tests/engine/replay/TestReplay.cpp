@@ -10,14 +10,13 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // openai gpt-5.2, cheapest
-const QString C = QStringLiteral("L00000000000000c1");   // openai gpt-5.2, dearer
-const QString B = QStringLiteral("L00000000000000b1");   // openai gpt-5.5
+using ReplaySharers::A;
+using ReplaySharers::B;
+using ReplaySharers::C;
 constexpr int Days = 3;
 constexpr int PerDay = 500;
 constexpr qint64 DayMs = 24LL * 3600 * 1000;
 
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; }
 QJsonObject route(const QString &name, const QStringList &models, const QJsonObject &more = {}, const QJsonObject &target = {})
 {
     QJsonArray targets;
@@ -30,12 +29,6 @@ QJsonObject route(const QString &name, const QStringList &models, const QJsonObj
     r.insert(QStringLiteral("name"), name);
     r.insert(QStringLiteral("targets"), targets);
     return r;
-}
-QJsonArray sharers()
-{
-    return QJsonArray{sharer(A, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")}, percent(50)),
-                      sharer(C, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")}, percent(70)),
-                      sharer(B, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.5")}, percent(60))};
 }
 // Every 40th request finds A failing (C serves it); requests 300-304 find both failing.
 std::optional<Script> failures(const ReceivedRequest &r, int index)
@@ -62,7 +55,7 @@ private:
     static QString keyId(RoutingFixture &f) { return f.engine->context().keys.first().id; }
     static bool record(RoutingFixture &f, const QJsonArray &routes, const QList<RecordedAsk> &stream, qint64 startMs)
     {
-        if (!f.start(sharers()))
+        if (!f.start(ReplaySharers::all()))
             return false;
         const Reply saved = f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId(f), {{QStringLiteral("routes"), routes}});
         if (saved.status != 200)

@@ -1,0 +1,12 @@
+#pragma once
+
+#include "ManagementApi.h"
+
+namespace Aile::Api {
+
+/// GET /keys/usage/charts?minutes=M&days=N&now=MS: what the Charts page draws (api/values/
+/// ChartFigures.h), summed by the engine from its own store, so a window attached to this engine
+/// over HTTP draws the charts the engine's own window would (docs/management-api.md, "Charts").
+void usageCharts(EngineContext &ctx, const ManagementRequest &request, QObject *context, const ManagementReply &reply);
+
+} // namespace Aile::Api
