@@ -3,7 +3,8 @@
 #include "ManagementApi.h"
 #include "TraceStream.h"
 #include "AdminCalls.h"
-#include "state/EngineContext.h"
+#include "core/EngineSettings.h"
+#include "state/KeyBook.h"
 #include "dispatch/ProxyRequest.h"
 #include "health/HealthBook.h"
 #include "http/HeaderRules.h"
@@ -44,7 +45,11 @@ QString presentedKey(const Http::HttpRequest &request)
     return QString::fromUtf8(request.headers.value("x-api-key")).trimmed();
 }
 
-ApiRouter::ApiRouter(EngineContext &context, ManagementApi *management) : m_ctx(context), m_management(management) {}
+ApiRouter::ApiRouter(const State::KeyBook &keys, const QString &adminToken, const Routing::RequestPlanner &planner,
+                     const Dispatch::DispatchServices &dispatch, ManagementApi *management)
+    : m_keys(keys), m_adminToken(adminToken), m_planner(planner), m_dispatch(dispatch), m_management(management)
+{
+}
 
 bool ApiRouter::hostAllowed(const Http::HttpRequest &request) const
 {
@@ -53,7 +58,7 @@ bool ApiRouter::hostAllowed(const Http::HttpRequest &request) const
     const QByteArray host = request.headers.value("host").toLower();
     const QByteArray port = QByteArray::number(m_port);
     QList<QByteArray> names{"127.0.0.1", "localhost", "[::1]"};
-    for (const QString &allowed : m_ctx.settings.allowedHosts)
+    for (const QString &allowed : m_dispatch.settings.allowedHosts)
         names.append(allowed.toUtf8());
     for (const QByteArray &name : names) {
         const bool withPort = name.contains(':') && !name.endsWith(']');
@@ -77,7 +82,7 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
         return;
     }
     const QByteArray origin = req.headers.value("origin");
-    if (!origin.isEmpty() && !m_ctx.settings.allowedOrigins.contains(QString::fromUtf8(origin))) {
+    if (!origin.isEmpty() && !m_dispatch.settings.allowedOrigins.contains(QString::fromUtf8(origin))) {
         respondError(exchange, shape, 403,
                      QStringLiteral("browser origin %1 is not allowed to call this proxy; add it to settings.allowedOrigins to allow it")
                          .arg(QString::fromUtf8(origin)));
@@ -107,14 +112,14 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
 
     const QString presented = presentedKey(req);
     if (m_management && m_management->handles(req.path)) {
-        if (m_ctx.adminToken.isEmpty()) {
+        if (m_adminToken.isEmpty()) {
             respondError(exchange, Wire::ErrorShape::OpenAI, 401,
                          QStringLiteral("the management API is closed: no admin token is set; `aile serve` makes one in its data "
                                         "folder (admin-token) when it can write there, or set \"adminToken\" in the configuration "
                                         "(for example \"env:AILE_ADMIN_TOKEN\")"));
             return;
         }
-        if (!sameSecret(presented, m_ctx.adminToken)) {
+        if (!sameSecret(presented, m_adminToken)) {
             respondError(exchange, Wire::ErrorShape::OpenAI, 401,
                          QStringLiteral("the management API needs the admin token as Authorization: Bearer <token>"));
             return;
@@ -141,7 +146,7 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
                          .arg(QString::fromLatin1(req.method), QString::fromLatin1(req.path)));
         return;
     }
-    const Keys::ApiKey *key = m_ctx.keyByPlain(presented);
+    const Keys::ApiKey *key = m_keys.keyByPlain(presented);
     if (!key) {
         respondError(exchange, shape, 401,
                      presented.isEmpty()
@@ -176,7 +181,7 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     const QJsonDocument doc = QJsonDocument::fromJson(req.body, &parseError);
     const Routing::ClientKind client = Routing::detectClient(req.headers);
     auto refuse = [&](const QString &message) {
-        Dispatch::recordRefusedRequest(Dispatch::DispatchServices::of(m_ctx), exchange, key, client, 400, message);
+        Dispatch::recordRefusedRequest(m_dispatch, exchange, key, client, 400, message);
         respondError(exchange, shape, 400, message);
     };
     if (!doc.isObject()) {
@@ -192,12 +197,12 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
         refuse(bad); // before a name can reach a header, a trace column or a log line
         return;
     }
-    Routing::RequestPlan planned = Routing::RequestPlanner(m_ctx).plan({Routing::PlanAsk::Purpose::Request, endpoint, &body, req.body, &req.headers, &key});
+    Routing::RequestPlan planned = m_planner.plan({Routing::PlanAsk::Purpose::Request, endpoint, &body, req.body, &req.headers, &key});
     if (!planned.bodyError.isEmpty()) {
         refuse(planned.bodyError);
         return;
     }
-    auto *request = new Dispatch::ProxyRequest(Dispatch::DispatchServices::of(m_ctx), exchange, key, endpoint, planned.sent, std::move(planned.plan), planned.facts.client);
+    auto *request = new Dispatch::ProxyRequest(m_dispatch, exchange, key, endpoint, planned.sent, std::move(planned.plan), planned.facts.client);
     request->setAffinity(std::move(planned.affinity));
     const QJsonValue cap = body.value(Routing::outputCapFieldOf(endpoint, body));
     request->noteReplayFacts(planned.facts.drawSeed ? QStringLiteral("%1").arg(*planned.facts.drawSeed, 16, 16, QLatin1Char('0')) : QStringLiteral("none"),
@@ -220,9 +225,9 @@ void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &k
                                 {QStringLiteral("owned_by"), QStringLiteral("aile-route")},
                                 {QStringLiteral("created"), 0}});
     }
-    for (const Catalog::Sharer &s : m_ctx.sharers) {
+    for (const Catalog::Sharer &s : m_dispatch.sharers) {
         // A dead key's models leave the catalogue until it is restored.
-        if (s.blocked || (!pinned.isEmpty() && s.provider != pinned) || (m_ctx.health && m_ctx.health->of(s.handle).deadKey))
+        if (s.blocked || (!pinned.isEmpty() && s.provider != pinned) || (m_dispatch.health && m_dispatch.health->of(s.handle).deadKey))
             continue;
         for (const QString &m : s.tested) {
             const QString id = s.provider + QLatin1Char('/') + m;
