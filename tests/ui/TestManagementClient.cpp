@@ -98,6 +98,7 @@ private Q_SLOTS:
         QTest::newRow("dry-run ask") << 6;
         QTest::newRow("key routing, every setting and one it does not name") << 7;
         QTest::newRow("key changes and replay ask") << 8;
+        QTest::newRow("sharer edit, quotes and a percentage") << 9;
     }
 
     void typedValuesSurviveTheirOwnJson()
@@ -242,6 +243,21 @@ private Q_SLOTS:
             const Api::ReplayAsk byName{QStringLiteral("k_1"), std::nullopt, routing, std::nullopt, QStringLiteral("coding"), {}};
             QVERIFY(Api::ReplayAsk::fromJson(byName.toJson()) == byName);
             QCOMPARE(byName.toJson().value(QLatin1String("route")).toString(), QStringLiteral("coding"));
+            break;
+        }
+        case 9: {
+            Api::SharerEdit quoted{QStringLiteral("L00000000000000a1"), QStringLiteral("team"), QStringLiteral("openai"), {}, QStringLiteral("api-key"), 4,
+                                   std::nullopt, QMap<QString, Api::ModelQuote>{{QStringLiteral("gpt-5.2"), {1.25, 10}}},
+                                   {QStringLiteral("gpt-5.2")}, QStringLiteral("deny"), QStringLiteral("env:OPENAI_KEY"), {}};
+            QVERIFY(Api::SharerEdit::fromJson(quoted.toJson()) == quoted);
+            Api::SharerEdit percent;
+            percent.name = QStringLiteral("cheap");
+            percent.percentOfList = 60;
+            percent.secret = QStringLiteral("sk-test");
+            percent.credential = QStringLiteral("file:");
+            QVERIFY(Api::SharerEdit::fromJson(percent.toJson()) == percent);
+            QCOMPARE(percent.toJson().value(QLatin1String("price")).toObject(), (QJsonObject{{QStringLiteral("percentOfList"), 60}}));
+            QVERIFY(!percent.toJson().contains(QLatin1String("handle")));
             break;
         }
         }
