@@ -6,7 +6,7 @@
 #include "core/Clock.h"
 #include "replay/ReplayHistory.h"
 #include "replay/Replayer.h"
-#include "state/EngineContext.h"
+#include "host/EngineContext.h"
 #include "store/Store.h"
 
 #include <QtCore/QCoreApplication>
@@ -141,7 +141,8 @@ int main(int argc, char **argv)
     direct.route = ask.value(QLatin1String("route")).toObject();
     int status = 0;
     QString error;
-    std::optional<Replay::Replayer> replayer = Replay::Replayer::prepare(engine.context(), direct, &status, &error);
+    const EngineContext &ctx = engine.context();
+    std::optional<Replay::Replayer> replayer = Replay::Replayer::prepare({ctx, ctx, ctx.settings, ctx.routing, *ctx.clock}, direct, &status, &error);
     QElapsedTimer phase;
     phase.start();
     const QList<Store::TraceRecord> history = Replay::loadHistory(*engine.context().store, key.id, replayer->sinceMs());

@@ -3,7 +3,8 @@
 #include "ManagementApi.h"
 #include "TraceStream.h"
 #include "AdminCalls.h"
-#include "state/EngineContext.h"
+#include "core/EngineSettings.h"
+#include "state/KeyBook.h"
 #include "dispatch/ProxyRequest.h"
 #include "billing/Quote.h"
 #include "health/HealthBook.h"
@@ -46,7 +47,11 @@ QString presentedKey(const Http::HttpRequest &request)
     return QString::fromUtf8(request.headers.value("x-api-key")).trimmed();
 }
 
-ApiRouter::ApiRouter(EngineContext &context, ManagementApi *management) : m_ctx(context), m_management(management) {}
+ApiRouter::ApiRouter(const State::KeyBook &keys, const QString &adminToken, const Routing::RequestPlanner &planner,
+                     const Dispatch::DispatchServices &dispatch, ManagementApi *management)
+    : m_keys(keys), m_adminToken(adminToken), m_planner(planner), m_dispatch(dispatch), m_management(management)
+{
+}
 
 bool ApiRouter::hostAllowed(const Http::HttpRequest &request) const
 {
@@ -55,7 +60,7 @@ bool ApiRouter::hostAllowed(const Http::HttpRequest &request) const
     const QByteArray host = request.headers.value("host").toLower();
     const QByteArray port = QByteArray::number(m_port);
     QList<QByteArray> names{"127.0.0.1", "localhost", "[::1]"};
-    for (const QString &allowed : m_ctx.settings.allowedHosts)
+    for (const QString &allowed : m_dispatch.settings.allowedHosts)
         names.append(allowed.toUtf8());
     for (const QByteArray &name : names) {
         const bool withPort = name.contains(':') && !name.endsWith(']');
@@ -79,7 +84,7 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
         return;
     }
     const QByteArray origin = req.headers.value("origin");
-    if (!origin.isEmpty() && !m_ctx.settings.allowedOrigins.contains(QString::fromUtf8(origin))) {
+    if (!origin.isEmpty() && !m_dispatch.settings.allowedOrigins.contains(QString::fromUtf8(origin))) {
         respondError(exchange, shape, 403,
                      QStringLiteral("browser origin %1 is not allowed to call this proxy; add it to settings.allowedOrigins to allow it")
                          .arg(QString::fromUtf8(origin)));
@@ -109,14 +114,14 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
 
     const QString presented = presentedKey(req);
     if (m_management && m_management->handles(req.path)) {
-        if (m_ctx.adminToken.isEmpty()) {
+        if (m_adminToken.isEmpty()) {
             respondError(exchange, Wire::ErrorShape::OpenAI, 401,
                          QStringLiteral("the management API is closed: no admin token is set; `aile serve` makes one in its data "
                                         "folder (admin-token) when it can write there, or set \"adminToken\" in the configuration "
                                         "(for example \"env:AILE_ADMIN_TOKEN\")"));
             return;
         }
-        if (!sameSecret(presented, m_ctx.adminToken)) {
+        if (!sameSecret(presented, m_adminToken)) {
             respondError(exchange, Wire::ErrorShape::OpenAI, 401,
                          QStringLiteral("the management API needs the admin token as Authorization: Bearer <token>"));
             return;
@@ -143,7 +148,7 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
                          .arg(QString::fromLatin1(req.method), QString::fromLatin1(req.path)));
         return;
     }
-    const Keys::ApiKey *key = m_ctx.keyByPlain(presented);
+    const Keys::ApiKey *key = m_keys.keyByPlain(presented);
     if (!key) {
         respondError(exchange, shape, 401,
                      presented.isEmpty()
@@ -178,7 +183,7 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     const QJsonDocument doc = QJsonDocument::fromJson(req.body, &parseError);
     const Routing::ClientKind client = Routing::detectClient(req.headers);
     auto refuse = [&](const QString &message) {
-        Dispatch::recordRefusedRequest(Dispatch::DispatchServices::of(m_ctx), exchange, key, client, 400, message);
+        Dispatch::recordRefusedRequest(m_dispatch, exchange, key, client, 400, message);
         respondError(exchange, shape, 400, message);
     };
     if (!doc.isObject()) {
@@ -194,12 +199,12 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
         refuse(bad); // before a name can reach a header, a trace column or a log line
         return;
     }
-    Routing::RequestPlan planned = Routing::RequestPlanner(m_ctx).plan({Routing::PlanAsk::Purpose::Request, endpoint, &body, req.body, &req.headers, &key});
+    Routing::RequestPlan planned = m_planner.plan({Routing::PlanAsk::Purpose::Request, endpoint, &body, req.body, &req.headers, &key});
     if (!planned.bodyError.isEmpty()) {
         refuse(planned.bodyError);
         return;
     }
-    auto *request = new Dispatch::ProxyRequest(Dispatch::DispatchServices::of(m_ctx), exchange, key, endpoint, planned.sent, std::move(planned.plan), planned.facts.client);
+    auto *request = new Dispatch::ProxyRequest(m_dispatch, exchange, key, endpoint, planned.sent, std::move(planned.plan), planned.facts.client);
     request->setAffinity(std::move(planned.affinity));
     const QJsonValue cap = body.value(Routing::outputCapFieldOf(endpoint, body));
     request->noteReplayFacts(planned.facts.drawSeed ? QStringLiteral("%1").arg(*planned.facts.drawSeed, 16, 16, QLatin1Char('0')) : QStringLiteral("none"),
@@ -226,15 +231,15 @@ void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &k
     // million tokens) and the wires it serves it on: what a desktop engine that has this one as a
     // node-backed sharer routes and prices by (docs/team.md).
     QHash<QString, qsizetype> at;
-    for (const Catalog::Sharer &s : m_ctx.sharers) {
+    for (const Catalog::Sharer &s : m_dispatch.sharers) {
         // A dead key's models leave the catalogue until it is restored.
         if (s.blocked || s.provider == Health::nodeProvider() || (!pinned.isEmpty() && s.provider != pinned)
-            || (m_ctx.health && m_ctx.health->of(s.handle).deadKey))
+            || (m_dispatch.health && m_dispatch.health->of(s.handle).deadKey))
             continue;
-        const Catalog::ProviderInfo *provider = m_ctx.catalog.provider(s.provider);
+        const Catalog::ProviderInfo *provider = m_dispatch.catalog.provider(s.provider);
         for (const QString &m : s.tested) {
             const QString id = s.provider + QLatin1Char('/') + m;
-            const std::optional<Billing::Rates> rates = Billing::ratesFor(s, m_ctx.catalog.model(s.provider, m), m, 0);
+            const std::optional<Billing::Rates> rates = Billing::ratesFor(s, m_dispatch.catalog.model(s.provider, m), m, 0);
             const QJsonObject price = rates ? QJsonObject{{QStringLiteral("input"), rates->input}, {QStringLiteral("output"), rates->output}} : QJsonObject{};
             if (seen.contains(id)) {
                 const qsizetype i = at.value(id, -1);
@@ -264,11 +269,11 @@ void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &k
     }
     // What this engine's node-backed sharers serve, while they are heard from (docs/team.md),
     // marked so that an engine using this one as its node does not chain through it.
-    const qint64 now = m_ctx.clock->nowMs();
-    for (const Catalog::Sharer &s : m_ctx.sharers) {
-        if (!m_ctx.nodes || s.blocked || s.provider != Health::nodeProvider() || !m_ctx.nodes->silence(s.handle, now).isEmpty())
+    const qint64 now = m_dispatch.clock.nowMs();
+    for (const Catalog::Sharer &s : m_dispatch.sharers) {
+        if (!m_dispatch.nodes || s.blocked || s.provider != Health::nodeProvider() || !m_dispatch.nodes->silence(s.handle, now).isEmpty())
             continue;
-        for (const Health::NodeModel &m : m_ctx.nodes->models(s.handle)) {
+        for (const Health::NodeModel &m : m_dispatch.nodes->models(s.handle)) {
             const QString id = m.provider + QLatin1Char('/') + m.model;
             if ((!pinned.isEmpty() && m.provider != pinned) || seen.contains(id))
                 continue;

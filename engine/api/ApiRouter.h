@@ -1,15 +1,21 @@
 #pragma once
 
 #include "http/HttpRequest.h"
+#include "dispatch/DispatchServices.h"
 #include "http/HttpServer.h"
 #include "wire/Wire.h"
 
 #include <QtCore/QJsonObject>
 
 namespace Aile {
-struct EngineContext;
 namespace Keys {
 struct ApiKey;
+}
+namespace State {
+struct KeyBook;
+}
+namespace Routing {
+class RequestPlanner;
 }
 
 namespace Api {
@@ -23,7 +29,12 @@ struct AdminCalls;
 class ApiRouter : public Http::IRequestHandler
 {
 public:
-    ApiRouter(EngineContext &context, ManagementApi *management);
+    /// keys: who may call; adminToken: who may manage (empty: management closed); planner: where
+    /// a request is planned; dispatch: what a proxied request uses (its settings hold the allowed
+    /// hosts and origins, its sharers and health the models /v1/models lists); management: the
+    /// management API behind the admin token.
+    ApiRouter(const State::KeyBook &keys, const QString &adminToken, const Routing::RequestPlanner &planner,
+              const Dispatch::DispatchServices &dispatch, ManagementApi *management);
     void handle(Http::HttpExchange *exchange) override;
     /// The port the listener is on, for the Host check.
     void setListenPort(quint16 port) { m_port = port; }
@@ -37,7 +48,10 @@ private:
     void handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key, Wire::Endpoint endpoint);
     void handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &key);
 
-    EngineContext &m_ctx;
+    const State::KeyBook &m_keys;
+    const QString &m_adminToken;
+    const Routing::RequestPlanner &m_planner;
+    Dispatch::DispatchServices m_dispatch;
     ManagementApi *m_management;
     quint16 m_port = 0;
     TraceStream *m_traceStream = nullptr;

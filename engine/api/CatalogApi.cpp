@@ -1,7 +1,7 @@
 #include "CatalogApi.h"
 
 #include "config/EntryChecks.h"
-#include "state/EngineContext.h"
+#include "state/SharerBook.h"
 #include "store/Store.h"
 
 #include <QtCore/QJsonArray>
@@ -62,7 +62,7 @@ void CatalogApi::handle(const ManagementRequest &req, const ManagementReply &rep
         const QString provider = QString::fromUtf8(QByteArray::fromPercentEncoding(parts.at(2)));
         const QString id = QString::fromUtf8(QByteArray::fromPercentEncoding(QByteArrayList(parts.mid(3)).join('/')));
         if (req.method == "GET") {
-            const Catalog::ModelInfo *m = m_ctx.catalog.model(provider, id);
+            const Catalog::ModelInfo *m = m_book.catalog.model(provider, id);
             if (!m)
                 return reply(404, managementError(QStringLiteral("no model %1/%2 in the catalogue; GET /catalog lists them").arg(provider, id)));
             return reply(200, m->toJson());
@@ -80,10 +80,10 @@ void CatalogApi::list(const ManagementRequest &req, const ManagementReply &reply
 {
     const QString only = req.queryValue(QStringLiteral("provider"));
     QJsonArray providers, models;
-    for (const Catalog::ProviderInfo &p : m_ctx.catalog.providers())
+    for (const Catalog::ProviderInfo &p : m_book.catalog.providers())
         if (only.isEmpty() || p.id == only)
             providers.append(p.toJson());
-    for (const Catalog::ModelInfo &m : m_ctx.catalog.models())
+    for (const Catalog::ModelInfo &m : m_book.catalog.models())
         if (only.isEmpty() || m.provider == only)
             models.append(m.toJson());
     reply(200, QJsonObject{{QStringLiteral("providers"), providers}, {QStringLiteral("models"), models}});
@@ -91,10 +91,10 @@ void CatalogApi::list(const ManagementRequest &req, const ManagementReply &reply
 
 void CatalogApi::putModel(const QString &provider, const QString &id, const QJsonObject &body, const ManagementReply &reply)
 {
-    if (!m_ctx.catalog.provider(provider))
+    if (!m_book.catalog.provider(provider))
         return reply(404, managementError(QStringLiteral("no provider \"%1\"; add it first with PUT /catalog/providers/%1").arg(provider)));
     // The given fields replace the entry's; the rest stays as shipped (or as last overridden).
-    const Catalog::ModelInfo *existing = m_ctx.catalog.model(provider, id);
+    const Catalog::ModelInfo *existing = m_book.catalog.model(provider, id);
     QJsonObject merged = existing ? existing->toJson() : QJsonObject{};
     for (auto it = body.begin(); it != body.end(); ++it)
         merged.insert(it.key(), it.value());
@@ -108,22 +108,22 @@ void CatalogApi::putModel(const QString &provider, const QString &id, const QJso
     if (!model)
         return reply(400, managementError(error));
     model->overridden = true;
-    if (!m_ctx.store->saveModelOverride(*model))
+    if (!m_store.saveModelOverride(*model))
         return reply(500, managementError(QStringLiteral("the store refused the override; see the log")));
     reload();
-    reply(200, m_ctx.catalog.model(provider, model->id)->toJson());
+    reply(200, m_book.catalog.model(provider, model->id)->toJson());
 }
 
 void CatalogApi::resetModel(const QString &provider, const QString &id, const ManagementReply &reply)
 {
-    const Catalog::ModelInfo *m = m_ctx.catalog.model(provider, id);
+    const Catalog::ModelInfo *m = m_book.catalog.model(provider, id);
     if (!m || !m->overridden)
         return reply(404, managementError(QStringLiteral("%1/%2 has no override to remove; GET /catalog shows which entries are overridden")
                                               .arg(provider, id)));
     const QString canonical = m->id;
-    m_ctx.store->removeModelOverride(provider, canonical);
+    m_store.removeModelOverride(provider, canonical);
     reload();
-    const Catalog::ModelInfo *shipped = m_ctx.catalog.model(provider, canonical);
+    const Catalog::ModelInfo *shipped = m_book.catalog.model(provider, canonical);
     reply(200, QJsonObject{{QStringLiteral("removed"), true},
                            {QStringLiteral("model"), shipped ? QJsonValue(shipped->toJson()) : QJsonValue(QJsonValue::Null)}});
 }
@@ -142,16 +142,16 @@ void CatalogApi::putProvider(const QString &id, const QJsonObject &body, const M
     auto provider = Catalog::ProviderInfo::fromJson(o, &error);
     if (!provider)
         return reply(400, managementError(error));
-    if (!m_ctx.store->saveProvider(*provider))
+    if (!m_store.saveProvider(*provider))
         return reply(500, managementError(QStringLiteral("the store refused the provider; see the log")));
     reload();
-    reply(200, m_ctx.catalog.provider(id)->toJson());
+    reply(200, m_book.catalog.provider(id)->toJson());
 }
 
 void CatalogApi::removeProvider(const QString &id, const ManagementReply &reply)
 {
     const bool stored = [&] {
-        for (const Catalog::ProviderInfo &p : m_ctx.store->customProviders())
+        for (const Catalog::ProviderInfo &p : m_store.customProviders())
             if (p.id == id)
                 return true;
         return false;
@@ -160,11 +160,11 @@ void CatalogApi::removeProvider(const QString &id, const ManagementReply &reply)
         return reply(404, managementError(QStringLiteral("no provider \"%1\" of yours; the shipped ones cannot be removed").arg(id)));
     const bool shipped = Catalog::Catalog::builtIn().provider(id) != nullptr;
     if (!shipped)
-        for (const Catalog::Sharer &s : m_ctx.sharers)
+        for (const Catalog::Sharer &s : m_book.sharers)
             if (s.provider == id)
                 return reply(409, managementError(QStringLiteral("sharer %1 (%2) uses provider \"%3\"; remove it or move it to another provider first")
                                                       .arg(s.handle, s.name, id)));
-    m_ctx.store->removeProvider(id);
+    m_store.removeProvider(id);
     reload();
     reply(200, QJsonObject{{QStringLiteral("removed"), true}, {QStringLiteral("restoredShipped"), shipped}});
 }
@@ -180,13 +180,13 @@ void CatalogApi::import(const QByteArray &json, const ManagementReply &reply)
     if (const Config::Problems problems = Config::catalogProblems(QJsonDocument::fromJson(json).object()); !problems.isEmpty())
         return reply(400, managementError(problems.first().message));
     for (const Catalog::ModelInfo &m : table.models())
-        if (!m_ctx.catalog.provider(m.provider) && !table.provider(m.provider))
+        if (!m_book.catalog.provider(m.provider) && !table.provider(m.provider))
             return reply(400, managementError(QStringLiteral("model %1/%2 names an unknown provider; add the provider to the file's \"providers\"")
                                                   .arg(m.provider, m.id)));
     for (const Catalog::ProviderInfo &p : table.providers())
-        m_ctx.store->saveProvider(p);
+        m_store.saveProvider(p);
     for (const Catalog::ModelInfo &m : table.models())
-        m_ctx.store->saveModelOverride(m);
+        m_store.saveModelOverride(m);
     reload();
     reply(200, QJsonObject{{QStringLiteral("imported"), true},
                            {QStringLiteral("providers"), int(table.providers().size())},
@@ -195,8 +195,8 @@ void CatalogApi::import(const QByteArray &json, const ManagementReply &reply)
 
 void CatalogApi::reload()
 {
-    if (m_ctx.reloadState)
-        m_ctx.reloadState();
+    if (m_reloadState)
+        m_reloadState();
 }
 
 } // namespace Aile::Api

@@ -2,8 +2,15 @@
 
 #include "ManagementApi.h"
 
+#include <functional>
+
 namespace Aile {
-struct EngineContext;
+namespace State {
+struct SharerBook;
+}
+namespace Store {
+class Store;
+}
 
 namespace Api {
 
@@ -13,7 +20,12 @@ namespace Api {
 class CatalogApi
 {
 public:
-    explicit CatalogApi(EngineContext &context) : m_ctx(context) {}
+    /// sharers: the catalogue as loaded and who uses a provider; store: where edits go;
+    /// reloadState: re-reads the store into the engine after an edit.
+    CatalogApi(const State::SharerBook &sharers, Store::Store &store, const std::function<void()> &reloadState)
+        : m_book(sharers), m_store(store), m_reloadState(reloadState)
+    {
+    }
     static bool handles(const QByteArray &path) { return path == "/catalog" || path.startsWith("/catalog/"); }
     void handle(const ManagementRequest &request, const ManagementReply &reply);
 
@@ -26,7 +38,9 @@ private:
     void import(const QByteArray &body, const ManagementReply &reply);
     void reload();
 
-    EngineContext &m_ctx;
+    const State::SharerBook &m_book;
+    Store::Store &m_store;
+    const std::function<void()> &m_reloadState;
 };
 
 } // namespace Api

@@ -1,7 +1,7 @@
 #include "ChartsApi.h"
 
 #include "core/Clock.h"
-#include "state/EngineContext.h"
+#include "state/KeyBook.h"
 #include "store/Store.h"
 #include "store/TraceSink.h"
 #include "values/ChartFigures.h"
@@ -30,7 +30,7 @@ bool readBounded(const ManagementRequest &req, const QString &name, int low, int
 
 } // namespace
 
-void usageCharts(EngineContext &ctx, const ManagementRequest &req, QObject *context, const ManagementReply &reply)
+void usageCharts(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &req, QObject *context, const ManagementReply &reply)
 {
     Charts::ChartAsk ask;
     if (!readBounded(req, QStringLiteral("minutes"), 1, ChartMaxMinutes, ask.minutes))
@@ -39,24 +39,24 @@ void usageCharts(EngineContext &ctx, const ManagementRequest &req, QObject *cont
     if (!readBounded(req, QStringLiteral("days"), 1, ChartMaxDays, ask.days))
         return reply(400, managementError(QStringLiteral("days must be a whole number of days from 1 to %1, such as days=14 (the last "
                                                          "14 UTC days, today included)").arg(ChartMaxDays)));
-    ask.now = ctx.clock->nowMs();
+    ask.now = clock.nowMs();
     if (req.hasQuery(QStringLiteral("now"))) {
         bool ok = false;
         ask.now = req.queryValue(QStringLiteral("now")).toLongLong(&ok);
         if (!ok || ask.now <= 0)
             return reply(400, managementError(QStringLiteral("now must be a time in milliseconds since 1970 (UTC), such as now=%1; "
-                                                             "leave it out for the engine's clock").arg(ctx.clock->nowMs())));
+                                                             "leave it out for the engine's clock").arg(clock.nowMs())));
     }
     QHash<QString, QString> keyNames;
-    for (const Keys::ApiKey &k : ctx.keys)
+    for (const Keys::ApiKey &k : keys.keys)
         keyNames.insert(k.id, k.name);
-    if (!ctx.store || !ctx.traces)
+    if (!store || !traces)
         return reply(200, Charts::readFigures(nullptr, ask, keyNames).toJson());
     // A request that just finished is counted: read once the writer has committed it.
     QPointer<QObject> guard(context);
-    ctx.traces->whenWritten(context, [&ctx, guard, ask, keyNames, reply] {
+    traces->whenWritten(context, [store, guard, ask, keyNames, reply] {
         if (guard)
-            reply(200, Charts::readFigures(ctx.store, ask, keyNames).toJson());
+            reply(200, Charts::readFigures(store, ask, keyNames).toJson());
     });
 }
 

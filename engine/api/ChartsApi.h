@@ -2,11 +2,23 @@
 
 #include "ManagementApi.h"
 
+namespace Aile {
+class Clock;
+namespace State {
+struct KeyBook;
+}
+namespace Store {
+class Store;
+class TraceSink;
+}
+}
+
 namespace Aile::Api {
 
 /// GET /keys/usage/charts?minutes=M&days=N&now=MS: what the Charts page draws (api/values/
 /// ChartFigures.h), summed by the engine from its own store, so a window attached to this engine
 /// over HTTP draws the charts the engine's own window would (docs/management-api.md, "Charts").
-void usageCharts(EngineContext &ctx, const ManagementRequest &request, QObject *context, const ManagementReply &reply);
+/// store and traces: the engine's (null: nothing recorded, the figures are empty).
+void usageCharts(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &request, QObject *context, const ManagementReply &reply);
 
 } // namespace Aile::Api

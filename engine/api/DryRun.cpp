@@ -1,7 +1,9 @@
 #include "DryRun.h"
 
 #include "core/Clock.h"
-#include "state/EngineContext.h"
+#include "billing/SpendBook.h"
+#include "core/EngineSettings.h"
+#include "state/KeyBook.h"
 #include "http/HttpHeaders.h"
 #include "keys/ApiKey.h"
 #include "routing/RequestPlanner.h"
@@ -76,7 +78,7 @@ QJsonObject targetJson(const Routing::Target &t)
 
 } // namespace
 
-void dryRun(EngineContext &ctx, const ManagementRequest &req, const ManagementReply &reply)
+void dryRun(const DryRunServices &services, const ManagementRequest &req, const ManagementReply &reply)
 {
     if (req.body.size() > DryRunMaxBody)
         return reply(413, managementError(QStringLiteral("the dry run takes at most 1 MiB of JSON; send the prompt and the output cap, "
@@ -101,14 +103,14 @@ void dryRun(EngineContext &ctx, const ManagementRequest &req, const ManagementRe
     const QString model = in.value(QLatin1String("model")).toString(body.value(QLatin1String("model")).toString());
     // A body's models chain, or the account's default model, names what a request without a model gets.
     const bool chained = !body.value(QLatin1String("models")).toArray().isEmpty()
-                         || !ctx.routing.value(QLatin1String("default_model")).toString().isEmpty();
+                         || !services.routing.value(QLatin1String("default_model")).toString().isEmpty();
     if (model.isEmpty() && !chained)
         return reply(400, managementError(QStringLiteral("say which model or route: {\"model\": \"openai/gpt-5.2\"}")));
     if (!model.isEmpty())
         body.insert(QStringLiteral("model"), model);
     const Keys::ApiKey *key = nullptr;
     if (in.contains(QLatin1String("key"))) {
-        key = ctx.key(in.value(QLatin1String("key")).toString());
+        key = services.keys.key(in.value(QLatin1String("key")).toString());
         if (!key)
             return reply(404, managementError(QStringLiteral("no key %1; GET /keys lists them").arg(in.value(QLatin1String("key")).toString())));
     }
@@ -124,7 +126,7 @@ void dryRun(EngineContext &ctx, const ManagementRequest &req, const ManagementRe
     // The planner a request runs; nothing is dialled, held, charged or written, and a round-robin
     // turn or a session pin is read, never moved.
     const QByteArray raw = QJsonDocument(body).toJson(QJsonDocument::Compact);
-    const Routing::RequestPlan planned = Routing::RequestPlanner(ctx).plan({Routing::PlanAsk::Purpose::DryRun, endpoint, &body, raw, &headers, key});
+    const Routing::RequestPlan planned = services.planner.plan({Routing::PlanAsk::Purpose::DryRun, endpoint, &body, raw, &headers, key});
     if (!planned.bodyError.isEmpty())
         return reply(400, managementError(planned.bodyError));
     const Routing::Plan &plan = planned.plan;
@@ -143,7 +145,7 @@ void dryRun(EngineContext &ctx, const ManagementRequest &req, const ManagementRe
         }
         chain.append(o);
     }
-    const int maxAttempts = plan.maxDials > 0 ? qMin(plan.maxDials, ctx.settings.maxDials) : ctx.settings.maxDials;
+    const int maxAttempts = plan.maxDials > 0 ? qMin(plan.maxDials, services.settings.maxDials) : services.settings.maxDials;
     QJsonObject out{{QStringLiteral("model"), model.isEmpty() ? plan.chain.value(0).model : model},
                     {QStringLiteral("chain"), chain},
                     {QStringLiteral("maxAttempts"), maxAttempts},
@@ -153,11 +155,11 @@ void dryRun(EngineContext &ctx, const ManagementRequest &req, const ManagementRe
                     {QStringLiteral("targets"), targets},
                     {QStringLiteral("note"), QStringLiteral("nothing was sent, charged or written; a sampled order is drawn again for a real request")}};
     if (const std::optional<Keys::Route> route = key ? Keys::findRoute(key->routes, model) : std::nullopt) {
-        const QString day = Store::utcDay(ctx.clock->nowMs());
+        const QString day = Store::utcDay(services.clock.nowMs());
         QJsonObject r{{QStringLiteral("name"), route->name},
                       {QStringLiteral("order"), Keys::Route::orderName(route->order)},
                       {QStringLiteral("prefer"), route->preferSpeed ? (*route->preferSpeed ? QStringLiteral("speed") : QStringLiteral("price")) : QStringLiteral("follow")},
-                      {QStringLiteral("spentTodayUsd"), ctx.spend.spent(day, key->id, route->name)}};
+                      {QStringLiteral("spentTodayUsd"), services.spend.spent(day, key->id, route->name)}};
         if (route->ttftMs > 0)
             r.insert(QStringLiteral("ttftMs"), route->ttftMs);
         if (route->budgetUsdPerDay)

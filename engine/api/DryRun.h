@@ -3,13 +3,34 @@
 #include "ManagementApi.h"
 
 namespace Aile {
-struct EngineContext;
+class Clock;
+struct EngineSettings;
+namespace State {
+struct KeyBook;
+}
+namespace Billing {
+class SpendBook;
+}
+namespace Routing {
+class RequestPlanner;
+}
 
 namespace Api {
 
 /// POST /keys/route-dry-run (docs/keys.md "Named routes", the dry run): what a request would do, through the
 /// same pipeline a real one runs, without sending, charging or writing anything.
-void dryRun(EngineContext &context, const ManagementRequest &request, const ManagementReply &reply);
+/// What it reads: the planner (the one a request plans through), the keys, the routing section
+/// (whether a default model stands in for a missing one), the dial cap, the clock and today's spend.
+struct DryRunServices
+{
+    const Routing::RequestPlanner &planner;
+    const State::KeyBook &keys;
+    const QJsonObject &routing;
+    const EngineSettings &settings;
+    const Clock &clock;
+    const Billing::SpendBook &spend;
+};
+void dryRun(const DryRunServices &services, const ManagementRequest &request, const ManagementReply &reply);
 
 /// Bodies larger than this are refused: send the prompt and the output cap, not the attachments.
 constexpr qsizetype DryRunMaxBody = 1024 * 1024;

@@ -12,7 +12,9 @@
 #include "config/ConfigValidation.h"
 #include "config/EntryChecks.h"
 #include "core/Clock.h"
-#include "state/EngineContext.h"
+#include "ManagementKeys.h"
+#include "state/KeyBook.h"
+#include "state/SharerBook.h"
 #include "store/TraceSink.h"
 #include "health/HealthBook.h"
 #include "dispatch/Verifier.h"
@@ -83,40 +85,40 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
     if (req.path == "/v1/routing")
         return accountRouting(req, reply);
     if (req.path == "/keys/route-dry-run" && req.method == "POST")
-        return dryRun(m_ctx, req, reply);
+        return dryRun({m_s.planner, m_s.keys, m_s.routing, m_s.settings, m_s.clock, m_s.spend}, req, reply);
     if (req.path == "/keys/route-replay" && req.method == "POST")
-        return routeReplay(m_ctx, req, context, reply);
+        return routeReplay({m_s.sharers, m_s.keys, m_s.settings, m_s.routing, m_s.clock}, m_s.store, m_s.traces, req, context, reply);
     if (req.path == "/keys/route-template" && req.method == "GET")
-        return routeTemplate(m_ctx, req, reply);
+        return routeTemplate(m_s.keys, m_s.sharers, req, reply);
     if (CatalogApi::handles(req.path))
-        return CatalogApi(m_ctx).handle(req, reply);
+        return CatalogApi(m_s.sharers, *m_s.store, m_s.reloadState).handle(req, reply);
     if (TraceActions::handles(req.path))
-        return TraceActions::handle(m_ctx, req, context, reply);
+        return TraceActions::handle({m_s.clock, m_s.sharers, m_s.store, m_s.traces, m_s.health, m_s.verifier}, req, context, reply);
     if (req.path == "/keys/usage/requests" && req.method == "GET")
         return listTraces(req, context, reply);
     if (req.path == "/keys/usage/spend" && req.method == "GET")
-        return usageSpend(m_ctx, req, context, reply);
+        return usageSpend(m_s.clock, m_s.keys, m_s.store, m_s.traces, req, context, reply);
     if (req.path == "/keys/usage/charts" && req.method == "GET")
-        return usageCharts(m_ctx, req, context, reply);
+        return usageCharts(m_s.clock, m_s.keys, m_s.store, m_s.traces, req, context, reply);
     if (req.path == "/sharers" && req.method == "GET")
         return listSharers(req, reply);
     if (req.path == "/admin/config" && req.method == "GET")
-        return reply(200, Config::exportConfig(m_ctx, m_ctx.adminTokenRef));
+        return reply(200, Config::exportConfig(m_s.sharers, m_s.keys, m_s.routing, m_s.settings, m_s.adminTokenRef));
     if (req.path == "/admin/config" && (req.method == "POST" || req.method == "PUT"))
         return importConfig(req, reply);
-    if (handleKeys(req, reply))
+    if (ManagementKeys(m_s.keys, m_s.sharers, m_s.store, m_s.spend, m_s.clock).handle(req, reply))
         return;
     const QJsonObject body = QJsonDocument::fromJson(req.body).object();
     if (req.path == "/sharers" && req.method == "POST")
         return saveSharer({}, body, context, reply);
     if (parts.size() >= 2 && parts.at(0) == "sharers") {
         const QString handle = Catalog::normalizeHandle(QString::fromUtf8(parts.at(1)));
-        const Catalog::Sharer *s = m_ctx.sharer(handle);
+        const Catalog::Sharer *s = m_s.sharers.sharer(handle);
         if (!s)
             return reply(404, managementError(QStringLiteral("no sharer %1; GET /sharers lists them").arg(QString::fromUtf8(parts.at(1)))));
         if (parts.size() == 2 && req.method == "GET") {
             QJsonObject o = s->toJson();
-            o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(handle));
+            o.insert(QStringLiteral("credentialAvailable"), m_s.sharers.credentials.contains(handle));
             if (s->needsKey())
                 o.insert(QStringLiteral("needsKey"), true);
             return reply(200, o);
@@ -127,31 +129,31 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
             return removeSharer(handle, reply);
         if (parts.size() == 3 && req.method == "POST" && parts.at(2) == "relink") {
             // A re-link is a new credential for the same account: it restores a dead key.
-            if (m_ctx.health)
-                m_ctx.health->restore(handle);
+            if (m_s.health)
+                m_s.health->restore(handle);
             QJsonObject edit = body;
             return saveSharer(handle, edit, context, reply);
         }
-        if (parts.size() == 3 && req.method == "POST" && parts.at(2) == "clear-cooldown" && m_ctx.health) {
-            const QString was = m_ctx.health->clearCooldown(handle);
+        if (parts.size() == 3 && req.method == "POST" && parts.at(2) == "clear-cooldown" && m_s.health) {
+            const QString was = m_s.health->clearCooldown(handle);
             return reply(200, QJsonObject{{QStringLiteral("handle"), handle},
                                           {QStringLiteral("cleared"), !was.isEmpty()},
                                           {QStringLiteral("was"), was.isEmpty() ? QJsonValue() : QJsonValue(was)},
                                           {QStringLiteral("message"), was.isEmpty() ? QStringLiteral("%1 was not cooling down").arg(s->name)
                                                                                     : QStringLiteral("%1 is back in selection (it was cooling: %2)").arg(s->name, was)}});
         }
-        if (parts.size() == 3 && req.method == "POST" && (parts.at(2) == "test" || parts.at(2) == "probe") && m_ctx.verifier) {
+        if (parts.size() == 3 && req.method == "POST" && (parts.at(2) == "test" || parts.at(2) == "probe") && m_s.verifier) {
             QPointer<QObject> guard(context);
             auto done = [guard, reply](const QJsonObject &result) {
                 if (guard)
                     reply(200, result);
             };
             if (parts.at(2) == "probe")
-                return m_ctx.verifier->probe(handle, done);
+                return m_s.verifier->probe(handle, done);
             const QString model = body.value(QLatin1String("model")).toString();
             if (model.isEmpty())
                 return reply(400, managementError(QStringLiteral("say which model to test: {\"model\": \"gpt-5.2\"}")));
-            return m_ctx.verifier->testModel(handle, model, done);
+            return m_s.verifier->testModel(handle, model, done);
         }
     }
     reply(404, managementError(QStringLiteral("no such management endpoint: %1 %2").arg(QString::fromLatin1(req.method), QString::fromLatin1(req.path))));
@@ -172,15 +174,15 @@ void ManagementApi::listTraces(const ManagementRequest &req, QObject *context, c
     q.text = req.queryValue(QStringLiteral("q"));
     // A request that just finished is in the answer: read once the writer has committed it.
     QPointer<QObject> guard(context);
-    m_ctx.traces->whenWritten(context, [this, guard, q, reply] {
+    m_s.traces->whenWritten(context, [this, guard, q, reply] {
         if (!guard)
             return;
         QJsonArray data;
-        for (const Store::TraceRecord &t : m_ctx.store->traces(q))
+        for (const Store::TraceRecord &t : m_s.store->traces(q))
             data.append(t.toJson());
         reply(200, QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
                                {QStringLiteral("data"), data},
-                               {QStringLiteral("total"), m_ctx.store->traceCount(q)}});
+                               {QStringLiteral("total"), m_s.store->traceCount(q)}});
     });
 }
 
@@ -190,7 +192,7 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
     QString model = req.queryValue(QStringLiteral("model"));
     QString provider = req.queryValue(QStringLiteral("provider"));
     const qsizetype slash = model.indexOf(QLatin1Char('/'));
-    if (slash > 0 && m_ctx.catalog.provider(model.left(slash))) {
+    if (slash > 0 && m_s.sharers.catalog.provider(model.left(slash))) {
         provider = model.left(slash);
         model = model.mid(slash + 1);
     }
@@ -213,20 +215,20 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
     QJsonArray rows;
     QString footer;
     // What the GUI shows beside each sharer: its quota windows and its published health.
-    const qint64 now = m_ctx.clock->nowMs();
+    const qint64 now = m_s.clock.nowMs();
     auto addSignals = [&](QJsonObject &o, const QString &handle) {
-        o.insert(QStringLiteral("quota"), m_ctx.quota.toJson(handle, now));
-        if (m_ctx.health)
-            o.insert(QStringLiteral("stats"), m_ctx.health->window().stats(handle, now).toJson());
+        o.insert(QStringLiteral("quota"), m_s.quota.toJson(handle, now));
+        if (m_s.health)
+            o.insert(QStringLiteral("stats"), m_s.health->window().stats(handle, now).toJson());
     };
     if (model.isEmpty()) {
-        for (const Catalog::Sharer &s : m_ctx.sharers) {
+        for (const Catalog::Sharer &s : m_s.sharers.sharers) {
             if (!provider.isEmpty() && s.provider != provider)
                 continue;
             QJsonObject o = s.toJson();
             o.remove(QStringLiteral("credential"));
-            o.insert(QStringLiteral("available"), (m_ctx.credentials.contains(s.handle) || s.usesClientLogin()) && !s.blocked
-                                                      && !(m_ctx.health && m_ctx.health->coolingUntil(s.handle, QString()) > 0));
+            o.insert(QStringLiteral("available"), (m_s.sharers.credentials.contains(s.handle) || s.usesClientLogin()) && !s.blocked
+                                                      && !(m_s.health && m_s.health->coolingUntil(s.handle, QString()) > 0));
             addSignals(o, s.handle);
             rows.append(o);
         }
@@ -234,7 +236,7 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
     } else {
         if (provider.isEmpty())
             return reply(400, managementError(QStringLiteral("name the model as <provider>/<model>, or give provider=")));
-        const Catalog::ProviderInfo *p = m_ctx.catalog.provider(provider);
+        const Catalog::ProviderInfo *p = m_s.sharers.catalog.provider(provider);
         if (!p)
             return reply(400, managementError(QStringLiteral("unknown provider %1").arg(provider)));
         // The planner's first target for a one-line request naming the model: the request order by construction.
@@ -242,7 +244,7 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
                                         : p->speaks(QStringLiteral("messages")) ? Wire::Endpoint::Messages
                                                                                 : Wire::Endpoint::Responses;
         const QJsonObject body = Routing::RequestPlanner::oneLinePrompt(provider + QLatin1Char('/') + model);
-        Routing::RequestPlan planned = Routing::RequestPlanner(m_ctx).plan(
+        Routing::RequestPlan planned = m_s.planner.plan(
             {Routing::PlanAsk::Purpose::Listing, endpoint, &body, QJsonDocument(body).toJson(QJsonDocument::Compact), &headers, nullptr});
         const Routing::Plan &plan = planned.plan;
         if (!plan.ok() && plan.targets.isEmpty())
@@ -293,7 +295,7 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
     // listing shows which secrets sit in the plain-text file.
     for (qsizetype i = 0; i < rows.size(); ++i) {
         QJsonObject o = rows.at(i).toObject();
-        const Catalog::Sharer *s = m_ctx.sharer(o.value(QLatin1String("handle")).toString());
+        const Catalog::Sharer *s = m_s.sharers.sharer(o.value(QLatin1String("handle")).toString());
         o.insert(QStringLiteral("credentialStore"), credentialStoreOf(s ? s->credentialRef : QString()));
         if (s && s->needsKey())
             o.insert(QStringLiteral("needsKey"), true);
@@ -328,7 +330,7 @@ void ManagementApi::listSharers(const ManagementRequest &req, const ManagementRe
 
 void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, QObject *context, const ManagementReply &reply)
 {
-    const Catalog::Sharer *stored = handle.isEmpty() ? nullptr : m_ctx.sharer(handle);
+    const Catalog::Sharer *stored = handle.isEmpty() ? nullptr : m_s.sharers.sharer(handle);
     QJsonObject merged = stored ? stored->toJson() : QJsonObject();
     for (auto it = body.begin(); it != body.end(); ++it)
         if (it.key() != QLatin1String("secret"))
@@ -339,9 +341,9 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
     auto parsed = Catalog::Sharer::fromJson(merged, nullptr);
     if (!parsed)
         return reply(400, managementError(QStringLiteral("the sharer could not be read")));
-    if (!m_ctx.catalog.provider(parsed->provider))
+    if (!m_s.sharers.catalog.provider(parsed->provider))
         return reply(400, managementError(QStringLiteral("unknown provider %1; add it under providers first").arg(parsed->provider)));
-    if (handle.isEmpty() && m_ctx.sharer(parsed->handle))
+    if (handle.isEmpty() && m_s.sharers.sharer(parsed->handle))
         return reply(409, managementError(QStringLiteral("sharer %1 exists already; PUT /sharers/%1 edits it").arg(parsed->handle)));
     Catalog::Sharer sharer = *parsed;
     const QString secret = body.value(QLatin1String("secret")).toString();
@@ -351,12 +353,12 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
     }
     // Checked before any secret is written: plain http:// to another machine keeps no credential,
     // and a reference named here may not be one of the engine's own or belong to another host.
-    const QString url = m_ctx.baseUrlOf(sharer);
+    const QString url = m_s.sharers.baseUrlOf(sharer);
     if (const QString refusal = Catalog::plainHttpRefusal(sharer, url); !refusal.isEmpty())
         return reply(400, managementError(refusal));
     const bool namesNewReference = secret.isEmpty() && !sharer.credentialRef.isEmpty() && !sharer.usesClientLogin() && (!stored || stored->credentialRef != sharer.credentialRef);
     if (namesNewReference) {
-        if (const QString refusal = Secrets::apiReferenceRefusal(sharer.credentialRef, sharer.handle, url, m_ctx.adminTokenRef, m_ctx.credentialHomes);
+        if (const QString refusal = Secrets::apiReferenceRefusal(sharer.credentialRef, sharer.handle, url, m_s.adminTokenRef, m_s.sharers.credentialHomes);
             !refusal.isEmpty())
             return reply(400, managementError(refusal));
     }
@@ -365,39 +367,39 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
         // The store applies the credential binding (Catalog::bindCredential): moving a sharer
         // without a new credential leaves it needing its key again.
         Catalog::Sharer saved = s;
-        if (m_ctx.store) {
+        if (m_s.store) {
             QString saveError;
-            if (!m_ctx.store->saveSharer(s, &saveError, &saved, newCredential))
+            if (!m_s.store->saveSharer(s, &saveError, &saved, newCredential))
                 return reply(400, managementError(saveError));
         } else {
-            Catalog::bindCredential(saved, m_ctx.sharer(s.handle), newCredential);
+            Catalog::bindCredential(saved, m_s.sharers.sharer(s.handle), newCredential);
         }
-        if (Catalog::Sharer *existing = m_ctx.sharer(saved.handle))
+        if (Catalog::Sharer *existing = m_s.sharers.sharer(saved.handle))
             *existing = saved;
         else
-            m_ctx.sharers.append(saved);
+            m_s.sharers.sharers.append(saved);
         if (!value.isEmpty() && !saved.needsKey()) {
-            m_ctx.credentials.insert(saved.handle, value);
-            m_ctx.credentialErrors.remove(saved.handle);
+            m_s.sharers.credentials.insert(saved.handle, value);
+            m_s.sharers.credentialErrors.remove(saved.handle);
         } else if (wasRead) {
-            m_ctx.credentials.remove(saved.handle);   // the old reference's secret is not this one's
+            m_s.sharers.credentials.remove(saved.handle);   // the old reference's secret is not this one's
         }
-        m_ctx.noteCredentialBinding(saved, newCredential);
+        m_s.sharers.noteCredentialBinding(saved, newCredential);
         auto answer = [this, reply, saved] {
             QJsonObject o = saved.toJson();
-            o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(saved.handle));
+            o.insert(QStringLiteral("credentialAvailable"), m_s.sharers.credentials.contains(saved.handle));
             if (saved.needsKey())
                 o.insert(QStringLiteral("needsKey"), true);
             reply(200, o);
         };
         // Back where its credential belongs after a move: its secret is read again.
-        if (!wasRead && value.isEmpty() && !saved.credentialRef.isEmpty() && !saved.needsKey() && !saved.usesClientLogin() && !m_ctx.credentials.contains(saved.handle) && m_ctx.secrets) {
-            m_ctx.secrets->read(saved.credentialRef, [this, guard, answer, handle = saved.handle](const QString &secret, const QString &readError) {
+        if (!wasRead && value.isEmpty() && !saved.credentialRef.isEmpty() && !saved.needsKey() && !saved.usesClientLogin() && !m_s.sharers.credentials.contains(saved.handle) && m_s.secrets) {
+            m_s.secrets->read(saved.credentialRef, [this, guard, answer, handle = saved.handle](const QString &secret, const QString &readError) {
                 if (!secret.isEmpty()) {
-                    m_ctx.credentials.insert(handle, secret);
-                    m_ctx.credentialErrors.remove(handle);
+                    m_s.sharers.credentials.insert(handle, secret);
+                    m_s.sharers.credentialErrors.remove(handle);
                 } else {
-                    m_ctx.credentialErrors.insert(handle, readError);
+                    m_s.sharers.credentialErrors.insert(handle, readError);
                 }
                 if (guard)
                     answer();
@@ -408,9 +410,9 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
     };
     if (!secret.isEmpty()) {
         // The secret goes to the keychain only; the store keeps the reference.
-        if (!m_ctx.secrets)
+        if (!m_s.secrets)
             return reply(503, managementError(QStringLiteral("no secret store is available")));
-        m_ctx.secrets->write(sharer.credentialRef, secret, [guard, reply, commit, sharer, secret](const QString &writeError) {
+        m_s.secrets->write(sharer.credentialRef, secret, [guard, reply, commit, sharer, secret](const QString &writeError) {
             if (!guard)
                 return;
             if (!writeError.isEmpty())
@@ -420,11 +422,11 @@ void ManagementApi::saveSharer(const QString &handle, const QJsonObject &body, Q
         return;
     }
     if (namesNewReference) {
-        m_ctx.secrets->read(sharer.credentialRef, [this, guard, reply, commit, sharer](const QString &value, const QString &readError) {
+        m_s.secrets->read(sharer.credentialRef, [this, guard, reply, commit, sharer](const QString &value, const QString &readError) {
             if (!guard)
                 return;
             if (value.isEmpty())
-                m_ctx.credentialErrors.insert(sharer.handle, readError);
+                m_s.sharers.credentialErrors.insert(sharer.handle, readError);
             commit(sharer, value, false, true);
         });
         return;
@@ -437,10 +439,10 @@ void ManagementApi::accountRouting(const ManagementRequest &req, const Managemen
     // The account's fallbacks: a default_model for requests that name none, and up to eight fallback_models
     // appended after the models a request names (the chain is cut to three).
     auto current = [this] {
-        return QJsonObject{{QStringLiteral("default_model"), m_ctx.routing.value(QLatin1String("default_model")).isString()
-                                                                  ? m_ctx.routing.value(QLatin1String("default_model"))
+        return QJsonObject{{QStringLiteral("default_model"), m_s.routing.value(QLatin1String("default_model")).isString()
+                                                                  ? m_s.routing.value(QLatin1String("default_model"))
                                                                   : QJsonValue(QJsonValue::Null)},
-                           {QStringLiteral("fallback_models"), m_ctx.routing.value(QLatin1String("fallback_models")).toArray()}};
+                           {QStringLiteral("fallback_models"), m_s.routing.value(QLatin1String("fallback_models")).toArray()}};
     };
     if (req.method == "GET")
         return reply(200, current());
@@ -453,11 +455,11 @@ void ManagementApi::accountRouting(const ManagementRequest &req, const Managemen
     const QJsonObject body = doc.object();
     if (const Config::Problems problems = Config::routingProblems(body); !problems.isEmpty())
         return reply(400, managementError(problems.first().message));
-    QJsonObject merged = m_ctx.routing;
+    QJsonObject merged = m_s.routing;
     for (auto it = body.begin(); it != body.end(); ++it)
         merged.insert(it.key(), it.value());
-    m_ctx.store->saveSetting(QStringLiteral("routing"), merged);
-    m_ctx.routing = merged;
+    m_s.store->saveSetting(QStringLiteral("routing"), merged);
+    m_s.routing = merged;
     reply(200, current());
 }
 
@@ -472,10 +474,10 @@ void ManagementApi::importConfig(const ManagementRequest &req, const ManagementR
     // file): a new reference may not be the engine's own or belong to another host, and a
     // credential never goes to a plain-http host that is not this machine.
     for (const Catalog::Sharer &s : cfg.sharers) {
-        const Catalog::Sharer *stored = m_ctx.sharer(s.handle);
+        const Catalog::Sharer *stored = m_s.sharers.sharer(s.handle);
         QString url = s.baseUrl;
         if (url.isEmpty()) {
-            const Catalog::ProviderInfo *p = m_ctx.catalog.provider(s.provider);
+            const Catalog::ProviderInfo *p = m_s.sharers.catalog.provider(s.provider);
             for (const Catalog::ProviderInfo &own : cfg.providers)
                 if (own.id == s.provider)
                     p = &own;
@@ -485,14 +487,14 @@ void ManagementApi::importConfig(const ManagementRequest &req, const ManagementR
         if (const QString plain = Catalog::plainHttpRefusal(s, url); !plain.isEmpty())
             return reply(400, managementError(QStringLiteral("%1; nothing was imported").arg(plain)));
         const bool newReference = !s.credentialRef.isEmpty() && !s.usesClientLogin() && (!stored || stored->credentialRef != s.credentialRef);
-        if (const QString bad = newReference ? Secrets::apiReferenceRefusal(s.credentialRef, s.handle, url, m_ctx.adminTokenRef, m_ctx.credentialHomes)
+        if (const QString bad = newReference ? Secrets::apiReferenceRefusal(s.credentialRef, s.handle, url, m_s.adminTokenRef, m_s.sharers.credentialHomes)
                                              : QString();
             !bad.isEmpty())
             return reply(400, managementError(QStringLiteral("sharer %1: %2; nothing was imported").arg(s.handle, bad)));
     }
     QStringList notes;
     const Config::Problems problems
-        = Config::validate(cfg, Config::Baseline{m_ctx.catalog, m_ctx.sharers, m_ctx.keys}, Config::UnknownKey::Note, &notes);
+        = Config::validate(cfg, Config::Baseline{m_s.sharers.catalog, m_s.sharers.sharers, m_s.keys.keys}, Config::UnknownKey::Note, &notes);
     if (!problems.isEmpty()) {
         QJsonArray list;
         for (const Config::Problem &p : problems) {
@@ -510,10 +512,10 @@ void ManagementApi::importConfig(const ManagementRequest &req, const ManagementR
     }
     QString error;
     QString adminRef;
-    if (!Config::applyToStore(cfg, *m_ctx.store, m_ctx.clock->nowMs(), &adminRef, &error))
+    if (!Config::applyToStore(cfg, *m_s.store, m_s.clock.nowMs(), &adminRef, &error))
         return reply(500, managementError(error));
-    if (m_ctx.reloadState)
-        m_ctx.reloadState();
+    if (m_s.reloadState)
+        m_s.reloadState();
     reply(200, QJsonObject{{QStringLiteral("imported"), true},
                            {QStringLiteral("sharers"), int(cfg.sharers.size())},
                            {QStringLiteral("keys"), int(cfg.keys.size() - notes.size())},
@@ -524,13 +526,13 @@ void ManagementApi::removeSharer(const QString &handle, const ManagementReply &r
 {
     // A credential the app stored for this sharer goes with it; one the user named (env:, their own
     // keychain entry) is theirs and stays.
-    const QString ref = m_ctx.sharer(handle)->credentialRef;
-    if (m_ctx.secrets && (ref == QStringLiteral("keychain:aile-sharer-") + handle || ref == QStringLiteral("file:aile-sharer-") + handle))
-        m_ctx.secrets->remove(ref, [](const auto &) {});
-    m_ctx.sharers.removeIf([&](const Catalog::Sharer &s) { return s.handle == handle; });
-    m_ctx.credentials.remove(handle);
-    if (m_ctx.store)
-        m_ctx.store->removeSharer(handle);
+    const QString ref = m_s.sharers.sharer(handle)->credentialRef;
+    if (m_s.secrets && (ref == QStringLiteral("keychain:aile-sharer-") + handle || ref == QStringLiteral("file:aile-sharer-") + handle))
+        m_s.secrets->remove(ref, [](const auto &) {});
+    m_s.sharers.sharers.removeIf([&](const Catalog::Sharer &s) { return s.handle == handle; });
+    m_s.sharers.credentials.remove(handle);
+    if (m_s.store)
+        m_s.store->removeSharer(handle);
     reply(200, QJsonObject{{QStringLiteral("removed"), handle}});
 }
 

@@ -8,9 +8,31 @@
 #include <functional>
 
 namespace Aile {
-struct EngineContext;
-namespace Keys {
-struct ApiKey;
+class Clock;
+struct EngineSettings;
+namespace State {
+struct SharerBook;
+struct KeyBook;
+}
+namespace Store {
+class Store;
+class TraceSink;
+}
+namespace Health {
+class HealthBook;
+class QuotaBook;
+}
+namespace Billing {
+class SpendBook;
+}
+namespace Dispatch {
+class Verifier;
+}
+namespace Secrets {
+class SecretStore;
+}
+namespace Routing {
+class RequestPlanner;
 }
 
 namespace Api {
@@ -27,13 +49,35 @@ struct ManagementRequest
 };
 using ManagementReply = std::function<void(int status, const QJsonObject &body)>;
 
+/// What the management API uses of the engine, by reference: it is the one component that edits
+/// the engine's state (sharers, keys, the routing section, the catalogue), so it sees most of it;
+/// each call it hands on (keys, catalogue, dry run, replay, usage, trace actions) gets only its part.
+struct ManagementServices
+{
+    Clock &clock;
+    const EngineSettings &settings;
+    State::SharerBook &sharers;            // sharers, their credentials, the catalogue
+    State::KeyBook &keys;
+    QJsonObject &routing;                  // the routing section: default_model, fallback_models, selection, models
+    Store::Store *store;                   // null: nothing is saved (an engine without a store)
+    Store::TraceSink *traces;
+    Health::HealthBook *health;            // null in an engine without one
+    Health::QuotaBook &quota;
+    Billing::SpendBook &spend;
+    Dispatch::Verifier *verifier;
+    Secrets::SecretStore *secrets;
+    const Routing::RequestPlanner &planner;   // the sharers listing and the dry run plan through it
+    const QString &adminTokenRef;             // where the admin token comes from (exports name it)
+    const std::function<void()> &reloadState; // re-reads the store after an import
+};
+
 /// The management API (GUI, CLI and scripts share it): traces, the sharers listing in routing
 /// order, sharer add/edit/remove/re-link, model tests and probes. Callers are authenticated
 /// before they get here (admin token over HTTP; the GUI in-process).
 class ManagementApi
 {
 public:
-    explicit ManagementApi(EngineContext &context) : m_ctx(context) {}
+    explicit ManagementApi(const ManagementServices &services) : m_s(services) {}
     bool handles(const QByteArray &path) const;
     /// Answers through reply, now or later; context guards late answers.
     void handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply);
@@ -45,11 +89,8 @@ private:
     void removeSharer(const QString &handle, const ManagementReply &reply);
     void importConfig(const ManagementRequest &request, const ManagementReply &reply);
     void accountRouting(const ManagementRequest &request, const ManagementReply &reply);
-    // Keys (ManagementKeys.cpp).
-    bool handleKeys(const ManagementRequest &request, const ManagementReply &reply);
-    QJsonObject keyJson(const Keys::ApiKey &key) const;
 
-    EngineContext &m_ctx;
+    ManagementServices m_s;
 };
 
 /// Compares secrets in time independent of where they differ.

@@ -1,10 +1,12 @@
 // The key management calls of the management API: list, create (the plain key shown once),
 // read, edit the name and routing settings (validated, applied without a restart), revoke.
-#include "ManagementApi.h"
+#include "ManagementKeys.h"
 
 #include "config/EntryChecks.h"
 #include "core/Clock.h"
-#include "state/EngineContext.h"
+#include "billing/SpendBook.h"
+#include "state/KeyBook.h"
+#include "state/SharerBook.h"
 #include "keys/ApiKey.h"
 #include "keys/KeyRouting.h"
 #include "keys/Routes.h"
@@ -20,7 +22,9 @@ namespace {
 
 constexpr int MaxKeyName = 100;
 
-QString checkName(const EngineContext &ctx, const QJsonValue &value, const QString &selfId, int *status)
+} // namespace
+
+QString ManagementKeys::checkName(const QJsonValue &value, const QString &selfId, int *status) const
 {
     *status = 400;
     if (!value.isString() || value.toString().trimmed().isEmpty())
@@ -28,7 +32,7 @@ QString checkName(const EngineContext &ctx, const QJsonValue &value, const QStri
     const QString name = value.toString().trimmed();
     if (name.size() > MaxKeyName)
         return QStringLiteral("the key name is %1 characters long; at most %2 are allowed").arg(name.size()).arg(MaxKeyName);
-    for (const Keys::ApiKey &k : ctx.keys) {
+    for (const Keys::ApiKey &k : m_keys.keys) {
         if (k.name == name && k.id != selfId) {
             *status = 409;
             return QStringLiteral("a key named \"%1\" exists already (%2%3); choose another name")
@@ -38,13 +42,11 @@ QString checkName(const EngineContext &ctx, const QJsonValue &value, const QStri
     return {};
 }
 
-} // namespace
-
-QJsonObject ManagementApi::keyJson(const Keys::ApiKey &key) const
+QJsonObject ManagementKeys::keyJson(const Keys::ApiKey &key) const
 {
     // Never the secret, never its hash.
-    const QString day = Store::utcDay(m_ctx.clock->nowMs());
-    const double spent = m_ctx.spend.spent(day, key.id);
+    const QString day = Store::utcDay(m_clock.nowMs());
+    const double spent = m_spend.spent(day, key.id);
     // Today's spend per route and per target, in the routes' own order.
     QJsonArray routeSpend;
     for (const QJsonValue &v : key.routes) {
@@ -52,14 +54,14 @@ QJsonObject ManagementApi::keyJson(const Keys::ApiKey &key) const
         QJsonArray targets;
         for (const Keys::RouteTarget &t : route.targets) {
             QJsonObject o{{QStringLiteral("model"), t.model},
-                          {QStringLiteral("spentUsd"), m_ctx.spend.spent(day, key.id, route.name, t.calls())},
+                          {QStringLiteral("spentUsd"), m_spend.spent(day, key.id, route.name, t.calls())},
                           {QStringLiteral("budgetUsdPerDay"), t.budgetUsdPerDay ? QJsonValue(*t.budgetUsdPerDay) : QJsonValue(QJsonValue::Null)}};
             if (!t.sharer.isEmpty())
                 o.insert(QStringLiteral("sharer"), t.sharer);
             targets.append(o);
         }
         routeSpend.append(QJsonObject{{QStringLiteral("name"), route.name},
-                                      {QStringLiteral("spentUsd"), m_ctx.spend.spent(day, key.id, route.name)},
+                                      {QStringLiteral("spentUsd"), m_spend.spent(day, key.id, route.name)},
                                       {QStringLiteral("budgetUsdPerDay"), route.budgetUsdPerDay ? QJsonValue(*route.budgetUsdPerDay) : QJsonValue(QJsonValue::Null)},
                                       {QStringLiteral("targets"), targets}});
     }
@@ -71,11 +73,11 @@ QJsonObject ManagementApi::keyJson(const Keys::ApiKey &key) const
                        {QStringLiteral("routing"), key.routing},
                        {QStringLiteral("routes"), key.routes},
                        {QStringLiteral("spentTodayUsd"), spent},
-                       {QStringLiteral("listValueTodayUsd"), m_ctx.spend.listValue(day, key.id)},   // on plans, not spent
+                       {QStringLiteral("listValueTodayUsd"), m_spend.listValue(day, key.id)},   // on plans, not spent
                        {QStringLiteral("routeSpend"), routeSpend}};
 }
 
-bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementReply &reply)
+bool ManagementKeys::handle(const ManagementRequest &req, const ManagementReply &reply)
 {
     const QList<QByteArray> parts = req.path.mid(1).split('/');
     if (parts.value(0) != "keys" || parts.size() > 2)
@@ -105,7 +107,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
     if (parts.size() == 1) {
         if (req.method == "GET") {
             QJsonArray keys;
-            for (const Keys::ApiKey &k : m_ctx.keys)
+            for (const Keys::ApiKey &k : m_keys.keys)
                 keys.append(keyJson(k));
             reply(200, QJsonObject{{QStringLiteral("keys"), keys}});
             return true;
@@ -113,29 +115,29 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
         if (req.method != "POST")
             return false;
         int status = 400;
-        const QString nameError = checkName(m_ctx, body.value(QLatin1String("name")), QString(), &status);
+        const QString nameError = checkName(body.value(QLatin1String("name")), QString(), &status);
         if (!nameError.isEmpty()) {
             reply(status, managementError(nameError));
             return true;
         }
         QJsonObject routing;
         QJsonArray routes;
-        QString routingError = Keys::validateRoutes(body.value(QLatin1String("routes")), &m_ctx.catalog, &m_ctx.sharers, &routes);
+        QString routingError = Keys::validateRoutes(body.value(QLatin1String("routes")), &m_sharers.catalog, &m_sharers.sharers, &routes);
         if (routingError.isEmpty())
-            routingError = Keys::validateRouting(body.value(QLatin1String("routing")).toObject(), routes, m_ctx.catalog, &routing);
+            routingError = Keys::validateRouting(body.value(QLatin1String("routing")).toObject(), routes, m_sharers.catalog, &routing);
         if (!routingError.isEmpty()) {
             reply(400, managementError(Config::keyLabel(body.value(QLatin1String("name")).toString().trimmed()) + QStringLiteral(": ") + routingError));
             return true;
         }
         const QString plain = Keys::generateKey();
-        Keys::ApiKey key = Keys::ApiKey::fromPlain(body.value(QLatin1String("name")).toString().trimmed(), plain, m_ctx.clock->nowMs());
+        Keys::ApiKey key = Keys::ApiKey::fromPlain(body.value(QLatin1String("name")).toString().trimmed(), plain, m_clock.nowMs());
         key.routing = routing;
         key.routes = routes;
-        if (m_ctx.store && !m_ctx.store->saveKey(key)) {
+        if (m_store && !m_store->saveKey(key)) {
             reply(500, managementError(QStringLiteral("the key could not be stored; see the engine log")));
             return true;
         }
-        m_ctx.keys.append(key);
+        m_keys.keys.append(key);
         // The plain key is in this answer only; the store keeps its hash.
         reply(201, QJsonObject{{QStringLiteral("key"), keyJson(key)}, {QStringLiteral("plain"), plain}});
         return true;
@@ -144,7 +146,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
     const QString id = QUrl::fromPercentEncoding(parts.at(1));
     if (id == QLatin1String("usage") || id == QLatin1String("route-dry-run") || id == QLatin1String("route-replay") || id == QLatin1String("route-template"))
         return false;
-    Keys::ApiKey *key = m_ctx.key(id);
+    Keys::ApiKey *key = m_keys.key(id);
     if (!key) {
         reply(404, managementError(QStringLiteral("no key %1; GET /keys lists them").arg(id)));
         return true;
@@ -156,8 +158,8 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
     if (req.method == "DELETE") {
         // Revoked, not forgotten: its traces and ledger keep their key, and the proxy answers 401.
         key->revoked = true;
-        if (m_ctx.store)
-            m_ctx.store->saveKey(*key);
+        if (m_store)
+            m_store->saveKey(*key);
         reply(200, QJsonObject{{QStringLiteral("key"), keyJson(*key)}});
         return true;
     }
@@ -170,7 +172,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
     Keys::ApiKey edited = *key;
     if (body.contains(QLatin1String("name"))) {
         int status = 400;
-        const QString nameError = checkName(m_ctx, body.value(QLatin1String("name")), key->id, &status);
+        const QString nameError = checkName(body.value(QLatin1String("name")), key->id, &status);
         if (!nameError.isEmpty()) {
             reply(status, managementError(nameError));
             return true;
@@ -180,7 +182,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
     if (body.contains(QLatin1String("routes"))) {
         // The whole list, replacing the key's; the lists and the routes are checked against each other.
         QJsonArray routes;
-        const QString routesError = Keys::validateRoutes(body.value(QLatin1String("routes")), &m_ctx.catalog, &m_ctx.sharers, &routes);
+        const QString routesError = Keys::validateRoutes(body.value(QLatin1String("routes")), &m_sharers.catalog, &m_sharers.sharers, &routes);
         if (!routesError.isEmpty()) {
             reply(400, managementError(Config::keyLabel(key->name) + QStringLiteral(": ") + routesError));
             return true;
@@ -190,7 +192,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
     if (body.contains(QLatin1String("routing")) || body.contains(QLatin1String("routes"))) {
         QJsonObject routing;
         const QJsonObject asked = body.contains(QLatin1String("routing")) ? body.value(QLatin1String("routing")).toObject() : edited.routing;
-        const QString routingError = Keys::validateRouting(asked, edited.routes, m_ctx.catalog, &routing);
+        const QString routingError = Keys::validateRouting(asked, edited.routes, m_sharers.catalog, &routing);
         if (!routingError.isEmpty()) {
             // Named as the configuration file names it: the same message from both.
             reply(400, managementError(Config::keyLabel(key->name) + QStringLiteral(": ") + routingError));
@@ -198,7 +200,7 @@ bool ManagementApi::handleKeys(const ManagementRequest &req, const ManagementRep
         }
         edited.routing = routing;
     }
-    if (m_ctx.store && !m_ctx.store->saveKey(edited)) {
+    if (m_store && !m_store->saveKey(edited)) {
         reply(500, managementError(QStringLiteral("the key could not be stored; see the engine log")));
         return true;
     }

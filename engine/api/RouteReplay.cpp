@@ -2,7 +2,6 @@
 
 #include "replay/ReplayHistory.h"
 #include "replay/Replayer.h"
-#include "state/EngineContext.h"
 #include "store/Store.h"
 #include "store/TraceSink.h"
 
@@ -73,7 +72,7 @@ std::optional<Replay::ReplayAsk> askFrom(const QByteArray &body, QString *error)
 
 } // namespace
 
-void routeReplay(EngineContext &ctx, const ManagementRequest &req, QObject *guard, const ManagementReply &reply)
+void routeReplay(const Replay::LiveState &live, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &req, QObject *guard, const ManagementReply &reply)
 {
     if (req.body.size() > RouteReplayMaxBody)
         return reply(413, managementError(QStringLiteral("the replay takes at most 256 KiB of JSON: the key, the days, a routing object and one route")));
@@ -82,17 +81,17 @@ void routeReplay(EngineContext &ctx, const ManagementRequest &req, QObject *guar
     if (!ask)
         return reply(400, managementError(error));
     int status = 400;
-    std::optional<Replay::Replayer> prepared = Replay::Replayer::prepare(ctx, *ask, &status, &error);
+    std::optional<Replay::Replayer> prepared = Replay::Replayer::prepare(live, *ask, &status, &error);
     if (!prepared)
         return reply(status, managementError(error));
-    if (!ctx.store)
+    if (!store)
         return reply(503, managementError(QStringLiteral("the engine runs without a store: there is no recorded history to replay")));
 
-    const QString path = ctx.store->path();
-    auto start = [&ctx, guard, reply, path, replayer = std::move(*prepared)]() mutable {
+    const QString path = store->path();
+    auto start = [store, guard, reply, path, replayer = std::move(*prepared)]() mutable {
         if (path == QLatin1String(":memory:") || !guard) {
             // An in-memory store cannot be opened twice: replay on this thread.
-            const Answer a = replayOn(*ctx.store, std::move(replayer));
+            const Answer a = replayOn(*store, std::move(replayer));
             return reply(a.first, a.second);
         }
         auto promise = std::make_shared<QPromise<Answer>>();
@@ -114,8 +113,8 @@ void routeReplay(EngineContext &ctx, const ManagementRequest &req, QObject *guar
         });
     };
     // Requests that just finished are in the history: read once the writer has committed them.
-    if (ctx.traces && guard)
-        ctx.traces->whenWritten(guard, std::move(start));
+    if (traces && guard)
+        traces->whenWritten(guard, std::move(start));
     else
         start();
 }

@@ -1,9 +1,13 @@
 #pragma once
 
 #include "ManagementApi.h"
+#include "replay/Replayer.h"
 
 namespace Aile {
-struct EngineContext;
+namespace Store {
+class Store;
+class TraceSink;
+}
 
 namespace Api {
 
@@ -12,7 +16,8 @@ namespace Api {
 /// checked here, on the engine thread; the history is read and planned on a pool thread with its
 /// own read-only connection, so a long replay never holds up requests. Nothing is sent, charged
 /// or written. context guards the late answer.
-void routeReplay(EngineContext &context, const ManagementRequest &request, QObject *guard, const ManagementReply &reply);
+/// live: what the replay copies; store: the recorded history (null: none to replay), read once traces has written.
+void routeReplay(const Replay::LiveState &live, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &request, QObject *guard, const ManagementReply &reply);
 
 /// Bodies larger than this are refused: a routing object and one route are small.
 constexpr qsizetype RouteReplayMaxBody = 256 * 1024;

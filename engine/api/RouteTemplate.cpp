@@ -1,6 +1,7 @@
 #include "RouteTemplate.h"
 
-#include "state/EngineContext.h"
+#include "state/KeyBook.h"
+#include "state/SharerBook.h"
 #include "billing/Quote.h"
 #include "keys/KeyRouting.h"
 #include "routing/ModelNaming.h"
@@ -28,7 +29,7 @@ QString bare(const QString &id)
 
 } // namespace
 
-void routeTemplate(const EngineContext &ctx, const ManagementRequest &req, const ManagementReply &reply)
+void routeTemplate(const State::KeyBook &keys, const State::SharerBook &book, const ManagementRequest &req, const ManagementReply &reply)
 {
     const QString model = req.queryValue(QStringLiteral("model")).trimmed();
     if (model.isEmpty() || model.contains(QLatin1Char('/')))
@@ -36,7 +37,7 @@ void routeTemplate(const EngineContext &ctx, const ManagementRequest &req, const
                                                          "(optionally &key=<key id>)")));
     const Keys::ApiKey *key = nullptr;
     if (const QString k = req.queryValue(QStringLiteral("key")); !k.isEmpty()) {
-        key = ctx.key(k);
+        key = keys.key(k);
         if (!key)
             return reply(404, managementError(QStringLiteral("no key %1; GET /keys lists them").arg(k)));
     }
@@ -51,11 +52,11 @@ void routeTemplate(const EngineContext &ctx, const ManagementRequest &req, const
     };
     QList<Found> found;
     QJsonArray ambiguous, skipped;
-    for (const Catalog::ProviderInfo &p : ctx.catalog.providers()) {
+    for (const Catalog::ProviderInfo &p : book.catalog.providers()) {
         if (p.selfHosted)
             continue;   // self-hosted capacity is never added
         QString exact;
-        for (const Catalog::ModelInfo *m : ctx.catalog.modelsOf(p.id)) {
+        for (const Catalog::ModelInfo *m : book.catalog.modelsOf(p.id)) {
             QStringList names{m->id};
             names += m->aliases;
             for (const QString &n : names) {
@@ -87,8 +88,8 @@ void routeTemplate(const EngineContext &ctx, const ManagementRequest &req, const
         // The key's sharer lists: a provider none of whose sharers the key may use is left out.
         std::optional<double> price;
         bool anySharer = false, allowed = false;
-        const Catalog::ModelInfo *info = ctx.catalog.model(p.id, exact);
-        for (const Catalog::Sharer &s : ctx.sharers) {
+        const Catalog::ModelInfo *info = book.catalog.model(p.id, exact);
+        for (const Catalog::Sharer &s : book.sharers) {
             if (s.provider != p.id || s.blocked || !(s.offers(exact) || (info && s.offers(info->id))))
                 continue;
             anySharer = true;

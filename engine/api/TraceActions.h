@@ -2,6 +2,23 @@
 
 #include "ManagementApi.h"
 
+namespace Aile {
+class Clock;
+namespace State {
+struct SharerBook;
+}
+namespace Store {
+class Store;
+class TraceSink;
+}
+namespace Health {
+class HealthBook;
+}
+namespace Dispatch {
+class Verifier;
+}
+}
+
 namespace Aile::Api {
 
 /// From a trace to a fix (docs/management-api.md, "Trace actions"): POST /traces/{id}/actions
@@ -16,13 +33,25 @@ namespace Aile::Api {
 class TraceActions
 {
 public:
+    /// What an action reads and moves: the trace (store, once traces has written it), the
+    /// sharer, its health and the verifier; the action's own trace goes to traces. Null: none.
+    struct Services
+    {
+        const Clock &clock;
+        const State::SharerBook &sharers;
+        Store::Store *store;
+        Store::TraceSink *traces;
+        Health::HealthBook *health;
+        Dispatch::Verifier *verifier;
+    };
+
     static bool handles(const QByteArray &path);
     /// context: the caller's lifetime (the exchange); the reply is dropped when it is gone.
-    static void handle(EngineContext &ctx, const ManagementRequest &request, QObject *context, const ManagementReply &reply);
+    static void handle(const Services &services, const ManagementRequest &request, QObject *context, const ManagementReply &reply);
 
 private:
-    static void act(EngineContext &ctx, const QString &traceId, const QJsonObject &body, QObject *context, const ManagementReply &reply);
-    static void record(EngineContext &ctx, const QString &traceId, const QString &action, const QString &handle, const QString &model,
+    static void act(const Services &services, const QString &traceId, const QJsonObject &body, QObject *context, const ManagementReply &reply);
+    static void record(const Services &services, const QString &traceId, const QString &action, const QString &handle, const QString &model,
                        bool ok, const QString &message);
 };
 

@@ -1,7 +1,7 @@
 #include "UsageApi.h"
 
 #include "core/Clock.h"
-#include "state/EngineContext.h"
+#include "state/KeyBook.h"
 #include "store/Store.h"
 #include "store/TraceSink.h"
 #include "store/UsageSummary.h"
@@ -15,7 +15,7 @@ constexpr int DefaultDays = 14;
 constexpr int MaxDays = 90;
 } // namespace
 
-void usageSpend(EngineContext &ctx, const ManagementRequest &req, QObject *context, const ManagementReply &reply)
+void usageSpend(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &req, QObject *context, const ManagementReply &reply)
 {
     int days = DefaultDays;
     if (req.hasQuery(QStringLiteral("days"))) {
@@ -27,19 +27,19 @@ void usageSpend(EngineContext &ctx, const ManagementRequest &req, QObject *conte
     }
     QString keyId;
     if (const QString asked = req.queryValue(QStringLiteral("key")); !asked.isEmpty()) {
-        const Keys::ApiKey *key = ctx.key(asked);
+        const Keys::ApiKey *key = keys.key(asked);
         if (!key)
             return reply(404, managementError(QStringLiteral("no key %1; GET /keys lists them").arg(asked)));
         keyId = key->id;
     }
-    const QStringList dayList = Store::daysUpTo(ctx.clock->nowMs(), days);
-    if (!ctx.store || !ctx.traces)
+    const QStringList dayList = Store::daysUpTo(clock.nowMs(), days);
+    if (!store || !traces)
         return reply(200, Store::summarizeUsage(dayList, {}, {}).toJson());
     // A request that just finished is counted: read once the writer has committed it.
     QPointer<QObject> guard(context);
-    ctx.traces->whenWritten(context, [&ctx, guard, dayList, keyId, reply] {
+    traces->whenWritten(context, [store, guard, dayList, keyId, reply] {
         if (guard)
-            reply(200, Store::readUsage(*ctx.store, dayList, keyId).toJson());
+            reply(200, Store::readUsage(*store, dayList, keyId).toJson());
     });
 }
 

@@ -17,6 +17,15 @@ QString normalizeHandle(const QString &handle)
     return QLatin1Char('L') + h.mid(1).toLower();
 }
 
+const Sharer *findSharer(const QList<Sharer> &sharers, const QString &handle)
+{
+    const QString h = normalizeHandle(handle);
+    for (const Sharer &s : sharers)
+        if (s.handle == h)
+            return &s;
+    return nullptr;
+}
+
 QJsonObject PriceSheet::toJson() const
 {
     switch (mode) {

@@ -82,5 +82,7 @@ QString needsKeyMessage();
 
 /// "L" + 16 hex digits, read in any case; returns the canonical lower-case form or empty.
 QString normalizeHandle(const QString &handle);
+/// The sharer of a handle (any case) in a list, or null: every lookup by handle goes through here.
+const Sharer *findSharer(const QList<Sharer> &sharers, const QString &handle);
 
 } // namespace Aile::Catalog

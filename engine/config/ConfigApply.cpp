@@ -1,6 +1,8 @@
 #include "ConfigApply.h"
 
-#include "state/EngineContext.h"
+#include "core/EngineSettings.h"
+#include "state/KeyBook.h"
+#include "state/SharerBook.h"
 #include "secrets/SecretStore.h"
 #include "store/Store.h"
 
@@ -102,24 +104,25 @@ bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QStrin
     return true;
 }
 
-QJsonObject exportConfig(const EngineContext &ctx, const QString &adminTokenRef)
+QJsonObject exportConfig(const State::SharerBook &book, const State::KeyBook &keyBook, const QJsonObject &routing,
+                         const EngineSettings &settings, const QString &adminTokenRef)
 {
     QJsonArray providers, sharers, keys, models;
-    for (const Catalog::ProviderInfo &p : ctx.catalog.providers())
+    for (const Catalog::ProviderInfo &p : book.catalog.providers())
         if (!p.builtIn)
             providers.append(p.toJson());
-    for (const Catalog::ModelInfo &m : ctx.catalog.models())
+    for (const Catalog::ModelInfo &m : book.catalog.models())
         if (m.overridden)
             models.append(m.toJson());
-    for (const Catalog::Sharer &s : ctx.sharers)
+    for (const Catalog::Sharer &s : book.sharers)
         sharers.append(s.toJson()); // a credential reference, never the credential
-    for (const Keys::ApiKey &k : ctx.keys)
+    for (const Keys::ApiKey &k : keyBook.keys)
         keys.append(QJsonObject{{QStringLiteral("name"), k.name}, {QStringLiteral("routing"), k.routing}, {QStringLiteral("routes"), k.routes}});
     QJsonObject out{{QStringLiteral("providers"), providers},
                     {QStringLiteral("sharers"), sharers},
                     {QStringLiteral("keys"), keys},
-                    {QStringLiteral("routing"), ctx.routing},
-                    {QStringLiteral("settings"), ctx.settings.toJson()}};
+                    {QStringLiteral("routing"), routing},
+                    {QStringLiteral("settings"), settings.toJson()}};
     if (!models.isEmpty())
         out.insert(QStringLiteral("catalog"), QJsonObject{{QStringLiteral("models"), models}});
     if (Secrets::Reference::parse(adminTokenRef).has_value())

@@ -6,7 +6,11 @@
 #include <QtCore/QStringList>
 
 namespace Aile {
-struct EngineContext;
+struct EngineSettings;
+namespace State {
+struct SharerBook;
+struct KeyBook;
+}
 namespace Store {
 class Store;
 }
@@ -21,7 +25,9 @@ bool applyToStore(const ConfigFile &config, Store::Store &store, qint64 nowMs, Q
 
 /// The running configuration in the configuration file's format, without any secret: sharers
 /// keep their credential references, keys their name and routing (never the key or its hash).
-QJsonObject exportConfig(const EngineContext &context, const QString &adminTokenRef);
+/// routing: the engine's routing section; adminTokenRef: where the admin token comes from.
+QJsonObject exportConfig(const State::SharerBook &sharers, const State::KeyBook &keys, const QJsonObject &routing,
+                         const EngineSettings &settings, const QString &adminTokenRef);
 
 } // namespace Config
 } // namespace Aile

@@ -1,22 +1,12 @@
 #include "DispatchServices.h"
 
-#include "state/EngineContext.h"
+#include "catalog/Sharer.h"
 
 namespace Aile::Dispatch {
 
 const Catalog::Sharer *DispatchServices::sharer(const QString &handle) const
 {
-    const QString h = Catalog::normalizeHandle(handle);
-    for (const Catalog::Sharer &s : sharers)
-        if (s.handle == h)
-            return &s;
-    return nullptr;
-}
-
-DispatchServices DispatchServices::of(EngineContext &ctx)
-{
-    return DispatchServices{*ctx.clock, ctx.settings, ctx.catalog, ctx.sharers, ctx.credentials, *ctx.upstream, ctx.health,
-                            ctx.quota, ctx.failing, ctx.pins, ctx.spend, ctx.traces, ctx.store, ctx.nodes};
+    return Catalog::findSharer(sharers, handle);
 }
 
 } // namespace Aile::Dispatch

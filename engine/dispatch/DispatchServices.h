@@ -7,7 +7,6 @@
 namespace Aile {
 class Clock;
 struct EngineSettings;
-struct EngineContext;
 namespace Catalog {
 class Catalog;
 struct Sharer;
@@ -35,7 +34,7 @@ class TraceSink;
 namespace Dispatch {
 
 /// What a proxied request uses of the engine, and nothing else: by reference, built from the
-/// engine's state when the request starts (of()). It reads the catalogue, the sharers and their
+/// engine's state once, by the engine (host/). It reads the catalogue, the sharers and their
 /// credentials; it moves health, quota windows, failing sharers, pins, today's spend and the trace
 /// sink; it dials through the upstream client.
 struct DispatchServices
@@ -57,8 +56,6 @@ struct DispatchServices
 
     /// A sharer by its handle (any case), or null.
     const Catalog::Sharer *sharer(const QString &handle) const;
-
-    static DispatchServices of(EngineContext &context);
 };
 
 } // namespace Dispatch

@@ -2,7 +2,8 @@
 
 #include "health/HealthBook.h"
 #include "core/Clock.h"
-#include "state/EngineContext.h"
+#include "core/EngineSettings.h"
+#include "state/SharerBook.h"
 #include "dispatch/UpstreamRequestBuilder.h"
 #include "http/UpstreamClient.h"
 #include "store/Store.h"
@@ -29,35 +30,39 @@ std::pair<Wire::Endpoint, QJsonObject> minimalRequest(const Catalog::ProviderInf
 
 } // namespace
 
-Verifier::Verifier(EngineContext &context, QObject *parent) : QObject(parent), m_ctx(context) {}
+Verifier::Verifier(Clock &clock, const EngineSettings &settings, State::SharerBook &sharers, Http::UpstreamClient &upstream,
+                   Health::HealthBook *health, Store::Store *store, QObject *parent)
+    : QObject(parent), m_clock(clock), m_settings(settings), m_book(sharers), m_upstream(upstream), m_health(health), m_store(store)
+{
+}
 
 void Verifier::testModel(const QString &handle, const QString &model, Done done)
 {
-    const Catalog::Sharer *sharer = m_ctx.sharer(handle);
+    const Catalog::Sharer *sharer = m_book.sharer(handle);
     if (!sharer) {
         done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 404}, {QStringLiteral("message"), QStringLiteral("no sharer %1").arg(handle)}});
         return;
     }
-    if (!m_ctx.credentials.contains(sharer->handle)) {
+    if (!m_book.credentials.contains(sharer->handle)) {
         const QString why = sharer->usesClientLogin()
                                 ? QStringLiteral("this sharer uses the requesting tool's own subscription login, which only that tool's "
                                                  "requests carry: test it by sending a request from the tool")
-                                : QStringLiteral("no credential: %1").arg(m_ctx.credentialErrors.value(sharer->handle));
+                                : QStringLiteral("no credential: %1").arg(m_book.credentialErrors.value(sharer->handle));
         done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), why}});
         return;
     }
-    const auto [endpoint, body] = minimalRequest(m_ctx.catalog.provider(sharer->provider), model);
+    const auto [endpoint, body] = minimalRequest(m_book.catalog.provider(sharer->provider), model);
     Http::HttpRequest inbound;
     inbound.path = Wire::pathOf(endpoint);
     const Http::UpstreamRequest request =
-        Dispatch::buildUpstreamRequest({m_ctx.catalog, m_ctx.settings.connectTimeoutMs, m_ctx.credentials}, *sharer, endpoint, inbound, QJsonDocument(body).toJson(QJsonDocument::Compact));
-    const qint64 started = m_ctx.clock->nowMs();
-    Http::UpstreamCall *call = m_ctx.upstream->send(request, this);
+        Dispatch::buildUpstreamRequest({m_book.catalog, m_settings.connectTimeoutMs, m_book.credentials}, *sharer, endpoint, inbound, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    const qint64 started = m_clock.nowMs();
+    Http::UpstreamCall *call = m_upstream.send(request, this);
     auto body_ = std::make_shared<QByteArray>();
     const QString h = sharer->handle;
     bound(call, TestDeadlineMs, [this, started, model, done] {
         done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
-                         {QStringLiteral("ms"), m_ctx.clock->nowMs() - started},
+                         {QStringLiteral("ms"), m_clock.nowMs() - started},
                          {QStringLiteral("message"), QStringLiteral("%1 was not answered within %2 s of connecting; the test gave up")
                                                          .arg(model).arg(TestDeadlineMs / 1000)}});
     });
@@ -69,47 +74,47 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
         const int status = call->status();
         const bool ok = status >= 200 && status < 300;
         if (ok) {
-            if (Catalog::Sharer *s = m_ctx.sharer(h)) {
+            if (Catalog::Sharer *s = m_book.sharer(h)) {
                 if (!s->tested.contains(model))
                     s->tested.append(model);
-                if (m_ctx.store)
-                    m_ctx.store->saveSharer(*s);
+                if (m_store)
+                    m_store->saveSharer(*s);
             }
-            if (m_ctx.health) {
-                m_ctx.health->restore(h); // a passing model test restores a dead key
-                m_ctx.health->recordSuccess(h, m_ctx.clock->nowMs() - started);
+            if (m_health) {
+                m_health->restore(h); // a passing model test restores a dead key
+                m_health->recordSuccess(h, m_clock.nowMs() - started);
             }
-        } else if ((status == 401 || status == 403) && m_ctx.health) {
-            m_ctx.health->recordFailure(h, model, Health::Failure::AuthRefused);
+        } else if ((status == 401 || status == 403) && m_health) {
+            m_health->recordFailure(h, model, Health::Failure::AuthRefused);
         }
         call->deleteLater();
         Q_EMIT sharerChanged(h);
         done(QJsonObject{{QStringLiteral("ok"), ok},
                          {QStringLiteral("status"), status},
-                         {QStringLiteral("ms"), m_ctx.clock->nowMs() - started},
+                         {QStringLiteral("ms"), m_clock.nowMs() - started},
                          {QStringLiteral("message"), ok ? QStringLiteral("%1 answered").arg(model)
                                                         : QStringLiteral("HTTP %1: %2").arg(status).arg(QString::fromUtf8(body_->left(300)).simplified())}});
     });
     connect(call, &Http::UpstreamCall::failed, this, [this, call, started, done](Http::UpstreamError, const QString &detail) {
         call->deleteLater();
         done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
-                         {QStringLiteral("ms"), m_ctx.clock->nowMs() - started}, {QStringLiteral("message"), detail}});
+                         {QStringLiteral("ms"), m_clock.nowMs() - started}, {QStringLiteral("message"), detail}});
     });
 }
 
 void Verifier::probe(const QString &handle, Done done)
 {
-    const Catalog::Sharer *sharer = m_ctx.sharer(handle);
-    if (!sharer || !m_ctx.credentials.contains(sharer->handle)) {
+    const Catalog::Sharer *sharer = m_book.sharer(handle);
+    if (!sharer || !m_book.credentials.contains(sharer->handle)) {
         done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
                          {QStringLiteral("message"), sharer ? QStringLiteral("no credential") : QStringLiteral("no such sharer")}});
         return;
     }
     // The cheapest authenticated call every provider here answers: list its models.
     Http::HttpRequest inbound;
-    Http::UpstreamRequest request = Dispatch::buildUpstreamRequest({m_ctx.catalog, m_ctx.settings.connectTimeoutMs, m_ctx.credentials}, *sharer, Wire::Endpoint::ChatCompletions, inbound, {});
-    const Catalog::ProviderInfo *p = m_ctx.catalog.provider(sharer->provider);
-    QString base = m_ctx.baseUrlOf(*sharer);
+    Http::UpstreamRequest request = Dispatch::buildUpstreamRequest({m_book.catalog, m_settings.connectTimeoutMs, m_book.credentials}, *sharer, Wire::Endpoint::ChatCompletions, inbound, {});
+    const Catalog::ProviderInfo *p = m_book.catalog.provider(sharer->provider);
+    QString base = m_book.baseUrlOf(*sharer);
     while (base.endsWith(QLatin1Char('/')))
         base.chop(1);
     request.method = "GET";
@@ -117,10 +122,10 @@ void Verifier::probe(const QString &handle, Done done)
     request.headers.remove("content-type");
     request.url = QUrl(base + (p ? p->apiPath : QStringLiteral("/v1")) + QStringLiteral("/models"));
     const QString h = sharer->handle;
-    Http::UpstreamCall *call = m_ctx.upstream->send(request, this);
+    Http::UpstreamCall *call = m_upstream.send(request, this);
     bound(call, ProbeDeadlineMs, [this, h, done] {
-        if (m_ctx.health)
-            m_ctx.health->recordProbe(h, false, false);
+        if (m_health)
+            m_health->recordProbe(h, false, false);
         Q_EMIT sharerChanged(h);
         done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
                          {QStringLiteral("message"), QStringLiteral("the provider did not answer within %1 s of connecting").arg(ProbeDeadlineMs / 1000)}});
@@ -129,8 +134,8 @@ void Verifier::probe(const QString &handle, Done done)
         const int status = call->status();
         const bool answered = status >= 200 && status < 300;
         const bool refused = status == 401 || status == 403;
-        if (m_ctx.health)
-            m_ctx.health->recordProbe(h, answered, refused);
+        if (m_health)
+            m_health->recordProbe(h, answered, refused);
         call->deleteLater();
         Q_EMIT sharerChanged(h);
         done(QJsonObject{{QStringLiteral("ok"), answered}, {QStringLiteral("status"), status},
@@ -139,8 +144,8 @@ void Verifier::probe(const QString &handle, Done done)
                                                                         : QStringLiteral("HTTP %1").arg(status)}});
     });
     connect(call, &Http::UpstreamCall::failed, this, [this, call, h, done](Http::UpstreamError, const QString &detail) {
-        if (m_ctx.health)
-            m_ctx.health->recordProbe(h, false, false);
+        if (m_health)
+            m_health->recordProbe(h, false, false);
         call->deleteLater();
         done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), detail}});
     });
@@ -153,7 +158,7 @@ void Verifier::bound(Http::UpstreamCall *call, qint64 ms, std::function<void()> 
     // No context object: this runs even when the call goes down with the verifier.
     connect(call, &QObject::destroyed, [deadline] { delete deadline; });
     connect(call, &Http::UpstreamCall::connected, this, [this, call, deadline, ms, onTimeout] {
-        deadline->start(m_ctx.clock, ms, call, [call, onTimeout] {
+        deadline->start(&m_clock, ms, call, [call, onTimeout] {
             if (call->isDone())
                 return;
             call->abort();   // no finished or failed follows: this is the answer
@@ -166,15 +171,15 @@ void Verifier::bound(Http::UpstreamCall *call, qint64 ms, std::function<void()> 
 void Verifier::startProbing(qint64 intervalMs)
 {
     m_intervalMs = qMax<qint64>(60'000, intervalMs);
-    m_ctx.clock->schedule(m_intervalMs, this, [this] { probeAll(); });
+    m_clock.schedule(m_intervalMs, this, [this] { probeAll(); });
 }
 
 void Verifier::probeAll()
 {
-    for (const Catalog::Sharer &s : m_ctx.sharers)
-        if (!s.blocked && m_ctx.credentials.contains(s.handle))
+    for (const Catalog::Sharer &s : m_book.sharers)
+        if (!s.blocked && m_book.credentials.contains(s.handle))
             probe(s.handle, [](const QJsonObject &) {});
-    m_ctx.clock->schedule(m_intervalMs, this, [this] { probeAll(); });
+    m_clock.schedule(m_intervalMs, this, [this] { probeAll(); });
 }
 
 } // namespace Aile::Dispatch

@@ -6,9 +6,20 @@
 #include <functional>
 
 namespace Aile {
-struct EngineContext;
+class Clock;
+struct EngineSettings;
 namespace Http {
 class UpstreamCall;
+class UpstreamClient;
+}
+namespace Health {
+class HealthBook;
+}
+namespace State {
+struct SharerBook;
+}
+namespace Store {
+class Store;
 }
 }
 
@@ -22,7 +33,10 @@ class Verifier : public QObject
     Q_OBJECT
 public:
     using Done = std::function<void(const QJsonObject &result)>;
-    explicit Verifier(EngineContext &context, QObject *parent = nullptr);
+    /// It dials the book's sharers with their credentials through upstream, records what it learns
+    /// in health (null: nowhere) and saves a sharer's tested models to store (null: kept in memory).
+    Verifier(Clock &clock, const EngineSettings &settings, State::SharerBook &sharers, Http::UpstreamClient &upstream,
+             Health::HealthBook *health, Store::Store *store, QObject *parent = nullptr);
 
     /// From the connection up, a probe must be answered within this (a hung upstream costs one
     /// connection for this long, never one per probe interval).
@@ -43,7 +57,12 @@ private:
     void probeAll();
     /// Aborts the call unless it ends within ms of connecting; then onTimeout runs (once).
     void bound(Http::UpstreamCall *call, qint64 ms, std::function<void()> onTimeout);
-    EngineContext &m_ctx;
+    Clock &m_clock;
+    const EngineSettings &m_settings;
+    State::SharerBook &m_book;
+    Http::UpstreamClient &m_upstream;
+    Health::HealthBook *m_health;
+    Store::Store *m_store;
     qint64 m_intervalMs = 0;
 };
 

@@ -16,6 +16,7 @@
 #include "NodePinger.h"
 #include "StoreWatch.h"
 #include "routing/Affinity.h"
+#include "routing/RequestPlanner.h"
 #include "dispatch/Verifier.h"
 #include "http/HttpServer.h"
 #include "http/UpstreamClient.h"
@@ -164,8 +165,20 @@ void Engine::start()
     connect(m_ctx.traces, &Store::TraceSink::tracesRecorded, this, &Engine::tracesRecorded);
     // The access log is formatted from the batches the sink publishes, off the request's path.
     connect(m_ctx.traces, &Store::TraceSink::tracesRecorded, this, [](const QList<Store::TraceRecord> &batch) { Log::logAccess(batch); });
-    m_management = std::make_unique<Api::ManagementApi>(m_ctx);
-    m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_management.get());
+    m_secrets = new Secrets::SecretStore(m_options.secretService, m_options.fileSecretsPath, this);
+    m_ctx.secrets = m_secrets;
+    m_verifier = new Dispatch::Verifier(*m_ctx.clock, m_ctx.settings, m_ctx, *m_ctx.upstream, m_ctx.health, m_ctx.store, this);
+    m_ctx.verifier = m_verifier;
+    // Each component is handed the parts of the state it uses (docs/architecture.md, "Services").
+    m_planner = std::make_unique<Routing::RequestPlanner>(
+        Routing::RoutingServices::of(m_ctx, *m_ctx.clock, m_ctx.settings, m_ctx.routing, m_ctx.health, m_ctx.quota, m_ctx.failing, m_ctx.spend, m_ctx.draw, m_ctx.nodes),
+        m_ctx.routeTurns, m_ctx.pins, m_ctx.clock);
+    const Dispatch::DispatchServices dispatch{*m_ctx.clock, m_ctx.settings, m_ctx.catalog, m_ctx.sharers, m_ctx.credentials, *m_ctx.upstream, m_ctx.health,
+                                              m_ctx.quota, m_ctx.failing, m_ctx.pins, m_ctx.spend, m_ctx.traces, m_ctx.store, m_ctx.nodes};
+    m_management = std::make_unique<Api::ManagementApi>(Api::ManagementServices{
+        *m_ctx.clock, m_ctx.settings, m_ctx, m_ctx, m_ctx.routing, m_ctx.store, m_ctx.traces, m_ctx.health, m_ctx.quota, m_ctx.spend,
+        m_ctx.verifier, m_ctx.secrets, *m_planner, m_ctx.adminTokenRef, m_ctx.reloadState});
+    m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_ctx.adminToken, *m_planner, dispatch, m_management.get());
     m_traceStream = new Api::TraceStream(m_ctx.traces, this);   // windows attached over HTTP
     m_router->setTraceStream(m_traceStream);
     m_adminCalls = std::make_unique<Api::AdminCalls>();
@@ -174,8 +187,6 @@ void Engine::start()
     m_adminCalls->shutdown = [this] { QTimer::singleShot(100, this, &Engine::stop); };
     m_router->setAdminCalls(m_adminCalls.get());
     m_ctx.adminTokenRef = m_adminTokenRef;
-    m_secrets = new Secrets::SecretStore(m_options.secretService, m_options.fileSecretsPath, this);
-    m_ctx.secrets = m_secrets;
     m_ctx.reloadState = [this] {
         // After an import: read the store again and look up credentials that are new. A secret in
         // memory stays only with the reference it was read for, and never with a sharer that
@@ -200,8 +211,6 @@ void Engine::start()
         Q_EMIT statusChanged(status());
     };
     watchSharedStore();
-    m_verifier = new Dispatch::Verifier(m_ctx, this);
-    m_ctx.verifier = m_verifier;
     connect(m_verifier, &Dispatch::Verifier::sharerChanged, this, [this] { Q_EMIT statusChanged(status()); });
     // Whether a keychain answers, for the GUI to say so plainly; read-only, so it never prompts.
     m_secrets->probeKeychain(

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/Clock.h"
-#include "state/EngineContext.h"
+#include "EngineContext.h"
 #include "store/TraceRecord.h"
 
 #include <QtCore/QJsonArray>
@@ -29,6 +29,7 @@ class StoreWriter;
 }
 namespace Routing {
 class PinBook;
+class RequestPlanner;
 }
 namespace Config {
 struct ConfigFile;
@@ -145,6 +146,7 @@ private:
     NodePinger *m_nodePinger = nullptr;
     Dispatch::Verifier *m_verifier = nullptr;
     EngineContext m_ctx;
+    std::unique_ptr<Routing::RequestPlanner> m_planner;   // over m_ctx: requests, dry runs and the listing plan here
     Http::HttpServer *m_server = nullptr;
     std::unique_ptr<Api::ManagementApi> m_management;
     std::unique_ptr<Api::ApiRouter> m_router;

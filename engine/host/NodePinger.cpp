@@ -3,7 +3,7 @@
 #include "catalog/Sharer.h"
 #include "health/NodeBook.h"
 #include "http/UpstreamClient.h"
-#include "state/EngineContext.h"
+#include "host/EngineContext.h"
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLoggingCategory>

@@ -63,14 +63,14 @@ Outcome actualOf(const Store::TraceRecord &t)
 
 } // namespace
 
-std::optional<Replayer> Replayer::prepare(const EngineContext &live, const ReplayAsk &ask, int *status, QString *error)
+std::optional<Replayer> Replayer::prepare(const LiveState &live, const ReplayAsk &ask, int *status, QString *error)
 {
     auto fail = [&](int s, const QString &why) {
         *status = s;
         *error = why;
         return std::nullopt;
     };
-    const Keys::ApiKey *key = live.key(ask.key);
+    const Keys::ApiKey *key = live.keys.key(ask.key);
     if (ask.key.isEmpty())
         return fail(400, QStringLiteral("say which key's requests to replay: {\"key\": \"k_…\"} (GET /keys lists them)"));
     if (!key)
@@ -98,7 +98,7 @@ std::optional<Replayer> Replayer::prepare(const EngineContext &live, const Repla
         if (!replaced)
             routes.append(*ask.route);
         QJsonArray normalized;
-        if (const QString bad = Keys::validateRoutes(routes, &live.catalog, &live.sharers, &normalized); !bad.isEmpty())
+        if (const QString bad = Keys::validateRoutes(routes, &live.sharers.catalog, &live.sharers.sharers, &normalized); !bad.isEmpty())
             return fail(400, bad);
         r.m_key.routes = normalized;
         r.m_route = name;
@@ -112,7 +112,7 @@ std::optional<Replayer> Replayer::prepare(const EngineContext &live, const Repla
     if (ask.routing || ask.route) {
         QJsonObject normalized;
         const QJsonObject routing = ask.routing.value_or(r.m_key.routing);
-        if (const QString bad = Keys::validateRouting(routing, r.m_key.routes, live.catalog, &normalized); !bad.isEmpty())
+        if (const QString bad = Keys::validateRouting(routing, r.m_key.routes, live.sharers.catalog, &normalized); !bad.isEmpty())
             return fail(400, bad);
         r.m_key.routing = normalized;
         if (ask.routing)
@@ -121,30 +121,17 @@ std::optional<Replayer> Replayer::prepare(const EngineContext &live, const Repla
 
     // A detached copy of the engine's state: the planner reads it as it reads the live one, but
     // nothing it does can reach the store, the upstream, the health book, the pins or a turn.
-    r.m_clock = std::make_shared<ManualClock>(live.clock->nowMs());
-    r.m_untilMs = live.clock->nowMs();
+    r.m_clock = std::make_shared<ManualClock>(live.clock.nowMs());
+    r.m_untilMs = live.clock.nowMs();
     // Whole UTC days, today included, so a daily budget starts each day from nothing as it did.
     r.m_sinceMs = (r.m_untilMs / DayMs - (ask.days - 1)) * DayMs;
-    r.m_ctx = std::make_shared<EngineContext>(live);
-    EngineContext &c = *r.m_ctx;
-    c.clock = r.m_clock.get();
-    c.store = nullptr;
-    c.upstream = nullptr;
-    c.traces = nullptr;
-    c.health = nullptr;   // recorded health stands in (HealthTimeline)
-    c.verifier = nullptr;
-    c.secrets = nullptr;
-    c.pins = nullptr;     // no pins: a replay keeps no conversations
-    c.reloadState = {};
-    c.quota = {};
-    c.failing = {};
-    c.spend = {};
-    c.routeTurns.clear();
-    c.draw.seed(ReplaySeed);
-    c.adminToken.clear();
-    for (auto it = c.credentials.begin(); it != c.credentials.end(); ++it)
+    // No health book (recorded health stands in: HealthTimeline), no pins (a replay keeps no
+    // conversations), no quota windows, failing sharers, spend or turns of the live engine.
+    r.m_ctx = std::make_shared<Detached>(Detached{live.sharers, live.keys, live.settings, live.routing, {}, {}, {}, {}, QRandomGenerator(ReplaySeed)});
+    Detached &c = *r.m_ctx;
+    for (auto it = c.sharers.credentials.begin(); it != c.sharers.credentials.end(); ++it)
         it.value().clear();   // the planner asks only whether a sharer has one; no secret leaves the engine thread
-    for (Keys::ApiKey &k : c.keys) {
+    for (Keys::ApiKey &k : c.keys.keys) {
         if (k.id == r.m_key.id)
             k = r.m_key;
     }
@@ -174,14 +161,17 @@ Outcome Replayer::project(const Store::TraceRecord &t, const HealthTimeline &hea
     if (bodyAt == m_bodies.constEnd())
         bodyAt = m_bodies.insert(bodyKey, bodyFor(endpoint, model, t.maxOutputTokens, t.stream));
     const QJsonObject &body = *bodyAt;
-    const Keys::ApiKey *key = m_ctx->key(m_key.id);
+    const Keys::ApiKey *key = m_ctx->keys.key(m_key.id);
     Routing::RecordedFacts recorded;
     recorded.promptTokens = qMax<qint64>(0, t.inputTokens);
     bool seeded = false;
     if (const quint64 seed = t.session.toULongLong(&seeded, 16); seeded)
         recorded.drawSeed = seed;
     const Routing::RequestPlan planned =
-        Routing::RequestPlanner(*m_ctx).plan({Routing::PlanAsk::Purpose::DryRun, endpoint, &body, {}, &noHeaders, key}, recorded);
+        Routing::RequestPlanner(Routing::RoutingServices::of(m_ctx->sharers, *m_clock, m_ctx->settings, m_ctx->routing, nullptr, m_ctx->quota,
+                                                             m_ctx->failing, m_ctx->spend, m_ctx->draw, nullptr),
+                                m_ctx->routeTurns, nullptr, m_clock.get())
+            .plan({Routing::PlanAsk::Purpose::DryRun, endpoint, &body, {}, &noHeaders, key}, recorded);
     const Routing::Plan &plan = planned.plan;
 
     Outcome out;
@@ -268,7 +258,6 @@ ReplayReport Replayer::run(const QList<Store::TraceRecord> &history)
     const HealthTimeline health(history, HealthHoldMs);
     report.healthSpans = health.spans();
     m_clock = std::make_shared<ManualClock>(m_sinceMs);
-    m_ctx->clock = m_clock.get();
 
     for (const Store::TraceRecord &t : history) {
         if (!includes(t))

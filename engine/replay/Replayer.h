@@ -1,15 +1,23 @@
 #pragma once
 
 #include "ReplayReport.h"
-#include "state/EngineContext.h"
+#include "billing/SpendBook.h"
+#include "core/EngineSettings.h"
+#include "health/FailingSharers.h"
+#include "health/QuotaBook.h"
+#include "routing/RequestFacts.h"
+#include "state/KeyBook.h"
+#include "state/SharerBook.h"
 #include "store/TraceRecord.h"
 
 #include <QtCore/QJsonObject>
+#include <QtCore/QRandomGenerator>
 
 #include <memory>
 #include <optional>
 
 namespace Aile {
+class Clock;
 class ManualClock;
 
 namespace Replay {
@@ -32,6 +40,17 @@ constexpr int MaxReplayDays = 90;
 /// How long a recorded failure keeps a sharer down when no served answer ends it sooner.
 constexpr qint64 HealthHoldMs = 60 * 1000;
 
+/// What a replay reads of the live engine, to copy: the sharers (whether each has a credential,
+/// never the secret), the keys, the settings, the routing section and the time.
+struct LiveState
+{
+    const State::SharerBook &sharers;
+    const State::KeyBook &keys;
+    const EngineSettings &settings;
+    const QJsonObject &routing;
+    const Clock &clock;
+};
+
 /// Everything a replay needs, detached from the live engine: a copy of the engine's state with
 /// the edits applied, no store, no upstream, no health book, no pins, no secrets, its own clock
 /// and spend book. Built on the engine thread; run() may then go to any thread.
@@ -40,7 +59,7 @@ class Replayer
 public:
     /// Checks the ask against the live state as saving it would (the same messages); nullopt
     /// with status and error when it cannot run.
-    static std::optional<Replayer> prepare(const EngineContext &live, const ReplayAsk &ask, int *status, QString *error);
+    static std::optional<Replayer> prepare(const LiveState &live, const ReplayAsk &ask, int *status, QString *error);
 
     qint64 sinceMs() const { return m_sinceMs; }
     QString keyId() const { return m_key.id; }
@@ -54,7 +73,21 @@ private:
     Outcome project(const Store::TraceRecord &t, const HealthTimeline &health, ReplayReport &report);
 
     std::shared_ptr<ManualClock> m_clock;
-    std::shared_ptr<EngineContext> m_ctx;
+    /// The copy the planner reads as it reads the live state; what it moves (spend, turns, the
+    /// draw) is the replay's own. No store, upstream, health book, pins or secrets.
+    struct Detached
+    {
+        State::SharerBook sharers;
+        State::KeyBook keys;
+        EngineSettings settings;
+        QJsonObject routing;
+        Health::QuotaBook quota;
+        Health::FailingSharers failing;
+        Billing::SpendBook spend;
+        Routing::RouteTurns routeTurns;
+        QRandomGenerator draw;
+    };
+    std::shared_ptr<Detached> m_ctx;
     Keys::ApiKey m_key;
     QString m_route;         // replayed through this route ("" : each request as it asked)
     QString m_scope;

@@ -7,6 +7,7 @@
 #include "keys/Routes.h"
 #include "wire/Wire.h"
 
+#include <QtCore/QHash>
 #include <QtCore/QJsonObject>
 
 #include <optional>
@@ -52,7 +53,9 @@ private:
     mutable std::optional<Keys::KeyRouting> m_keyRouting;
 };
 
-/// Where a round-robin route's turn is kept (EngineContext::routeTurns).
+/// Round-robin routes' turns: routeTurnKey(key id, route name) → requests routed through it so far.
+using RouteTurns = QHash<QString, quint64>;
+/// Where a round-robin route's turn is kept in RouteTurns.
 inline QString routeTurnKey(const QString &keyId, const QString &route)
 {
     return keyId + QLatin1Char('/') + route;

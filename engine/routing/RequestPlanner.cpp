@@ -3,7 +3,6 @@
 // the session pin's place in it, and what a request sends upstream.
 #include "RequestPlanner.h"
 
-#include "state/EngineContext.h"
 #include "keys/ApiKey.h"
 
 #include <QtCore/QJsonArray>
@@ -68,9 +67,9 @@ RequestPlan RequestPlanner::plan(const PlanAsk &ask, const RecordedFacts &record
     if (requested.isEmpty())
         requested << facts.model;
     if (ask.key)
-        facts.routeTurn = m_ctx.routeTurns.value(routeTurnKey(ask.key->id, facts.model));
+        facts.routeTurn = m_turns.value(routeTurnKey(ask.key->id, facts.model));
     const bool listing = ask.purpose == PlanAsk::Purpose::Listing;
-    out.plan = Router(RoutingServices::of(m_ctx)).planChain(facts, requested, !listing);
+    out.plan = Router(m_routing).planChain(facts, requested, !listing);
     // The key's phase limits bind every attempt of its requests, as a route's do.
     out.plan.phaseLimits = out.plan.phaseLimits || facts.keyRouting().phaseLimits;
     if (listing)
@@ -79,9 +78,9 @@ RequestPlan RequestPlanner::plan(const PlanAsk &ask, const RecordedFacts &record
     const bool request = ask.purpose == PlanAsk::Purpose::Request;
     // A round-robin route starts one target further on the next request; asking never moves it.
     if (request && out.plan.ok() && !out.plan.route.isEmpty() && ask.key)
-        ++m_ctx.routeTurns[routeTurnKey(ask.key->id, out.plan.route)];
+        ++m_turns[routeTurnKey(ask.key->id, out.plan.route)];
     // The conversation's pinned account goes first where the rules allow; a dry run only reads the pins.
-    out.affinity.place(m_ctx.pins, m_ctx.settings, out.plan, facts, body, out.evidence, m_ctx.clock, !request);
+    out.affinity.place(m_pins, m_routing.settings, out.plan, facts, body, out.evidence, m_clock, !request);
     if (!request)
         return out;
 

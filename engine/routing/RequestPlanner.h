@@ -2,15 +2,18 @@
 
 #include "Affinity.h"
 #include "Router.h"
+#include "RoutingServices.h"
 #include "SessionEvidence.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QJsonObject>
 
 namespace Aile {
-struct EngineContext;
+class Clock;
 
 namespace Routing {
+
+class PinBook;
 
 /// One request as the API layer parsed it, for the planner. The pointers must outlive the plan.
 struct PlanAsk
@@ -53,14 +56,22 @@ struct RequestPlan
 class RequestPlanner
 {
 public:
-    explicit RequestPlanner(EngineContext &context) : m_ctx(context) {}
+    /// routing: what the pipeline reads; turns: the round-robin routes' turns (a request moves
+    /// them); pins: the session pins (a request places and moves them; null: none); clock: the pins' time.
+    RequestPlanner(const RoutingServices &routing, RouteTurns &turns, PinBook *pins, Clock *clock)
+        : m_routing(routing), m_turns(turns), m_pins(pins), m_clock(clock)
+    {
+    }
     RequestPlan plan(const PlanAsk &ask, const RecordedFacts &recorded = {}) const;
 
     /// The body a dry run and the listing price when none is given: a one-line prompt.
     static QJsonObject oneLinePrompt(const QString &model);
 
 private:
-    EngineContext &m_ctx;
+    RoutingServices m_routing;
+    RouteTurns &m_turns;
+    PinBook *m_pins;
+    Clock *m_clock;
 };
 
 } // namespace Routing

@@ -10,7 +10,6 @@ class QRandomGenerator;
 namespace Aile {
 class Clock;
 struct EngineSettings;
-struct EngineContext;
 namespace Catalog {
 class Catalog;
 struct Sharer;
@@ -24,12 +23,15 @@ class NodeBook;
 namespace Billing {
 class SpendBook;
 }
+namespace State {
+struct SharerBook;
+}
 
 namespace Routing {
 
 /// What the routing pipeline reads of the engine, and nothing else: the few services the planner's
 /// units (filter, order, levers, price limits, routes) use, by reference. Routing only reads them;
-/// the tie draw is the one thing it moves. Built from the engine's state per plan (of()), or by a
+/// the tie draw is the one thing it moves. Built once by the engine (host/) from its state (of()), or by a
 /// test from its own parts.
 struct RoutingServices
 {
@@ -47,7 +49,10 @@ struct RoutingServices
     QRandomGenerator &draw;                             // the tie draw of requests without a session
     const Health::NodeBook *nodes = nullptr;            // node-backed sharers (docs/team.md); null: none are routable
 
-    static RoutingServices of(const EngineContext &context);
+    /// The pipeline over a sharer book (the catalogue, the sharers and whether each has a credential).
+    static RoutingServices of(const State::SharerBook &sharers, const Clock &clock, const EngineSettings &settings, const QJsonObject &config,
+                              const Health::HealthBook *health, const Health::QuotaBook &quota, const Health::FailingSharers &failing,
+                              const Billing::SpendBook &spend, QRandomGenerator &draw, const Health::NodeBook *nodes);
 };
 
 } // namespace Routing

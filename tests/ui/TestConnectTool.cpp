@@ -1,7 +1,6 @@
 // Connect a tool: the settings each client needs to reach the proxy (as CLIENTS.md describes
 // the real clients), and "Test connection" sending a real request through a real engine.
 #include "catalog/Catalog.h"
-#include "dialogs/ClientSnippets.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "testsupport/FakeUpstream.h"
 #include "testsupport/TestEngine.h"

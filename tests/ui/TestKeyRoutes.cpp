@@ -186,13 +186,13 @@ private Q_SLOTS:
         QVERIFY(!dialog->findChild<QPushButton *>(QStringLiteral("moveTargetDown"))->isEnabled());
 
         QVERIFY(click(dialog, "moveTargetUp"));
-        QCOMPARE(modelsOf(dialog->route().value(QLatin1String("targets")).toArray()),
+        QCOMPARE(modelsOf(dialog->route().toJson().value(QLatin1String("targets")).toArray()),
                  (QStringList{QStringLiteral("openai/gpt-5.2"), QStringLiteral("openai/gpt-5.5"), QStringLiteral("deepseek/deepseek-chat")}));
         QCOMPARE(table->selectedRow(), 1);   // the selection follows the row
         QVERIFY(click(dialog, "moveTargetUp"));
         QCOMPARE(table->selectedRow(), 0);
         QVERIFY(!dialog->findChild<QPushButton *>(QStringLiteral("moveTargetUp"))->isEnabled());
-        QCOMPARE(modelsOf(dialog->route().value(QLatin1String("targets")).toArray()),
+        QCOMPARE(modelsOf(dialog->route().toJson().value(QLatin1String("targets")).toArray()),
                  (QStringList{QStringLiteral("openai/gpt-5.5"), QStringLiteral("openai/gpt-5.2"), QStringLiteral("deepseek/deepseek-chat")}));
 
         // A pin and a budget move with their row.
@@ -200,7 +200,7 @@ private Q_SLOTS:
         table->budgetBox(1)->setValue(2.5);
         table->selectRow(1);
         QVERIFY(click(dialog, "moveTargetDown"));
-        const QJsonArray targets = dialog->route().value(QLatin1String("targets")).toArray();
+        const QJsonArray targets = dialog->route().toJson().value(QLatin1String("targets")).toArray();
         QCOMPARE(modelsOf(targets), (QStringList{QStringLiteral("openai/gpt-5.5"), QStringLiteral("deepseek/deepseek-chat"), QStringLiteral("openai/gpt-5.2")}));
         QCOMPARE(targets.at(2).toObject().value(QLatin1String("sharer")).toString(), Failing);
         QCOMPARE(targets.at(2).toObject().value(QLatin1String("budgetUsdPerDay")).toDouble(), 2.5);
@@ -208,7 +208,7 @@ private Q_SLOTS:
 
         // Remove takes the selected row.
         QVERIFY(click(dialog, "removeTarget"));
-        QCOMPARE(modelsOf(dialog->route().value(QLatin1String("targets")).toArray()),
+        QCOMPARE(modelsOf(dialog->route().toJson().value(QLatin1String("targets")).toArray()),
                  (QStringList{QStringLiteral("openai/gpt-5.5"), QStringLiteral("deepseek/deepseek-chat")}));
     }
 
@@ -223,10 +223,10 @@ private Q_SLOTS:
         QVERIFY(addTarget(dialog, SecondTarget));
         QVERIFY(ttft->isEnabled());
         ttft->setValue(12);   // the dialog takes seconds, the API milliseconds
-        QCOMPARE(dialog->route().value(QLatin1String("ttftMs")).toInt(), 12000);
+        QCOMPARE(dialog->route().toJson().value(QLatin1String("ttftMs")).toInt(), 12000);
         QVERIFY(click(dialog, "removeTarget"));
         QVERIFY(!ttft->isEnabled());
-        QVERIFY(!dialog->route().contains(QLatin1String("ttftMs")));
+        QVERIFY(!dialog->route().toJson().contains(QLatin1String("ttftMs")));
         // The sharer pin offers that provider's sharers only.
         QComboBox *sharers = dialog->targets()->sharerBox(0);
         QCOMPARE(sharers->itemData(0).toString(), QString());
@@ -251,8 +251,8 @@ private Q_SLOTS:
         QVERIFY(filled.wait(5000));
         // What GET /keys/route-template answers for the key is what the table holds.
         const QJsonObject expected = admin(QStringLiteral("GET"), QStringLiteral("/keys/route-template?model=deepseek-chat&key=") + m_keyId).json();
-        QCOMPARE(dialog->route().value(QLatin1String("targets")).toArray(), expected.value(QLatin1String("targets")).toArray());
-        QCOMPARE(modelsOf(dialog->route().value(QLatin1String("targets")).toArray()), QStringList{SecondTarget});
+        QCOMPARE(dialog->route().toJson().value(QLatin1String("targets")).toArray(), expected.value(QLatin1String("targets")).toArray());
+        QCOMPARE(modelsOf(dialog->route().toJson().value(QLatin1String("targets")).toArray()), QStringList{SecondTarget});
         QCOMPARE(dialog->findChild<QLineEdit *>(QStringLiteral("routeName"))->text(), QStringLiteral("deepseek-chat"));
         // The provider the key excludes is named, with the reason.
         QVERIFY2(dialog->templateNote().contains(QLatin1String("openrouter/deepseek/deepseek-chat")), qPrintable(dialog->templateNote()));
@@ -270,7 +270,7 @@ private Q_SLOTS:
         // A target any provider may serve cannot be a route target: only the engine judges it.
         dialog->findChild<QLineEdit *>(QStringLiteral("routeName"))->setText(QStringLiteral("anywhere"));
         QVERIFY(addTarget(dialog, QStringLiteral("auto/gpt-5.2")));
-        const QJsonObject refused = dialog->route();
+        const QJsonObject refused = dialog->route().toJson();
         QSignalSpy failed(dialog, &Ui::RouteDialog::saveFailed);
         QSignalSpy saved(dialog, &Ui::RouteDialog::saved);
         QVERIFY(click(dialog, "saveRoute"));

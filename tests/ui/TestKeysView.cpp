@@ -377,7 +377,7 @@ private Q_SLOTS:
         // A sharer both allowed and blocked: only the engine judges it.
         tick(dialog->findChild<QListWidget *>(QStringLiteral("onlySharers")), Dear, true);
         tick(dialog->findChild<QListWidget *>(QStringLiteral("neverSharers")), Dear, true);
-        const QJsonObject refused = dialog->routing();
+        const QJsonObject refused = dialog->routing().toJson();
         QSignalSpy failed(dialog, &Ui::KeyRoutingDialog::saveFailed);
         QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("saveRouting")), Qt::LeftButton);
         QVERIFY(failed.wait(5000));
@@ -431,7 +431,7 @@ private Q_SLOTS:
         dialog->findChild<QCheckBox *>(QStringLiteral("demoteFailing"))->setChecked(true);
         dialog->findChild<QCheckBox *>(QStringLiteral("sticky"))->setChecked(false);
         dialog->findChild<QCheckBox *>(QStringLiteral("verifiedOnly"))->setChecked(true);
-        const QJsonObject sent = dialog->routing();
+        const QJsonObject sent = dialog->routing().toJson();
         QVERIFY(saveAndWait(dialog));
 
         // What the engine stored is what was sent.
@@ -443,7 +443,7 @@ private Q_SLOTS:
         // Reopened, the dialog shows every one of them.
         dialog = openRouting(m_testKeyId);
         QVERIFY(dialog);
-        QCOMPARE(dialog->routing(), stored);
+        QCOMPARE(dialog->routing().toJson(), stored);
         mode = dialog->findChild<QComboBox *>(QStringLiteral("ceilingMode"));
         QCOMPARE(mode->currentData().toInt(), int(Ui::KeyRoutingDialog::Ceiling::PercentOfList));
         QCOMPARE(dialog->findChild<QDoubleSpinBox *>(QStringLiteral("ceiling"))->value(), 90.0);
@@ -475,11 +475,11 @@ private Q_SLOTS:
         auto *pin = dialog->findChild<QComboBox *>(QStringLiteral("pinSharer"));
         pin->setCurrentIndex(pin->findData(Dear));
         dialog->findChild<QCheckBox *>(QStringLiteral("noTraining"))->setChecked(true);
-        const QJsonObject second = dialog->routing();
+        const QJsonObject second = dialog->routing().toJson();
         QVERIFY(saveAndWait(dialog));
         dialog = openRouting(m_testKeyId);
         QVERIFY(dialog);
-        QCOMPARE(dialog->routing(), second);
+        QCOMPARE(dialog->routing().toJson(), second);
         QCOMPARE(dialog->findChild<QComboBox *>(QStringLiteral("pinSharer"))->currentData().toString(), Dear);
         QVERIFY(dialog->findChild<QCheckBox *>(QStringLiteral("noTraining"))->isChecked());
         dialog->setRouting({});

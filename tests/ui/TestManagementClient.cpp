@@ -96,6 +96,9 @@ private Q_SLOTS:
         QTest::newRow("dry-run plan with route and refusals") << 4;
         QTest::newRow("dry-run plan, empty") << 5;
         QTest::newRow("dry-run ask") << 6;
+        QTest::newRow("key routing, every setting and one it does not name") << 7;
+        QTest::newRow("key changes and replay ask") << 8;
+        QTest::newRow("sharer edit, quotes and a percentage") << 9;
     }
 
     void typedValuesSurviveTheirOwnJson()
@@ -146,7 +149,8 @@ private Q_SLOTS:
             k.prefix = QStringLiteral("sk-aile-3f9a…");
             k.createdMs = 1'780'000'000'000;
             k.revoked = true;
-            k.routing = QJsonObject{{QStringLiteral("maxPricePercent"), 80}, {QStringLiteral("sticky"), false}};
+            k.routing.maxPricePercent = 80;
+            k.routing.sticky = false;
             k.routes = {Api::RouteValue{QStringLiteral("coding"), QStringLiteral("round-robin"), QStringLiteral("speed"), 12000, true, 2.5,
                                         {{QStringLiteral("openai/gpt-5.2"), QStringLiteral("L00000000000000a1"), 0.5, 1.0},
                                          {QStringLiteral("claude/claude-sonnet-5"), {}, {}, {}}}}};
@@ -201,6 +205,59 @@ private Q_SLOTS:
             Api::DryRunAsk a{QStringLiteral("openai/gpt-5.2"), QStringLiteral("laptop"), QStringLiteral("/v1/messages"),
                              QJsonObject{{QStringLiteral("max_tokens"), 16}}, {{QStringLiteral("x-aile-max-price"), QStringLiteral("2")}}};
             QVERIFY(Api::DryRunAsk::fromJson(a.toJson()) == a);
+            break;
+        }
+        case 7: {
+            // A stored routing object comes back as it was read: every named setting typed, a
+            // setting the struct does not name (or one of another type) kept as it is.
+            const QJsonObject stored{{QStringLiteral("maxPricePercent"), 80},        {QStringLiteral("maxPrice"), 3},
+                                     {QStringLiteral("minPricePercent"), 20},        {QStringLiteral("maxCostUsd"), 0.5},
+                                     {QStringLiteral("spendLimitUsdPerDay"), 25},    {QStringLiteral("provider"), QStringLiteral("openai")},
+                                     {QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("deepseek")}},
+                                     {QStringLiteral("dataCollection"), QStringLiteral("deny")}, {QStringLiteral("allowSelfHosted"), false},
+                                     {QStringLiteral("onlySharers"), QJsonArray{}},  {QStringLiteral("neverSharers"), QJsonArray{QStringLiteral("L00000000000000a1")}},
+                                     {QStringLiteral("prefer"), QStringLiteral("speed")}, {QStringLiteral("demoteFailing"), true},
+                                     {QStringLiteral("phaseLimits"), true},          {QStringLiteral("sticky"), false},
+                                     {QStringLiteral("verifiedOnly"), true},         {QStringLiteral("sharer"), QStringLiteral("L00000000000000a2")},
+                                     {QStringLiteral("bareModelAnyProvider"), true}, {QStringLiteral("bareModelProviders"), QJsonArray{QStringLiteral("openai")}},
+                                     {QStringLiteral("pinTtlSeconds"), 900},         {QStringLiteral("sticky2"), QStringLiteral("odd")}};
+            const Api::KeyRoutingValue r = Api::KeyRoutingValue::fromJson(stored);
+            QCOMPARE(r.toJson(), stored);
+            QVERIFY(r.onlySharers == std::optional<QStringList>(QStringList()));   // an empty list is not an absent one
+            QCOMPARE(r.other, (QJsonObject{{QStringLiteral("pinTtlSeconds"), 900}, {QStringLiteral("sticky2"), QStringLiteral("odd")}}));
+            const QJsonObject oddType{{QStringLiteral("sticky"), QStringLiteral("no")}};
+            QCOMPARE(Api::KeyRoutingValue::fromJson(oddType).toJson(), oddType);
+            QVERIFY(!Api::KeyRoutingValue::fromJson(oddType).sticky.has_value());
+            QCOMPARE(Api::KeyRoutingValue().toJson(), QJsonObject());
+            break;
+        }
+        case 8: {
+            Api::KeyRoutingValue routing;
+            routing.sticky = false;
+            const Api::KeyChanges changes{QStringLiteral("laptop"), routing,
+                                          QList<Api::RouteValue>{Api::RouteValue{QStringLiteral("coding"), {}, {}, {}, {}, {}, {{QStringLiteral("openai/gpt-5.2"), {}, {}, {}}}}}};
+            QVERIFY(Api::KeyChanges::fromJson(changes.toJson()) == changes);
+            QCOMPARE(Api::KeyChanges{.routing = routing}.toJson(), (QJsonObject{{QStringLiteral("routing"), QJsonObject{{QStringLiteral("sticky"), false}}}}));
+            const Api::ReplayAsk withRoute{QStringLiteral("k_1"), 7, std::nullopt, changes.routes->first(), {}, QStringLiteral("all")};
+            QVERIFY(Api::ReplayAsk::fromJson(withRoute.toJson()) == withRoute);
+            const Api::ReplayAsk byName{QStringLiteral("k_1"), std::nullopt, routing, std::nullopt, QStringLiteral("coding"), {}};
+            QVERIFY(Api::ReplayAsk::fromJson(byName.toJson()) == byName);
+            QCOMPARE(byName.toJson().value(QLatin1String("route")).toString(), QStringLiteral("coding"));
+            break;
+        }
+        case 9: {
+            Api::SharerEdit quoted{QStringLiteral("L00000000000000a1"), QStringLiteral("team"), QStringLiteral("openai"), {}, QStringLiteral("api-key"), 4,
+                                   std::nullopt, QMap<QString, Api::ModelQuote>{{QStringLiteral("gpt-5.2"), {1.25, 10}}},
+                                   {QStringLiteral("gpt-5.2")}, QStringLiteral("deny"), QStringLiteral("env:OPENAI_KEY"), {}};
+            QVERIFY(Api::SharerEdit::fromJson(quoted.toJson()) == quoted);
+            Api::SharerEdit percent;
+            percent.name = QStringLiteral("cheap");
+            percent.percentOfList = 60;
+            percent.secret = QStringLiteral("sk-test");
+            percent.credential = QStringLiteral("file:");
+            QVERIFY(Api::SharerEdit::fromJson(percent.toJson()) == percent);
+            QCOMPARE(percent.toJson().value(QLatin1String("price")).toObject(), (QJsonObject{{QStringLiteral("percentOfList"), 60}}));
+            QVERIFY(!percent.toJson().contains(QLatin1String("handle")));
             break;
         }
         }

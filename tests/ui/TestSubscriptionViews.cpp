@@ -3,7 +3,6 @@
 // window, when it is used up (naming where traffic moved and at what price) and when it resets;
 // the Sharers view draws the windows as bars; Connect a tool writes the own-login settings.
 // AILE_SHOTS=<folder> saves the screenshots docs/subscriptions.md shows.
-#include "dialogs/ClientSnippets.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "mainwindow/SubscriptionWatch.h"
 #include "mainwindow/TrayIcon.h"

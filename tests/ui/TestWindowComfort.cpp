@@ -137,7 +137,9 @@ private Q_SLOTS:
                                                   {QStringLiteral("name"), QStringLiteral("openai-one")},
                                                   {QStringLiteral("provider"), QStringLiteral("openai")}}});
         // The legacy switch shows only while it is on: on here, so that it is checked too.
-        routing.setRouting(QJsonObject{{QStringLiteral("bareModelAnyProvider"), true}});
+        Api::KeyRoutingValue legacy;
+        legacy.bareModelAnyProvider = true;
+        routing.setRouting(legacy);
         routing.show();
         QVERIFY(QTest::qWaitForWindowExposed(&routing));
         QStringList unnamed = unnamedControls(&routing);

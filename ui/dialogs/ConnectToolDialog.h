@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ClientSnippets.h"
+#include "clients/ClientSnippets.h"
 
 #include <QtCore/QJsonArray>
 #include <QtWidgets/QDialog>
@@ -15,6 +15,10 @@ class QPushButton;
 class QToolButton;
 
 namespace Aile::Ui {
+
+// The snippets live in the engine library, so that `aile connect` prints the same ones.
+using ClientSnippets = Clients::ClientSnippets;
+
 
 class ApplySettingsDialog;
 class ToolPathTest;

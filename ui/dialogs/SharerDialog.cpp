@@ -38,12 +38,12 @@ W *named(W *w, const char *objectName, const QString &accessible)
 
 } // namespace
 
-SharerDialog::SharerDialog(ManagementClient *client, const QJsonArray &providers, const SecretStorage &storage, const QJsonObject &sharer,
+SharerDialog::SharerDialog(ManagementClient *client, const QJsonArray &providers, const SecretStorage &storage, const Api::SharerEdit &sharer,
                            QWidget *parent)
     : QDialog(parent),
       m_client(client),
       m_providers(providers),
-      m_handle(sharer.value(QLatin1String("handle")).toString()),
+      m_handle(sharer.handle),
       m_handleEdit(named(new QLineEdit(this), "sharerHandle", tr("Handle"))),
       m_name(named(new QLineEdit(this), "sharerName", tr("Name"))),
       m_provider(named(new QComboBox(this), "sharerProvider", tr("Provider"))),
@@ -168,29 +168,23 @@ SharerDialog::SharerDialog(ManagementClient *client, const QJsonArray &providers
     setMinimumWidth(560);
 
     // Editing starts from what the engine holds.
-    if (!sharer.isEmpty()) {
-        m_name->setText(sharer.value(QLatin1String("name")).toString());
-        selectProvider(sharer.value(QLatin1String("provider")).toString());
-        m_baseUrl->setText(sharer.value(QLatin1String("baseUrl")).toString());
-        m_kind->setCurrentIndex(qMax(0, m_kind->findData(sharer.value(QLatin1String("kind")).toString(QStringLiteral("api-key")))));
-        const QJsonObject price = sharer.value(QLatin1String("price")).toObject();
-        if (price.contains(QLatin1String("models"))) {
+    if (!sharer.handle.isEmpty()) {
+        m_name->setText(sharer.name);
+        selectProvider(sharer.provider);
+        m_baseUrl->setText(sharer.baseUrl);
+        m_kind->setCurrentIndex(qMax(0, m_kind->findData(sharer.kind.isEmpty() ? QStringLiteral("api-key") : sharer.kind)));
+        if (sharer.quotes) {
             m_priceMode->setCurrentIndex(Quotes);
-            const QJsonObject models = price.value(QLatin1String("models")).toObject();
-            for (auto it = models.begin(); it != models.end(); ++it)
-                addQuoteRow(it.key(), it.value().toObject().value(QLatin1String("input")).toDouble(),
-                            it.value().toObject().value(QLatin1String("output")).toDouble());
-        } else if (price.contains(QLatin1String("percentOfList")) && price.value(QLatin1String("percentOfList")).toDouble() != 100) {
+            for (auto it = sharer.quotes->begin(); it != sharer.quotes->end(); ++it)
+                addQuoteRow(it.key(), it->input, it->output);
+        } else if (sharer.percentOfList && *sharer.percentOfList != 100) {
             m_priceMode->setCurrentIndex(Percent);
-            m_percent->setValue(price.value(QLatin1String("percentOfList")).toDouble());
+            m_percent->setValue(*sharer.percentOfList);
         }
-        QStringList models;
-        for (const QJsonValue &v : sharer.value(QLatin1String("models")).toArray())
-            models << v.toString();
-        m_models->setText(models.join(QStringLiteral(", ")));
-        m_slots->setValue(sharer.value(QLatin1String("slots")).toInt());
-        m_dataCollection->setCurrentIndex(qMax(0, m_dataCollection->findData(sharer.value(QLatin1String("dataCollection")).toString())));
-        m_fileSecret->setChecked(sharer.value(QLatin1String("credential")).toString().startsWith(QLatin1String("file:")));
+        m_models->setText(sharer.models.join(QStringLiteral(", ")));
+        m_slots->setValue(sharer.slots);
+        m_dataCollection->setCurrentIndex(qMax(0, m_dataCollection->findData(sharer.dataCollection)));
+        m_fileSecret->setChecked(sharer.credential.startsWith(QLatin1String("file:")));
     }
 
     connect(m_priceMode, &QComboBox::currentIndexChanged, this, &SharerDialog::updatePriceMode);
@@ -258,20 +252,20 @@ QJsonObject SharerDialog::customProvider() const
                        {QStringLiteral("baseUrl"), m_baseUrl->text().trimmed()}};
 }
 
-QJsonObject SharerDialog::body() const
+Api::SharerEdit SharerDialog::body() const
 {
     const QJsonObject custom = customProvider();
-    const QString provider = custom.isEmpty() ? m_provider->currentData().toString() : custom.value(QLatin1String("id")).toString();
-    QJsonObject o{{QStringLiteral("name"), m_name->text().trimmed()},
-                  {QStringLiteral("provider"), provider},
-                  {QStringLiteral("baseUrl"), m_baseUrl->text().trimmed()},
-                  {QStringLiteral("kind"), m_kind->currentData().toString()},
-                  {QStringLiteral("slots"), m_slots->value()}};
-    if (m_handle.isEmpty() && !m_handleEdit->text().trimmed().isEmpty())
-        o.insert(QStringLiteral("handle"), m_handleEdit->text().trimmed());
+    Api::SharerEdit o;
+    o.provider = custom.isEmpty() ? m_provider->currentData().toString() : custom.value(QLatin1String("id")).toString();
+    o.name = m_name->text().trimmed();
+    o.baseUrl = m_baseUrl->text().trimmed();
+    o.kind = m_kind->currentData().toString();
+    o.slots = m_slots->value();
+    if (m_handle.isEmpty())
+        o.handle = m_handleEdit->text().trimmed();
     switch (m_priceMode->currentData().toInt()) {
-    case List: o.insert(QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 100}}); break;
-    case Percent: o.insert(QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), m_percent->value()}}); break;
+    case List: o.percentOfList = 100; break;
+    case Percent: o.percentOfList = m_percent->value(); break;
     case Quotes: {
         // A cell that is not a number is sent as -1 so the engine's message names the model.
         auto number = [this](int row, int column) {
@@ -282,31 +276,27 @@ QJsonObject SharerDialog::body() const
                 v = text.toDouble(&ok);
             return ok ? v : -1.0;
         };
-        QJsonObject models;
+        QMap<QString, Api::ModelQuote> quotes;
         for (int row = 0; row < m_quotes->rowCount(); ++row) {
             const QString model = m_quotes->item(row, 0) ? m_quotes->item(row, 0)->text().trimmed() : QString();
             if (!model.isEmpty())
-                models.insert(model, QJsonObject{{QStringLiteral("input"), number(row, 1)}, {QStringLiteral("output"), number(row, 2)}});
+                quotes.insert(model, Api::ModelQuote{number(row, 1), number(row, 2)});
         }
-        o.insert(QStringLiteral("price"), QJsonObject{{QStringLiteral("models"), models}});
+        o.quotes = quotes;
         break;
     }
     }
-    QJsonArray models;
     for (const QString &m : m_models->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (!m.trimmed().isEmpty())
-            models.append(m.trimmed());
-    o.insert(QStringLiteral("models"), models);
-    const QString policy = m_dataCollection->currentData().toString();
-    if (!policy.isEmpty())
-        o.insert(QStringLiteral("dataCollection"), policy);
+            o.models << m.trimmed();
+    o.dataCollection = m_dataCollection->currentData().toString();
     const QString secret = m_secret->text().trimmed();
     if (secret.startsWith(QLatin1String("env:"))) {
-        o.insert(QStringLiteral("credential"), secret);   // a reference, not the secret
+        o.credential = secret;   // a reference, not the secret
     } else if (!secret.isEmpty()) {
-        o.insert(QStringLiteral("secret"), secret);
+        o.secret = secret;
         if (m_fileSecret->isChecked())
-            o.insert(QStringLiteral("credential"), QStringLiteral("file:"));
+            o.credential = QStringLiteral("file:");
     }
     return o;
 }
@@ -337,7 +327,7 @@ void SharerDialog::submit()
 
 void SharerDialog::sendSharer()
 {
-    m_client->saveSharer(m_handle, body(), this, [this](const Reply<QJsonObject> &reply) {
+    m_client->saveSharer(m_handle, body().toJson(), this, [this](const Reply<QJsonObject> &reply) {
         if (!reply.ok())
             return showError(reply.error);
         m_busy = false;

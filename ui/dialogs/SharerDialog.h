@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/values/SharerEdit.h"
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
 #include <QtWidgets/QDialog>
@@ -37,15 +39,15 @@ class SharerDialog : public QDialog
 {
     Q_OBJECT
 public:
-    /// providers: the catalogue's (EngineStatus::providers). An empty sharer means Add;
-    /// otherwise its fields (configuration-file format) are edited.
-    SharerDialog(ManagementClient *client, const QJsonArray &providers, const SecretStorage &storage, const QJsonObject &sharer,
+    /// providers: the catalogue's (EngineStatus::providers). A sharer without a handle means Add;
+    /// otherwise its fields are edited.
+    SharerDialog(ManagementClient *client, const QJsonArray &providers, const SecretStorage &storage, const Api::SharerEdit &sharer,
                  QWidget *parent = nullptr);
 
     /// Picks a provider by id (a catalogue provider), or "custom:openai" / "custom:anthropic".
     void selectProvider(const QString &id);
-    /// The body OK sends to /sharers.
-    QJsonObject body() const;
+    /// What OK sends to /sharers.
+    Api::SharerEdit body() const;
     /// The provider entry sent to /admin/config first, when a custom provider is picked; else empty.
     QJsonObject customProvider() const;
     QString error() const;

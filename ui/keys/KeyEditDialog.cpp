@@ -78,13 +78,13 @@ void KeyEditDialog::readKey(const QString &keyId, std::function<void(const Api::
     });
 }
 
-void KeyEditDialog::putKey(const QJsonObject &body, std::function<void(const Api::KeyInfo &key)> done)
+void KeyEditDialog::putKey(const Api::KeyChanges &changes, std::function<void(const Api::KeyInfo &key)> done)
 {
     if (m_keyId.isEmpty())
         return;
     m_save->setEnabled(false);
     showError(QString());
-    m_client->updateKey(m_keyId, body, this, [this, done = std::move(done)](const Reply<Api::KeyInfo> &reply) {
+    m_client->updateKey(m_keyId, changes.toJson(), this, [this, done = std::move(done)](const Reply<Api::KeyInfo> &reply) {
         m_save->setEnabled(true);
         if (!reply.ok()) {
             showError(reply.error);

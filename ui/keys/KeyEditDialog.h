@@ -46,7 +46,7 @@ protected:
     void readKey(const QString &keyId, std::function<void(const Api::KeyInfo &key)> fill);
     /// PUT /keys/{id} with body; on the engine's yes done gets the key as stored and the dialog
     /// closes, otherwise its message shows and saveFailed() follows.
-    void putKey(const QJsonObject &body, std::function<void(const Api::KeyInfo &key)> done);
+    void putKey(const Api::KeyChanges &changes, std::function<void(const Api::KeyInfo &key)> done);
     void showError(const QString &message);
 
     ManagementClient *client() const { return m_client; }

@@ -23,30 +23,14 @@ namespace Aile::Ui {
 
 namespace {
 
-// The key's routing fields (docs/keys.md), as the API names them.
-const QLatin1String MaxPricePercent("maxPricePercent");
-const QLatin1String MaxPrice("maxPrice");
-const QLatin1String MinPricePercent("minPricePercent");
-const QLatin1String MaxCostUsd("maxCostUsd");
-const QLatin1String SpendLimit("spendLimitUsdPerDay");
-const QLatin1String Provider("provider");
-const QLatin1String ExcludeProviders("excludeProviders");
-const QLatin1String DataCollection("dataCollection");
-const QLatin1String AllowSelfHosted("allowSelfHosted");
-const QLatin1String OnlySharers("onlySharers");
-const QLatin1String NeverSharers("neverSharers");
-const QLatin1String Prefer("prefer");
-const QLatin1String DemoteFailing("demoteFailing");
-const QLatin1String PhaseLimits("phaseLimits");
-const QLatin1String Sticky("sticky");
-const QLatin1String VerifiedOnly("verifiedOnly");
-const QLatin1String PinSharer("sharer");
-const QLatin1String BareAny("bareModelAnyProvider");
-const QLatin1String BareProviders("bareModelProviders");
-
-const QLatin1String Controlled[] = {MaxPricePercent, MaxPrice, MinPricePercent, MaxCostUsd, SpendLimit, Provider,
-                                    ExcludeProviders, DataCollection, AllowSelfHosted, OnlySharers, NeverSharers,
-                                    Prefer, DemoteFailing, Sticky, VerifiedOnly, PinSharer, BareAny};
+// The settings the fields decide (docs/keys.md): routing() sets them from the fields alone, so a
+// value of another type kept in KeyRoutingValue::other goes too. The rest are kept as loaded.
+const QLatin1String Controlled[] = {
+    QLatin1String("maxPricePercent"), QLatin1String("maxPrice"),       QLatin1String("minPricePercent"), QLatin1String("maxCostUsd"),
+    QLatin1String("spendLimitUsdPerDay"), QLatin1String("provider"),   QLatin1String("excludeProviders"), QLatin1String("dataCollection"),
+    QLatin1String("allowSelfHosted"), QLatin1String("onlySharers"),    QLatin1String("neverSharers"),    QLatin1String("prefer"),
+    QLatin1String("demoteFailing"),   QLatin1String("sticky"),         QLatin1String("verifiedOnly"),    QLatin1String("sharer"),
+    QLatin1String("bareModelAnyProvider")};
 
 // The API's ranges: a cost cap above 0 and at most 10,000 dollars with at most 6 decimals.
 constexpr double MaxCostLimit = 10000;
@@ -87,14 +71,6 @@ void addItem(QListWidget *list, const QString &text, const QString &data, bool o
     item->setToolTip(data);
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
     item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-}
-
-QStringList strings(const QJsonValue &v)
-{
-    QStringList out;
-    for (const QJsonValue &s : v.toArray())
-        out << s.toString();
-    return out;
 }
 
 } // namespace
@@ -249,7 +225,7 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     replay->setObjectName(QStringLiteral("replayRoutingHistory"));
     replay->setAccessibleName(tr("Replay the key's recorded requests with these settings, unsaved"));
     connect(replay, &QPushButton::clicked, this, [this] {
-        auto *dialog = new ReplayDialog(this->client(), keyId(), keyName(), QJsonObject{{QStringLiteral("routing"), routing()}}, this);
+        auto *dialog = new ReplayDialog(this->client(), keyId(), keyName(), Api::ReplayAsk{.routing = routing()}, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
         dialog->run();
@@ -291,16 +267,16 @@ void KeyRoutingDialog::updateCeiling()
 void KeyRoutingDialog::setSharers(const QJsonArray &sharers)
 {
     m_sharers = sharers;
-    const QJsonObject current = routing();
+    const Api::KeyRoutingValue current = routing();
     buildSharerLists(current);
     buildProviderList(current);
 }
 
-void KeyRoutingDialog::buildSharerLists(const QJsonObject &r)
+void KeyRoutingDialog::buildSharerLists(const Api::KeyRoutingValue &r)
 {
-    const QStringList only = strings(r.value(OnlySharers));
-    const QStringList never = strings(r.value(NeverSharers));
-    const QString pin = r.value(PinSharer).toString();
+    const QStringList only = r.onlySharers.value_or(QStringList());
+    const QStringList never = r.neverSharers.value_or(QStringList());
+    const QString pin = r.sharer.value_or(QString());
     m_onlySharers->clear();
     m_neverSharers->clear();
     m_pinSharer->clear();
@@ -331,9 +307,9 @@ void KeyRoutingDialog::buildSharerLists(const QJsonObject &r)
     m_pinSharer->setCurrentIndex(pinIndex);
 }
 
-void KeyRoutingDialog::buildProviderList(const QJsonObject &r)
+void KeyRoutingDialog::buildProviderList(const Api::KeyRoutingValue &r)
 {
-    const QStringList never = strings(r.value(ExcludeProviders));
+    const QStringList never = r.excludeProviders.value_or(QStringList());
     QStringList providers;
     for (const QJsonValue &v : m_sharers)
         providers << v.toObject().value(QLatin1String("provider")).toString();
@@ -344,7 +320,7 @@ void KeyRoutingDialog::buildProviderList(const QJsonObject &r)
     m_neverProviders->clear();
     for (const QString &p : providers)
         addItem(m_neverProviders, p, p, never.contains(p));
-    const QString pinned = r.value(Provider).toString();
+    const QString pinned = r.provider.value_or(QString());
     m_provider->clear();
     m_provider->addItem(QString());
     m_provider->addItems(providers);
@@ -378,82 +354,75 @@ QStringList KeyRoutingDialog::checked(const QListWidget *list)
     return out;
 }
 
-QJsonObject KeyRoutingDialog::routing() const
+Api::KeyRoutingValue KeyRoutingDialog::routing() const
 {
-    QJsonObject r = m_loaded;
+    Api::KeyRoutingValue r = m_loaded;
     for (const QLatin1String &name : Controlled)
-        r.remove(name);
+        r.other.remove(name);
+    r.maxPricePercent.reset();
+    r.maxPrice.reset();
     switch (Ceiling(m_ceilingMode->currentData().toInt())) {
     case Ceiling::PercentOfList:
-        r.insert(MaxPricePercent, m_ceiling->value());
+        r.maxPricePercent = m_ceiling->value();
         break;
     case Ceiling::PerMillion:
-        r.insert(MaxPrice, m_ceiling->value());
+        r.maxPrice = m_ceiling->value();
         break;
     case Ceiling::None:
         break;
     }
-    if (m_floor->value() > 0)
-        r.insert(MinPricePercent, m_floor->value());
-    if (m_maxCost->value() > 0)
-        r.insert(MaxCostUsd, m_maxCost->value());
-    if (m_spendLimit->value() > 0)
-        r.insert(SpendLimit, m_spendLimit->value());
+    auto positive = [](const QDoubleSpinBox *box) { return box->value() > 0 ? std::optional<double>(box->value()) : std::nullopt; };
+    auto nonEmpty = [](const QStringList &list) { return list.isEmpty() ? std::nullopt : std::optional<QStringList>(list); };
+    auto onlyIf = [](bool on, auto value) { return on ? std::optional<decltype(value)>(value) : std::nullopt; };
+    r.minPricePercent = positive(m_floor);
+    r.maxCostUsd = positive(m_maxCost);
+    r.spendLimitUsdPerDay = positive(m_spendLimit);
     const QString provider = m_provider->currentText().trimmed();
-    if (!provider.isEmpty())
-        r.insert(Provider, provider);
-    if (const QStringList never = checked(m_neverProviders); !never.isEmpty())
-        r.insert(ExcludeProviders, QJsonArray::fromStringList(never));
-    if (m_noTraining->isChecked())
-        r.insert(DataCollection, QStringLiteral("deny"));
-    if (!m_selfHosted->isChecked())
-        r.insert(AllowSelfHosted, false);
-    if (const QStringList only = checked(m_onlySharers); !only.isEmpty())
-        r.insert(OnlySharers, QJsonArray::fromStringList(only));
-    if (const QStringList never = checked(m_neverSharers); !never.isEmpty())
-        r.insert(NeverSharers, QJsonArray::fromStringList(never));
-    if (m_speed->isChecked())
-        r.insert(Prefer, QStringLiteral("speed"));
-    if (m_demote->isChecked())
-        r.insert(DemoteFailing, true);
+    r.provider = onlyIf(!provider.isEmpty(), provider);
+    r.excludeProviders = nonEmpty(checked(m_neverProviders));
+    r.dataCollection = onlyIf(m_noTraining->isChecked(), QStringLiteral("deny"));
+    r.allowSelfHosted = onlyIf(!m_selfHosted->isChecked(), false);
+    r.onlySharers = nonEmpty(checked(m_onlySharers));
+    r.neverSharers = nonEmpty(checked(m_neverSharers));
+    r.prefer = onlyIf(m_speed->isChecked(), QStringLiteral("speed"));
+    r.demoteFailing = onlyIf(m_demote->isChecked(), true);
     if (m_phaseLimits->isChecked())
-        r.insert(PhaseLimits, true);
-    if (!m_sticky->isChecked())
-        r.insert(Sticky, false);
-    if (m_verified->isChecked())
-        r.insert(VerifiedOnly, true);
-    if (const QString pin = m_pinSharer->currentData().toString(); !pin.isEmpty())
-        r.insert(PinSharer, pin);
-    if (m_bareAny->isChecked())
-        r.insert(BareAny, true);
-    else
-        r.remove(BareProviders);
+        r.phaseLimits = true;
+    r.sticky = onlyIf(!m_sticky->isChecked(), false);
+    r.verifiedOnly = onlyIf(m_verified->isChecked(), true);
+    const QString pin = m_pinSharer->currentData().toString();
+    r.sharer = onlyIf(!pin.isEmpty(), pin);
+    r.bareModelAnyProvider = onlyIf(m_bareAny->isChecked(), true);
+    if (!m_bareAny->isChecked()) {
+        r.bareModelProviders.reset();
+        r.other.remove(QLatin1String("bareModelProviders"));
+    }
     return r;
 }
 
-void KeyRoutingDialog::setRouting(const QJsonObject &r)
+void KeyRoutingDialog::setRouting(const Api::KeyRoutingValue &r)
 {
     m_loaded = r;
-    if (r.value(MaxPricePercent).toDouble(0) > 0) {
+    if (r.maxPricePercent.value_or(0) > 0) {
         m_ceilingMode->setCurrentIndex(m_ceilingMode->findData(int(Ceiling::PercentOfList)));
-        m_ceiling->setValue(r.value(MaxPricePercent).toDouble());
-    } else if (r.value(MaxPrice).toDouble(0) > 0) {
+        m_ceiling->setValue(*r.maxPricePercent);
+    } else if (r.maxPrice.value_or(0) > 0) {
         m_ceilingMode->setCurrentIndex(m_ceilingMode->findData(int(Ceiling::PerMillion)));
-        m_ceiling->setValue(r.value(MaxPrice).toDouble());
+        m_ceiling->setValue(*r.maxPrice);
     } else {
         m_ceilingMode->setCurrentIndex(m_ceilingMode->findData(int(Ceiling::None)));
     }
-    m_floor->setValue(r.value(MinPricePercent).toDouble(0));
-    m_maxCost->setValue(r.value(MaxCostUsd).toDouble(0));
-    m_spendLimit->setValue(r.value(SpendLimit).toDouble(0));
-    m_noTraining->setChecked(r.value(DataCollection).toString() == QLatin1String("deny"));
-    m_selfHosted->setChecked(r.value(AllowSelfHosted).toBool(true));
-    m_speed->setChecked(r.value(Prefer).toString() == QLatin1String("speed"));
-    m_demote->setChecked(r.value(DemoteFailing).toBool(false));
-    m_phaseLimits->setChecked(r.value(PhaseLimits).toBool(false));
-    m_sticky->setChecked(r.value(Sticky).toBool(true));
-    m_verified->setChecked(r.value(VerifiedOnly).toBool(false));
-    m_bareAny->setChecked(r.value(BareAny).toBool(false));
+    m_floor->setValue(r.minPricePercent.value_or(0));
+    m_maxCost->setValue(r.maxCostUsd.value_or(0));
+    m_spendLimit->setValue(r.spendLimitUsdPerDay.value_or(0));
+    m_noTraining->setChecked(r.dataCollection == QStringLiteral("deny"));
+    m_selfHosted->setChecked(r.allowSelfHosted.value_or(true));
+    m_speed->setChecked(r.prefer == QStringLiteral("speed"));
+    m_demote->setChecked(r.demoteFailing.value_or(false));
+    m_phaseLimits->setChecked(r.phaseLimits.value_or(false));
+    m_sticky->setChecked(r.sticky.value_or(true));
+    m_verified->setChecked(r.verifiedOnly.value_or(false));
+    m_bareAny->setChecked(r.bareModelAnyProvider.value_or(false));
     // Offered only while it is on, so that it can be turned off; new keys do not get it.
     m_bareAny->setVisible(m_bareAny->isChecked());
     buildSharerLists(r);
@@ -474,13 +443,13 @@ void KeyRoutingDialog::load(const QString &keyId)
 
 void KeyRoutingDialog::save()
 {
-    const QJsonObject r = routing();
-    for (const QLatin1String &list : {OnlySharers, NeverSharers, ExcludeProviders})
-        if (r.value(list).toArray().size() > MaxListSize) {
+    const Api::KeyRoutingValue r = routing();
+    for (const std::optional<QStringList> &list : {r.onlySharers, r.neverSharers, r.excludeProviders})
+        if (list && list->size() > MaxListSize) {
             showError(tr("At most %1 entries in each list.").arg(MaxListSize));
             return;
         }
-    putKey(QJsonObject{{QStringLiteral("routing"), r}}, [this](const Api::KeyInfo &key) {
+    putKey(Api::KeyChanges{.routing = r}, [this](const Api::KeyInfo &key) {
         m_loaded = key.routing;
         Q_EMIT saved(keyId(), keyName());
     });

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "KeyEditDialog.h"
+#include "api/values/KeyRoutingValue.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
@@ -37,10 +38,10 @@ public:
     /// Sends the fields (PUT /keys/{id}); saved() and the dialog closes, or the engine's message shows.
     void save() override;
 
-    /// The routing object the fields describe (what save() sends).
-    QJsonObject routing() const;
-    /// Fills the fields from a routing object.
-    void setRouting(const QJsonObject &routing);
+    /// The routing settings the fields describe (what save() sends).
+    Api::KeyRoutingValue routing() const;
+    /// Fills the fields from a key's routing settings.
+    void setRouting(const Api::KeyRoutingValue &routing);
     /// From a trace: focuses and marks the field (its objectName: ceiling, maxCost, verifiedOnly, …)
     /// whose setting refused a request; false when the dialog has no such field.
     bool highlightLever(const QString &objectName);
@@ -50,13 +51,13 @@ Q_SIGNALS:
     void saved(const QString &keyId, const QString &name);
 
 private:
-    void buildSharerLists(const QJsonObject &routing);
-    void buildProviderList(const QJsonObject &routing);
+    void buildSharerLists(const Api::KeyRoutingValue &routing);
+    void buildProviderList(const Api::KeyRoutingValue &routing);
     void addHandle(QListWidget *list);
     void updateCeiling();
     static QStringList checked(const QListWidget *list);
 
-    QJsonObject m_loaded;          // the routing as read, for the fields the dialog does not show
+    Api::KeyRoutingValue m_loaded;   // the routing as read, for the settings the dialog does not show
     QString m_highlighted;
     QJsonArray m_sharers;
 

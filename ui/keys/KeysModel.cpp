@@ -38,44 +38,44 @@ int KeysModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString KeysModel::routingSummary(const QJsonObject &r)
+QString KeysModel::routingSummary(const Api::KeyRoutingValue &r)
 {
     QStringList parts;
     const QLocale locale;
-    auto number = [&](const char *name) { return r.value(QLatin1String(name)).toDouble(0); };
-    auto list = [&](const char *name) { return int(r.value(QLatin1String(name)).toArray().size()); };
-    if (!r.value(QLatin1String("provider")).toString().isEmpty())
-        parts << tr("only %1").arg(r.value(QLatin1String("provider")).toString());
-    if (number("maxPricePercent") > 0)
-        parts << tr("≤ %1% of list").arg(locale.toString(number("maxPricePercent")));
-    if (number("maxPrice") > 0)
-        parts << tr("≤ %1/Mtok").arg(Format::money(number("maxPrice")));
-    if (number("minPricePercent") > 0)
-        parts << tr("≥ %1% of list").arg(locale.toString(number("minPricePercent")));
-    if (number("maxCostUsd") > 0)
-        parts << tr("cap %1").arg(Format::money(number("maxCostUsd")));
-    if (number("spendLimitUsdPerDay") > 0)
-        parts << tr("%1 a day").arg(Format::money(number("spendLimitUsdPerDay")));
-    if (list("onlySharers") > 0)
-        parts << tr("%n allowed sharer(s)", nullptr, list("onlySharers"));
-    if (list("neverSharers") > 0)
-        parts << tr("%n blocked sharer(s)", nullptr, list("neverSharers"));
-    if (list("excludeProviders") > 0)
-        parts << tr("%n provider(s) left out", nullptr, list("excludeProviders"));
-    if (r.value(QLatin1String("dataCollection")).toString() == QLatin1String("deny"))
+    auto positive = [](const std::optional<double> &v) { return v.value_or(0) > 0; };
+    auto count = [](const std::optional<QStringList> &v) { return v ? int(v->size()) : 0; };
+    if (!r.provider.value_or(QString()).isEmpty())
+        parts << tr("only %1").arg(*r.provider);
+    if (positive(r.maxPricePercent))
+        parts << tr("≤ %1% of list").arg(locale.toString(*r.maxPricePercent));
+    if (positive(r.maxPrice))
+        parts << tr("≤ %1/Mtok").arg(Format::money(*r.maxPrice));
+    if (positive(r.minPricePercent))
+        parts << tr("≥ %1% of list").arg(locale.toString(*r.minPricePercent));
+    if (positive(r.maxCostUsd))
+        parts << tr("cap %1").arg(Format::money(*r.maxCostUsd));
+    if (positive(r.spendLimitUsdPerDay))
+        parts << tr("%1 a day").arg(Format::money(*r.spendLimitUsdPerDay));
+    if (count(r.onlySharers) > 0)
+        parts << tr("%n allowed sharer(s)", nullptr, count(r.onlySharers));
+    if (count(r.neverSharers) > 0)
+        parts << tr("%n blocked sharer(s)", nullptr, count(r.neverSharers));
+    if (count(r.excludeProviders) > 0)
+        parts << tr("%n provider(s) left out", nullptr, count(r.excludeProviders));
+    if (r.dataCollection == QStringLiteral("deny"))
         parts << tr("no training");
-    if (r.value(QLatin1String("allowSelfHosted")) == QJsonValue(false))
+    if (r.allowSelfHosted == false)
         parts << tr("no self-hosted");
-    if (r.value(QLatin1String("verifiedOnly")).toBool())
+    if (r.verifiedOnly.value_or(false))
         parts << tr("verified only");
-    if (r.value(QLatin1String("prefer")).toString() == QLatin1String("speed"))
+    if (r.prefer == QStringLiteral("speed"))
         parts << tr("speed first");
-    if (r.value(QLatin1String("demoteFailing")).toBool())
+    if (r.demoteFailing.value_or(false))
         parts << tr("failing sharers last");
-    if (r.value(QLatin1String("sticky")) == QJsonValue(false))
+    if (r.sticky == false)
         parts << tr("not sticky");
-    if (!r.value(QLatin1String("sharer")).toString().isEmpty())
-        parts << tr("pinned to %1").arg(r.value(QLatin1String("sharer")).toString());
+    if (!r.sharer.value_or(QString()).isEmpty())
+        parts << tr("pinned to %1").arg(*r.sharer);
     return parts.isEmpty() ? tr("cheapest first (defaults)") : parts.join(QStringLiteral(" · "));
 }
 

@@ -24,7 +24,7 @@ public:
     int rowOf(const QString &keyId) const;
 
     /// A short line of what the key's routing changes from the defaults ("≤ 80% of list · cap $0.50").
-    static QString routingSummary(const QJsonObject &routing);
+    static QString routingSummary(const Api::KeyRoutingValue &routing);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -35,7 +35,7 @@ QTreeWidget *table(const QStringList &headers, const QString &objectName, const 
 
 } // namespace
 
-ReplayDialog::ReplayDialog(ManagementClient *client, const QString &keyId, const QString &keyName, const QJsonObject &edits, QWidget *parent)
+ReplayDialog::ReplayDialog(ManagementClient *client, const QString &keyId, const QString &keyName, const Api::ReplayAsk &edits, QWidget *parent)
     : QDialog(parent), m_client(client), m_keyId(keyId), m_edits(edits),
       m_days(new QSpinBox(this)),
       m_run(new QPushButton(tr("&Replay"), this)),
@@ -118,12 +118,12 @@ QString ReplayDialog::summary() const
 
 void ReplayDialog::run()
 {
-    QJsonObject ask = m_edits;
-    ask.insert(QStringLiteral("key"), m_keyId);
-    ask.insert(QStringLiteral("days"), m_days->value());
+    Api::ReplayAsk ask = m_edits;
+    ask.key = m_keyId;
+    ask.days = m_days->value();
     m_run->setEnabled(false);
     m_summary->setText(tr("Replaying the recorded requests… nothing is sent, charged or written."));
-    m_client->routeReplay(ask, this, [this](const Reply<Api::ReplayResult> &reply) {
+    m_client->routeReplay(ask.toJson(), this, [this](const Reply<Api::ReplayResult> &reply) {
         m_run->setEnabled(true);
         if (!reply.ok()) {
             m_summary->setText(reply.error);

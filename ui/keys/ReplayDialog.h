@@ -27,7 +27,7 @@ class ReplayDialog : public QDialog
     Q_OBJECT
 public:
     /// edits: "routing" and/or "route" as the dialog that opened it holds them, unsaved.
-    ReplayDialog(ManagementClient *client, const QString &keyId, const QString &keyName, const QJsonObject &edits,
+    ReplayDialog(ManagementClient *client, const QString &keyId, const QString &keyName, const Api::ReplayAsk &edits,
                  QWidget *parent = nullptr);
 
     void setDays(int days);
@@ -52,7 +52,7 @@ private:
 
     ManagementClient *m_client;
     QString m_keyId;
-    QJsonObject m_edits;
+    Api::ReplayAsk m_edits;   // the unsaved routing or route; run() adds the key and the days
     QSpinBox *m_days;
     QPushButton *m_run;
     QLabel *m_summary;

@@ -4,6 +4,7 @@
 #include "ReplayDialog.h"
 #include "common/Format.h"
 #include "common/ManagementClient.h"
+#include "api/values/JsonFields.h"
 
 #include <QtCore/QUrlQuery>
 #include <QtWidgets/QCheckBox>
@@ -23,13 +24,7 @@ namespace Aile::Ui {
 
 namespace {
 
-// A route's fields (docs/routing.md), as the API names them.
-const QLatin1String Name("name");
-const QLatin1String OrderField("order");
-const QLatin1String PreferField("prefer");
-const QLatin1String TtftMs("ttftMs");
-const QLatin1String PhaseLimitsField("phaseLimits");
-const QLatin1String Budget("budgetUsdPerDay");
+// The route template's list of targets (GET /keys/route-template).
 const QLatin1String Targets("targets");
 
 // The API's ranges: at most 10 targets, a route name of at most 64 characters, a first-token
@@ -169,7 +164,7 @@ RouteDialog::RouteDialog(ManagementClient *client, QWidget *parent)
     auto *replay = button(tr("Replay histor&y…"), QStringLiteral("replayRouteHistory"),
                           tr("Replay the key's recorded requests with this route, unsaved"), this);
     connect(replay, &QPushButton::clicked, this, [this] {
-        auto *dialog = new ReplayDialog(this->client(), keyId(), keyName(), QJsonObject{{QStringLiteral("route"), route()}}, this);
+        auto *dialog = new ReplayDialog(this->client(), keyId(), keyName(), Api::ReplayAsk{.route = route()}, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
         dialog->run();
@@ -242,49 +237,45 @@ void RouteDialog::updateFirstTokenLimit()
                                 : tr("A first-token limit needs two targets or more: the last target tried is never cut."));
 }
 
-QJsonObject RouteDialog::route() const
+Api::RouteValue RouteDialog::route() const
 {
-    QJsonObject r = m_loaded;
-    for (const QLatin1String &field : {Name, OrderField, PreferField, TtftMs, PhaseLimitsField, Budget, Targets})
-        r.remove(field);
-    r.insert(Name, m_name->text().trimmed());
+    Api::RouteValue r;
+    r.name = m_name->text().trimmed();
     switch (Order(m_order->currentData().toInt())) {
     case Order::Cheapest:
-        r.insert(OrderField, QStringLiteral("cheapest"));
+        r.order = QStringLiteral("cheapest");
         break;
     case Order::RoundRobin:
-        r.insert(OrderField, QStringLiteral("round-robin"));
+        r.order = QStringLiteral("round-robin");
         break;
     case Order::InOrder:
         break;   // stored as nothing
     }
-    if (const QString prefer = m_prefer->currentData().toString(); !prefer.isEmpty())
-        r.insert(PreferField, prefer);
+    r.prefer = m_prefer->currentData().toString();
     if (m_ttft->isEnabled() && m_ttft->value() > 0) {
         // A limit set through the API in milliseconds is kept while the seconds shown are unchanged.
-        const int loaded = m_loaded.value(TtftMs).toInt(0);
-        r.insert(TtftMs, qRound(loaded / 1000.0) == m_ttft->value() ? loaded : m_ttft->value() * 1000);
+        const int loaded = m_loaded.ttftMs.value_or(0);
+        r.ttftMs = qRound(loaded / 1000.0) == m_ttft->value() ? loaded : m_ttft->value() * 1000;
     }
     if (m_phaseLimits->isChecked())
-        r.insert(PhaseLimitsField, true);
+        r.phaseLimits = true;
     if (m_budget->value() > 0)
-        r.insert(Budget, m_budget->value());
-    r.insert(Targets, m_targets->targets());
+        r.budgetUsdPerDay = m_budget->value();
+    r.targets = m_targets->targets();
     return r;
 }
 
-void RouteDialog::setRoute(const QJsonObject &r)
+void RouteDialog::setRoute(const Api::RouteValue &r)
 {
     m_loaded = r;
-    m_name->setText(r.value(Name).toString());
-    const QString order = r.value(OrderField).toString();
-    const Order o = order == QLatin1String("cheapest") ? Order::Cheapest : order == QLatin1String("round-robin") ? Order::RoundRobin : Order::InOrder;
+    m_name->setText(r.name);
+    const Order o = r.order == QLatin1String("cheapest") ? Order::Cheapest : r.order == QLatin1String("round-robin") ? Order::RoundRobin : Order::InOrder;
     m_order->setCurrentIndex(m_order->findData(int(o)));
-    m_prefer->setCurrentIndex(qMax(0, m_prefer->findData(r.value(PreferField).toString())));
-    m_ttft->setValue(qRound(r.value(TtftMs).toInt(0) / 1000.0));
-    m_phaseLimits->setChecked(r.value(PhaseLimitsField).toBool(false));
-    m_budget->setValue(r.value(Budget).toDouble(0));
-    m_targets->setTargets(r.value(Targets).toArray());
+    m_prefer->setCurrentIndex(qMax(0, m_prefer->findData(r.prefer)));
+    m_ttft->setValue(qRound(r.ttftMs.value_or(0) / 1000.0));
+    m_phaseLimits->setChecked(r.phaseLimits.value_or(false));
+    m_budget->setValue(r.budgetUsdPerDay.value_or(0));
+    m_targets->setTargets(r.targets);
     if (m_targets->rowCount() > 0)
         m_targets->selectRow(0);
     m_templateNote->hide();
@@ -303,21 +294,21 @@ void RouteDialog::load(const QString &keyId, const QString &routeName)
     askCatalog();
     readKey(keyId, [this](const Api::KeyInfo &key) {
         m_routes = key.routes;
-        QJsonObject route;
+        std::optional<Api::RouteValue> route;
         std::optional<Api::RouteSpend> spend;
         for (const Api::RouteValue &r : std::as_const(m_routes))
             if (r.name == m_originalName && !m_originalName.isEmpty())
-                route = r.toJson();
+                route = r;
         for (const Api::RouteSpend &s : key.routeSpend)
             if (s.name == m_originalName && !m_originalName.isEmpty())
                 spend = s;
-        if (route.isEmpty())
+        if (!route)
             m_originalName.clear();   // gone meanwhile (or new): Save appends it
         setWindowTitle(m_originalName.isEmpty() ? tr("New route on %1").arg(keyName()) : tr("Route %1 of %2").arg(m_originalName, keyName()));
         titleLabel()->setText(tr("A tool uses the route by sending its name as the model, with key %1. Each target is tried in turn "
                                  "when the one before fails; the key's own routing binds every target.")
                                   .arg(keyName()));
-        setRoute(route);
+        setRoute(route.value_or(Api::RouteValue()));
         m_targets->setSpend(spend ? spend->targets : QList<Api::RouteSpend::Target>());
         const double spent = spend ? spend->spentUsd : 0;
         const double budget = spend ? spend->budgetUsdPerDay.value_or(0) : 0;
@@ -329,20 +320,19 @@ void RouteDialog::load(const QString &keyId, const QString &routeName)
 
 void RouteDialog::save()
 {
-    const QJsonObject r = route();
-    QJsonArray routes;
+    const Api::RouteValue r = route();
+    QList<Api::RouteValue> routes = m_routes;
     bool replaced = false;
-    for (const Api::RouteValue &v : std::as_const(m_routes)) {
-        if (!replaced && !m_originalName.isEmpty() && v.name == m_originalName) {
-            routes.append(r);
+    for (Api::RouteValue &v : routes) {
+        if (!m_originalName.isEmpty() && v.name == m_originalName) {
+            v = r;
             replaced = true;
-        } else {
-            routes.append(v.toJson());
+            break;
         }
     }
     if (!replaced)
         routes.append(r);
-    putKey(QJsonObject{{QStringLiteral("routes"), routes}}, [this, name = r.value(Name).toString()](const Api::KeyInfo &key) {
+    putKey(Api::KeyChanges{.routes = routes}, [this, name = r.name](const Api::KeyInfo &key) {
         m_routes = key.routes;
         m_originalName = name;
         Q_EMIT saved(keyId(), name);
@@ -387,7 +377,7 @@ void RouteDialog::showTemplate(const QString &model, const QJsonObject &answer)
     if (targets.isEmpty()) {
         lines << tr("No provider lists %1 under that name; the targets were left as they were.").arg(model);
     } else {
-        m_targets->setTargets(targets);
+        m_targets->setTargets(Api::Json::listOf<Api::RouteTargetValue>(targets));
         m_targets->selectRow(0);
         if (m_name->text().trimmed().isEmpty())
             m_name->setText(model);

@@ -48,8 +48,8 @@ public:
     void fillAcrossProviders(const QString &model);
 
     /// The route the fields describe (what Save puts in the list).
-    QJsonObject route() const;
-    void setRoute(const QJsonObject &route);
+    Api::RouteValue route() const;
+    void setRoute(const Api::RouteValue &route);
     RouteTargetsTable *targets() const { return m_targets; }
     /// The name the route was saved under (empty for a new one).
     QString originalName() const { return m_originalName; }
@@ -68,7 +68,7 @@ private:
 
     QString m_originalName;
     QList<Api::RouteValue> m_routes;   // the key's routes as read: Save replaces this one among them
-    QJsonObject m_loaded;       // the route as read, for the fields the dialog does not show
+    Api::RouteValue m_loaded;   // the route as read: a first-token limit set in milliseconds is kept while its seconds are unchanged
     QJsonArray m_sharers;
     QJsonArray m_catalogModels;
 

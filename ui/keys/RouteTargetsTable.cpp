@@ -12,13 +12,6 @@ namespace Aile::Ui {
 
 namespace {
 
-// A route target's fields (docs/routing.md), as the API names them.
-const QLatin1String ModelField("model");
-const QLatin1String SharerField("sharer");
-const QLatin1String MaxCostField("maxCostUsd");
-const QLatin1String BudgetField("budgetUsdPerDay");
-
-constexpr int ExtraRole = Qt::UserRole + 1;   // on the spend cell: the fields the table does not show
 
 QString providerOf(const QString &model)
 {
@@ -75,7 +68,7 @@ RouteTargetsTable::RouteTargetsTable(QWidget *parent) : QTableWidget(0, ColumnCo
 
 void RouteTargetsTable::setChoices(const QStringList &models, const QJsonArray &sharers)
 {
-    const QJsonArray current = targets();
+    const QList<Api::RouteTargetValue> current = targets();
     m_models = models;
     m_sharers = sharers;
     const int selected = selectedRow();
@@ -91,39 +84,38 @@ void RouteTargetsTable::setSpend(const QList<Api::RouteSpend::Target> &spend)
         updateSpend(row);
 }
 
-void RouteTargetsTable::setTargets(const QJsonArray &targets)
+void RouteTargetsTable::setTargets(const QList<Api::RouteTargetValue> &targets)
 {
     setRowCount(0);
-    for (const QJsonValue &t : targets) {
+    for (const Api::RouteTargetValue &t : targets) {
         const int row = rowCount();
         insertRow(row);
-        fillRow(row, t.toObject());
+        fillRow(row, t);
     }
     renameCells();
 }
 
-QJsonArray RouteTargetsTable::targets() const
+QList<Api::RouteTargetValue> RouteTargetsTable::targets() const
 {
-    QJsonArray out;
+    QList<Api::RouteTargetValue> out;
     for (int row = 0; row < rowCount(); ++row)
         out.append(target(row));
     return out;
 }
 
-QJsonObject RouteTargetsTable::target(int row) const
+Api::RouteTargetValue RouteTargetsTable::target(int row) const
 {
-    QJsonObject t = item(row, SpentToday) ? item(row, SpentToday)->data(ExtraRole).toJsonObject() : QJsonObject();
-    t.insert(ModelField, modelBox(row)->currentText().trimmed());
-    if (const QString pin = sharerBox(row)->currentData().toString(); !pin.isEmpty())
-        t.insert(SharerField, pin);
+    Api::RouteTargetValue t;
+    t.model = modelBox(row)->currentText().trimmed();
+    t.sharer = sharerBox(row)->currentData().toString();
     if (maxCostBox(row)->value() > 0)
-        t.insert(MaxCostField, maxCostBox(row)->value());
+        t.maxCostUsd = maxCostBox(row)->value();
     if (budgetBox(row)->value() > 0)
-        t.insert(BudgetField, budgetBox(row)->value());
+        t.budgetUsdPerDay = budgetBox(row)->value();
     return t;
 }
 
-void RouteTargetsTable::addTarget(const QJsonObject &target)
+void RouteTargetsTable::addTarget(const Api::RouteTargetValue &target)
 {
     const int row = rowCount();
     insertRow(row);
@@ -151,9 +143,8 @@ void RouteTargetsTable::moveSelected(int delta)
     const int to = row + delta;
     if (row < 0 || to < 0 || to >= rowCount())
         return;
-    QJsonArray list = targets();
-    const QJsonValue moved = list.takeAt(row);
-    list.insert(to, moved);
+    QList<Api::RouteTargetValue> list = targets();
+    list.move(row, to);
     setTargets(list);
     selectRow(to);
     Q_EMIT targetsChanged();
@@ -194,15 +185,11 @@ int RouteTargetsTable::rowOfWidget(const QWidget *cell) const
     return -1;
 }
 
-void RouteTargetsTable::fillRow(int row, const QJsonObject &t)
+void RouteTargetsTable::fillRow(int row, const Api::RouteTargetValue &t)
 {
-    QJsonObject extra = t;
-    for (const QLatin1String &field : {ModelField, SharerField, MaxCostField, BudgetField})
-        extra.remove(field);
     auto *spent = new QTableWidgetItem;
     spent->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     spent->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    spent->setData(ExtraRole, extra);
     setItem(row, SpentToday, spent);
 
     auto *model = new QComboBox;
@@ -211,7 +198,7 @@ void RouteTargetsTable::fillRow(int row, const QJsonObject &t)
     model->setInsertPolicy(QComboBox::NoInsert);
     model->setFrame(false);
     model->addItems(m_models);
-    model->setEditText(t.value(ModelField).toString());
+    model->setEditText(t.model);
     model->lineEdit()->setPlaceholderText(tr("provider/model"));
     setCellWidget(row, Model, model);
 
@@ -219,15 +206,15 @@ void RouteTargetsTable::fillRow(int row, const QJsonObject &t)
     sharer->setObjectName(QStringLiteral("targetSharer"));
     sharer->setFrame(false);
     setCellWidget(row, Sharer, sharer);
-    fillSharers(row, t.value(SharerField).toString());
+    fillSharers(row, t.sharer);
 
     QDoubleSpinBox *maxCost = dollars(6, 10000, tr("none"));
     maxCost->setObjectName(QStringLiteral("targetMaxCost"));
-    maxCost->setValue(t.value(MaxCostField).toDouble(0));
+    maxCost->setValue(t.maxCostUsd.value_or(0));
     setCellWidget(row, MaxCost, maxCost);
     QDoubleSpinBox *budget = dollars(2, 1000000, tr("none"));
     budget->setObjectName(QStringLiteral("targetBudget"));
-    budget->setValue(t.value(BudgetField).toDouble(0));
+    budget->setValue(t.budgetUsdPerDay.value_or(0));
     setCellWidget(row, Budget, budget);
     updateSpend(row);
 

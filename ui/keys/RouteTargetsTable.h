@@ -32,12 +32,12 @@ public:
     /// leaves an edited one.
     void setSpend(const QList<Api::RouteSpend::Target> &spend);
 
-    void setTargets(const QJsonArray &targets);
-    QJsonArray targets() const;
-    QJsonObject target(int row) const;
+    void setTargets(const QList<Api::RouteTargetValue> &targets);
+    QList<Api::RouteTargetValue> targets() const;
+    Api::RouteTargetValue target(int row) const;
 
     /// Appends a row (an empty one by default) and selects it.
-    void addTarget(const QJsonObject &target = {});
+    void addTarget(const Api::RouteTargetValue &target = {});
     void removeSelected();
     /// Moves the selected row up (-1) or down (+1); the selection follows it.
     void moveSelected(int delta);
@@ -53,7 +53,7 @@ Q_SIGNALS:
     void targetsChanged();
 
 private:
-    void fillRow(int row, const QJsonObject &target);
+    void fillRow(int row, const Api::RouteTargetValue &target);
     void fillSharers(int row, const QString &pin);
     void updateSpend(int row);
     void renameCells();

@@ -9,7 +9,7 @@
 namespace Aile::Ui {
 
 /// aile-desktop's arguments, the same as `aile serve`'s: --data-dir, --listen HOST:PORT,
-/// --config FILE, --secrets-file FILE; and --new-instance (docs/gui.md, "One window"). Here rather than in main.cpp so the help text is
+/// --config FILE, --secrets-file FILE; and --new-instance (docs/gui.md, "One window"). Here rather than in DesktopMain.cpp so the help text is
 /// translated with the rest of the window.
 class CommandLine
 {

@@ -350,7 +350,7 @@ void SharersView::editSharer()
     QJsonObject sharer = m_model->configured(handle);
     if (sharer.isEmpty())
         sharer = m_model->row(m_model->rowOf(handle)).toJson();
-    auto *dialog = new SharerDialog(m_client, m_providers, m_storage, sharer, this);
+    auto *dialog = new SharerDialog(m_client, m_providers, m_storage, Api::SharerEdit::fromJson(sharer), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SharerDialog::saved, this, [this](const QString &handle, const QString &name) {
         showMessage(tr("Saved %1 (%2).").arg(name, handle));

@@ -44,7 +44,7 @@ KeyInfo KeyInfo::fromJson(const QJsonObject &o)
     k.prefix = str(o, "prefix");
     k.createdMs = o.value(QLatin1String("createdMs")).toInteger();
     k.revoked = o.value(QLatin1String("revoked")).toBool();
-    k.routing = o.value(QLatin1String("routing")).toObject();
+    k.routing = KeyRoutingValue::fromJson(o.value(QLatin1String("routing")).toObject());
     k.routes = listOf<RouteValue>(o.value(QLatin1String("routes")));
     k.spentTodayUsd = o.value(QLatin1String("spentTodayUsd")).toDouble();
     k.listValueTodayUsd = o.value(QLatin1String("listValueTodayUsd")).toDouble();
@@ -59,7 +59,7 @@ QJsonObject KeyInfo::toJson() const
                        {QStringLiteral("prefix"), prefix},
                        {QStringLiteral("createdMs"), createdMs},
                        {QStringLiteral("revoked"), revoked},
-                       {QStringLiteral("routing"), routing},
+                       {QStringLiteral("routing"), routing.toJson()},
                        {QStringLiteral("routes"), arrayOf(routes)},
                        {QStringLiteral("spentTodayUsd"), spentTodayUsd},
                        {QStringLiteral("listValueTodayUsd"), listValueTodayUsd},
@@ -74,6 +74,30 @@ CreatedKey CreatedKey::fromJson(const QJsonObject &o)
 QJsonObject CreatedKey::toJson() const
 {
     return QJsonObject{{QStringLiteral("key"), key.toJson()}, {QStringLiteral("plain"), plain}};
+}
+
+KeyChanges KeyChanges::fromJson(const QJsonObject &o)
+{
+    KeyChanges c;
+    if (o.value(QLatin1String("name")).isString())
+        c.name = o.value(QLatin1String("name")).toString();
+    if (o.value(QLatin1String("routing")).isObject())
+        c.routing = KeyRoutingValue::fromJson(o.value(QLatin1String("routing")).toObject());
+    if (o.value(QLatin1String("routes")).isArray())
+        c.routes = Json::listOf<RouteValue>(o.value(QLatin1String("routes")));
+    return c;
+}
+
+QJsonObject KeyChanges::toJson() const
+{
+    QJsonObject o;
+    if (name)
+        o.insert(QStringLiteral("name"), *name);
+    if (routing)
+        o.insert(QStringLiteral("routing"), routing->toJson());
+    if (routes)
+        o.insert(QStringLiteral("routes"), Json::arrayOf(*routes));
+    return o;
 }
 
 } // namespace Aile::Api

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "KeyRoutingValue.h"
 #include "RouteValue.h"
 
 #include <QtCore/QJsonObject>
@@ -32,8 +33,8 @@ struct RouteSpend
 };
 
 /// A local API key as GET /keys and GET /keys/{id} list it: never the key or its hash.
-/// routing is the stored routing object in the configuration file's names (Keys::KeyRouting reads
-/// it typed); the Routing dialog edits it whole so that settings it does not show are kept.
+/// routing is the stored routing object, typed (KeyRoutingValue); the Routing dialog edits it
+/// whole, so that settings it does not show are kept.
 struct KeyInfo
 {
     QString id;
@@ -41,7 +42,7 @@ struct KeyInfo
     QString prefix;
     qint64 createdMs = 0;
     bool revoked = false;
-    QJsonObject routing;
+    KeyRoutingValue routing;
     QList<RouteValue> routes;
     double spentTodayUsd = 0;
     double listValueTodayUsd = 0;   // served on subscription plans today, at list price: not money spent
@@ -50,6 +51,19 @@ struct KeyInfo
     static KeyInfo fromJson(const QJsonObject &o);
     QJsonObject toJson() const;
     bool operator==(const KeyInfo &) const = default;
+};
+
+/// What PUT /keys/{id} changes: each field set is replaced whole (the routes as a list), the rest
+/// is left as stored.
+struct KeyChanges
+{
+    std::optional<QString> name;
+    std::optional<KeyRoutingValue> routing;
+    std::optional<QList<RouteValue>> routes;
+
+    static KeyChanges fromJson(const QJsonObject &o);
+    QJsonObject toJson() const;
+    bool operator==(const KeyChanges &) const = default;
 };
 
 /// The answer of POST /keys: the key and its plain text, shown this once.

@@ -58,4 +58,39 @@ ReplayResult ReplayResult::fromJson(const QJsonObject &o)
     return r;
 }
 
+ReplayAsk ReplayAsk::fromJson(const QJsonObject &o)
+{
+    ReplayAsk a;
+    a.key = o.value(QLatin1String("key")).toString();
+    if (o.value(QLatin1String("days")).isDouble())
+        a.days = o.value(QLatin1String("days")).toInt();
+    if (o.value(QLatin1String("routing")).isObject())
+        a.routing = KeyRoutingValue::fromJson(o.value(QLatin1String("routing")).toObject());
+    const QJsonValue route = o.value(QLatin1String("route"));
+    if (route.isObject())
+        a.route = RouteValue::fromJson(route.toObject());
+    else
+        a.routeName = route.toString();
+    a.scope = o.value(QLatin1String("scope")).toString();
+    return a;
+}
+
+QJsonObject ReplayAsk::toJson() const
+{
+    QJsonObject o;
+    if (!key.isEmpty())
+        o.insert(QStringLiteral("key"), key);
+    if (days)
+        o.insert(QStringLiteral("days"), *days);
+    if (routing)
+        o.insert(QStringLiteral("routing"), routing->toJson());
+    if (route)
+        o.insert(QStringLiteral("route"), route->toJson());
+    else if (!routeName.isEmpty())
+        o.insert(QStringLiteral("route"), routeName);
+    if (!scope.isEmpty())
+        o.insert(QStringLiteral("scope"), scope);
+    return o;
+}
+
 } // namespace Aile::Api

@@ -1,10 +1,15 @@
 #pragma once
 
+#include "KeyRoutingValue.h"
+#include "RouteValue.h"
+
 #include <QtCore/QJsonObject>
 #include <QtCore/QList>
 #include <QtCore/QMap>
 #include <QtCore/QString>
 #include <QtCore/QStringList>
+
+#include <optional>
 
 namespace Aile::Api {
 
@@ -26,6 +31,22 @@ struct ReplayChange
     QJsonObject actual;      // status, target, sharer, costUsd, code
     QJsonObject projected;
     double deltaUsd = 0;
+};
+
+/// What POST /keys/route-replay is asked (docs/replay.md): a key's recorded requests of the last
+/// days, with its routing settings and/or one route as edited and not saved yet.
+struct ReplayAsk
+{
+    QString key;                              // id or name
+    std::optional<int> days;                  // unset: the engine's default
+    std::optional<KeyRoutingValue> routing;   // replaces the key's routing settings whole
+    std::optional<RouteValue> route;          // replaces the key's route of its name, or is added
+    QString routeName;                        // a saved route to replay through instead
+    QString scope;                            // "route", "all" or empty
+
+    static ReplayAsk fromJson(const QJsonObject &o);
+    QJsonObject toJson() const;
+    bool operator==(const ReplayAsk &) const = default;
 };
 
 /// POST /keys/route-replay's answer as the window reads it.

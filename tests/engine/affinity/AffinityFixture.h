@@ -6,7 +6,7 @@
 #include "engine/routing/RoutingFixture.h"
 
 #include "catalog/Sharer.h"
-#include "state/EngineContext.h"
+#include "host/EngineContext.h"
 #include "routing/Affinity.h"
 
 #include <QtCore/QFile>

@@ -5,7 +5,7 @@
 // TraceStream::MaxSubscribers streams the next one is refused with 503 and the reason.
 #include "api/TraceStream.h"
 #include "http/HttpExchange.h"
-#include "state/EngineContext.h"
+#include "host/EngineContext.h"
 #include "store/TraceSink.h"
 
 #include "testsupport/FakeUpstream.h"

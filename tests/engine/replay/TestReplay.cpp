@@ -4,7 +4,7 @@
 #include "ReplayFixture.h"
 
 #include "billing/Quote.h"
-#include "state/EngineContext.h"
+#include "host/EngineContext.h"
 
 using namespace Aile;
 using namespace Aile::Test;

@@ -5,7 +5,7 @@
 // clear message and exit 2 before anything is asked, and the engine's refusal is printed with exit 1.
 #include "ReplayFixture.h"
 
-#include "state/EngineContext.h"
+#include "host/EngineContext.h"
 
 #include <QtCore/QDateTime>
 #include <QtCore/QProcess>

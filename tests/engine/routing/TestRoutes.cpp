@@ -3,7 +3,7 @@
 // ManualClock with the fake upstream.
 #include "RoutingFixture.h"
 
-#include "state/EngineContext.h"
+#include "host/EngineContext.h"
 
 using namespace Aile;
 using namespace Aile::Test;

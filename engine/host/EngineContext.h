@@ -2,13 +2,13 @@
 
 #include "core/EngineSettings.h"
 #include "billing/SpendBook.h"
-#include "catalog/Catalog.h"
-#include "catalog/Sharer.h"
-#include "health/QuotaBook.h"
-#include "keys/ApiKey.h"
 #include "health/FailingSharers.h"
+#include "health/QuotaBook.h"
+#include "state/KeyBook.h"
+#include "state/SharerBook.h"
 
 #include <QtCore/QHash>
+#include <QtCore/QJsonObject>
 #include <QtCore/QRandomGenerator>
 
 #include <functional>
@@ -37,9 +37,11 @@ namespace Routing {
 class PinBook;
 }
 
-/// What the request path reads: the engine's live state, owned by the Engine on its thread and
-/// handed by reference to the handlers (no globals). Only the engine thread touches it.
-struct EngineContext
+/// The engine's live state, owned by the Engine (the composition root) on its thread. No
+/// component below host/ sees it whole: each is handed by reference the few parts it uses (the
+/// sharer book, the key book, the clock, the health book...; docs/architecture.md lists them).
+/// Only the engine thread touches it.
+struct EngineContext : State::SharerBook, State::KeyBook
 {
     Clock *clock = nullptr;
     Store::Store *store = nullptr;
@@ -52,12 +54,6 @@ struct EngineContext
     Routing::PinBook *pins = nullptr;      // session affinity (routing/Affinity.h), in memory only
     Health::NodeBook *nodes = nullptr;     // node-backed sharers: last heard, what they serve (health/NodeBook.h)
     EngineSettings settings;
-    Catalog::Catalog catalog;
-    QList<Catalog::Sharer> sharers;
-    QHash<QString, QString> credentials;   // handle → secret, in memory only
-    QHash<QString, QString> credentialErrors;   // handle → why it has none
-    QHash<QString, QString> credentialHomes;    // reference → the base URL its secret was entered for (Secrets::apiReferenceRefusal)
-    QList<Keys::ApiKey> keys;
     QString adminToken;
     QJsonObject routing;                   // default_model, fallback_models, selection, models
     QString adminTokenRef;                 // where the admin token comes from (exports name it)
@@ -66,19 +62,6 @@ struct EngineContext
     Billing::SpendBook spend;              // today's spend per key, route and target (budgets read it)
     QHash<QString, quint64> routeTurns;    // round-robin routes: key id + route name → requests routed so far
     mutable QRandomGenerator draw;         // the tie draw of requests without a session; seeded in tests
-
-    const Keys::ApiKey *keyByPlain(const QString &plain) const;
-    /// A key by its id, else by its name (the management API and the CLI take either).
-    const Keys::ApiKey *key(const QString &idOrName) const;
-    Keys::ApiKey *key(const QString &idOrName);
-    const Catalog::Sharer *sharer(const QString &handle) const;
-    Catalog::Sharer *sharer(const QString &handle);
-    /// The base URL a sharer is dialled at: its own, or its provider's.
-    QString baseUrlOf(const Catalog::Sharer &sharer) const;
-    /// After a sharer changed: its secret is in memory only while it may be sent (not needsKey()),
-    /// and its reference's home is noted for the management API's check.
-    /// newCredential: the sharer was just given its credential, which now belongs to its base URL.
-    void noteCredentialBinding(const Catalog::Sharer &sharer, bool newCredential = false);
 };
 
 } // namespace Aile

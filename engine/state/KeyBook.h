@@ -1,0 +1,23 @@
+#pragma once
+
+#include "keys/ApiKey.h"
+
+#include <QtCore/QList>
+#include <QtCore/QString>
+
+namespace Aile::State {
+
+/// The proxy's own API keys as the engine holds them (the store's rows, read at start and after
+/// each change): the front door looks a presented key up here, the management API lists and edits them.
+struct KeyBook
+{
+    QList<Keys::ApiKey> keys;
+
+    /// The unrevoked key whose hash matches a presented plain key, or null.
+    const Keys::ApiKey *keyByPlain(const QString &plain) const;
+    /// A key by its id, else by its name (the management API and the CLI take either).
+    const Keys::ApiKey *key(const QString &idOrName) const;
+    Keys::ApiKey *key(const QString &idOrName);
+};
+
+} // namespace Aile::State
