@@ -1,6 +1,7 @@
 #include "ResponsesWire.h"
 
 #include "Common.h"
+#include "ForeignReasoning.h"
 
 #include <QtCore/QJsonArray>
 
@@ -275,7 +276,7 @@ QJsonObject outputItem(const Part &p, const QString &id)
                 {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("call_id"), p.id},
                 {QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}};
     case Part::Kind::Reasoning:
-        return {{QStringLiteral("type"), QStringLiteral("reasoning")}, {QStringLiteral("id"), QString(QStringLiteral("rs_") + id)},
+        return {{QStringLiteral("type"), QStringLiteral("reasoning")}, {QStringLiteral("id"), translatedReasoningId(id)},
                 {QStringLiteral("summary"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("summary_text")},
                                                                    {QStringLiteral("text"), p.text}}}}};
     default: {

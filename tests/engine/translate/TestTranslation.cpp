@@ -386,7 +386,7 @@ void TestTranslation::answer_data()
         << QStringList{"reasoning", "redacted_thinking"};
     QTest::newRow("messages answer to responses client") << "responses" << "messages" << "messages_answer_tool.json"
         << QStringList{R"(output[0].type="reasoning")", R"(output[0].summary[0].text="The user wants both cities.")",
-                       "output[0].encrypted_content=<absent>",
+                       "output[0].encrypted_content=<absent>", R"(output[0].id="rs_aile-translated_msg_01XFDUDYJgAACzvnptvVoYEL_0")",
                        R"(output[1].type="message")", R"(output[1].content[0].text="I'll check both.")",
                        R"(output[2].type="function_call")", R"(output[2].call_id="toolu_01T1x1fJ34qAmk2tNTrN7Up6")",
                        R"(output[2].arguments="{\"city\":\"Paris\"}")", R"(output[3].call_id="toolu_01T1x1fJ34qAmk2tNTrN7Up7")",
@@ -395,6 +395,7 @@ void TestTranslation::answer_data()
         << QStringList{"redacted_thinking"};
     QTest::newRow("responses answer to messages client") << "messages" << "responses" << "responses_answer_tool.json"
         << QStringList{R"(content[0].type="thinking")", R"(content[0].thinking="**Planning** I need the file list.")",
+                       R"(content[0].signature="aile-translated")",
                        R"(content[1]={"type":"text","text":"Listing the files."})",
                        R"(content[2]={"type":"tool_use","id":"call_Q3b9","name":"shell","input":{"command":["ls","-la"]}})",
                        R"(stop_reason="tool_use")", "usage.input_tokens=464", "usage.cache_read_input_tokens=1536",
@@ -503,11 +504,13 @@ void TestTranslation::stream_data()
         << QStringList{
                R"([0].message.id="resp_68b0")", R"([1].content_block.type="thinking")", "[2].index=0",
                R"([2].delta={"type":"thinking_delta","thinking":"**Listing** "})",
-               R"([5].content_block.type="text")", "[5].index=1", "[6].index=1", R"([6].delta.text="On it")",
-               R"([9].content_block={"type":"tool_use","id":"call_Zq81","name":"shell","input":{}})",
-               R"([11].delta.partial_json="[\"ls\"]}")", R"([13].delta.stop_reason="tool_use")",
-               "[13].usage.input_tokens=952", "[13].usage.cache_read_input_tokens=2048", "[13].usage.output_tokens=180",
-               R"([14]._event="message_stop")", "[15]=<absent>"}
+               // The thinking block ends with the proxy's mark where Anthropic's signature would be.
+               R"([4].delta={"type":"signature_delta","signature":"aile-translated"})", R"([5]._event="content_block_stop")",
+               R"([6].content_block.type="text")", "[6].index=1", "[7].index=1", R"([7].delta.text="On it")",
+               R"([10].content_block={"type":"tool_use","id":"call_Zq81","name":"shell","input":{}})",
+               R"([12].delta.partial_json="[\"ls\"]}")", R"([14].delta.stop_reason="tool_use")",
+               "[14].usage.input_tokens=952", "[14].usage.cache_read_input_tokens=2048", "[14].usage.output_tokens=180",
+               R"([15]._event="message_stop")", "[16]=<absent>"}
         << QStringList{"reasoning.encrypted_content"};
     QTest::newRow("responses stream to chat client") << "chat" << "responses" << "responses_stream_tool.sse" << false
         << QStringList{
