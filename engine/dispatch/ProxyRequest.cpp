@@ -362,6 +362,7 @@ bool ProxyRequest::prepareBody()
     m_injectedUsage = false;   // the stream translator reads the usage chunk; it never reaches the client as such
     m_requestDropped = body.translation.dropped;
     m_clientWantsUsage = body.translation.clientWantsUsage;
+    m_customTools = body.translation.customTools;
     return true;
 }
 
