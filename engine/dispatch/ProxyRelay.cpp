@@ -90,7 +90,7 @@ void ProxyRequest::handleHead()
         m_firstTokenDeadline.stop();   // an answer that is not streamed has no first token to wait for
     a.meter = std::make_unique<Wire::ResponseMeter>(a.wire, a.sse);
     if (a.sse && a.wire != m_endpoint)   // a translated target: its events are rewritten one by one
-        a.translator = std::make_unique<Translate::StreamTranslator>(m_endpoint, a.wire, m_clientWantsUsage);
+        a.translator = std::make_unique<Translate::StreamTranslator>(m_endpoint, a.wire, m_clientWantsUsage, m_customTools);
 }
 
 void ProxyRequest::commit(int status, qint64 length)
@@ -228,7 +228,7 @@ void ProxyRequest::handleUpstreamFinished()
             a.meter->finish();
             QByteArray body = a.echo.body(a.meter->takeBody());   // auto/: the model the client sent
             if (a.wire != m_endpoint)
-                body = translateWholeAnswer(m_endpoint, a.wire, a.row.status, body, &a.dropped);
+                body = translateWholeAnswer(m_endpoint, a.wire, a.row.status, body, &a.dropped, m_customTools);
             const bool intoHeldStream = held();
             commit(a.row.status, body.size());
             if (intoHeldStream && a.row.status >= 400)

@@ -13,6 +13,7 @@
 #include "health/QuotaBook.h"
 #include "billing/PlanValue.h"
 #include "store/TraceSink.h"
+#include "translate/ForeignReasoning.h"
 #include "http/HttpExchange.h"
 
 #include <QtCore/QLoggingCategory>
@@ -317,6 +318,8 @@ void ProxyRequest::dialNext(bool retryCurrent)
     a.echo = Wire::ModelEcho(target().echoModel);
     if (target().translated())
         noteTranslation(a.row.plan, target().translation, m_requestDropped);
+    else if (!m_requestDropped.isEmpty())
+        a.row.plan.insert(QStringLiteral("dropped"), QJsonArray::fromStringList(m_requestDropped));
     const Http::UpstreamRequest request = buildUpstreamRequest({m_s.catalog, m_s.settings.connectTimeoutMs, m_s.credentials}, *sharer, a.wire, m_exchange->request(), m_upstreamBody);
     qCDebug(lcDispatch) << m_trace.id << "dialling" << c.handle << request.url.toString(QUrl::RemoveQuery);
     a.call = m_s.upstream.send(request, this);
@@ -338,7 +341,10 @@ bool ProxyRequest::prepareBody()
     m_bodyFor = bodyFor;
     m_requestDropped.clear();
     if (!target().translated()) {
-        const UpstreamBody body = rewriteBody(m_endpoint, m_body, sentModel);
+        // Reasoning a translation wrote, or another provider signed, never reaches a provider that verifies it.
+        QJsonObject clientBody = m_body;
+        m_requestDropped = Translate::stripUnverifiableReasoning(m_endpoint, clientBody, current().node ? QStringLiteral("aile") : target().provider);
+        const UpstreamBody body = rewriteBody(m_endpoint, m_requestDropped.isEmpty() ? m_body : clientBody, sentModel);
         m_upstreamBody = body.bytes;
         m_injectedUsage = body.injectedUsage;
         return true;
@@ -356,6 +362,7 @@ bool ProxyRequest::prepareBody()
     m_injectedUsage = false;   // the stream translator reads the usage chunk; it never reaches the client as such
     m_requestDropped = body.translation.dropped;
     m_clientWantsUsage = body.translation.clientWantsUsage;
+    m_customTools = body.translation.customTools;
     return true;
 }
 

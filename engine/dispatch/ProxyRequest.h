@@ -161,8 +161,9 @@ private:
     QString m_bodyFor;            // the target label m_upstreamBody was built for
     QByteArray m_upstreamBody;
     bool m_injectedUsage = false; // m_upstreamBody asks for a usage chunk the client did not
-    QStringList m_requestDropped; // a translated m_upstreamBody: what the request carried that its wire cannot
+    QStringList m_requestDropped; // what m_upstreamBody left out: what its wire cannot carry, reasoning its provider cannot verify
     bool m_clientWantsUsage = false;   // a translated chat client's stream_options.include_usage
+    QStringList m_customTools;         // a translated Responses client's custom tools (apply_patch)
     int m_dials = 0;
     int m_scanned = 0;
     qint64 m_startedMs = 0;

@@ -25,11 +25,12 @@ TranslatedBody translateBody(Wire::Endpoint client, Wire::Endpoint upstream, QJs
     return out;
 }
 
-QByteArray translateWholeAnswer(Wire::Endpoint client, Wire::Endpoint upstream, int status, const QByteArray &body, QStringList *dropped)
+QByteArray translateWholeAnswer(Wire::Endpoint client, Wire::Endpoint upstream, int status, const QByteArray &body, QStringList *dropped,
+                                const QStringList &customTools)
 {
     if (status >= 400)
         return Translate::translateError(client, upstream, status, body);
-    const Translate::AnswerTranslation t = Translate::translateAnswer(client, upstream, body);
+    const Translate::AnswerTranslation t = Translate::translateAnswer(client, upstream, body, customTools);
     for (const QString &d : t.dropped)
         if (!dropped->contains(d))
             dropped->append(d);

@@ -55,6 +55,7 @@ struct Request
     QString reasoningEffort;   // low, medium, high; empty when the client asked for none
     QString userId;            // Anthropic metadata.user_id / OpenAI user
     QString promptCacheKey;
+    QStringList customTools;   // Responses custom (freeform) tools, sent on as function tools (CustomTools.h)
 };
 
 /// Token usage, normalised: the input is the uncached part only, each figure counted once.
@@ -79,6 +80,7 @@ struct Answer
     QString stop = QStringLiteral("end");
     QString stopSequence;
     Usage usage;
+    QStringList customTools;   // a call of one of these goes to a Responses client as a custom_tool_call
 };
 
 /// One step of a streamed answer, between an upstream decoder and a client encoder.

@@ -1,6 +1,7 @@
 #include "MessagesWire.h"
 
 #include "Common.h"
+#include "ForeignReasoning.h"
 #include "wire/Wire.h"
 
 #include <QtCore/QJsonDocument>
@@ -184,8 +185,12 @@ private:
     {
         if (m_open.isEmpty())
             return {};
+        QByteArray out;
+        // As Anthropic ends a thinking block with its signature, this one ends with the proxy's mark.
+        if (m_open == QLatin1String("thinking"))
+            out = delta(m_index, {{QStringLiteral("type"), QStringLiteral("signature_delta")}, {QStringLiteral("signature"), translatedSignature()}});
         m_open.clear();
-        return event("content_block_stop", {{QStringLiteral("index"), m_index}});
+        return out + event("content_block_stop", {{QStringLiteral("index"), m_index}});
     }
 
     QString m_open;     // the kind of the open content block, empty when none is

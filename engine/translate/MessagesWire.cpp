@@ -1,6 +1,7 @@
 #include "MessagesWire.h"
 
 #include "Common.h"
+#include "ForeignReasoning.h"
 
 #include <QtCore/QJsonArray>
 
@@ -96,7 +97,7 @@ QJsonObject writeBlock(const Part &p, bool keepCache)
     }
     case Part::Kind::Reasoning:
         b = {{QStringLiteral("type"), QStringLiteral("thinking")}, {QStringLiteral("thinking"), p.text},
-             {QStringLiteral("signature"), QString()}};
+             {QStringLiteral("signature"), translatedSignature()}};   // the proxy's mark, never a made-up signature
         break;
     }
     if (keepCache && p.cacheControl.isObject())

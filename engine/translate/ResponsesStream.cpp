@@ -1,6 +1,7 @@
 #include "ResponsesWire.h"
 
 #include "Common.h"
+#include "CustomTools.h"
 #include "wire/Wire.h"
 
 #include <QtCore/QJsonArray>
@@ -129,7 +130,9 @@ public:
             call.kind = Part::Kind::ToolCall;
             call.id = e.id;
             call.name = e.name;
-            QByteArray out = open(Part::Kind::ToolCall, call);
+            if (customTools.contains(e.name))
+                m_customInput.insert(e.call, CustomInputStream());
+            QByteArray out = open(Part::Kind::ToolCall, call, m_customInput.contains(e.call));
             m_callItem.insert(e.call, {m_index, m_itemId});
             return out;
         }
@@ -137,6 +140,15 @@ public:
             const auto [index, itemId] = m_callItem.value(e.call, {m_index, m_itemId});
             if (index == m_index)
                 m_part.arguments += e.text;
+            if (m_customInput.contains(e.call)) {
+                // The function's JSON arguments, read as they come: the client gets the input text.
+                const QString input = m_customInput[e.call].feed(e.text);
+                if (input.isEmpty())
+                    return {};
+                return event("response.custom_tool_call_input.delta", {{QStringLiteral("item_id"), itemId},
+                                                                       {QStringLiteral("output_index"), index},
+                                                                       {QStringLiteral("delta"), input}});
+            }
             return event("response.function_call_arguments.delta", {{QStringLiteral("item_id"), itemId},
                                                                     {QStringLiteral("output_index"), index},
                                                                     {QStringLiteral("delta"), e.text}});
@@ -179,7 +191,7 @@ private:
         return frame(name, data);
     }
     // Opens an output item of this kind unless one is open; a tool call always opens its own.
-    QByteArray open(Part::Kind kind, const Part &part)
+    QByteArray open(Part::Kind kind, const Part &part, bool custom = false)
     {
         if (m_open && m_part.kind == kind && kind != Part::Kind::ToolCall)
             return {};
@@ -187,9 +199,10 @@ private:
         m_open = true;
         m_part = part;
         m_part.kind = kind;
+        m_partCustom = custom;
         m_text.clear();
         m_index = int(m_output.size());
-        QJsonObject item = outputItem(m_part, QStringLiteral("%1_%2").arg(m_id).arg(m_index));
+        QJsonObject item = outputItem(m_part, QStringLiteral("%1_%2").arg(m_id).arg(m_index), m_partCustom);
         m_itemId = str(item, "id");
         item.insert(QStringLiteral("status"), QStringLiteral("in_progress"));
         if (kind == Part::Kind::Text)
@@ -215,7 +228,7 @@ private:
             return {};
         m_open = false;
         m_part.text = m_text;
-        const QJsonObject item = outputItem(m_part, QStringLiteral("%1_%2").arg(m_id).arg(m_index));
+        const QJsonObject item = outputItem(m_part, QStringLiteral("%1_%2").arg(m_id).arg(m_index), m_partCustom);
         const QJsonObject where{{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index}};
         QByteArray out;
         auto with = [&](QJsonObject o) {
@@ -231,6 +244,8 @@ private:
         } else if (m_part.kind == Part::Kind::Reasoning) {
             out += event("response.reasoning_summary_text.done", with({{QStringLiteral("summary_index"), 0}, {QStringLiteral("text"), m_text}}));
             out += event("response.reasoning_summary_part.done", with({{QStringLiteral("summary_index"), 0}, {QStringLiteral("part"), part}}));
+        } else if (m_partCustom) {
+            out += event("response.custom_tool_call_input.done", with({{QStringLiteral("input"), customInput(m_part.arguments)}}));
         } else {
             out += event("response.function_call_arguments.done", with({{QStringLiteral("arguments"), m_part.arguments}}));
         }
@@ -243,11 +258,13 @@ private:
     int m_sequence = 0;
     bool m_open = false;
     Part m_part;            // the open item
+    bool m_partCustom = false;   // the open item is a custom tool's call
     QString m_text;
     int m_index = -1;
     QString m_itemId;
     QJsonArray m_output;    // finished items, for response.completed
     QHash<int, std::pair<int, QString>> m_callItem;   // tool call → output index and item id
+    QHash<int, CustomInputStream> m_customInput;      // a custom tool's call → its input read so far
 };
 
 } // namespace

@@ -1,6 +1,8 @@
 #include "ResponsesWire.h"
 
 #include "Common.h"
+#include "CustomTools.h"
+#include "ForeignReasoning.h"
 
 #include <QtCore/QJsonArray>
 
@@ -87,7 +89,9 @@ Request readRequest(const QJsonObject &body, Notes &notes)
                 notes.refuse(where + QStringLiteral(".role=") + role);
         } else if (type == QLatin1String("function_call")) {
             assistantTurn(r).parts.append(toolCallPart(str(item, "call_id"), str(item, "name"), str(item, "arguments")));
-        } else if (type == QLatin1String("function_call_output")) {
+        } else if (type == QLatin1String("custom_tool_call")) {
+            assistantTurn(r).parts.append(callForCustomInput(str(item, "call_id"), str(item, "name"), str(item, "input")));
+        } else if (type == QLatin1String("function_call_output") || type == QLatin1String("custom_tool_call_output")) {
             Part p;
             p.kind = Part::Kind::ToolResult;
             p.id = str(item, "call_id");
@@ -103,6 +107,11 @@ Request readRequest(const QJsonObject &body, Notes &notes)
     const QJsonArray tools = body.value(QLatin1String("tools")).toArray();
     for (qsizetype i = 0; i < tools.size(); ++i) {
         const QJsonObject t = tools.at(i).toObject();
+        if (str(t, "type") == QLatin1String("custom")) {   // Codex's apply_patch: a string parameter on the other wire
+            r.tools.append(functionToolForCustom(t));
+            r.customTools.append(str(t, "name"));
+            continue;
+        }
         if (str(t, "type") != QLatin1String("function")) {
             notes.refuse(QStringLiteral("tools[%1].type=").arg(i) + str(t, "type"));
             continue;
@@ -112,7 +121,7 @@ Request readRequest(const QJsonObject &body, Notes &notes)
     const QJsonValue choice = body.value(QLatin1String("tool_choice"));
     if (choice.isString())
         r.toolChoice = choice.toString();
-    else if (choice.isObject() && str(choice.toObject(), "type") == QLatin1String("function"))
+    else if (choice.isObject() && (str(choice.toObject(), "type") == QLatin1String("function") || str(choice.toObject(), "type") == QLatin1String("custom")))
         r.toolChoice = QStringLiteral("tool:") + str(choice.toObject(), "name");
     else if (choice.isObject())
         notes.refuse(QStringLiteral("tool_choice.type=") + str(choice.toObject(), "type"));
@@ -267,15 +276,19 @@ Answer readAnswer(const QJsonObject &body, Notes &notes)
     return a;
 }
 
-QJsonObject outputItem(const Part &p, const QString &id)
+QJsonObject outputItem(const Part &p, const QString &id, bool custom)
 {
     switch (p.kind) {
     case Part::Kind::ToolCall:
+        if (custom)
+            return {{QStringLiteral("type"), QStringLiteral("custom_tool_call")}, {QStringLiteral("id"), QString(QStringLiteral("ctc_") + id)},
+                    {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("call_id"), p.id},
+                    {QStringLiteral("name"), p.name}, {QStringLiteral("input"), customInput(p.arguments)}};
         return {{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("id"), QString(QStringLiteral("fc_") + id)},
                 {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("call_id"), p.id},
                 {QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}};
     case Part::Kind::Reasoning:
-        return {{QStringLiteral("type"), QStringLiteral("reasoning")}, {QStringLiteral("id"), QString(QStringLiteral("rs_") + id)},
+        return {{QStringLiteral("type"), QStringLiteral("reasoning")}, {QStringLiteral("id"), translatedReasoningId(id)},
                 {QStringLiteral("summary"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("summary_text")},
                                                                    {QStringLiteral("text"), p.text}}}}};
     default: {
@@ -307,7 +320,8 @@ QJsonObject writeAnswer(const Answer &a, Notes &notes)
         const Part &p = a.parts.at(i);
         if (p.kind == Part::Kind::Text && p.text.isEmpty())
             continue;
-        output.append(outputItem(p, QStringLiteral("%1_%2").arg(a.id).arg(i)));
+        output.append(outputItem(p, QStringLiteral("%1_%2").arg(a.id).arg(i),
+                                 p.kind == Part::Kind::ToolCall && a.customTools.contains(p.name)));
     }
     QJsonObject response{{QStringLiteral("id"), a.id}, {QStringLiteral("object"), QStringLiteral("response")},
                          {QStringLiteral("created_at"), a.created}, {QStringLiteral("model"), a.model},

@@ -14,8 +14,9 @@ Answer readAnswer(const QJsonObject &body, Notes &notes);
 QJsonObject writeAnswer(const Answer &answer, Notes &notes);
 Usage readUsage(const QJsonObject &usage);
 QJsonObject writeUsage(const Usage &usage);
-/// The output item of a part, its id made from the answer's id and the item's place.
-QJsonObject outputItem(const Part &part, const QString &id);
+/// The output item of a part, its id made from the answer's id and the item's place; custom: a
+/// call of a custom tool, written as a custom_tool_call (CustomTools.h).
+QJsonObject outputItem(const Part &part, const QString &id, bool custom = false);
 /// status, and incomplete_details when the answer was cut (length, refusal).
 void writeStatus(QJsonObject &response, const QString &stop);
 

@@ -90,6 +90,7 @@ RequestTranslation translateRequest(Endpoint client, Endpoint upstream, const QB
         const QJsonObject in = doc.object();
         const Request request = readRequest(client, in, notes);
         t.stream = request.stream;
+        t.customTools = request.customTools;
         t.clientWantsUsage = in.value(QLatin1String("stream_options")).toObject().value(QLatin1String("include_usage")).toBool();
         const QJsonObject out = writeRequest(upstream, request, notes, options);
         if (!notes.refused())
@@ -108,7 +109,7 @@ QByteArray refusalBody(Endpoint client, const RequestTranslation &translation)
                            {{QStringLiteral("param"), translation.refusedField}});
 }
 
-AnswerTranslation translateAnswer(Endpoint client, Endpoint upstream, const QByteArray &body)
+AnswerTranslation translateAnswer(Endpoint client, Endpoint upstream, const QByteArray &body, const QStringList &customTools)
 {
     AnswerTranslation t;
     const QJsonDocument doc = QJsonDocument::fromJson(body);
@@ -118,7 +119,8 @@ AnswerTranslation translateAnswer(Endpoint client, Endpoint upstream, const QByt
         return t;
     }
     Notes notes;
-    const Answer answer = readAnswer(upstream, doc.object(), notes);
+    Answer answer = readAnswer(upstream, doc.object(), notes);
+    answer.customTools = customTools;
     t.body = compact(writeAnswer(client, answer, notes));
     t.dropped = notes.dropped;
     return t;
@@ -135,7 +137,7 @@ QByteArray translateError(Endpoint client, Endpoint upstream, int status, const 
     return Wire::errorBody(Wire::errorShapeFor(client), status, message);
 }
 
-StreamTranslator::StreamTranslator(Endpoint client, Endpoint upstream, bool clientWantsUsage)
+StreamTranslator::StreamTranslator(Endpoint client, Endpoint upstream, bool clientWantsUsage, const QStringList &customTools)
 {
     switch (upstream) {
     case Endpoint::Messages: m_decoder = Messages::decoder(); break;
@@ -147,6 +149,7 @@ StreamTranslator::StreamTranslator(Endpoint client, Endpoint upstream, bool clie
     case Endpoint::ChatCompletions: m_encoder = Chat::encoder(clientWantsUsage); break;
     default: m_encoder = Responses::encoder(); break;
     }
+    m_encoder->customTools = customTools;
 }
 
 StreamTranslator::~StreamTranslator() = default;

@@ -24,6 +24,7 @@ struct RequestTranslation
     QStringList dropped;       // fields left out that the answer does not depend on (for the trace)
     bool stream = false;
     bool clientWantsUsage = false;   // a chat client's stream_options.include_usage
+    QStringList customTools;         // a Responses client's custom tools: their calls go back as custom_tool_call
     bool ok() const { return refusedField.isEmpty(); }
 };
 
@@ -45,7 +46,9 @@ struct AnswerTranslation
 };
 
 /// A non-streamed answer of the upstream's wire, rewritten for the client's.
-AnswerTranslation translateAnswer(Wire::Endpoint client, Wire::Endpoint upstream, const QByteArray &body);
+/// customTools: the request's RequestTranslation::customTools.
+AnswerTranslation translateAnswer(Wire::Endpoint client, Wire::Endpoint upstream, const QByteArray &body,
+                                  const QStringList &customTools = {});
 
 /// An upstream error body (any status) in the client's wire shape, its message and type kept.
 QByteArray translateError(Wire::Endpoint client, Wire::Endpoint upstream, int status, const QByteArray &body);
@@ -55,7 +58,8 @@ QByteArray translateError(Wire::Endpoint client, Wire::Endpoint upstream, int st
 class StreamTranslator
 {
 public:
-    StreamTranslator(Wire::Endpoint client, Wire::Endpoint upstream, bool clientWantsUsage = false);
+    StreamTranslator(Wire::Endpoint client, Wire::Endpoint upstream, bool clientWantsUsage = false,
+                     const QStringList &customTools = {});
     ~StreamTranslator();
     StreamTranslator(const StreamTranslator &) = delete;
     StreamTranslator &operator=(const StreamTranslator &) = delete;

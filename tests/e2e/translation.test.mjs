@@ -33,7 +33,9 @@ describe('translation between the chat wires through aile serve', () => {
           targets: [{ model: 'claude/claude-sonnet-5-fail-529' }, { model: 'openai/gpt-5.2', translate: true }],
         },
         { name: 'claude-on-openai', targets: [{ model: 'openai/gpt-5.2', translate: true }] },
-        { name: 'codex-on-claude', targets: [{ model: 'claude/claude-sonnet-5', translate: true }] },
+        // Codex picks its tools by the model's name: a gpt-5 name gets apply_patch as its freeform
+        // (custom) tool, which the translation carries too (docs/translation.md).
+        { name: 'gpt-5.5-on-claude', targets: [{ model: 'claude/claude-sonnet-5', translate: true }] },
       ],
     });
   });
@@ -129,8 +131,9 @@ describe('translation between the chat wires through aile serve', () => {
     // Codex's hosted web search and its namespaced sub-agent tools have no Messages equivalent (a
     // 400 naming the field, docs/translation.md): off here, as the doc tells a user to do.
     const codex = codexKeyHome(stack, {
-      model: 'codex-on-claude',
+      model: 'gpt-5.5-on-claude',
       top: 'approval_policy = "never"\nsandbox_mode = "danger-full-access"\nweb_search = "disabled"\n',
+      // apply_patch as the freeform (custom) tool, as Codex offers it to its own models: translated too.
       features: 'multi_agent = false\n',
     });
     try {
@@ -144,6 +147,11 @@ describe('translation between the chat wires through aile serve', () => {
       const turns = sent.filter((r) => JSON.stringify(r.body).includes('[fake-tool-call]'));
       assert.ok(turns.length >= 2, context);
       for (const r of turns) assert.equal(r.path, '/v1/messages', context);
+      const patchTool = turns[0].body.tools.find((t) => t.name === 'apply_patch');
+      assert.ok(patchTool, `apply_patch reached the Messages sharer: ${JSON.stringify(turns[0].body.tools.map((t) => t.name))}`);
+      assert.equal(patchTool.input_schema.properties.input.type, 'string', JSON.stringify(patchTool));
+      // Offered as Codex's custom (freeform) tool: the grammar travels in the parameter's description.
+      assert.match(patchTool.input_schema.properties.input.description, /grammar/, JSON.stringify(patchTool));
       const last = turns.at(-1).body.messages;
       const use = last.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((b) => b.type === 'tool_use');
       const res = last.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((b) => b.type === 'tool_result');
@@ -152,7 +160,7 @@ describe('translation between the chat wires through aile serve', () => {
       assert.equal(res.tool_use_id, 'toolu_fake_read_1');
       assert.match(JSON.stringify(res.content), new RegExp(SECRET));
 
-      const traces = (await stack.traces('?limit=50')).filter((t) => t.route === 'codex-on-claude');
+      const traces = (await stack.traces('?limit=50')).filter((t) => t.route === 'gpt-5.5-on-claude');
       assert.ok(traces.length >= 2, context);
       for (const t of traces) {
         assert.equal(t.status, 200, JSON.stringify(t));
@@ -170,7 +178,7 @@ describe('translation between the chat wires through aile serve', () => {
     const client = new OpenAI({ apiKey: stack.key, baseURL: stack.openaiBaseUrl, maxRetries: 0, timeout: 20000 });
     const since = (await received()).length;
     const { data: stream, response } = await client.chat.completions
-      .create({ model: 'codex-on-claude', messages: [{ role: 'user', content: 'say hi' }], stream: true, stream_options: { include_usage: true } })
+      .create({ model: 'gpt-5.5-on-claude', messages: [{ role: 'user', content: 'say hi' }], stream: true, stream_options: { include_usage: true } })
       .withResponse();
     assert.equal(response.headers.get('x-aile-translated'), 'chat->messages');
     let text = '';

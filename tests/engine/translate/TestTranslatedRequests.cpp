@@ -109,6 +109,8 @@ private Q_SLOTS:
     void traceNamesWhatWasDropped();
     void claudeOverloadFailsOverToTranslatedOpenAI();
     void translateSettingIsValidated();
+    void codexApplyPatchIsACustomToolCall_data();
+    void codexApplyPatchIsACustomToolCall();
 };
 
 void TestTranslatedRequests::offByDefaultIsThe404()
@@ -406,6 +408,72 @@ void TestTranslatedRequests::translateSettingIsValidated()
     QVERIFY2(good.status == 200, good.body.constData());
     const Reply r = f.post(QStringLiteral("/v1/messages"), compact(bodyFor(QStringLiteral("/v1/messages"), QStringLiteral("openai/gpt-5.2"), false)));
     QCOMPARE(r.status, 200);
+}
+
+void TestTranslatedRequests::codexApplyPatchIsACustomToolCall_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QByteArray>("upstreamPath");
+    QTest::newRow("responses->messages") << "claude/claude-sonnet-5" << QByteArray("/v1/messages");
+    QTest::newRow("responses->chat") << "gemini/gemini-3.5-flash" << QByteArray("/chat/completions");
+}
+
+// Codex offers apply_patch as a custom tool: the provider gets a function tool with one string
+// parameter; its streamed call reaches Codex as custom_tool_call events with the patch as plain
+// text; Codex's custom_tool_call_output goes back as the call's result under the same id.
+void TestTranslatedRequests::codexApplyPatchIsACustomToolCall()
+{
+    QFETCH(QString, model);
+    QFETCH(QByteArray, upstreamPath);
+    RoutingFixture f;
+    QVERIFY(f.start(allSharers(), QJsonObject{{QStringLiteral("translate"), true}}));
+    const QString patch = QStringLiteral("*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** End Patch");
+    FakeToolCall call;
+    call.id = QStringLiteral("call_patch_1");
+    call.name = QStringLiteral("apply_patch");
+    call.arguments = QString::fromUtf8(compact({{QStringLiteral("input"), patch}}));
+    f.upstream->enqueue(toolCallAnswer(upstreamPath, true, model.section(QLatin1Char('/'), 1), call));
+    const QJsonObject tool{{QStringLiteral("type"), QStringLiteral("custom")}, {QStringLiteral("name"), QStringLiteral("apply_patch")},
+                           {QStringLiteral("description"), QStringLiteral("Edit files.")},
+                           {QStringLiteral("format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("grammar")}, {QStringLiteral("syntax"), QStringLiteral("lark")},
+                                                                  {QStringLiteral("definition"), QStringLiteral("start: \"*** Begin Patch\" LF hunk+")}}}};
+    QJsonObject body = bodyFor(QStringLiteral("/v1/responses"), model, true);
+    body.insert(QStringLiteral("tools"), QJsonArray{tool});
+    const Reply first = f.post(QStringLiteral("/v1/responses"), compact(body));
+    QVERIFY2(first.status == 200, first.body.constData());
+    const ReceivedRequest sent = f.upstream->received().first();
+    QVERIFY(sent.path.endsWith(upstreamPath));
+    QVERIFY2(sent.body.contains("apply_patch") && sent.body.contains("lark") && !sent.body.contains("\"custom\""), sent.body.constData());
+    QString input;
+    QJsonObject item;
+    for (const QByteArray &line : first.body.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line.mid(6)).object();
+        const QString type = o.value(QLatin1String("type")).toString();
+        QVERIFY2(!type.startsWith(QLatin1String("response.function_call")), line.constData());
+        if (type == QLatin1String("response.custom_tool_call_input.delta"))
+            input += o.value(QLatin1String("delta")).toString();
+        if (type == QLatin1String("response.output_item.done"))
+            item = o.value(QLatin1String("item")).toObject();
+    }
+    QCOMPARE(input, patch);
+    QCOMPARE(item.value(QLatin1String("type")).toString(), QStringLiteral("custom_tool_call"));
+    QCOMPARE(item.value(QLatin1String("call_id")).toString(), QStringLiteral("call_patch_1"));
+    QCOMPARE(item.value(QLatin1String("input")).toString(), patch);
+    QVERIFY(first.body.contains("response.completed"));
+
+    // Turn 2: Codex sends the call and its output back.
+    QJsonObject second = bodyFor(QStringLiteral("/v1/responses"), model, false);
+    second.insert(QStringLiteral("tools"), QJsonArray{tool});
+    second.insert(QStringLiteral("input"), QJsonArray{userTurn(QStringLiteral("hi")), item,
+                                                      QJsonObject{{QStringLiteral("type"), QStringLiteral("custom_tool_call_output")},
+                                                                  {QStringLiteral("call_id"), QStringLiteral("call_patch_1")},
+                                                                  {QStringLiteral("output"), QStringLiteral("Success. A hello.txt")}}});
+    const Reply done = f.post(QStringLiteral("/v1/responses"), compact(second));
+    QVERIFY2(done.status == 200, done.body.constData());
+    const QByteArray back = f.upstream->received().last().body;
+    QCOMPARE(back.count("call_patch_1"), 2);   // the call and its result, under the same id
+    QVERIFY2(back.contains("Success. A hello.txt"), back.constData());
+    QCOMPARE(answerText(QStringLiteral("/v1/responses"), done.body), QStringLiteral("Hello!"));
 }
 
 QTEST_GUILESS_MAIN(TestTranslatedRequests)

@@ -128,6 +128,8 @@ private Q_SLOTS:
     void error();
     void toolRoundTripClaudeCodeOnChat();
     void toolRoundTripCodexOnMessages();
+    void customToolCallToCodex_data();
+    void customToolCallToCodex();
     void labelsAndPairs();
 };
 
@@ -255,6 +257,26 @@ void TestTranslation::request_data()
                R"(reasoning_effort="high")", R"(prompt_cache_key="019a2b3c-thread")", "stream_options.include_usage=true",
                "max_tokens=<absent>", "store=<absent>"}
         << QStringList{"input[].reasoning", "include", "store"};
+
+    // Codex's apply_patch (a custom tool, freeform input under a grammar): a function tool with one
+    // string parameter; its call and output in the history, a tool_use/tool_calls and its result.
+    QTest::newRow("responses->messages apply_patch") << "responses" << "messages" << "responses_request_apply_patch.json"
+        << QStringList{
+               R"(tools[0].name="apply_patch")", R"(tools[0].description="Use the `apply_patch` tool to edit files.")",
+               R"(tools[0].input_schema.required=["input"])", R"(tools[0].input_schema.properties.input.type="string")",
+               R"(messages[1].content[0]={"type":"tool_use","id":"call_Pq77","name":"apply_patch","input":{"input":"*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** End Patch"}})",
+               R"(messages[2].content[0]={"type":"tool_result","tool_use_id":"call_Pq77","content":"Success. Updated the following files:\nA hello.txt"})",
+               R"(messages[2].content[1].text="Now say \"world\" in it.")", "messages[3]=<absent>",
+               R"(tool_choice={"type":"auto","disable_parallel_tool_use":true})"}
+        << QStringList{"store"};
+    QTest::newRow("responses->chat apply_patch") << "responses" << "chat" << "responses_request_apply_patch.json"
+        << QStringList{
+               R"(tools[0].type="function")", R"(tools[0].function.name="apply_patch")",
+               R"(tools[0].function.parameters.required=["input"])",
+               R"(messages[2].tool_calls[0]={"id":"call_Pq77","type":"function","function":{"name":"apply_patch","arguments":"{\"input\":\"*** Begin Patch\\n*** Add File: hello.txt\\n+Hello\\n*** End Patch\"}"}})",
+               R"(messages[3]={"role":"tool","tool_call_id":"call_Pq77","content":"Success. Updated the following files:\nA hello.txt"})",
+               "parallel_tool_calls=false"}
+        << QStringList{"store"};
 }
 
 void TestTranslation::request()
@@ -316,9 +338,6 @@ void TestTranslation::refusal_data()
         << QByteArray(R"({"model":"m","messages":)" + hi + R"(,"tools":[{"type":"custom","custom":{"name":"x"}}]})") << "tools[0].type=custom";
     QTest::newRow("responses web_search") << "responses" << "messages"
         << QByteArray(R"({"model":"m","input":"hi","tools":[{"type":"web_search"}]})") << "tools[0].type=web_search";
-    QTest::newRow("responses freeform custom tool") << "responses" << "chat"
-        << QByteArray(R"({"model":"m","input":"hi","tools":[{"type":"custom","name":"apply_patch","format":{"type":"grammar"}}]})")
-        << "tools[0].type=custom";
     QTest::newRow("responses previous_response_id") << "responses" << "messages"
         << QByteArray(R"({"model":"m","input":"hi","previous_response_id":"resp_1"})") << "previous_response_id";
     QTest::newRow("responses input_file") << "responses" << "chat"
@@ -386,7 +405,7 @@ void TestTranslation::answer_data()
         << QStringList{"reasoning", "redacted_thinking"};
     QTest::newRow("messages answer to responses client") << "responses" << "messages" << "messages_answer_tool.json"
         << QStringList{R"(output[0].type="reasoning")", R"(output[0].summary[0].text="The user wants both cities.")",
-                       "output[0].encrypted_content=<absent>",
+                       "output[0].encrypted_content=<absent>", R"(output[0].id="rs_aile-translated_msg_01XFDUDYJgAACzvnptvVoYEL_0")",
                        R"(output[1].type="message")", R"(output[1].content[0].text="I'll check both.")",
                        R"(output[2].type="function_call")", R"(output[2].call_id="toolu_01T1x1fJ34qAmk2tNTrN7Up6")",
                        R"(output[2].arguments="{\"city\":\"Paris\"}")", R"(output[3].call_id="toolu_01T1x1fJ34qAmk2tNTrN7Up7")",
@@ -395,6 +414,7 @@ void TestTranslation::answer_data()
         << QStringList{"redacted_thinking"};
     QTest::newRow("responses answer to messages client") << "messages" << "responses" << "responses_answer_tool.json"
         << QStringList{R"(content[0].type="thinking")", R"(content[0].thinking="**Planning** I need the file list.")",
+                       R"(content[0].signature="aile-translated")",
                        R"(content[1]={"type":"text","text":"Listing the files."})",
                        R"(content[2]={"type":"tool_use","id":"call_Q3b9","name":"shell","input":{"command":["ls","-la"]}})",
                        R"(stop_reason="tool_use")", "usage.input_tokens=464", "usage.cache_read_input_tokens=1536",
@@ -503,11 +523,13 @@ void TestTranslation::stream_data()
         << QStringList{
                R"([0].message.id="resp_68b0")", R"([1].content_block.type="thinking")", "[2].index=0",
                R"([2].delta={"type":"thinking_delta","thinking":"**Listing** "})",
-               R"([5].content_block.type="text")", "[5].index=1", "[6].index=1", R"([6].delta.text="On it")",
-               R"([9].content_block={"type":"tool_use","id":"call_Zq81","name":"shell","input":{}})",
-               R"([11].delta.partial_json="[\"ls\"]}")", R"([13].delta.stop_reason="tool_use")",
-               "[13].usage.input_tokens=952", "[13].usage.cache_read_input_tokens=2048", "[13].usage.output_tokens=180",
-               R"([14]._event="message_stop")", "[15]=<absent>"}
+               // The thinking block ends with the proxy's mark where Anthropic's signature would be.
+               R"([4].delta={"type":"signature_delta","signature":"aile-translated"})", R"([5]._event="content_block_stop")",
+               R"([6].content_block.type="text")", "[6].index=1", "[7].index=1", R"([7].delta.text="On it")",
+               R"([10].content_block={"type":"tool_use","id":"call_Zq81","name":"shell","input":{}})",
+               R"([12].delta.partial_json="[\"ls\"]}")", R"([14].delta.stop_reason="tool_use")",
+               "[14].usage.input_tokens=952", "[14].usage.cache_read_input_tokens=2048", "[14].usage.output_tokens=180",
+               R"([15]._event="message_stop")", "[16]=<absent>"}
         << QStringList{"reasoning.encrypted_content"};
     QTest::newRow("responses stream to chat client") << "chat" << "responses" << "responses_stream_tool.sse" << false
         << QStringList{
@@ -651,6 +673,65 @@ void TestTranslation::toolRoundTripCodexOnMessages()
             R"(messages[6].content[0]={"type":"tool_result","tool_use_id":"toolu_01T1x1fJ34qAmk2tNTrN7Up6","content":"18C"})",
             R"(messages[6].content[1].tool_use_id="toolu_01T1x1fJ34qAmk2tNTrN7Up7")", "messages[7]=<absent>"});
     verifyDropped(t.dropped, {"input[].reasoning"});
+}
+
+void TestTranslation::customToolCallToCodex_data()
+{
+    QTest::addColumn<QString>("upstream");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("patch");
+    const QString patch = QStringLiteral("*** Begin Patch\n*** Update File: hello.txt\n-Hello\n+Hello \"world\" ");
+    QTest::newRow("messages answer") << "messages" << "messages_answer_apply_patch.json" << patch + QString(QChar(0x263A)) + QStringLiteral("\n*** End Patch");
+    // The arguments stream in pieces cut inside the key, an escape and a surrogate pair.
+    QTest::newRow("chat stream") << "chat" << "chat_stream_apply_patch.sse"
+                                 << patch + QString::fromUcs4(U"\U0001F600") + QStringLiteral("\n*** End Patch");
+}
+
+// The model's call of apply_patch (a function call on its wire) reaches Codex as the
+// custom_tool_call it offered, its input the plain patch text; streamed, as
+// response.custom_tool_call_input.delta events as the arguments come, then .done.
+void TestTranslation::customToolCallToCodex()
+{
+    QFETCH(QString, upstream);
+    QFETCH(QString, file);
+    QFETCH(QString, patch);
+    const QStringList custom{QStringLiteral("apply_patch")};
+    if (!file.endsWith(QLatin1String(".sse"))) {
+        const auto t = Translate::translateAnswer(Endpoint::Responses, wire(upstream), data(file), custom);
+        const QJsonObject body = QJsonDocument::fromJson(t.body).object();
+        verify(body, {R"(output[1].type="custom_tool_call")", R"(output[1].call_id="toolu_01Pq88")", R"(output[1].name="apply_patch")",
+                      "output[1].arguments=<absent>", R"(output[0].content[0].text="Editing hello.txt.")"});
+        QCOMPARE(at(body, QStringLiteral("output[1].input")).toString(), patch);
+        return;
+    }
+    Translate::StreamTranslator t(Endpoint::Responses, wire(upstream), false, custom);
+    Wire::SseParser parser;
+    QString deltas;
+    int deltaEvents = 0;
+    QJsonObject done;
+    QJsonObject item;
+    for (const Wire::SseEvent &in : parser.feed(data(file))) {
+        Wire::SseParser out;
+        for (const Wire::SseEvent &e : out.feed(t.feed(in))) {
+            const QJsonObject o = QJsonDocument::fromJson(e.data).object();
+            const QString type = o.value("type").toString();
+            QVERIFY2(!type.startsWith(QLatin1String("response.function_call")), e.data.constData());
+            if (type == QLatin1String("response.custom_tool_call_input.delta")) {
+                deltas += o.value("delta").toString();
+                ++deltaEvents;
+            } else if (type == QLatin1String("response.custom_tool_call_input.done")) {
+                done = o;
+            } else if (type == QLatin1String("response.output_item.done")) {
+                item = o.value("item").toObject();
+            }
+        }
+    }
+    QCOMPARE(deltaEvents, 3);   // one per upstream piece that held input text (the first holds only the key)
+    QCOMPARE(deltas, patch);
+    QCOMPARE(done.value("input").toString(), patch);
+    verify(item, {R"(type="custom_tool_call")", R"(call_id="call_Pq99")", R"(name="apply_patch")"});
+    QCOMPARE(item.value("input").toString(), patch);
+    QVERIFY(t.finished());
 }
 
 void TestTranslation::labelsAndPairs()
