@@ -1,17 +1,6 @@
 #pragma once
 
-#include "ManagementApi.h"
-
-namespace Aile {
-class Clock;
-namespace State {
-struct KeyBook;
-}
-namespace Store {
-class Store;
-class TraceSink;
-}
-}
+#include "UsageApi.h"   // the other usage endpoint: the same services, declared there
 
 namespace Aile::Api {
 

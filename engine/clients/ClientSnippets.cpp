@@ -257,10 +257,13 @@ QStringList offeredModels(const QJsonArray &sharers, const QJsonArray &providers
             continue;
         const QJsonArray models = s.value(QLatin1String("models")).toArray();
         const QJsonArray passed = s.value(QLatin1String("tested")).toArray();
+        // A team server's models are already provider/model, the names a tool sends for them
+        // (docs/team.md, "A team server as a sharer").
+        const QString prefix = provider == QLatin1String("aile") ? QString() : provider + QLatin1Char('/');
         for (const QJsonValue &m : passed)
-            tested << provider + QLatin1Char('/') + m.toString();
+            tested << prefix + m.toString();
         for (const QJsonValue &m : models)
-            listed << provider + QLatin1Char('/') + m.toString();
+            listed << prefix + m.toString();
         if (models.isEmpty() && toolDefault.startsWith(provider + QLatin1Char('/')))
             listed << toolDefault;
     }

@@ -258,6 +258,9 @@ private Q_SLOTS:
             << QJsonArray{sharerRow(QStringLiteral("openrouter"), {QStringLiteral("anthropic/claude-sonnet-5"), QStringLiteral("deepseek/deepseek-chat")},
                                     {QStringLiteral("deepseek/deepseek-chat")})}
             << QStringLiteral("openrouter/deepseek/deepseek-chat");
+        QTest::newRow("a team server's models go by their own provider/model names, not aile/…")
+            << int(Tool::Codex) << QJsonArray{sharerRow(QStringLiteral("aile"), {QStringLiteral("openai/gpt-5.2")})}
+            << QStringLiteral("openai/gpt-5.2");
         QTest::newRow("a blocked sharer does not count")
             << int(Tool::OpenAiSdk) << QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2")}, {}, true)} << QString();
         QTest::newRow("no sharer at all") << int(Tool::AnthropicSdk) << QJsonArray() << QString();

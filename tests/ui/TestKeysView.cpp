@@ -347,6 +347,31 @@ private Q_SLOTS:
         QVERIFY(saveAndWait(dialog));
     }
 
+    void uncheckingPhaseLimitsClearsTheSetting()
+    {
+        // Each box of the dialog says what the key keeps: unticked is not stored, whatever was loaded.
+        const auto stored = [&] {
+            return admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId).json().value(QLatin1String("key")).toObject()
+                .value(QLatin1String("routing")).toObject();
+        };
+        Ui::KeyRoutingDialog *dialog = openRouting(m_testKeyId);
+        QVERIFY(dialog);
+        auto *box = dialog->findChild<QCheckBox *>(QStringLiteral("phaseLimits"));
+        QVERIFY(box);
+        box->setChecked(true);
+        QVERIFY(saveAndWait(dialog));
+        QCOMPARE(stored().value(QLatin1String("phaseLimits")), QJsonValue(true));
+
+        dialog = openRouting(m_testKeyId);
+        QVERIFY(dialog);
+        box = dialog->findChild<QCheckBox *>(QStringLiteral("phaseLimits"));
+        QVERIFY(box->isChecked());
+        box->setChecked(false);
+        QVERIFY(saveAndWait(dialog));
+        const QJsonObject after = stored();
+        QVERIFY2(!after.contains(QLatin1String("phaseLimits")), QJsonDocument(after).toJson(QJsonDocument::Compact).constData());
+    }
+
     void aDryRunShowsTheOrderTheKeyWouldGetAndSendsNothing()
     {
         view()->selectKey(m_testKeyId);

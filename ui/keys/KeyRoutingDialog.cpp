@@ -225,7 +225,9 @@ KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     replay->setObjectName(QStringLiteral("replayRoutingHistory"));
     replay->setAccessibleName(tr("Replay the key's recorded requests with these settings, unsaved"));
     connect(replay, &QPushButton::clicked, this, [this] {
-        auto *dialog = new ReplayDialog(this->client(), keyId(), keyName(), Api::ReplayAsk{.routing = routing()}, this);
+        Api::ReplayAsk ask;
+        ask.routing = routing();
+        auto *dialog = new ReplayDialog(this->client(), keyId(), keyName(), ask, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
         dialog->run();
@@ -386,8 +388,7 @@ Api::KeyRoutingValue KeyRoutingDialog::routing() const
     r.neverSharers = nonEmpty(checked(m_neverSharers));
     r.prefer = onlyIf(m_speed->isChecked(), QStringLiteral("speed"));
     r.demoteFailing = onlyIf(m_demote->isChecked(), true);
-    if (m_phaseLimits->isChecked())
-        r.phaseLimits = true;
+    r.phaseLimits = onlyIf(m_phaseLimits->isChecked(), true);
     r.sticky = onlyIf(!m_sticky->isChecked(), false);
     r.verifiedOnly = onlyIf(m_verified->isChecked(), true);
     const QString pin = m_pinSharer->currentData().toString();
@@ -449,7 +450,9 @@ void KeyRoutingDialog::save()
             showError(tr("At most %1 entries in each list.").arg(MaxListSize));
             return;
         }
-    putKey(Api::KeyChanges{.routing = r}, [this](const Api::KeyInfo &key) {
+    Api::KeyChanges changes;
+    changes.routing = r;
+    putKey(changes, [this](const Api::KeyInfo &key) {
         m_loaded = key.routing;
         Q_EMIT saved(keyId(), keyName());
     });

@@ -164,7 +164,9 @@ RouteDialog::RouteDialog(ManagementClient *client, QWidget *parent)
     auto *replay = button(tr("Replay histor&y…"), QStringLiteral("replayRouteHistory"),
                           tr("Replay the key's recorded requests with this route, unsaved"), this);
     connect(replay, &QPushButton::clicked, this, [this] {
-        auto *dialog = new ReplayDialog(this->client(), keyId(), keyName(), Api::ReplayAsk{.route = route()}, this);
+        Api::ReplayAsk ask;
+        ask.route = route();
+        auto *dialog = new ReplayDialog(this->client(), keyId(), keyName(), ask, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
         dialog->run();
@@ -332,7 +334,9 @@ void RouteDialog::save()
     }
     if (!replaced)
         routes.append(r);
-    putKey(Api::KeyChanges{.routes = routes}, [this, name = r.name](const Api::KeyInfo &key) {
+    Api::KeyChanges changes;
+    changes.routes = routes;
+    putKey(changes, [this, name = r.name](const Api::KeyInfo &key) {
         m_routes = key.routes;
         m_originalName = name;
         Q_EMIT saved(keyId(), name);
