@@ -1,5 +1,6 @@
 #include "ReplayRows.h"
 
+#include "AttemptsTable.h"
 #include "Store.h"
 
 #include <QtCore/QJsonArray>
@@ -92,10 +93,6 @@ QList<TraceRecord> replayRows(const Store &store, const QString &keyId, qint64 s
     q.addBindValue(qMax(0, limit));
     if (!q.exec())
         return out;
-    // Rows written before the attempts moved into the trace row (schema 1) keep them in their own table.
-    QSqlQuery older(d);
-    older.setForwardOnly(true);
-    bool olderPrepared = false;
     while (q.next()) {
         TraceRecord r;
         r.id = q.value(0).toString();
@@ -114,24 +111,8 @@ QList<TraceRecord> replayRows(const Store &store, const QString &keyId, qint64 s
         const QVariant maxOutput = q.value(13);
         r.maxOutputTokens = maxOutput.isNull() ? -1 : maxOutput.toLongLong();
         readAttemptsJson(q.value(14).toByteArray(), r);
-        if (r.attemptRows.isEmpty() && r.attempts > 0) {
-            if (!olderPrepared) {
-                older.prepare(QStringLiteral("SELECT sharer, status, outcome, started_ms, dispatched FROM attempts WHERE trace_id = ? ORDER BY seq"));
-                olderPrepared = true;
-            }
-            older.bindValue(0, r.id);
-            if (older.exec()) {
-                while (older.next()) {
-                    AttemptRecord a;
-                    a.sharer = older.value(0).toString();
-                    a.status = older.value(1).toInt();
-                    a.outcome = older.value(2).toString();
-                    a.startedMs = older.value(3).toLongLong();
-                    a.dispatched = older.value(4).toBool();
-                    r.attemptRows.append(a);
-                }
-            }
-        }
+        if (r.attemptRows.isEmpty() && r.attempts > 0)
+            loadOlderAttempts(d, r);
         out.append(std::move(r));
     }
     return out;
