@@ -137,7 +137,7 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
             return fail(QStringLiteral("sharer %1: baseUrl \"%2\" must be an http:// or https:// URL").arg(s.handle, s.baseUrl));
     }
     // A node-backed sharer is another Aile (docs/team.md): its provider has no address to fall back on.
-    if (s.provider == QLatin1String("aile") && s.baseUrl.isEmpty())
+    if (s.provider == nodeProvider() && s.baseUrl.isEmpty())
         return fail(QStringLiteral("sharer %1 of provider aile (a team server) needs its \"baseUrl\", such as https://aile.team.example").arg(s.handle));
     s.credentialRef = o.value(QLatin1String("credential")).toString();
     if (!s.credentialRef.isEmpty() && !s.usesClientLogin() && !s.credentialRef.startsWith(QLatin1String("env:"))

@@ -11,6 +11,10 @@
 
 namespace Aile::Catalog {
 
+/// The provider id of a node-backed sharer: another Aile (a team server) that holds the
+/// credentials and is dialled with one of its own keys (docs/team.md "A team server as a sharer").
+inline QString nodeProvider() { return QStringLiteral("aile"); }
+
 /// How a sharer prices its tokens: at list, at a percentage of list, or its own quotes.
 struct PriceSheet
 {

@@ -1,5 +1,7 @@
 #include "ClientSnippets.h"
 
+#include "catalog/Sharer.h"
+
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QSet>
@@ -259,7 +261,7 @@ QStringList offeredModels(const QJsonArray &sharers, const QJsonArray &providers
         const QJsonArray passed = s.value(QLatin1String("tested")).toArray();
         // A team server's models are already provider/model, the names a tool sends for them
         // (docs/team.md, "A team server as a sharer").
-        const QString prefix = provider == QLatin1String("aile") ? QString() : provider + QLatin1Char('/');
+        const QString prefix = provider == Catalog::nodeProvider() ? QString() : provider + QLatin1Char('/');
         for (const QJsonValue &m : passed)
             tested << prefix + m.toString();
         for (const QJsonValue &m : models)

@@ -343,7 +343,7 @@ bool ProxyRequest::prepareBody()
     if (!target().translated()) {
         // Reasoning a translation wrote, or another provider signed, never reaches a provider that verifies it.
         QJsonObject clientBody = m_body;
-        m_requestDropped = Translate::stripUnverifiableReasoning(m_endpoint, clientBody, current().node ? QStringLiteral("aile") : target().provider);
+        m_requestDropped = Translate::stripUnverifiableReasoning(m_endpoint, clientBody, current().node ? Catalog::nodeProvider() : target().provider);
         const UpstreamBody body = rewriteBody(m_endpoint, m_requestDropped.isEmpty() ? m_body : clientBody, sentModel);
         m_upstreamBody = body.bytes;
         m_injectedUsage = body.injectedUsage;

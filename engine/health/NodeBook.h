@@ -1,5 +1,7 @@
 #pragma once
 
+#include "catalog/Sharer.h"
+
 #include <QtCore/QHash>
 #include <QtCore/QJsonObject>
 #include <QtCore/QList>
@@ -10,9 +12,7 @@
 
 namespace Aile::Health {
 
-/// The provider id of a node-backed sharer: another Aile (a team server) that holds the
-/// credentials and is dialled with one of its own keys (docs/team.md "A team server as a sharer").
-inline QString nodeProvider() { return QStringLiteral("aile"); }
+using Catalog::nodeProvider;   // catalog/Sharer.h
 
 /// One model a node serves, as its GET /v1/models lists it: the provider and model it routes
 /// to, the wires it speaks for it, and what it quotes ($ per million tokens; unset: un-quotable).
