@@ -230,7 +230,7 @@ int main(int argc, char **argv)
     // The traces page with the failover's attempts in the detail pane.
     window.tabs()->setCurrentWidget(window.tracesView());
     Ui::TraceTableModel *model = window.tracesView()->model();
-    QTest::qWaitFor([model] { return !model->isReading() && model->rowCount() > 0; }, 5000);   // read off the GUI thread
+    (void)QTest::qWaitFor([model] { return !model->isReading() && model->rowCount() > 0; }, 5000);   // read off the GUI thread
     int failoverRow = 0;
     for (int row = 0; row < model->rowCount(); ++row)
         if (model->trace(row).attempts > 1) {

@@ -75,7 +75,7 @@ Ui::Reply<T> waitFor(std::function<void(Ui::ManagementClient::Handler<T>)> call)
 {
     std::optional<Ui::Reply<T>> got;
     call([&](const Ui::Reply<T> &reply) { got = reply; });
-    QTest::qWaitFor([&] { return got.has_value(); }, 15000);
+    (void)QTest::qWaitFor([&] { return got.has_value(); }, 15000);
     return got.value_or(Ui::Reply<T>{-1, {}, QStringLiteral("no answer")});
 }
 

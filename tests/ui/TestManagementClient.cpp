@@ -237,7 +237,9 @@ private Q_SLOTS:
             const Api::KeyChanges changes{QStringLiteral("laptop"), routing,
                                           QList<Api::RouteValue>{Api::RouteValue{QStringLiteral("coding"), {}, {}, {}, {}, {}, {{QStringLiteral("openai/gpt-5.2"), {}, {}, {}}}}}};
             QVERIFY(Api::KeyChanges::fromJson(changes.toJson()) == changes);
-            QCOMPARE(Api::KeyChanges{.routing = routing}.toJson(), (QJsonObject{{QStringLiteral("routing"), QJsonObject{{QStringLiteral("sticky"), false}}}}));
+            Api::KeyChanges routingOnly;
+            routingOnly.routing = routing;
+            QCOMPARE(routingOnly.toJson(), (QJsonObject{{QStringLiteral("routing"), QJsonObject{{QStringLiteral("sticky"), false}}}}));
             const Api::ReplayAsk withRoute{QStringLiteral("k_1"), 7, std::nullopt, changes.routes->first(), {}, QStringLiteral("all")};
             QVERIFY(Api::ReplayAsk::fromJson(withRoute.toJson()) == withRoute);
             const Api::ReplayAsk byName{QStringLiteral("k_1"), std::nullopt, routing, std::nullopt, QStringLiteral("coding"), {}};
