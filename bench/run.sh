@@ -15,6 +15,10 @@
 # BENCH_PROFILE=SECONDS: instead of the table, profile `aile serve` under the c=16 load for that long
 # (`perf record --call-graph dwarf` on its pid while loadgen runs) and write the top frames, self and with callees, to
 # results/profile-STAMP.txt (the starting point of every hot-path change: docs/performance.md).
+# BENCH_CPU=SECONDS: instead of the table, the per-request budget of `aile serve` under the c=16 load:
+# CPU µs per completed request by thread (from /proc/PID/task/*/stat), then, in a second shorter run
+# under `strace -c -f`, system calls per request by name. CPU per request holds on a busy machine where
+# requests per second do not, so it is the figure to compare before and after a change.
 set -euo pipefail
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -387,8 +391,80 @@ profile() { # BENCH_PROFILE=SECONDS: perf's view of aile serve under the c=16 lo
     cat "$out"
 }
 
+# ---------------------------------------------------------------------------------------------
+thread_ticks() { # thread_ticks PID — "name ticks" per thread (utime + stime, in clock ticks)
+    local t
+    for t in /proc/"$1"/task/*; do
+        awk '{ s = $0; sub(/^[^(]*\(/, "", s); name = substr(s, 1, index(s, ")") - 1); gsub(/ /, "_", name)
+               sub(/^[^)]*\) /, "", s); split(s, f, " "); print name, f[12] + f[13] }' "$t/stat" 2>/dev/null || true
+    done
+}
+
+cpu_budget() { # BENCH_CPU=SECONDS: CPU µs and system calls per request of aile serve at c=16
+    command -v nginx >/dev/null || apt_install nginx-light
+    command -v curl >/dev/null || apt_install curl
+    command -v strace >/dev/null || apt_install strace
+    [[ -x "$AILE_BIN" ]] || { log "aile binary not found at $(rel "$AILE_BIN") — build first"; exit 1; }
+    build_loadgen
+    rm -rf "$RUN"
+    mkdir -p "$RUN" "$RAW"
+    start_upstream_nginx
+    start_aile json "http://127.0.0.1:$UP_PORT"
+    smoke aile json || { log "aile: $SMOKE_REASON"; exit 1; }
+    loadgen lat aile json "$RAW/cpu-warm.json" --conns 16 --duration 1 --warmup 0
+    thread_ticks "$AILE_PID" >"$RUN/ticks-before"
+    loadgen lat aile json "$RAW/cpu-lat16.json" --conns 16 --threads "$LG_THREADS" --duration "$BENCH_CPU" --warmup 0
+    thread_ticks "$AILE_PID" >"$RUN/ticks-after"
+    local done_n hz out="$BENCH_DIR/results/cpu-$STAMP.txt"
+    done_n="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["completed"])' "$RAW/cpu-lat16.json")"
+    hz="$(getconf CLK_TCK)"
+    local sdur=$(( BENCH_CPU > 3 ? 3 : BENCH_CPU ))
+    strace -c -f -o "$RUN/strace.txt" -p "$AILE_PID" 2>"$RUN/strace.err" &
+    local strace_pid=$!
+    sleep 0.5
+    loadgen lat aile json "$RAW/cpu-strace.json" --conns 16 --duration "$sdur" --warmup 0
+    kill -INT "$strace_pid" 2>/dev/null || true
+    wait "$strace_pid" 2>/dev/null || true
+    python3 - "$RUN/ticks-before" "$RUN/ticks-after" "$done_n" "$hz" "$RAW/cpu-lat16.json" \
+        "$RUN/strace.txt" "$RAW/cpu-strace.json" "$(aile_build_type)" "$BENCH_CPU" >"$out" <<'PY'
+import json, sys, collections
+before, after, n, hz, lat, strace, slat, btype, secs = sys.argv[1:]
+n, hz = int(n), int(hz)
+def ticks(p):
+    d = collections.Counter()
+    for line in open(p):
+        name, t = line.rsplit(" ", 1)
+        d[name] += int(t)
+    return d
+b, a = ticks(before), ticks(after)
+l = json.load(open(lat))
+print(f"# aile serve under bench/run.sh's c=16 load for {secs}s ({btype} build); command: BENCH_CPU={secs} bench/run.sh")
+print(f"# {n} requests completed, {l['rps']:.0f} per second, p50 {l['p50_us']:.0f} µs, non-2xx {l['non2xx']}")
+print("## CPU µs per request, by thread")
+tot = 0.0
+for name in sorted(a, key=lambda k: -(a[k] - b.get(k, 0))):
+    us = (a[name] - b.get(name, 0)) * 1e6 / hz / max(n, 1)
+    tot += us
+    if us >= 0.05: print(f"{name:20s} {us:8.1f}")
+print(f"{'all threads':20s} {tot:8.1f}")
+sn = json.load(open(slat)).get("completed", 0)
+print(f"## system calls per request (a second run of {sn} requests under strace -c -f, which slows it)")
+rows = []
+for line in open(strace):
+    f = line.split()
+    if len(f) >= 5 and f[0][0].isdigit() and f[-1] != "total":
+        calls = int(f[3]); rows.append((calls, f[-1]))
+for calls, name in sorted(rows, reverse=True):
+    if sn and calls / sn >= 0.05: print(f"{name:20s} {calls / sn:8.2f}")
+if sn: print(f"{'all':20s} {sum(c for c, _ in rows) / sn:8.2f}")
+PY
+    log "wrote $(rel "$out")"
+    cat "$out"
+}
+
 main() {
     [[ -n "${BENCH_PROFILE:-}" ]] && { profile; return; }
+    [[ -n "${BENCH_CPU:-}" ]] && { cpu_budget; return; }
     ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
     if [[ $(ulimit -n) -lt 5000 ]]; then log "open-file limit $(ulimit -n) is too low for $STREAMS streams"; fi
     install_deps
