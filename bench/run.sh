@@ -376,12 +376,15 @@ profile() { # BENCH_PROFILE=SECONDS: perf's view of aile serve under the c=16 lo
     perf report -i "$data" --children --stdio --percent-limit 1 -g none --sort comm,dso,symbol \
         >"$RUN/children.txt" 2>/dev/null
     perf report -i "$data" --no-children --stdio -g none --sort comm >"$RUN/threads.txt" 2>/dev/null
+    perf script -i "$data" -F comm,tid,ip,sym 2>/dev/null | python3 "$BENCH_DIR/src/stages.py" >"$RUN/stages.txt"
     frames() { grep -v -e '^$' -e '^#' "$1" | sed -e 's/  */ /g' -e 's/ - - *$//' | awk -v n="$2" 'NR <= n'; }
     {
         echo "# aile serve under bench/run.sh's c=16 load for ${BENCH_PROFILE}s ($(aile_build_type) build)"
         echo "# command: BENCH_PROFILE=$BENCH_PROFILE bench/run.sh    loadgen: $(cat "$RAW/profile-lat16.json")"
         echo "## CPU by thread"
         frames "$RUN/threads.txt" 10
+        echo "## CPU by request stage (bench/src/stages.py: the innermost frame that names a stage)"
+        cat "$RUN/stages.txt"
         echo "## self: the 50 hottest frames"
         frames "$RUN/self.txt" 50
         echo "## with callees: the 80 hottest frames"
