@@ -11,7 +11,8 @@
 # BENCH_ROUNDS (3: each timed measurement is repeated, paths interleaved, and the median round reported),
 # BENCH_DURATION (s per latency/rps run, 2), BENCH_WARMUP (s, 0.5), BENCH_SSE_DURATION (s, 3),
 # BENCH_SSE_CONNS (4), BENCH_STREAMS (1000), BENCH_HOLD (s, 10), BENCH_LOADGEN_THREADS (1),
-# BENCH_NO_INSTALL=1 (never call apt-get/npm).
+# BENCH_NO_INSTALL=1 (never call apt-get/npm), BENCH_AILE_APP=desktop (the aile path runs the desktop
+# app, build/app/aile-desktop or AILE_DESKTOP_BIN, with its window offscreen, instead of `aile serve`).
 # BENCH_PROFILE=SECONDS: instead of the table, profile `aile serve` under the c=16 load for that long
 # (`perf record --call-graph dwarf` on its pid while loadgen runs) and write the top frames, self and with callees, to
 # results/profile-STAMP.txt (the starting point of every hot-path change: docs/performance.md).
@@ -28,6 +29,9 @@ RUN="$WORK/run"
 STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
 RAW="$BENCH_DIR/results/raw/$STAMP"
 AILE_BIN="${AILE_BIN:-$REPO_DIR/build/app/aile}"
+AILE_DESKTOP_BIN="${AILE_DESKTOP_BIN:-$REPO_DIR/build/app/aile-desktop}"
+AILE_APP="${BENCH_AILE_APP:-serve}"
+if [[ "$AILE_APP" == desktop ]]; then AILE_BIN="$AILE_DESKTOP_BIN"; fi
 PATHS="${BENCH_PATHS:-direct,nginx,portkey,aile}"
 DURATION="${BENCH_DURATION:-2}"
 WARMUP="${BENCH_WARMUP:-0.5}"
@@ -260,16 +264,30 @@ start_aile() { # start_aile NAME BASEURL — sets AILE_PORT, AILE_PID
   "keys": [{"name": "bench", "key": "$AILE_KEY"}]
 }
 EOF
+    local cmd=(env "$AILE_BIN" serve)
+    if [[ "$AILE_APP" == desktop ]]; then
+        # The desktop app, window offscreen, in a home of its own and with no session bus (no
+        # keychain: the sharer's credential comes from the environment); it logs "listening on".
+        mkdir -p "$dir/home"
+        cmd=(env HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" XDG_DATA_HOME="$dir/home/.local/share"
+             XDG_STATE_HOME="$dir/home/.local/state" DBUS_SESSION_BUS_ADDRESS="unix:path=$dir/no-bus" "$AILE_DESKTOP_BIN")
+    fi
     BENCH_UPSTREAM_KEY="$UPSTREAM_KEY" QT_QPA_PLATFORM=offscreen \
-        "$AILE_BIN" serve --data-dir "$dir/data" --listen 127.0.0.1:0 --config "$dir/config.jsonc" \
+        "${cmd[@]}" --data-dir "$dir/data" --listen 127.0.0.1:0 --config "$dir/config.jsonc" \
         >"$dir/stdout.log" 2>"$dir/stderr.log" &
     AILE_PID=$!
     PIDS+=("$AILE_PID")
-    AILE_PORT="$(wait_listen_line "$dir/stdout.log" "$AILE_PID" "aile" 30)" || {
+    local listen_log="$dir/stdout.log"
+    [[ "$AILE_APP" == desktop ]] && listen_log="$dir/home/.local/state/aile/aile.log"
+    AILE_PORT="$(wait_listen_line "$listen_log" "$AILE_PID" "aile" 30)" || {
         tail -5 "$dir/stdout.log" "$dir/stderr.log" >&2 || true
         return 1
     }
     log "aile ($1) on 127.0.0.1:$AILE_PORT (pid $AILE_PID), upstream $2"
+}
+
+app_label() { # what the aile path runs, for the headers of BENCH_PROFILE and BENCH_CPU
+    if [[ "$AILE_APP" == desktop ]]; then printf 'aile-desktop (window offscreen)'; else printf 'aile serve'; fi
 }
 
 aile_build_type() { # the CMAKE_BUILD_TYPE of the build tree that holds AILE_BIN, if there is one
@@ -379,7 +397,7 @@ profile() { # BENCH_PROFILE=SECONDS: perf's view of aile serve under the c=16 lo
     perf script -i "$data" -F comm,tid,ip,sym 2>/dev/null | python3 "$BENCH_DIR/src/stages.py" >"$RUN/stages.txt"
     frames() { grep -v -e '^$' -e '^#' "$1" | sed -e 's/  */ /g' -e 's/ - - *$//' | awk -v n="$2" 'NR <= n'; }
     {
-        echo "# aile serve under bench/run.sh's c=16 load for ${BENCH_PROFILE}s ($(aile_build_type) build)"
+        echo "# $(app_label) under bench/run.sh's c=16 load for ${BENCH_PROFILE}s ($(aile_build_type) build)"
         echo "# command: BENCH_PROFILE=$BENCH_PROFILE bench/run.sh    loadgen: $(cat "$RAW/profile-lat16.json")"
         echo "## CPU by thread"
         frames "$RUN/threads.txt" 10
@@ -429,9 +447,10 @@ cpu_budget() { # BENCH_CPU=SECONDS: CPU µs and system calls per request of aile
     kill -INT "$strace_pid" 2>/dev/null || true
     wait "$strace_pid" 2>/dev/null || true
     python3 - "$RUN/ticks-before" "$RUN/ticks-after" "$done_n" "$hz" "$RAW/cpu-lat16.json" \
-        "$RUN/strace.txt" "$RAW/cpu-strace.json" "$(aile_build_type)" "$BENCH_CPU" >"$out" <<'PY'
+        "$RUN/strace.txt" "$RAW/cpu-strace.json" "$(aile_build_type)" "$BENCH_CPU" "$(app_label)" >"$out" <<'PY'
 import json, sys, collections
-before, after, n, hz, lat, strace, slat, btype, secs = sys.argv[1:]
+before, after, n, hz, lat, strace, slat, btype, secs, label = sys.argv[1:]
+prefix = "BENCH_AILE_APP=desktop " if label.startswith("aile-desktop") else ""
 n, hz = int(n), int(hz)
 def ticks(p):
     d = collections.Counter()
@@ -441,7 +460,7 @@ def ticks(p):
     return d
 b, a = ticks(before), ticks(after)
 l = json.load(open(lat))
-print(f"# aile serve under bench/run.sh's c=16 load for {secs}s ({btype} build); command: BENCH_CPU={secs} bench/run.sh")
+print(f"# {label} under bench/run.sh's c=16 load for {secs}s ({btype} build); command: {prefix}BENCH_CPU={secs} bench/run.sh")
 print(f"# {n} requests completed, {l['rps']:.0f} per second, p50 {l['p50_us']:.0f} µs, non-2xx {l['non2xx']}")
 print("## CPU µs per request, by thread")
 tot = 0.0
@@ -573,7 +592,9 @@ main() {
     # --- report: a full run replaces results/latest.*, a partial one stays in its raw folder ----
     local out_md="$BENCH_DIR/results/latest.md" out_json="$BENCH_DIR/results/latest.json"
     local readme=("$BENCH_DIR/README.md")
-    if [[ "$PATHS" != "direct,nginx,portkey,aile" ]]; then
+    # A partial run, or one of the desktop app, keeps its table in its raw folder: README.md's table
+    # is the full run of `aile serve`.
+    if [[ "$PATHS" != "direct,nginx,portkey,aile" || "$AILE_APP" == desktop ]]; then
         out_md="$RAW/report.md"
         out_json="$RAW/report.json"
         readme=()
