@@ -31,11 +31,6 @@ void printUsage()
 
 int main(int argc, char **argv)
 {
-    // Qt's own UNIX event dispatcher instead of GLib's: GLib wakes its loop through an eventfd write
-    // on every socket-notifier change, two per socket write, 11 system calls per proxied request
-    // in all (docs/performance.md, "Change 4"). There is no window here that GLib would serve.
-    if (!qEnvironmentVariableIsSet("QT_NO_GLIB"))
-        qputenv("QT_NO_GLIB", "1");
     QCoreApplication app(argc, argv);
     // Per-request debug lines cost time on the hot path; AILE_DEBUG=1 turns them on.
     if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
