@@ -193,6 +193,43 @@ private Q_SLOTS:
         QVERIFY2(second.contains(QStringLiteral("admin token: in %1").arg(tokenFile)), qPrintable(second));
     }
 
+    // aile serve with the real keychain (gnome-keyring on the test session's bus, scripts/test.sh):
+    // the secret `aile sharers add` hands over is stored there and read back for the request. Its
+    // answers arrive through GLib's loop (libsecret), so a process whose loop is not GLib's never
+    // sees them and the command times out (docs/performance.md, "Tried and dropped").
+    void aSharersSecretGoesThroughTheRealKeychain()
+    {
+        if (!qEnvironmentVariableIsSet("AILE_TEST_SECRET_SERVICE"))
+            QSKIP("no unlocked Secret Service on this session bus (scripts/test.sh starts one)");
+        FakeUpstream upstream;
+        QVERIFY(upstream.listen());
+        QTemporaryDir root;
+        QProcessEnvironment env = isolated(root.path());
+        env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), qEnvironmentVariable("DBUS_SESSION_BUS_ADDRESS"));
+        QProcess server;
+        const QString base = serve(server, env);
+        QVERIFY(!base.isEmpty());
+        const QStringList url{QStringLiteral("--url"), base};
+        const QString upstreamSecret = QStringLiteral("sk-keychain-held-%1").arg(QCoreApplication::applicationPid());
+        Run r = aile(env, QStringList{QStringLiteral("sharers"), QStringLiteral("add"), QStringLiteral("openai"), QStringLiteral("--name"),
+                                      QStringLiteral("in the keychain"), QStringLiteral("--base-url"), upstream.baseUrl(), QStringLiteral("--models"),
+                                      QStringLiteral("gpt-5.2"), QStringLiteral("--secret-file"), QStringLiteral("-")} + url,
+                     upstreamSecret.toUtf8() + '\n');
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains(QLatin1String("credential stored as keychain:aile-sharer-")), qPrintable(r.out));
+        r = aile(env, QStringList{QStringLiteral("keys"), QStringLiteral("create"), QStringLiteral("kc")} + url);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString key = r.out.section(QLatin1Char('\n'), 1, 1).trimmed();
+        const Reply answer = send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"),
+                                  R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})",
+                                  {{"authorization", "Bearer " + key.toUtf8()}});
+        QCOMPARE(answer.status, 200);
+        QCOMPARE(upstream.received().size(), 1);
+        QCOMPARE(FakeUpstream::credentialOf(upstream.received().first()), upstreamSecret.toUtf8());
+        const QString log = stopAndReadErr(server);
+        QVERIFY(!log.contains(upstreamSecret));
+    }
+
     void theEnvironmentsTokenWinsAndJsonLogsCarryFields()
     {
         FakeUpstream upstream;
