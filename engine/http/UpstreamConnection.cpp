@@ -4,6 +4,7 @@
 #include <QtNetwork/QSslSocket>
 
 #include <new>
+#include <utility>
 
 namespace Aile::Http {
 
@@ -20,7 +21,7 @@ void appendAscii(QByteArray &out, QStringView ascii)
 } // namespace
 
 UpstreamConnection::UpstreamConnection(UpstreamClient *client, const QUrl &url, const QString &origin)
-    : QObject(client), origin(origin), m_client(client), m_tls(url.scheme() == QLatin1String("https")),
+    : QObject(client), origin(origin), m_client(client), m_tls(url.scheme() == QLatin1String("https")), m_unbuffered(!m_tls),
       m_host(url.host()), m_port(quint16(url.port(m_tls ? 443 : 80)))
 {
     ++m_client->m_open;
@@ -42,12 +43,13 @@ UpstreamConnection::UpstreamConnection(UpstreamClient *client, const QUrl &url, 
             fail(UpstreamError::TlsFailed, errors.isEmpty() ? QStringLiteral("TLS error") : errors.first().errorString());
         });
         m_socket = ssl;
+        // Bounded: when the client reading our relay is slow we stop reading and TCP pushes back.
+        m_socket->setReadBufferSize(64 * 1024);
     } else {
+        // Unbuffered, nothing is read while the relay is paused: the kernel's buffer fills and TCP pushes back.
         m_socket = new QTcpSocket(this);
         connect(m_socket, &QTcpSocket::connected, this, &UpstreamConnection::handleConnected);
     }
-    // Bounded: when the client reading our relay is slow we stop reading and TCP pushes back.
-    m_socket->setReadBufferSize(64 * 1024);
     connect(m_socket, &QTcpSocket::readyRead, this, &UpstreamConnection::handleReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &UpstreamConnection::handleDisconnected);
     connect(m_socket, &QAbstractSocket::errorOccurred, this, &UpstreamConnection::handleSocketError);
@@ -60,7 +62,10 @@ UpstreamConnection::~UpstreamConnection()
 
 bool UpstreamConnection::isReusable(qint64 now, qint64 maxIdleMs) const
 {
-    return !m_broken && m_socket->state() == QAbstractSocket::ConnectedState && m_socket->bytesAvailable() == 0
+    // Bytes or the end on an idle connection mark it broken when the event loop sees them
+    // (handleReadyRead); an unbuffered socket is not asked the kernel (an ioctl per request) here,
+    // which is what a buffered one knows too.
+    return !m_broken && m_socket->state() == QAbstractSocket::ConnectedState && (m_unbuffered || m_socket->bytesAvailable() == 0)
            && now - idleSinceMs < maxIdleMs;
 }
 
@@ -124,8 +129,7 @@ void UpstreamConnection::start(UpstreamCall *call, const UpstreamRequest &reques
         call->m_reused = true;
         call->m_connectedOwed = true;
         m_writing = true;
-        m_socket->write(serialise(request));
-        m_socket->flush();
+        send(serialise(request));
         m_writing = false;
         return;
     }
@@ -136,7 +140,7 @@ void UpstreamConnection::start(UpstreamCall *call, const UpstreamRequest &reques
     if (m_tls)
         static_cast<QSslSocket *>(m_socket)->connectToHostEncrypted(m_host, m_port);
     else
-        m_socket->connectToHost(m_host, m_port);
+        m_socket->connectToHost(m_host, m_port, QIODevice::ReadWrite | QIODevice::Unbuffered);
 }
 
 void UpstreamConnection::handleConnected()
@@ -153,17 +157,30 @@ void UpstreamConnection::writeRequest()
 {
     if (!m_call || m_pendingRequest.isEmpty())
         return;
-    m_socket->write(m_pendingRequest);
-    m_socket->flush();
-    m_pendingRequest.clear();
+    const QByteArray bytes = std::exchange(m_pendingRequest, QByteArray());
+    send(bytes);
+}
+
+void UpstreamConnection::send(const QByteArray &bytes)
+{
+    // Unbuffered, the bytes go straight to the kernel (what it does not take yet is kept by Qt
+    // and written when the socket is writable); buffered, flush() writes them now.
+    if (m_socket->write(bytes) < 0) {
+        // An unbuffered write reports its error by its result, not by a signal.
+        fail(UpstreamError::ClosedBeforeHead, m_socket->errorString());
+        return;
+    }
+    if (!m_unbuffered)
+        m_socket->flush();
 }
 
 void UpstreamConnection::resume()
 {
     m_paused = false;
     // Posted, not called: the caller resumes from inside its own handler (the client drained), and
-    // reading here would run its bodyData slot re-entrantly. Rare: only after back-pressure.
-    if (m_socket->bytesAvailable() > 0)
+    // reading here would run its bodyData slot re-entrantly. Rare: only after back-pressure. An
+    // unbuffered socket is always read then: its end, if it came while paused, is seen by a read.
+    if (m_unbuffered || m_socket->bytesAvailable() > 0)
         QMetaObject::invokeMethod(this, &UpstreamConnection::handleReadyRead, Qt::QueuedConnection);
     else if (m_socket->state() != QAbstractSocket::ConnectedState)
         QMetaObject::invokeMethod(this, &UpstreamConnection::handleDisconnected, Qt::QueuedConnection);
@@ -171,27 +188,36 @@ void UpstreamConnection::resume()
 
 void UpstreamConnection::handleReadyRead()
 {
-    if (m_paused || !m_call) {
-        if (!m_call && m_socket->bytesAvailable() > 0) {
-            // Bytes on an idle pooled connection: the server broke protocol; never reuse it.
+    if (!m_call) {
+        // Bytes on an idle pooled connection: the server broke protocol (or, unbuffered, the
+        // connection ended, seen by this read); never reuse it.
+        char probe;
+        if (m_unbuffered ? m_socket->read(&probe, 1) != 0 : m_socket->bytesAvailable() > 0) {
             m_broken = true;
+            m_client->forget(this);
         }
         return;
     }
+    if (m_paused)
+        return;
     m_call->payConnected();
     // Read into the stack, not into a QByteArray per read (a 64 KiB allocation and, freed, a
     // malloc_consolidate per response in profile 1). The stack, not a member: a slot run from the
     // parser's callbacks may, through a nested event loop, read another connection.
     char slice[ReadSlice];
-    while (!m_paused && m_call && m_socket->bytesAvailable() > 0) {
+    while (!m_paused && m_call && (m_unbuffered || m_socket->bytesAvailable() > 0)) {
         const qint64 n = m_socket->read(slice, ReadSlice);
+        if (n < 0 && m_unbuffered) {
+            handleEnd();   // the connection ended (or broke): Qt says so only through this read
+            return;
+        }
         if (n <= 0)
             return;
         const size_t parsed = http_parser_execute(&m_parser, &settings(), slice, size_t(n));
         if (!m_call)
             return; // aborted from a slot
         if (m_messageComplete) {
-            complete();
+            complete(parsed != size_t(n));
             return;
         }
         if (HTTP_PARSER_ERRNO(&m_parser) != HPE_OK || parsed != size_t(n)) {
@@ -201,6 +227,8 @@ void UpstreamConnection::handleReadyRead()
                      : QStringLiteral("malformed response: %1").arg(QString::fromLatin1(http_errno_description(HTTP_PARSER_ERRNO(&m_parser)))));
             return;
         }
+        if (m_unbuffered && n < ReadSlice)
+            return;   // the kernel had no more; its read notification comes back for what follows
     }
 }
 
@@ -213,15 +241,25 @@ void UpstreamConnection::handleDisconnected()
     }
     if (m_paused)
         return; // buffered bytes are read on resume; the end is seen then
-    if (m_socket->bytesAvailable() > 0) {
+    if (m_unbuffered || m_socket->bytesAvailable() > 0) {
         handleReadyRead();
         if (!m_call)
             return;
     }
+    handleEnd();
+}
+
+void UpstreamConnection::handleEnd()
+{
+    if (m_unbuffered && m_socket->error() != QAbstractSocket::RemoteHostClosedError && m_socket->error() != QAbstractSocket::UnknownSocketError) {
+        // Unbuffered, a broken connection is reported by the read that saw it, not by errorOccurred.
+        fail(m_headSeen ? UpstreamError::ClosedMidBody : UpstreamError::ClosedBeforeHead, m_socket->errorString());
+        return;
+    }
     // EOF completes a body that runs to the end of the connection.
     http_parser_execute(&m_parser, &settings(), nullptr, 0);
     if (m_messageComplete) {
-        complete();
+        complete(false);
         return;
     }
     fail(m_headSeen ? UpstreamError::ClosedMidBody : UpstreamError::ClosedBeforeHead,
@@ -267,12 +305,14 @@ void UpstreamConnection::fail(UpstreamError error, const QString &detail)
     call->reportFailure(error, detail);
 }
 
-void UpstreamConnection::complete()
+void UpstreamConnection::complete(bool bytesLeft)
 {
     QPointer<UpstreamCall> call = m_call;
     m_call = nullptr;
+    // Bytes after the answer, in this read or (buffered) in the socket's buffer: the connection is
+    // out of step with its server and is not reused.
     const bool keepAlive = http_should_keep_alive(&m_parser) && m_socket->state() == QAbstractSocket::ConnectedState
-                           && m_socket->bytesAvailable() == 0;
+                           && !bytesLeft && (m_unbuffered || m_socket->bytesAvailable() == 0);
     if (call) {
         call->m_done = true;
         call->m_connection = nullptr;

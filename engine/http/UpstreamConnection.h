@@ -28,8 +28,10 @@ private:
     void handleReadyRead();
     void handleDisconnected();
     void handleSocketError();
+    void handleEnd();
     void fail(UpstreamError error, const QString &detail);
-    void complete();
+    void complete(bool bytesLeft);
+    void send(const QByteArray &bytes);
     void writeRequest();
     QByteArray serialise(const UpstreamRequest &request) const;
 
@@ -47,6 +49,11 @@ private:
     UpstreamClient *m_client;
     QTcpSocket *m_socket;
     bool m_tls;
+    /// Plain HTTP runs its socket unbuffered: no ring buffers of Qt's per socket (a 16 KiB read
+    /// chunk and a 32 KiB write chunk, kept once used), the response is read from the kernel into
+    /// the stack, and the end of the connection is seen by a read (Qt emits no `disconnected` for
+    /// it). TLS keeps QSslSocket's buffering, which its decryption needs.
+    bool m_unbuffered;
     QString m_host;
     quint16 m_port;
     QByteArray m_hostLine;   // "host: name[:port]\r\n": the same for every request on this connection

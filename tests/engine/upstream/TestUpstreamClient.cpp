@@ -157,6 +157,58 @@ private Q_SLOTS:
         QTRY_COMPARE(client.openConnections(), 0);
     }
 
+    void aRequestLargerThanTheKernelTakesAtOnceArrivesWhole()
+    {
+        Pool p;
+        auto &[clock, client, origin, owner] = p;
+        QVERIFY(origin.listen());
+        QVERIFY(poolOneConnection(client, origin, &owner));
+        // 8 MiB: more than a loopback socket's send buffer, so the write is partial and the rest
+        // leaves as the socket becomes writable (on a pooled connection: written inside send()).
+        UpstreamRequest big = request(origin.url());
+        big.body = QByteArray(8 * 1024 * 1024, 'x');
+        UpstreamCall *call = client.send(big, &owner);
+        QSignalSpy finished(call, &UpstreamCall::finished);
+        QTcpSocket *s = origin.sockets.back();
+        QByteArray got;
+        QTRY_VERIFY_WITH_TIMEOUT((got += s->readAll(), got.endsWith("xxxx") && got.size() >= big.body.size()), 20000);
+        QVERIFY(got.contains("\r\ncontent-length: 8388608\r\n\r\n"));
+        QCOMPARE(got.size() - got.indexOf("\r\n\r\n") - 4, big.body.size());
+        s->write(Answer);
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(call->status(), 200);
+    }
+
+    void bytesAfterTheAnswerKeepTheConnectionOutOfThePool()
+    {
+        Pool p;
+        auto &[clock, client, origin, owner] = p;
+        QVERIFY(origin.listen());
+        UpstreamCall *call = client.send(request(origin.url()), &owner);
+        QSignalSpy finished(call, &UpstreamCall::finished);
+        QTRY_COMPARE(origin.sockets.size(), size_t(1));
+        QTRY_VERIFY(origin.sockets.back()->bytesAvailable() > 0);
+        // The answer and, in the same segment, bytes no request asked for: the connection is out
+        // of step with its server, so the answer is delivered and the connection is not reused.
+        origin.sockets.back()->write(Answer + "HTTP/1.1 200 OK\r\n");
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(call->status(), 200);
+        QCOMPARE(client.idleConnections(), 0);
+        QTRY_COMPARE(client.openConnections(), 0);
+    }
+
+    void anIdleConnectionTheOriginClosesIsDroppedAtOnce()
+    {
+        Pool p;
+        auto &[clock, client, origin, owner] = p;
+        QVERIFY(origin.listen());
+        QVERIFY(poolOneConnection(client, origin, &owner));
+        origin.sockets.back()->disconnectFromHost();
+        // Seen by the event loop, long before the pool's 4 s: the socket is not held until then.
+        QTRY_COMPARE(client.openConnections(), 0);
+        QCOMPARE(client.idleConnections(), 0);
+    }
+
     void idleConnectionsCloseWhenTooOldToReuseOnOneTimer()
     {
         Pool p;
