@@ -58,16 +58,24 @@ public:
     bool isDone() const { return m_done; }
 
 Q_SIGNALS:
+    /// On a reused pooled connection, emitted from the event loop after send() returns (or just
+    /// before the call's first other signal).
     void connected();
     void headReceived();
     void bodyData(const QByteArray &bytes);
     void finished();
     void failed(Aile::Http::UpstreamError error, const QString &detail);
 
+protected:
+    void connectNotify(const QMetaMethod &signal) override;
+
 private:
     friend class UpstreamConnection;
     friend class UpstreamClient;
     UpstreamCall(UpstreamClient *client, QObject *parent);
+    /// Emits a `connected` still owed for a reused connection (ordering: before any other signal).
+    void payConnected();
+    void reportFailure(UpstreamError error, const QString &detail);
 
     QPointer<UpstreamClient> m_client;
     QPointer<UpstreamConnection> m_connection;
@@ -75,6 +83,7 @@ private:
     HttpHeaders m_headers;
     bool m_reused = false;
     bool m_done = false;
+    bool m_connectedOwed = false;
 };
 
 /// The upstream HTTP/1.1 client: a keep-alive pool per origin on QTcpSocket/QSslSocket with
@@ -107,10 +116,12 @@ private:
     friend class UpstreamCall;
     void release(UpstreamConnection *connection);
     void forget(UpstreamConnection *connection);
+    void closeIdleTooOld();
 
     Clock *m_clock;
     qint64 m_idleKeepAliveMs = 4'000;
     QMultiHash<QString, UpstreamConnection *> m_idle;
+    Deadline m_idleSweep;   // one for the pool, armed for its oldest idle connection
     QList<QSslCertificate> *m_extraCa = nullptr;
     int m_open = 0;
     int m_liveCalls = 0;
