@@ -195,7 +195,10 @@ void HttpConnection::parseAvailable()
         if (m_inbuf.isEmpty()) {
             if (m_socket->bytesAvailable() <= 0)
                 return;
-            m_inbuf = m_socket->read(ReadChunkBytes);
+            // What is there, not ReadChunkBytes: read(n) allocates n bytes up front (64 KiB per
+            // request, then glibc consolidates after freeing it), and taking exactly the socket
+            // buffer's next block moves it without a copy.
+            m_inbuf = m_socket->read(qMin(ReadChunkBytes, m_socket->bytesAvailable()));
             m_lastProgressMs = m_server->m_clock->nowMs();
             if (m_inbuf.isEmpty())
                 return;
