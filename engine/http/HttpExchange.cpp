@@ -30,9 +30,10 @@ void HttpExchange::writeHead(int status, const HttpHeaders &headers, qint64 cont
     // Straight into the connection's output buffer, whose capacity outlives the exchange.
     QByteArray &head = m_connection->m_out;
     head.reserve(head.size() + 256 + headers.size() * 48);
+    // Numbers are formatted on the stack: QByteArray::number allocates each time.
+    char number[24];
     head += "HTTP/1.1 ";
-    head += QByteArray::number(status);
-    head += ' ';
+    head.append(number, std::snprintf(number, sizeof number, "%d ", status));
     head += http_status_str(http_status(status));
     head += "\r\n";
     // Whatever reached these headers, a value that could end the line never reaches the client.
@@ -41,8 +42,7 @@ void HttpExchange::writeHead(int status, const HttpHeaders &headers, qint64 cont
                                     << "whose name or value could break the response head";
     if (contentLength >= 0) {
         head += "content-length: ";
-        head += QByteArray::number(contentLength);
-        head += "\r\n";
+        head.append(number, std::snprintf(number, sizeof number, "%lld\r\n", static_cast<long long>(contentLength)));
     } else {
         head += "transfer-encoding: chunked\r\n";
     }
