@@ -24,6 +24,7 @@ namespace {
 // requests not yet served.
 constexpr qint64 ReadChunkBytes = 64 * 1024;
 constexpr qint64 LingerMs = 2'000;
+constexpr qsizetype KeptOutputCapacity = 8 * 1024;
 
 } // namespace
 
@@ -83,8 +84,9 @@ bool HttpConnection::flushOutput()
     if (m_out.isEmpty())
         return false;
     m_socket->write(m_out.constData(), m_out.size());
-    // The capacity serves the next answer on this connection, unless one answer made it large.
-    if (m_out.capacity() > 2 * HttpExchange::HoldBytes)
+    // The capacity serves the next answer on this connection, unless one answer made it larger
+    // than a typical head and JSON answer: an idle keep-alive connection holds at most this.
+    if (m_out.capacity() > KeptOutputCapacity)
         m_out = QByteArray();
     else
         m_out.resize(0);
