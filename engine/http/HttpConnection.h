@@ -4,7 +4,7 @@
 #include "core/Clock.h"
 
 #include <QtCore/QObject>
-#include <QtCore/QPointer>
+#include <QtCore/QList>
 
 class QTcpSocket;
 
@@ -38,6 +38,11 @@ public:
     void shed();
     /// Request bytes read from the socket and not yet parsed (diagnostics, tests).
     qint64 bufferedInputBytes() const;
+    /// Answer bytes not yet handed to the kernel: held for the next flush, or in the socket.
+    qint64 pendingOutputBytes() const;
+
+protected:
+    void timerEvent(QTimerEvent *event) override;
 
 private:
     friend class HttpExchange;
@@ -52,6 +57,9 @@ private:
     void armHeaderDeadline();
     void armBodyDeadline();
     void closeNow();
+    bool flushOutput();
+    void armTurn();
+    void retireExchanges();
 
     HttpServer *m_server;
     QTcpSocket *m_socket;
@@ -61,7 +69,10 @@ private:
     bool m_lingering = false;
     int m_served = 0;
     qint64 m_lastProgressMs = 0;
-    QPointer<HttpExchange> m_exchange;
+    HttpExchange *m_exchange = nullptr;       // the request being served (owned, a child)
+    QList<HttpExchange *> m_retired;          // finished; deleted at the end of the turn
+    QByteArray m_out;                         // answer bytes for the next write (see HttpExchange)
+    int m_turnTimer = 0;                      // the zero timer: "the end of this event-loop turn"
     Deadline m_headerDeadline;
     Deadline m_bodyDeadline;
     Deadline m_idleDeadline;

@@ -8,6 +8,7 @@
 #include <QtNetwork/QTcpSocket>
 
 #include <atomic>
+#include <cstdio>
 #include <utility>
 
 Q_DECLARE_LOGGING_CATEGORY(lcHttp)
@@ -26,11 +27,13 @@ HttpExchange::HttpExchange(HttpConnection *connection, HttpRequest request)
 
 void HttpExchange::writeHead(int status, const HttpHeaders &headers, qint64 contentLength)
 {
-    QByteArray head;
-    head.reserve(256 + headers.size() * 48);
+    // Straight into the connection's output buffer, whose capacity outlives the exchange.
+    QByteArray &head = m_connection->m_out;
+    head.reserve(head.size() + 256 + headers.size() * 48);
+    // Numbers are formatted on the stack: QByteArray::number allocates each time.
+    char number[24];
     head += "HTTP/1.1 ";
-    head += QByteArray::number(status);
-    head += ' ';
+    head.append(number, std::snprintf(number, sizeof number, "%d ", status));
     head += http_status_str(http_status(status));
     head += "\r\n";
     // Whatever reached these headers, a value that could end the line never reaches the client.
@@ -39,16 +42,50 @@ void HttpExchange::writeHead(int status, const HttpHeaders &headers, qint64 cont
                                     << "whose name or value could break the response head";
     if (contentLength >= 0) {
         head += "content-length: ";
-        head += QByteArray::number(contentLength);
-        head += "\r\n";
+        head.append(number, std::snprintf(number, sizeof number, "%lld\r\n", static_cast<long long>(contentLength)));
     } else {
         head += "transfer-encoding: chunked\r\n";
     }
     if (!m_connection->m_parser.keepAlive())
         head += "connection: close\r\n";
     head += "\r\n";
-    m_connection->socket()->write(head);
     m_headSent = true;
+}
+
+// Small pieces gather in the connection's buffer; a large one goes to the socket on its own
+// after what is pending (copying it twice would cost more than the extra write).
+void HttpExchange::put(const char *data, qsizetype size)
+{
+    if (size >= HoldBytes) {
+        flush();
+        m_connection->socket()->write(data, size);
+        m_connection->socket()->flush();
+        ++m_handOffs;
+        return;
+    }
+    m_connection->m_out.append(data, size);
+    if (m_connection->m_out.size() >= HoldBytes)
+        flush();
+    else
+        m_connection->armTurn();
+}
+
+void HttpExchange::put(const QByteArray &bytes)
+{
+    if (bytes.size() < HoldBytes) {
+        put(bytes.constData(), bytes.size());
+        return;
+    }
+    flush();
+    m_connection->socket()->write(bytes); // shared with the socket's buffer, not copied
+    m_connection->socket()->flush();
+    ++m_handOffs;
+}
+
+void HttpExchange::flush()
+{
+    if (m_connection->flushOutput())
+        ++m_handOffs;
 }
 
 void HttpExchange::runBeforeLastBytes()
@@ -64,9 +101,9 @@ void HttpExchange::respond(int status, const HttpHeaders &headers, const QByteAr
     runBeforeLastBytes();
     writeHead(status, headers, body.size());
     if (!m_isHead && !body.isEmpty())
-        m_connection->socket()->write(body);
-    m_connection->socket()->flush();
+        put(body);
     m_finished = true;
+    flush();
     m_connection->exchangeFinished(true);
 }
 
@@ -77,32 +114,34 @@ void HttpExchange::startStream(int status, const HttpHeaders &headers, qint64 co
     m_chunked = contentLength < 0;
     m_bodyLeft = m_isHead ? -1 : contentLength;
     writeHead(status, headers, contentLength);
-    m_connection->socket()->flush();
+    m_connection->armTurn();
 }
 
 void HttpExchange::writeChunk(const QByteArray &data)
 {
     if (!m_headSent || m_finished || m_clientGone || data.isEmpty() || m_isHead)
         return;
-    QTcpSocket *socket = m_connection->socket();
     if (m_chunked) {
-        socket->write(QByteArray::number(data.size(), 16) + "\r\n");
-        socket->write(data);
-        socket->write("\r\n", 2);
+        // Relay latency: a chunk leaves at once, with a head still pending, in one write.
+        char sizeLine[20];
+        const int n = std::snprintf(sizeLine, sizeof sizeLine, "%llx\r\n", static_cast<unsigned long long>(data.size()));
+        put(sizeLine, n);
+        put(data);
+        put("\r\n", 2);
+        flush();
     } else if (m_bodyLeft >= 0 && data.size() >= m_bodyLeft) {
         // The body's last byte waits for finishStream, after what must be recorded first.
         const qsizetype now = qMax<qsizetype>(0, m_bodyLeft - 1);
         if (now > 0)
-            socket->write(data.constData(), now);
+            put(data.constData(), now);
         m_heldTail += data.mid(now);
         m_bodyLeft -= qMin<qint64>(m_bodyLeft, data.size());
     } else {
-        socket->write(data);
+        put(data);
         if (m_bodyLeft >= 0)
             m_bodyLeft -= data.size();
     }
-    socket->flush();
-    if (socket->bytesToWrite() > HighWaterBytes)
+    if (pendingBytes() > HighWaterBytes)
         m_waitingForDrain = true;
 }
 
@@ -112,11 +151,11 @@ void HttpExchange::finishStream()
         return;
     runBeforeLastBytes();
     if (!m_isHead && m_chunked)
-        m_connection->socket()->write("0\r\n\r\n", 5);
+        put("0\r\n\r\n", 5);
     if (!m_heldTail.isEmpty())
-        m_connection->socket()->write(std::exchange(m_heldTail, {}));
-    m_connection->socket()->flush();
+        put(std::exchange(m_heldTail, {}));
     m_finished = true;
+    flush();
     m_connection->exchangeFinished(true);
 }
 
@@ -125,13 +164,13 @@ void HttpExchange::abortStream()
     if (m_finished || m_clientGone)
         return;
     m_finished = true;
-    m_connection->socket()->flush();
+    flush(); // what was written goes out; the missing rest tells the client the answer was cut
     m_connection->exchangeFinished(false);
 }
 
 qint64 HttpExchange::pendingBytes() const
 {
-    return m_clientGone ? 0 : m_connection->socket()->bytesToWrite();
+    return m_clientGone ? 0 : m_connection->pendingOutputBytes();
 }
 
 void HttpExchange::handleBytesWritten()

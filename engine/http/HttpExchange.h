@@ -12,7 +12,16 @@ class HttpConnection;
 
 /// One request and its response on an inbound connection. The handler answers either at once
 /// (respond) or as a stream (startStream, writeChunk, finishStream). The exchange may vanish
-/// when the client goes away: hold it in a QPointer and listen for clientGone.
+/// when the client goes away: hold it in a QPointer and listen for clientGone. Its connection
+/// owns it and deletes it at the end of the event-loop turn in which it finished (never inside
+/// one of its own calls), or with the connection.
+///
+/// Writing: what an answer writes is assembled in its connection's output buffer and handed to
+/// the socket in one piece at a flush point, so an answer costs one write(2), not one per part
+/// (each write to a loopback socket costs kernel work and wakes the client again). respond,
+/// finishStream, abortStream and a chunked writeChunk flush at once; a head, and the body of an
+/// answer with a Content-Length, wait for the next of those, for HoldBytes to gather, or for the
+/// end of the current event-loop turn (HttpConnection's turn timer).
 class HttpExchange : public QObject
 {
     Q_OBJECT
@@ -24,10 +33,12 @@ public:
 
     /// A complete answer with Content-Length.
     void respond(int status, const HttpHeaders &headers, const QByteArray &body);
-    /// Starts an answer whose body follows in pieces; the head goes out at once. With a
-    /// known contentLength the body is sent as is, otherwise with chunked transfer-encoding.
+    /// Starts an answer whose body follows in pieces; the head goes out with the first flush
+    /// (at the latest at the end of this event-loop turn). With a known contentLength the body is
+    /// sent as is, otherwise with chunked transfer-encoding.
     void startStream(int status, const HttpHeaders &headers, qint64 contentLength = -1);
-    /// Sends bytes of a streamed answer, flushed immediately.
+    /// Sends bytes of a streamed answer: a chunk (size line, data and CRLF in one write) at
+    /// once; a Content-Length body's bytes by the end of this event-loop turn.
     void writeChunk(const QByteArray &data);
     void finishStream();
     /// Ends a streamed answer without its terminating chunk, so the client sees a cut.
@@ -43,6 +54,12 @@ public:
     bool isClientGone() const { return m_clientGone; }
     /// Bytes accepted from writeChunk that the socket has not yet handed to the kernel.
     qint64 pendingBytes() const;
+    /// How many times this exchange's bytes were handed to the socket (one per flush point, the
+    /// figure behind "one write per answer"; tests read it).
+    int socketHandOffs() const { return m_handOffs; }
+    /// Pending output past this goes to the socket without waiting for the end of the turn
+    /// (below LowWaterBytes, so held output alone never keeps a producer paused).
+    static constexpr qsizetype HoldBytes = 32 * 1024;
     /// Above this many pending bytes a producer should pause; drained() says when to resume.
     static constexpr qint64 HighWaterBytes = 256 * 1024;
     static constexpr qint64 LowWaterBytes = 64 * 1024;
@@ -58,6 +75,9 @@ private:
     void handleBytesWritten();
     void handleClientGone();
     void writeHead(int status, const HttpHeaders &headers, qint64 contentLength);
+    void put(const char *data, qsizetype size);
+    void put(const QByteArray &bytes);
+    void flush();
     void runBeforeLastBytes();
 
     HttpConnection *m_connection;
@@ -69,6 +89,7 @@ private:
     bool m_waitingForDrain = false;
     bool m_isHead = false;
     bool m_chunked = true;
+    int m_handOffs = 0;
     qint64 m_bodyLeft = -1;        // with a Content-Length: body bytes not yet written
     QByteArray m_heldTail;         // the body's last byte(s), released by finishStream
     std::function<void()> m_beforeLastBytes;

@@ -10,36 +10,40 @@ void HttpHeaders::set(const QByteArray &name, const QByteArray &value)
     add(name, value);
 }
 
-void HttpHeaders::remove(const QByteArray &name)
+namespace {
+// Stored names are lower case; the name asked for may not be.
+bool sameName(const QByteArray &stored, QByteArrayView name)
 {
-    const QByteArray lower = name.toLower();
-    m_items.removeIf([&](const Entry &e) { return e.first == lower; });
+    return stored.size() == name.size() && stored.compare(name, Qt::CaseInsensitive) == 0;
+}
+} // namespace
+
+void HttpHeaders::removeName(QByteArrayView name)
+{
+    m_items.removeIf([&](const Entry &e) { return sameName(e.first, name); });
 }
 
-bool HttpHeaders::has(const QByteArray &name) const
+bool HttpHeaders::hasName(QByteArrayView name) const
 {
-    const QByteArray lower = name.toLower();
     for (const Entry &e : m_items)
-        if (e.first == lower)
+        if (sameName(e.first, name))
             return true;
     return false;
 }
 
-QByteArray HttpHeaders::value(const QByteArray &name) const
+QByteArray HttpHeaders::valueOf(QByteArrayView name) const
 {
-    const QByteArray lower = name.toLower();
     for (const Entry &e : m_items)
-        if (e.first == lower)
+        if (sameName(e.first, name))
             return e.second;
     return {};
 }
 
-QList<QByteArray> HttpHeaders::values(const QByteArray &name) const
+QList<QByteArray> HttpHeaders::valuesOf(QByteArrayView name) const
 {
-    const QByteArray lower = name.toLower();
     QList<QByteArray> out;
     for (const Entry &e : m_items)
-        if (e.first == lower)
+        if (sameName(e.first, name))
             out.append(e.second);
     return out;
 }

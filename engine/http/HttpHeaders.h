@@ -1,8 +1,11 @@
 #pragma once
 
 #include <QtCore/QByteArray>
+#include <QtCore/QByteArrayView>
 #include <QtCore/QList>
 #include <QtCore/QPair>
+
+#include <utility>
 
 namespace Aile::Http {
 
@@ -14,13 +17,23 @@ public:
     using Entry = QPair<QByteArray, QByteArray>;
 
     void add(const QByteArray &name, const QByteArray &value) { m_items.append({name.toLower(), value}); }
+    /// Takes a name that is already lower case, and both buffers, without copying (the parser).
+    void addLowerCase(QByteArray &&name, QByteArray &&value) { m_items.append({std::move(name), std::move(value)}); }
     void set(const QByteArray &name, const QByteArray &value);
-    void remove(const QByteArray &name);
-    bool has(const QByteArray &name) const;
+    void remove(const QByteArray &name) { removeName(name); }
+    // Lookups compare without case and without allocating; a literal name is not even turned
+    // into a QByteArray (the engine looks up several headers per request).
+    bool has(const QByteArray &name) const { return hasName(name); }
+    template <qsizetype N>
+    bool has(const char (&name)[N]) const { return hasName(QByteArrayView(name, qstrlen(name))); }
     /// First value of a header, or an empty array.
-    QByteArray value(const QByteArray &name) const;
+    QByteArray value(const QByteArray &name) const { return valueOf(name); }
+    template <qsizetype N>
+    QByteArray value(const char (&name)[N]) const { return valueOf(QByteArrayView(name, qstrlen(name))); }
     /// Every value of a header, in order (for list headers sent more than once).
-    QList<QByteArray> values(const QByteArray &name) const;
+    QList<QByteArray> values(const QByteArray &name) const { return valuesOf(name); }
+    template <qsizetype N>
+    QList<QByteArray> values(const char (&name)[N]) const { return valuesOf(QByteArrayView(name, qstrlen(name))); }
     const QList<Entry> &entries() const { return m_items; }
     bool isEmpty() const { return m_items.isEmpty(); }
     qsizetype size() const { return m_items.size(); }
@@ -30,6 +43,11 @@ public:
     QList<QByteArray> appendTo(QByteArray &out) const;
 
 private:
+    void removeName(QByteArrayView name);
+    bool hasName(QByteArrayView name) const;
+    QByteArray valueOf(QByteArrayView name) const;
+    QList<QByteArray> valuesOf(QByteArrayView name) const;
+
     QList<Entry> m_items;
 };
 

@@ -98,7 +98,7 @@ qint64 HttpServer::pendingBytes() const
 {
     qint64 total = 0;
     for (auto it = m_live.cbegin(); it != m_live.cend(); ++it)
-        total += it.key()->socket()->bytesToWrite();
+        total += it.key()->pendingOutputBytes();
     return total;
 }
 

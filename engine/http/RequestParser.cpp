@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <new>
+#include <utility>
 
 namespace Aile::Http {
 
@@ -99,9 +100,8 @@ bool RequestParser::finishField()
                         .arg(printable(m_field), printable(m_value)));
         return false;
     }
-    m_request.headers.add(m_field, m_value);
-    m_field.clear();
-    m_value.clear();
+    // Lower-cased in place and handed over: no copy of either half per header line.
+    m_request.headers.addLowerCase(std::exchange(m_field, {}).toLower(), std::exchange(m_value, {}));
     m_lastWasValue = false;
     return true;
 }

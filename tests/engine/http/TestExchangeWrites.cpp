@@ -1,0 +1,218 @@
+// How an exchange hands its answer to the socket (HttpExchange.h, "Writing"): one hand-off per
+// flush point, a held head and body leave by the end of the event-loop turn, and a finished
+// exchange lives until the end of the turn, not past it. Raw sockets against the real listener.
+#include "core/Clock.h"
+#include "http/HttpExchange.h"
+#include "http/HttpServer.h"
+
+#include <QtCore/QPointer>
+#include <QtNetwork/QTcpSocket>
+#include <QtTest/QtTest>
+
+#include <functional>
+#include <memory>
+
+using namespace Aile;
+using namespace Aile::Http;
+
+namespace {
+
+// Runs the test's answer for each request, then notes what the exchange reports.
+class ScriptedHandler : public IRequestHandler
+{
+public:
+    std::function<void(HttpExchange *)> answer;
+    QList<QPointer<HttpExchange>> seen;
+    QList<int> handOffsAfterAnswer;
+    QList<bool> aliveAfterAnswer;
+
+    void handle(HttpExchange *exchange) override
+    {
+        QPointer<HttpExchange> guard(exchange);
+        seen.append(guard);
+        answer(exchange);
+        // Still valid after its own respond/finishStream: deleted at the end of the turn only.
+        aliveAfterAnswer.append(!guard.isNull());
+        handOffsAfterAnswer.append(guard ? guard->socketHandOffs() : -1);
+    }
+};
+
+HttpHeaders textHeaders()
+{
+    HttpHeaders h;
+    h.add("content-type", "text/plain");
+    return h;
+}
+
+} // namespace
+
+class TestExchangeWrites : public QObject
+{
+    Q_OBJECT
+
+private:
+    ManualClock m_clock;
+    ScriptedHandler m_handler;
+    std::unique_ptr<HttpServer> m_server;
+    std::unique_ptr<QTcpSocket> m_client;
+
+    void connectClient()
+    {
+        m_client = std::make_unique<QTcpSocket>();
+        m_client->connectToHost(QHostAddress::LocalHost, m_server->port());
+        QVERIFY(m_client->waitForConnected(5000));
+    }
+
+    // Reads until `needle` has arrived (the event loop runs meanwhile: no sleeping).
+    QByteArray readUntil(const QByteArray &needle, QByteArray &got)
+    {
+        QTest::qWaitFor([&] {
+            got += m_client->readAll();
+            return got.contains(needle);
+        }, 5000);
+        return got;
+    }
+
+    static QByteArray get(const QByteArray &path) { return "GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n"; }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_handler = ScriptedHandler();
+        m_server = std::make_unique<HttpServer>(&m_clock, &m_handler);
+        QString error;
+        QVERIFY2(m_server->listen(QHostAddress::LocalHost, 0, &error), qPrintable(error));
+    }
+
+    void cleanup()
+    {
+        m_client.reset();
+        m_server.reset();
+    }
+
+    void aKnownLengthAnswerIsOneHandOff_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("respond") << "respond";
+        QTest::newRow("startStream, one writeChunk, finishStream") << "stream";
+        QTest::newRow("startStream, three writeChunks, finishStream") << "pieces";
+    }
+
+    // Head, body and the held-back last byte reach the socket together (was three writes).
+    void aKnownLengthAnswerIsOneHandOff()
+    {
+        QFETCH(QString, how);
+        m_handler.answer = [how](HttpExchange *x) {
+            if (how == QLatin1String("respond")) {
+                x->respond(200, textHeaders(), "hello world");
+                return;
+            }
+            x->startStream(200, textHeaders(), 11);
+            if (how == QLatin1String("stream")) {
+                x->writeChunk("hello world");
+            } else {
+                x->writeChunk("hello");
+                x->writeChunk(" ");
+                x->writeChunk("world");
+            }
+            x->finishStream();
+        };
+        connectClient();
+        m_client->write(get("/a"));
+        QByteArray got;
+        readUntil("hello world", got);
+        QVERIFY2(got.startsWith("HTTP/1.1 200 OK\r\n"), got.constData());
+        QVERIFY(got.contains("content-length: 11\r\n"));
+        QVERIFY(got.endsWith("\r\n\r\nhello world"));
+        QCOMPARE(m_handler.aliveAfterAnswer, QList<bool>{true});
+        QCOMPARE(m_handler.handOffsAfterAnswer, QList<int>{1});
+    }
+
+    // A chunk leaves at once (relay latency), its size line, data and CRLF in one piece, and the
+    // head rides with the first chunk.
+    void aChunkIsOneHandOffAndTheHeadRidesWithTheFirst()
+    {
+        QList<int> afterEach;
+        m_handler.answer = [&afterEach](HttpExchange *x) {
+            x->startStream(200, textHeaders());
+            afterEach.append(x->socketHandOffs());
+            x->writeChunk("data: one\n\n");
+            afterEach.append(x->socketHandOffs());
+            x->writeChunk("data: two\n\n");
+            afterEach.append(x->socketHandOffs());
+            x->finishStream();
+        };
+        connectClient();
+        m_client->write(get("/sse"));
+        QByteArray got;
+        readUntil("0\r\n\r\n", got);
+        QVERIFY(got.contains("transfer-encoding: chunked\r\n"));
+        QVERIFY2(got.endsWith("\r\n\r\nb\r\ndata: one\n\n\r\nb\r\ndata: two\n\n\r\n0\r\n\r\n"), got.constData());
+        QCOMPARE(afterEach, (QList<int>{0, 1, 2}));
+        QCOMPARE(m_handler.handOffsAfterAnswer, QList<int>{3});
+    }
+
+    // What an answer holds back leaves by the end of the turn, without waiting for more.
+    void aHeldHeadAndBodyLeaveAtTheEndOfTheTurn()
+    {
+        m_handler.answer = [](HttpExchange *x) {
+            x->startStream(200, textHeaders(), 10);
+            x->writeChunk("hello");
+        };
+        connectClient();
+        m_client->write(get("/slow"));
+        QByteArray got;
+        readUntil("hello", got);
+        QVERIFY2(got.endsWith("content-length: 10\r\n\r\nhello"), got.constData());
+        QPointer<HttpExchange> x = m_handler.seen.value(0);
+        QVERIFY(x);
+        QCOMPARE(x->socketHandOffs(), 1);
+        QVERIFY(!x->isFinished());
+        // The rest: everything but the last byte at the end of the turn, the last with finishStream.
+        x->writeChunk("world");
+        x->finishStream();
+        readUntil("helloworld", got);
+        QVERIFY(got.endsWith("\r\n\r\nhelloworld"));
+        QTRY_VERIFY(x.isNull()); // deleted at the end of the turn it finished in
+    }
+
+    // Requests sent back to back are answered in order, each by its own exchange, and each
+    // finished exchange is gone after its turn.
+    void pipelinedRequestsAreServedInOrder()
+    {
+        m_handler.answer = [](HttpExchange *x) { x->respond(200, textHeaders(), "answer to " + x->request().path); };
+        connectClient();
+        m_client->write(get("/one") + get("/two") + get("/three"));
+        QByteArray got;
+        readUntil("answer to /three", got);
+        const qsizetype one = got.indexOf("answer to /one");
+        const qsizetype two = got.indexOf("answer to /two");
+        QVERIFY(one > 0 && two > one && got.indexOf("answer to /three") > two);
+        QCOMPARE(got.count("HTTP/1.1 200 OK\r\n"), 3);
+        QCOMPARE(m_handler.seen.size(), 3);
+        QTRY_VERIFY(std::all_of(m_handler.seen.cbegin(), m_handler.seen.cend(), [](const auto &p) { return p.isNull(); }));
+    }
+
+    // A pipelined request waits for the answer before it, even when that answer comes later.
+    void aPipelinedRequestWaitsForTheAnswerBeforeIt()
+    {
+        m_handler.answer = [](HttpExchange *x) {
+            if (x->request().path != "/first")
+                x->respond(200, textHeaders(), "second");
+        };
+        connectClient();
+        m_client->write(get("/first") + get("/second"));
+        QTRY_COMPARE(m_handler.seen.size(), 1);
+        for (int turn = 0; turn < 5; ++turn) // turns in which the second could be served too early
+            QCoreApplication::processEvents();
+        QCOMPARE(m_handler.seen.size(), 1);
+        m_handler.seen.value(0)->respond(200, textHeaders(), "first");
+        QByteArray got;
+        readUntil("second", got);
+        QVERIFY(got.indexOf("first") < got.indexOf("second"));
+        QCOMPARE(m_handler.seen.size(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExchangeWrites)
+#include "TestExchangeWrites.moc"
