@@ -213,7 +213,10 @@ void HttpConnection::parseAvailable()
             refuse(503, QStringLiteral("the proxy is out of memory; retry shortly with a smaller request"));
             return;
         }
-        m_inbuf.remove(0, used);
+        if (used >= m_inbuf.size())
+            m_inbuf = QByteArray(); // all read: no block held between requests (docs/performance.md, memory per stream)
+        else
+            m_inbuf.remove(0, used);
         const Phase now = m_parser.phase();
         if (now == Phase::Refused) {
             refuse(m_parser.refusalStatus(), m_parser.refusalMessage());
