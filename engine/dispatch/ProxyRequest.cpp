@@ -185,7 +185,7 @@ void ProxyRequest::dialNext(bool retryCurrent)
         }
         break;
     }
-    if (const auto refused = m_sent.build(m_endpoint, m_body, target(), current(), m_trace.session)) {
+    if (const auto refused = m_sent.build(m_endpoint, m_body, m_clientBytes, target(), current(), m_trace.session)) {
         answerError(400, refused->message, refused->extra);
         return;
     }

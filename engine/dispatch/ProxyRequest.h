@@ -52,6 +52,9 @@ public:
         m_trace.session = session;
         m_trace.maxOutputTokens = maxOutputTokens;
     }
+    /// The bytes the body was parsed from, when the body is exactly what they say: what goes
+    /// upstream is then those bytes with the model spliced in (SentBody, rewriteBody).
+    void setClientBytes(const QByteArray &bytes) { m_clientBytes = bytes; }
     /// Dials, or answers the plan's error when routing refused the request.
     void start();
     QString traceId() const { return m_trace.id; }
@@ -130,6 +133,7 @@ private:
     Keys::ApiKey m_key;
     Wire::Endpoint m_endpoint;
     QJsonObject m_body;
+    QByteArray m_clientBytes;   // empty: the planner changed the body (a cost cap's output cap)
     bool m_clientStream = false;
     Routing::Plan m_plan;
     Routing::ClientKind m_client;

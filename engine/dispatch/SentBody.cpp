@@ -10,7 +10,7 @@
 namespace Aile::Dispatch {
 
 std::optional<SentBody::Refusal> SentBody::build(Wire::Endpoint endpoint, const QJsonObject &clientBody,
-                                                 const Routing::Target &target, const Routing::Candidate &candidate,
+                                                 const QByteArray &clientBytes, const Routing::Target &target, const Routing::Candidate &candidate,
                                                  const QString &session)
 {
     // A node-backed sharer is sent "<provider>/<model>", which its node routes (docs/team.md).
@@ -24,7 +24,8 @@ std::optional<SentBody::Refusal> SentBody::build(Wire::Endpoint endpoint, const 
         // Reasoning a translation wrote, or another provider signed, never reaches a provider that verifies it.
         QJsonObject stripped = clientBody;
         dropped = Translate::stripUnverifiableReasoning(endpoint, stripped, candidate.node ? Catalog::nodeProvider() : target.provider);
-        const UpstreamBody body = rewriteBody(endpoint, dropped.isEmpty() ? clientBody : stripped, sentModel);
+        const UpstreamBody body = dropped.isEmpty() ? rewriteBody(endpoint, clientBody, sentModel, clientBytes)
+                                                    : rewriteBody(endpoint, stripped, sentModel);
         bytes = body.bytes;
         injectedUsage = body.injectedUsage;
         return std::nullopt;
