@@ -206,6 +206,8 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     }
     auto *request = new Dispatch::ProxyRequest(m_dispatch, exchange, key, endpoint, planned.sent, std::move(planned.plan), planned.facts.client);
     request->setAffinity(std::move(planned.affinity));
+    if (!planned.sentChanged)
+        request->setClientBytes(req.body);
     const QJsonValue cap = body.value(Routing::outputCapFieldOf(endpoint, body));
     request->noteReplayFacts(planned.facts.drawSeed ? QStringLiteral("%1").arg(*planned.facts.drawSeed, 16, 16, QLatin1Char('0')) : QStringLiteral("none"),
                              cap.isDouble() ? qint64(cap.toDouble()) : -1);

@@ -2,7 +2,6 @@
 
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QJsonArray>
-#include <QtCore/QRegularExpression>
 #include <QtCore/QUrl>
 #include <QtNetwork/QHostAddress>
 
@@ -10,15 +9,25 @@ namespace Aile::Catalog {
 
 QString normalizeHandle(const QString &handle)
 {
-    static const QRegularExpression re(QStringLiteral("^[lL][0-9a-fA-F]{16}$"));
+    // "L" or "l" and 16 hex digits: read by hand, as the request path asks it several times a
+    // request (a regular expression match cost more than the rest of a lookup).
     const QString h = handle.trimmed();
-    if (!re.match(h).hasMatch())
+    if (h.size() != 17 || (h.at(0) != QLatin1Char('L') && h.at(0) != QLatin1Char('l')))
         return {};
+    for (qsizetype i = 1; i < h.size(); ++i) {
+        const char16_t c = h.at(i).unicode();
+        if (!((c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f') || (c >= u'A' && c <= u'F')))
+            return {};
+    }
     return QLatin1Char('L') + h.mid(1).toLower();
 }
 
 const Sharer *findSharer(const QList<Sharer> &sharers, const QString &handle)
 {
+    // A handle from a plan is a sharer's own (normalized) handle: found as it is.
+    for (const Sharer &s : sharers)
+        if (s.handle == handle)
+            return &s;
     const QString h = normalizeHandle(handle);
     for (const Sharer &s : sharers)
         if (s.handle == h)

@@ -2,8 +2,17 @@
 // response head, the answer's bytes on their way to the client, the caps on what an upstream may
 // make the engine hold, and how an attempt ends: served, cut, protocol error, or client gone.
 // docs/hardening.md "Upstreams" states each rule and the test that pins it.
-#include "ProxyRequest.h"
+#include "ProxyRelay.h"
+
+#include "Attempt.h"
+#include "DispatchServices.h"
+#include "RequestDeadlines.h"
 #include "TranslatedBody.h"
+
+#include "health/FailureClass.h"
+#include "health/HealthBook.h"
+#include "keys/ApiKey.h"
+#include "routing/Affinity.h"
 
 #include "health/NodeBook.h"
 
@@ -51,24 +60,29 @@ bool hasEndEvent(Wire::Endpoint endpoint)
 
 } // namespace
 
-void ProxyRequest::handleHead()
+ProxyRelay::ProxyRelay(RelayOwner &owner, const Parts &parts, Http::HttpExchange *exchange)
+    : m_owner(owner), m_p(parts), m_exchange(exchange)
 {
-    Attempt &a = *m_attempt;
+}
+
+void ProxyRelay::handleHead()
+{
+    Attempt &a = *m_owner.currentAttempt();
     a.firstByteDeadline.stop();
-    const qint64 now = m_s.clock.nowMs();
+    const qint64 now = m_p.services.clock.nowMs();
     a.row.ttfbMs = now - a.startedMs();
     a.row.status = a.call->status();
     const QString &handle = a.candidate().handle;
     // Rate-limit and quota headers: subscription windows (docs/rules/tiers-quota-health.md) and capacity headroom.
-    m_s.quota.observe(handle, a.call->headers(), now);
-    if (const double headroom = m_s.quota.headroom(handle, now); m_s.health && headroom >= 0)
-        m_s.health->setHeadroom(handle, headroom);
+    m_p.services.quota.observe(handle, a.call->headers(), now);
+    if (const double headroom = m_p.services.quota.headroom(handle, now); m_p.services.health && headroom >= 0)
+        m_p.services.health->setHeadroom(handle, headroom);
     a.sse = a.call->headers().value("content-type").startsWith("text/event-stream");
     if (a.candidate().node) {
         // An answer is a message from the node (docs/team.md "Silent nodes"); the trace keeps
         // which of its sharers served and at what price.
-        if (m_s.nodes)
-            m_s.nodes->heard(handle, now);
+        if (m_p.services.nodes)
+            m_p.services.nodes->heard(handle, now);
         a.row.nodeSharer = Catalog::normalizeHandle(QString::fromLatin1(a.call->headers().value("x-aile-sharer").left(40)));
         QByteArray price = a.call->headers().value("x-aile-price").left(40);
         price.removeIf([](char ch) { return !(std::isdigit(uchar(ch)) || ch == '.' || ch == '/'); });
@@ -76,7 +90,7 @@ void ProxyRequest::handleHead()
     }
     // From the head on, silence is bounded by the idle timeout, committed or not.
     a.lastActivityMs = now;
-    a.idleDeadline.start(&m_s.clock, idleLimitMs(), this, [this] { handleIdleCheck(); });
+    m_p.deadlines.armIdle(a);
     if (failsOver(a.call->status())) {
         a.moveTo(Attempt::Phase::Draining); // read the error body, then move on
         return;
@@ -85,35 +99,23 @@ void ProxyRequest::handleHead()
     // route's first-token limit, its first output), a body once it is complete. Until then a
     // failure fails over like any failure before output.
     a.moveTo(Attempt::Phase::AwaitingOutput);
-    a.untilOutput = a.sse && m_firstTokenDeadline.isActive() && a.call->status() < 300;
+    a.untilOutput = a.sse && m_p.deadlines.firstTokenActive() && a.call->status() < 300;
     if (!a.sse)
-        m_firstTokenDeadline.stop();   // an answer that is not streamed has no first token to wait for
+        m_p.deadlines.stopFirstToken();   // an answer that is not streamed has no first token to wait for
     a.meter = std::make_unique<Wire::ResponseMeter>(a.wire, a.sse);
-    if (a.sse && a.wire != m_endpoint)   // a translated target: its events are rewritten one by one
-        a.translator = std::make_unique<Translate::StreamTranslator>(m_endpoint, a.wire, m_clientWantsUsage, m_customTools);
+    if (a.sse && a.wire != m_p.endpoint)   // a translated target: its events are rewritten one by one
+        a.translator = std::make_unique<Translate::StreamTranslator>(m_p.endpoint, a.wire, m_p.sent.clientWantsUsage, m_p.sent.customTools);
 }
 
-void ProxyRequest::commit(int status, qint64 length)
+void ProxyRelay::commit(int status, qint64 length)
 {
-    Attempt &a = *m_attempt;
-    const bool wasHeld = held();
+    Attempt &a = *m_owner.currentAttempt();
     a.moveTo(Attempt::Phase::Relaying);
-    moveTo(wasHeld ? State::RelayingHeld : State::Relaying);
-    m_served = &a;
-    m_holdDeadline.stop();
-    m_keepaliveDeadline.stop();
-    m_firstTokenDeadline.stop();
-    m_trace.status = wasHeld ? 200 : status;
-    m_trace.sharer = current().handle;
-    m_trace.sharerName = current().name;
-    m_trace.modelServed = target().label();
-    m_trace.ttfbMs = m_s.clock.nowMs() - m_startedMs;
-    m_trace.affinity = m_affinity.verdictFor(current().handle);
-    if (wasHeld) {
+    if (m_owner.answerCommitted(a, status)) {
         relay(std::exchange(a.awaitedBytes, {}));
         return; // the client already has its 200; the answer's events follow the keepalives
     }
-    Http::HttpHeaders headers = aileHeaders();
+    Http::HttpHeaders headers = m_owner.answerHeaders();
     for (const auto &[name, value] : a.call->headers().entries())
         if (relayedHeader(name))
             headers.add(name, value);
@@ -123,16 +125,16 @@ void ProxyRequest::commit(int status, qint64 length)
     relay(std::exchange(a.awaitedBytes, {}));
 }
 
-void ProxyRequest::handleBody(const QByteArray &bytes)
+void ProxyRelay::handleBody(const QByteArray &bytes)
 {
-    Attempt &a = *m_attempt;
-    a.lastActivityMs = m_s.clock.nowMs();
+    Attempt &a = *m_owner.currentAttempt();
+    a.lastActivityMs = m_p.services.clock.nowMs();
     if (a.phase() == Attempt::Phase::Draining) {
         if (a.errorBody.size() < 64 * 1024)
             a.errorBody += bytes.left(64 * 1024 - a.errorBody.size());
         return;
     }
-    if (!a.meter || finished())
+    if (!a.meter || m_owner.finished())
         return;
     if (!a.sse) {
         // Held until complete (at most ResponseMeter::MaxBodyBytes), then relayed in one piece.
@@ -148,7 +150,7 @@ void ProxyRequest::handleBody(const QByteArray &bytes)
         // The usage-only chunk we asked for on the client's behalf is read, not relayed.
         if (a.translator)
             out += a.translator->feed(ev);
-        else if (!(m_injectedUsage && ev.usageOnly))
+        else if (!(m_p.sent.injectedUsage && ev.usageOnly))
             out += a.echo.event(ev.raw);
     }
     if (const QString over = a.meter->overLimit(); !over.isEmpty()) {
@@ -172,50 +174,51 @@ void ProxyRequest::handleBody(const QByteArray &bytes)
         commit(a.row.status);
 }
 
-void ProxyRequest::relay(const QByteArray &bytes)
+void ProxyRelay::relay(const QByteArray &bytes)
 {
     if (bytes.isEmpty() || !m_exchange)
         return;
     m_exchange->writeChunk(bytes);
-    if (m_attempt && m_attempt->call && m_exchange->pendingBytes() > Http::HttpExchange::HighWaterBytes)
-        m_attempt->call->pauseReading();
+    Attempt *a = m_owner.currentAttempt();
+    if (a && a->call && m_exchange->pendingBytes() > Http::HttpExchange::HighWaterBytes)
+        a->call->pauseReading();
 }
 
-void ProxyRequest::handleDrained()
+void ProxyRelay::handleDrained()
 {
-    if (m_attempt && m_attempt->call)
-        m_attempt->call->resumeReading();
+    if (Attempt *a = m_owner.currentAttempt(); a && a->call)
+        a->call->resumeReading();
 }
 
-void ProxyRequest::handleUpstreamFinished()
+void ProxyRelay::handleUpstreamFinished()
 {
-    Attempt &a = *m_attempt;
+    Attempt &a = *m_owner.currentAttempt();
     a.stopClocks();
-    a.row.durationMs = m_s.clock.nowMs() - a.startedMs();
+    a.row.durationMs = m_p.services.clock.nowMs() - a.startedMs();
     const QString handle = a.candidate().handle;
     if (a.phase() == Attempt::Phase::Draining) {
         const int status = a.row.status;
         const QString detail = QString::fromUtf8(a.errorBody.left(300)).simplified();
         const QString reason = QStringLiteral("HTTP %1: %2").arg(status).arg(detail);
-        const qint64 retryAfter = Health::parseRetryAfterMs(a.call->headers().value("retry-after"), m_s.clock.nowMs());
+        const qint64 retryAfter = Health::parseRetryAfterMs(a.call->headers().value("retry-after"), m_p.services.clock.nowMs());
         // A spent subscription window: out until the reset the refusal gave, no backoff guessed,
         // and the request moves on at once (docs/subscriptions.md "When a window runs out").
-        if (const qint64 reset = status == 429 ? m_s.quota.holdRefused(handle, a.candidate().upstreamModel, a.call->headers(), m_s.clock.nowMs()) : 0;
+        if (const qint64 reset = status == 429 ? m_p.services.quota.holdRefused(handle, a.candidate().upstreamModel, a.call->headers(), m_p.services.clock.nowMs()) : 0;
             reset > 0) {
-            m_earliestRetryMs = m_earliestRetryMs == 0 ? reset : qMin(m_earliestRetryMs, reset);
-            m_affinity.passedOver(handle, QStringLiteral("quota_exhausted"));
+            m_owner.noteRetryAt(reset);
+            m_p.affinity.passedOver(handle, QStringLiteral("quota_exhausted"));
             // Not a failure of the account: nobody is benched, the window's reset decides.
-            failOver(Health::FailureClass{QStringLiteral("failed_over"), std::nullopt, Health::FailureClass::Failing::NotCounted},
+            m_owner.failOver(Health::FailureClass{QStringLiteral("failed_over"), std::nullopt, Health::FailureClass::Failing::NotCounted},
                      reason + QStringLiteral(" (subscription window spent until %1)")
                                   .arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)));
             return;
         }
         // A 404 is the account not serving this model: fail over, bench nobody.
-        failOver(Health::classifyErrorHead(status, a.errorBody), reason, retryAfter);
+        m_owner.failOver(Health::classifyErrorHead(status, a.errorBody), reason, retryAfter);
         return;
     }
     if (!a.committed()) {
-        if (!a.sse && held() && a.row.status < 400) {
+        if (!a.sse && m_owner.held() && a.row.status < 400) {
             // The client already has a 200 event stream (the edge hold): a whole body is not
             // events, and is never relayed as content. Nothing of it reached the client, so this
             // fails over like any failure before output.
@@ -227,9 +230,9 @@ void ProxyRequest::handleUpstreamFinished()
         if (!a.sse) {
             a.meter->finish();
             QByteArray body = a.echo.body(a.meter->takeBody());   // auto/: the model the client sent
-            if (a.wire != m_endpoint)
-                body = translateWholeAnswer(m_endpoint, a.wire, a.row.status, body, &a.dropped, m_customTools);
-            const bool intoHeldStream = held();
+            if (a.wire != m_p.endpoint)
+                body = translateWholeAnswer(m_p.endpoint, a.wire, a.row.status, body, &a.dropped, m_p.sent.customTools);
+            const bool intoHeldStream = m_owner.held();
             commit(a.row.status, body.size());
             if (intoHeldStream && a.row.status >= 400)
                 a.heldError = QString::fromUtf8(body.left(300)).simplified();
@@ -247,9 +250,9 @@ void ProxyRequest::handleUpstreamFinished()
     completeAttempt();
 }
 
-void ProxyRequest::completeAttempt()
+void ProxyRelay::completeAttempt()
 {
-    Attempt &a = *m_attempt;
+    Attempt &a = *m_owner.currentAttempt();
     a.meter->finish();
     readUsage(a);
     const QString handle = a.candidate().handle;
@@ -262,51 +265,51 @@ void ProxyRequest::completeAttempt()
     if (verdict.failure) {
         reason = cut ? QStringLiteral("the stream ended before the provider's end event; the sharer cools down for 10 minutes")
                      : a.meter->errorMessage();
-        if (m_s.health)
-            m_s.health->recordFailure(handle, a.candidate().upstreamModel, *verdict.failure);
-        m_affinity.failed(handle);
+        if (m_p.services.health)
+            m_p.services.health->recordFailure(handle, a.candidate().upstreamModel, *verdict.failure);
+        m_p.affinity.failed(handle);
     } else if (verdict.failing == Health::FailureClass::Failing::NotCounted) {
         reason = QStringLiteral("HTTP %1").arg(a.row.status);   // passed through
     } else {
-        if (m_s.health) {
-            m_s.health->recordSuccess(handle, a.row.ttfbMs);
+        if (m_p.services.health) {
+            m_p.services.health->recordSuccess(handle, a.row.ttfbMs);
             // Output tokens per second after the first byte (provider.sort = throughput).
-            const qint64 generatingMs = m_s.clock.nowMs() - a.startedMs() - qMax<qint64>(0, a.row.ttfbMs);
+            const qint64 generatingMs = m_p.services.clock.nowMs() - a.startedMs() - qMax<qint64>(0, a.row.ttfbMs);
             if (a.usage.outputTokens > 0 && generatingMs > 0)
-                m_s.health->recordThroughput(handle, double(a.usage.outputTokens) * 1000.0 / double(generatingMs));
+                m_p.services.health->recordThroughput(handle, double(a.usage.outputTokens) * 1000.0 / double(generatingMs));
         }
         // Only an answer that ended cleanly pins its account.
-        m_trace.pin = m_affinity.served(handle, a.candidate().name, a.meter->reasoningTokens(), a.meter->toolCallIds());
+        m_owner.notePin(m_p.affinity.served(handle, a.candidate().name, a.meter->reasoningTokens(), a.meter->toolCallIds()));
     }
     if (verdict.failing != Health::FailureClass::Failing::NotCounted)
-        m_s.failing.note(m_key, a.candidate().provider, handle, verdict.failing == Health::FailureClass::Failing::Failure, m_s.clock.nowMs());
-    releaseSlot();
-    const bool heldError = held() && a.row.status >= 400;
+        m_p.services.failing.note(m_p.key, a.candidate().provider, handle, verdict.failing == Health::FailureClass::Failing::Failure, m_p.services.clock.nowMs());
+    m_owner.releaseSlot();
+    const bool heldError = m_owner.held() && a.row.status >= 400;
     noteAnswerDropped(a);
-    endAttempt(verdict.outcome, withUsageNote(a, reason));
+    m_owner.endAttempt(verdict.outcome, withUsageNote(a, reason));
     if (m_exchange && !m_exchange->isClientGone()) {
         // The bytes of an unterminated event are never relayed as content: the client is told.
         if (cut)
-            m_exchange->writeChunk(Wire::errorEvent(m_endpoint, 502, QStringLiteral("the upstream ended the stream before its end event: "
+            m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, 502, QStringLiteral("the upstream ended the stream before its end event: "
                                                                                      "the answer is incomplete")));
         if (heldError)
-            m_exchange->writeChunk(Wire::errorEvent(m_endpoint, a.row.status, a.heldError));
+            m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, a.row.status, a.heldError));
         m_exchange->finishStream();
     }
-    finish();
+    m_owner.finish();
 }
 
-void ProxyRequest::handleUpstreamFailed(Http::UpstreamError error, const QString &detail)
+void ProxyRelay::handleUpstreamFailed(Http::UpstreamError error, const QString &detail)
 {
     failAttempt(error, detail);
 }
 
-void ProxyRequest::failAttempt(Http::UpstreamError error, const QString &detail)
+void ProxyRelay::failAttempt(Http::UpstreamError error, const QString &detail)
 {
-    Attempt &a = *m_attempt;
+    Attempt &a = *m_owner.currentAttempt();
     a.stopClocks();
-    a.row.durationMs = m_s.clock.nowMs() - a.startedMs();
-    a.dropCall(this, false);   // a cap hit: stop reading now, and the connection goes
+    a.row.durationMs = m_p.services.clock.nowMs() - a.startedMs();
+    a.dropCall(m_p.context, false);   // a cap hit: stop reading now, and the connection goes
     if (a.committed() && a.sse && a.meter->sawEndEvent()) {
         completeAttempt();   // the end event was relayed: served, whatever broke after it
         return;
@@ -315,23 +318,23 @@ void ProxyRequest::failAttempt(Http::UpstreamError error, const QString &detail)
     if (!a.committed()) {
         // Nothing the client cannot take back has reached it: the next sharer is tried. A stream
         // that broke after its head and before its first event was still cut.
-        failOver(Health::classifyBreakBeforeOutput(error, a.sse, a.row.status > 0 && a.phase() != Attempt::Phase::Draining), detail);
+        m_owner.failOver(Health::classifyBreakBeforeOutput(error, a.sse, a.row.status > 0 && a.phase() != Attempt::Phase::Draining), detail);
         return;
     }
     // Bytes already reached the client: nothing fails over now. Tell it in the wire's terms.
     readUsage(a);
     const Health::FailureClass verdict = Health::classifyBreakAfterOutput(error, a.sse && hasEndEvent(a.wire));
-    if (m_s.health && verdict.failure)
-        m_s.health->recordFailure(a.candidate().handle, a.candidate().upstreamModel, *verdict.failure);
-    m_affinity.failed(a.candidate().handle);
+    if (m_p.services.health && verdict.failure)
+        m_p.services.health->recordFailure(a.candidate().handle, a.candidate().upstreamModel, *verdict.failure);
+    m_p.affinity.failed(a.candidate().handle);
     if (verdict.failing == Health::FailureClass::Failing::Failure)
-        m_s.failing.note(m_key, a.candidate().provider, a.candidate().handle, true, m_s.clock.nowMs());
-    releaseSlot();
-    const bool intoHeldStream = held();
-    endAttempt(verdict.outcome, withUsageNote(a, detail));
+        m_p.services.failing.note(m_p.key, a.candidate().provider, a.candidate().handle, true, m_p.services.clock.nowMs());
+    m_owner.releaseSlot();
+    const bool intoHeldStream = m_owner.held();
+    m_owner.endAttempt(verdict.outcome, withUsageNote(a, detail));
     if (m_exchange) {
         if (a.sse || intoHeldStream) {
-            m_exchange->writeChunk(Wire::errorEvent(m_endpoint, 502, protocol ? QStringLiteral("the upstream broke protocol mid-answer: %1").arg(detail)
+            m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, 502, protocol ? QStringLiteral("the upstream broke protocol mid-answer: %1").arg(detail)
                                                                      : error == Http::UpstreamError::OutOfMemory ? QStringLiteral("the answer was cut: %1").arg(detail)
                                                                               : QStringLiteral("the upstream connection broke mid-answer: %1").arg(detail)));
             m_exchange->finishStream();
@@ -339,43 +342,41 @@ void ProxyRequest::failAttempt(Http::UpstreamError error, const QString &detail)
             m_exchange->abortStream();
         }
     }
-    finish();
+    m_owner.finish();
 }
 
-void ProxyRequest::handleClientGone()
+void ProxyRelay::handleClientGone()
 {
-    if (finished())
+    if (m_owner.finished())
         return;
-    Attempt *a = m_attempt;
+    Attempt *a = m_owner.currentAttempt();
     if (a) {
         a->stopClocks();
-        a->dropCall(this, false);
+        a->dropCall(m_p.context, false);
         if (a->committed() && a->sse && a->meter && a->meter->sawEndEvent()) {
             // The answer's end event reached the client before it left: served, whichever close came first.
             completeAttempt();
             return;
         }
     }
-    releaseSlot();
+    m_owner.releaseSlot();
     if (a && !a->ended()) {
-        a->row.durationMs = m_s.clock.nowMs() - a->startedMs();
+        a->row.durationMs = m_p.services.clock.nowMs() - a->startedMs();
         if (a->meter)
             readUsage(*a);
         // The client left: nothing counts against the sharer, and nothing is retried.
-        endAttempt(QStringLiteral("client_gone"), withUsageNote(*a, QStringLiteral("the client disconnected")));
+        m_owner.endAttempt(QStringLiteral("client_gone"), withUsageNote(*a, QStringLiteral("the client disconnected")));
     }
-    if (!m_served && !held())
-        m_trace.status = 499;
-    m_trace.error = QStringLiteral("the client disconnected");
-    finish();
+    m_owner.noteClientGone();
+    m_owner.finish();
 }
 
-void ProxyRequest::readUsage(Attempt &a)
+void ProxyRelay::readUsage(Attempt &a)
 {
     a.usage = a.meter ? a.meter->usage() : Wire::Usage();
     if (a.usage.known()) {
         // More tokens than the model can hold and write is no usage either (the catalogue's figures).
-        const QString why = Billing::implausibleUsage(a.usage, m_s.catalog.model(a.candidate().provider, a.candidate().upstreamModel));
+        const QString why = Billing::implausibleUsage(a.usage, m_p.services.catalog.model(a.candidate().provider, a.candidate().upstreamModel));
         if (!why.isEmpty())
             a.usage.reject(why);
     }
@@ -383,19 +384,19 @@ void ProxyRequest::readUsage(Attempt &a)
     a.row.outputTokens = a.usage.outputTokens;
 }
 
-void ProxyRequest::noteAnswerDropped(Attempt &a)
+void ProxyRelay::noteAnswerDropped(Attempt &a)
 {
     // What the answer carried that the client wire cannot (reasoning to a chat client, …): the trace says so.
-    if (a.wire == m_endpoint)
+    if (a.wire == m_p.endpoint)
         return;
-    QStringList dropped = m_requestDropped;
+    QStringList dropped = m_p.sent.dropped;
     for (const QString &d : a.translator ? a.translator->dropped() + a.dropped : a.dropped)
         if (!dropped.contains(d))
             dropped.append(d);
-    noteTranslation(a.row.plan, m_plan.targets.at(a.targetIndex()).translation, dropped);
+    noteTranslation(a.row.plan, m_p.plan.targets.at(a.targetIndex()).translation, dropped);
 }
 
-QString ProxyRequest::withUsageNote(const Attempt &a, const QString &reason)
+QString ProxyRelay::withUsageNote(const Attempt &a, const QString &reason)
 {
     // The flag on the trace: the attempt's reason says the usage was not believed, and why.
     if (a.usage.rejected.isEmpty())

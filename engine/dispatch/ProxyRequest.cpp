@@ -1,23 +1,21 @@
+// One proxied request's own path: its state machine, the dial loop with failover, its answers of
+// refusal and failure, and its booking. The answer's relay is ProxyRelay; its clocks are
+// RequestDeadlines; its trace rows and ledger booking are RequestTrace.
 #include "ProxyRequest.h"
-#include "routing/PlanFacts.h"
 
 #include "BudgetHold.h"
 
-#include "TranslatedBody.h"
-#include "UpstreamRequestBuilder.h"
-#include "billing/Charge.h"
-#include "billing/SpendBook.h"
 #include "catalog/Catalog.h"
 #include "core/EngineSettings.h"
 #include "health/FailingSharers.h"
-#include "health/QuotaBook.h"
-#include "billing/PlanValue.h"
-#include "store/TraceSink.h"
-#include "translate/ForeignReasoning.h"
 #include "http/HttpExchange.h"
+#include "routing/PlanFacts.h"
+#include "store/TraceSink.h"
+#include "TranslatedBody.h"
+#include "UpstreamRequestBuilder.h"
 
+#include <QtCore/QJsonArray>
 #include <QtCore/QLoggingCategory>
-#include <QtCore/QRandomGenerator>
 
 #include <utility>
 
@@ -25,84 +23,24 @@ Q_LOGGING_CATEGORY(lcDispatch, "aile.engine.dispatch")
 
 namespace Aile::Dispatch {
 
-namespace {
-
-QString newTraceId()
-{
-    return QStringLiteral("req_") + QString::number(QRandomGenerator::global()->generate64(), 16).rightJustified(16, QLatin1Char('0'));
-}
-
-QString priceLabel(const std::optional<Billing::Rates> &rates)
-{
-    if (!rates)
-        return QStringLiteral("unpriced");
-    return QStringLiteral("%1/%2").arg(rates->input, 0, 'f', 4).arg(rates->output, 0, 'f', 4);
-}
-
-// The inverse of priceLabel: a node's x-aile-price ($ per million tokens, input/output), or
-// nothing when it names no usable price.
-std::optional<Billing::Rates> ratesFromPriceLabel(const QString &label)
-{
-    const QStringList parts = label.split(QLatin1Char('/'));
-    if (parts.size() != 2)
-        return std::nullopt;
-    bool inOk = false;
-    bool outOk = false;
-    const double in = parts[0].toDouble(&inOk);
-    const double out = parts[1].toDouble(&outOk);
-    if (!inOk || !outOk || !(in >= 0 && in < 1e6) || !(out >= 0 && out < 1e6))
-        return std::nullopt;
-    Billing::Rates r;
-    r.input = in;
-    r.output = out;
-    r.cacheRead = in;
-    r.cacheWrite = in;
-    return r;
-}
-
-Store::TraceRecord baseTrace(const Http::HttpExchange *exchange, const Keys::ApiKey &key, Routing::ClientKind client,
-                             const QString &modelAsked, qint64 now)
-{
-    Store::TraceRecord t;
-    t.id = newTraceId();
-    t.startedMs = now;
-    t.keyId = key.id;
-    t.keyName = key.name;
-    t.client = Routing::clientName(client);
-    t.endpoint = QString::fromLatin1(exchange->request().path);
-    t.modelAsked = modelAsked;
-    t.affinity = QStringLiteral("fresh");
-    return t;
-}
-
-} // namespace
-
-void recordRefusedRequest(const DispatchServices &services, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
-                          Routing::ClientKind client, int status, const QString &message)
-{
-    Store::TraceRecord t = baseTrace(exchange, key, client, QString(), services.clock.nowMs());
-    t.status = status;
-    t.error = message;
-    if (services.traces)
-        services.traces->add(t, {});
-}
-
 ProxyRequest::ProxyRequest(const DispatchServices &services, Http::HttpExchange *exchange, const Keys::ApiKey &key,
                            Wire::Endpoint endpoint, QJsonObject body, Routing::Plan plan, Routing::ClientKind client)
-    : QObject(exchange), m_s(services), m_exchange(exchange), m_key(key), m_endpoint(endpoint),
-      m_body(std::move(body)), m_plan(std::move(plan)), m_client(client)
+    : QObject(exchange), m_s(services), m_exchange(exchange), m_key(key), m_endpoint(endpoint), m_body(std::move(body)),
+      m_clientStream(m_body.value(QLatin1String("stream")).toBool() && endpoint != Wire::Endpoint::CountTokens),
+      m_plan(std::move(plan)), m_client(client),
+      // the key's or the route's phase limits (docs/keys.md), read by the planner
+      m_deadlines(*this, m_s.clock, m_s.settings, this, m_clientStream, m_plan.phaseLimits),
+      m_relay(*this, {m_s, m_key, m_endpoint, m_sent, m_affinity, m_deadlines, m_plan, this}, exchange)
 {
     m_startedMs = m_s.clock.nowMs();
-    m_clientStream = m_body.value(QLatin1String("stream")).toBool() && m_endpoint != Wire::Endpoint::CountTokens;
     m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
     m_trace.stream = m_clientStream;
-    m_phaseLimits = m_plan.phaseLimits;   // the key's or the route's (docs/keys.md), read by the planner
     m_trace.route = m_plan.route;
     if (m_plan.orderedBySpeed)
         m_trace.orderedBy = QStringLiteral("speed");   // "a request ordered this way is marked on its usage row"
 
-    connect(exchange, &Http::HttpExchange::clientGone, this, &ProxyRequest::handleClientGone);
-    connect(exchange, &Http::HttpExchange::drained, this, &ProxyRequest::handleDrained);
+    connect(exchange, &Http::HttpExchange::clientGone, this, [this] { m_relay.handleClientGone(); });
+    connect(exchange, &Http::HttpExchange::drained, this, [this] { m_relay.handleDrained(); });
     exchange->setBeforeLastBytes([self = QPointer<ProxyRequest>(this)] {
         if (self)
             self->record();
@@ -113,7 +51,7 @@ ProxyRequest::~ProxyRequest()
 {
     if (m_attempt && m_attempt->call)
         m_attempt->call->abort();
-    stopWaiting();
+    m_deadlines.stopWaiting(m_s.pins);
     releaseSlot();
 }
 
@@ -161,24 +99,12 @@ void ProxyRequest::start()
 {
     // Every sharer passed over before a dial is a row of the trace, and so is a route's target
     // refused before any sharer was asked (a spent budget, a cost cap, …).
-    auto refusedRow = [this](const Routing::Target &t, const QString &reason, const QString &skip) {
-        Store::AttemptRecord a;
-        a.seq = int(m_trace.attemptRows.size()) + 1;
-        a.provider = t.provider;
-        a.model = t.model;
-        a.target = m_plan.labelsTargets() ? t.label() : QString();
-        a.outcome = QStringLiteral("refused");
-        a.reason = reason;
-        a.skip = skip;
-        a.startedMs = m_startedMs;
-        a.dispatched = false;
-        return a;
-    };
+    auto nextSeq = [this] { return int(m_trace.attemptRows.size()) + 1; };
     for (const Routing::Target &t : m_plan.targets) {
         if (!t.refusal.isEmpty())
-            m_trace.attemptRows.append(refusedRow(t, t.refusal, t.refusalCode));
+            m_trace.attemptRows.append(refusedRow(m_plan, t, nextSeq(), t.refusal, t.refusalCode, m_startedMs));
         for (const Routing::Refusal &r : t.refusals) {
-            Store::AttemptRecord a = refusedRow(t, r.reason, r.code);
+            Store::AttemptRecord a = refusedRow(m_plan, t, nextSeq(), r.reason, r.code, m_startedMs);
             a.sharer = r.handle;
             a.sharerName = r.name;
             m_trace.attemptRows.append(a);
@@ -194,8 +120,7 @@ void ProxyRequest::start()
         return;
     }
     moveTo(State::Dialling);
-    if (m_clientStream && m_s.settings.holdAfterMs > 0)
-        m_holdDeadline.start(&m_s.clock, m_s.settings.holdAfterMs, this, [this] { handleHold(); });
+    m_deadlines.startHold();
     dialNext();
 }
 
@@ -222,18 +147,11 @@ void ProxyRequest::refuseCandidate(const QString &reason, const QString &skip)
 {
     // A pre-dispatch refusal is free: it does not count as a dial, only against the scan cap.
     ++m_scanned;
-    Store::AttemptRecord a;
-    a.seq = int(m_trace.attemptRows.size()) + 1;
+    Store::AttemptRecord a = refusedRow(m_plan, target(), int(m_trace.attemptRows.size()) + 1, reason, skip, m_s.clock.nowMs());
     a.sharer = current().handle;
     a.sharerName = current().name;
     a.provider = current().provider;
     a.model = current().upstreamModel;
-    a.target = m_plan.labelsTargets() ? target().label() : QString();
-    a.outcome = QStringLiteral("refused");
-    a.reason = reason;
-    a.skip = skip;
-    a.startedMs = m_s.clock.nowMs();
-    a.dispatched = false;
     m_trace.attemptRows.append(a);
 }
 
@@ -267,37 +185,17 @@ void ProxyRequest::dialNext(bool retryCurrent)
         }
         break;
     }
-    if (!prepareBody())
+    if (const auto refused = m_sent.build(m_endpoint, m_body, m_clientBytes, target(), current(), m_trace.session)) {
+        answerError(400, refused->message, refused->extra);
         return;
-    if (m_firstTokenTarget != m_pos.target) {
-        // A route's first-token limit runs per target, across every sharer tried for it.
-        m_firstTokenDeadline.stop();
-        m_firstTokenTarget = m_pos.target;
-        if (firstTokenLimitApplies())
-            m_firstTokenDeadline.start(&m_s.clock, m_plan.ttftMs, this, [this] { handleFirstTokenLimit(); });
     }
+    m_deadlines.enterTarget(m_pos.target, firstTokenLimitApplies(), m_plan.ttftMs);
     const qint64 now = m_s.clock.nowMs();
-    qint64 budget = m_s.settings.firstByteBudgetMs;
-    bool budgetCut = false;
-    if (m_dials > 0) {
-        // The first attempt is never shortened; later ones get what is left of the budget.
-        budget = m_s.settings.firstByteBudgetMs - (now - m_startedMs);
-        if (budget <= 0) {
-            m_lastFailure = QStringLiteral("the first-byte budget of %1 s is spent").arg(m_s.settings.firstByteBudgetMs / 1000);
-            answerFailure();
-            return;
-        }
-        budgetCut = true;
-    }
-    // The phase limits (docs/keys.md `phaseLimits`), a key setting: 30 s to the first byte of a stream, 180 s for an
-    // answer that is not streamed.
-    bool phaseCut = false;
-    if (m_phaseLimits) {
-        const qint64 phase = m_clientStream ? PhaseFirstByteMs : PhaseWholeAnswerMs;
-        if (budget > phase) {
-            budget = phase;
-            phaseCut = true;
-        }
+    const RequestDeadlines::FirstByteBudget budget = m_deadlines.firstByteBudget(m_dials, m_startedMs);
+    if (budget.spent) {
+        m_lastFailure = QStringLiteral("the first-byte budget of %1 s is spent").arg(m_s.settings.firstByteBudgetMs / 1000);
+        answerFailure();
+        return;
     }
     const Routing::Candidate &c = current();
     const Catalog::Sharer *sharer = m_s.sharer(c.handle);
@@ -306,8 +204,8 @@ void ProxyRequest::dialNext(bool retryCurrent)
                                                    m_plan.labelsTargets() ? target().label() : QString(), now));
     Attempt &a = *m_attempts.back();
     m_attempt = &a;
-    a.budgetCut = budgetCut;
-    a.phaseCut = phaseCut;
+    a.budgetCut = budget.budgetCut;
+    a.phaseCut = budget.phaseCut;
     if (m_s.health) {
         ++m_s.health->mutableOf(c.handle).inFlight;
         a.slotHeld = true;
@@ -317,56 +215,21 @@ void ProxyRequest::dialNext(bool retryCurrent)
     a.meter = std::make_unique<Wire::ResponseMeter>(a.wire, m_clientStream);
     a.echo = Wire::ModelEcho(target().echoModel);
     if (target().translated())
-        noteTranslation(a.row.plan, target().translation, m_requestDropped);
-    else if (!m_requestDropped.isEmpty())
-        a.row.plan.insert(QStringLiteral("dropped"), QJsonArray::fromStringList(m_requestDropped));
-    const Http::UpstreamRequest request = buildUpstreamRequest({m_s.catalog, m_s.settings.connectTimeoutMs, m_s.credentials}, *sharer, a.wire, m_exchange->request(), m_upstreamBody);
+        noteTranslation(a.row.plan, target().translation, m_sent.dropped);
+    else if (!m_sent.dropped.isEmpty())
+        a.row.plan.insert(QStringLiteral("dropped"), QJsonArray::fromStringList(m_sent.dropped));
+    const Http::UpstreamRequest request = buildUpstreamRequest({m_s.catalog, m_s.settings.connectTimeoutMs, m_s.credentials}, *sharer, a.wire, m_exchange->request(), m_sent.bytes);
     qCDebug(lcDispatch) << m_trace.id << "dialling" << c.handle << request.url.toString(QUrl::RemoveQuery);
     a.call = m_s.upstream.send(request, this);
-    connect(a.call, &Http::UpstreamCall::headReceived, this, &ProxyRequest::handleHead);
-    connect(a.call, &Http::UpstreamCall::bodyData, this, &ProxyRequest::handleBody);
-    connect(a.call, &Http::UpstreamCall::finished, this, &ProxyRequest::handleUpstreamFinished);
-    connect(a.call, &Http::UpstreamCall::failed, this, &ProxyRequest::handleUpstreamFailed);
-    // Connect + TLS has its own bound inside the client and sits outside this budget.
-    a.firstByteDeadline.start(&m_s.clock, budget, this, [this] { handleFirstByteTimeout(); });
+    connect(a.call, &Http::UpstreamCall::headReceived, this, [this] { m_relay.handleHead(); });
+    connect(a.call, &Http::UpstreamCall::bodyData, this, [this](const QByteArray &bytes) { m_relay.handleBody(bytes); });
+    connect(a.call, &Http::UpstreamCall::finished, this, [this] { m_relay.handleUpstreamFinished(); });
+    connect(a.call, &Http::UpstreamCall::failed, this,
+            [this](Http::UpstreamError error, const QString &detail) { m_relay.handleUpstreamFailed(error, detail); });
+    m_deadlines.armFirstByte(a, budget.ms);
 }
 
-bool ProxyRequest::prepareBody()
-{
-    // A node-backed sharer is sent "<provider>/<model>", which its node routes (docs/team.md).
-    const QString sentModel = current().node ? current().upstreamModel : target().model;
-    const QString bodyFor = target().label() + QLatin1Char(' ') + sentModel;
-    if (m_bodyFor == bodyFor)
-        return true;
-    m_bodyFor = bodyFor;
-    m_requestDropped.clear();
-    if (!target().translated()) {
-        // Reasoning a translation wrote, or another provider signed, never reaches a provider that verifies it.
-        QJsonObject clientBody = m_body;
-        m_requestDropped = Translate::stripUnverifiableReasoning(m_endpoint, clientBody, current().node ? Catalog::nodeProvider() : target().provider);
-        const UpstreamBody body = rewriteBody(m_endpoint, m_requestDropped.isEmpty() ? m_body : clientBody, sentModel);
-        m_upstreamBody = body.bytes;
-        m_injectedUsage = body.injectedUsage;
-        return true;
-    }
-    // The plan already refused what cannot be translated; a body that still cannot is answered
-    // the same 400 here, before it is dialled.
-    const TranslatedBody body = translateBody(m_endpoint, target().translateTo, m_body, sentModel, m_trace.session,
-                                               target().provider == QLatin1String("openai"));
-    if (!body.translation.ok()) {
-        answerError(400, body.translation.refusal + QStringLiteral(" (target %1)").arg(target().label()),
-                    {{QStringLiteral("param"), body.translation.refusedField}, {QStringLiteral("code"), QStringLiteral("untranslatable")}});
-        return false;
-    }
-    m_upstreamBody = body.upstream.bytes;
-    m_injectedUsage = false;   // the stream translator reads the usage chunk; it never reaches the client as such
-    m_requestDropped = body.translation.dropped;
-    m_clientWantsUsage = body.translation.clientWantsUsage;
-    m_customTools = body.translation.customTools;
-    return true;
-}
-
-Http::HttpHeaders ProxyRequest::aileHeaders() const
+Http::HttpHeaders ProxyRequest::answerHeaders() const
 {
     Http::HttpHeaders h;
     h.add("x-aile-request-id", m_trace.id.toLatin1());
@@ -435,10 +298,10 @@ void ProxyRequest::answerFailure()
         return;
     }
     if (m_attempt && m_attempt->phaseTimedOut) {
-        // Phase limits: a limit hit on the last attempt answers 524.
+        using D = RequestDeadlines;   // phase limits: a limit hit on the last attempt answers 524
         answerError(524, QStringLiteral("no sharer for %1 answered within the phase limits of this key or route (%2 s to the first byte of a stream, "
                                         "%3 s for an answer not streamed); %4 tried. Last: %5")
-                             .arg(what).arg(PhaseFirstByteMs / 1000).arg(PhaseWholeAnswerMs / 1000).arg(m_dials).arg(m_lastFailure));
+                             .arg(what).arg(D::PhaseFirstByteMs / 1000).arg(D::PhaseWholeAnswerMs / 1000).arg(m_dials).arg(m_lastFailure));
         return;
     }
     if (m_dials == 0 && m_scanned > 0) {
@@ -477,12 +340,10 @@ void ProxyRequest::finish()
     if (finished())
         return;
     moveTo(State::Finished);
-    stopWaiting();
+    m_deadlines.stopWaiting(m_s.pins);
     if (m_attempt)
         m_attempt->stopClocks();
-    m_holdDeadline.stop();
-    m_keepaliveDeadline.stop();
-    m_firstTokenDeadline.stop();
+    m_deadlines.stopRequestClocks();
     releaseSlot();
     record();
     if (m_attempt && m_attempt->call) {
@@ -490,6 +351,138 @@ void ProxyRequest::finish()
         m_attempt->call = nullptr;
     }
     deleteLater();
+}
+
+bool ProxyRequest::answerCommitted(Attempt &attempt, int status)
+{
+    const bool wasHeld = held();
+    moveTo(wasHeld ? State::RelayingHeld : State::Relaying);
+    m_served = &attempt;
+    m_deadlines.stopRequestClocks();
+    m_trace.status = wasHeld ? 200 : status;
+    m_trace.sharer = current().handle;
+    m_trace.sharerName = current().name;
+    m_trace.modelServed = target().label();
+    m_trace.ttfbMs = m_s.clock.nowMs() - m_startedMs;
+    m_trace.affinity = m_affinity.verdictFor(current().handle);
+    return wasHeld;
+}
+
+void ProxyRequest::noteRetryAt(qint64 atMs)
+{
+    m_earliestRetryMs = m_earliestRetryMs == 0 ? atMs : qMin(m_earliestRetryMs, atMs);
+}
+
+void ProxyRequest::noteClientGone()
+{
+    if (!m_served && !held())
+        m_trace.status = 499;
+    m_trace.error = QStringLiteral("the client disconnected");
+}
+
+bool ProxyRequest::holdDue()
+{
+    if (m_state != State::Dialling || !m_exchange)
+        return false;
+    // No head after the hold delay: commit to 200 and keep the line warm until the answer exists.
+    // The per-attempt headers are not known yet; the provider and model are when failover cannot
+    // change them.
+    moveTo(State::Holding);
+    Http::HttpHeaders h;
+    h.add("content-type", "text/event-stream");
+    h.add("cache-control", "no-cache");
+    h.add("x-aile-request-id", m_trace.id.toLatin1());
+    h.add("x-aile-edge-hold", QByteArray::number(m_s.settings.holdAfterMs / 1000) + "s");
+    if (!m_plan.anyProvider && m_plan.targets.size() == 1)
+        h.add("x-aile-model", m_plan.targets.first().label().toUtf8());
+    h.add("x-aile-session-affinity", m_trace.affinity.toLatin1());
+    m_exchange->startStream(200, h);
+    return true;
+}
+
+bool ProxyRequest::keepaliveDue()
+{
+    if (m_state != State::Holding || !m_exchange)
+        return false;
+    m_exchange->writeChunk(": keepalive\n\n");
+    return true;
+}
+
+void ProxyRequest::firstByteTimedOut()
+{
+    Attempt *a = m_attempt;
+    if (!a || a->committed() || !a->call)
+        return;
+    a->call->abort();
+    a->row.durationMs = m_s.clock.nowMs() - a->startedMs();
+    const QString reason = QStringLiteral("no response head within %1 ms").arg(a->row.durationMs);
+    // Under phase limits any attempt that times out before its first byte counts as past a limit:
+    // when it is the last, the answer is 524 (the request's first-byte budget may bind first).
+    a->phaseTimedOut = m_deadlines.phaseLimits();
+    const Health::FailureClass verdict = Health::classifyFirstByteTimeout(a->phaseCut, a->budgetCut);
+    // The key's own phase limit, or our own shortened budget, cut it: the next sharer is tried and
+    // its slowness is noted; it is not benched for it.
+    if (!verdict.failure && m_s.health)
+        m_s.health->recordBudgetCut(a->candidate().handle, a->row.durationMs);
+    failOver(verdict, a->phaseCut ? QStringLiteral("%1 (this key's phase limit)").arg(reason) : reason);
+}
+
+bool ProxyRequest::firstTokenLimitApplies() const
+{
+    if (m_plan.ttftMs <= 0 || !m_clientStream || m_pos.target >= m_plan.targets.size())
+        return false;
+    const Catalog::ProviderInfo *provider = m_s.catalog.provider(target().provider);
+    if (provider && provider->selfHosted)
+        return false;
+    // The last target tried is never cut: none with a sharer after it, or no attempt left after this one.
+    if (m_dials + 1 >= dialLimit())
+        return false;
+    for (qsizetype t = m_pos.target + 1; t < m_plan.targets.size(); ++t)
+        if (!m_plan.targets.at(t).candidates.isEmpty())
+            return true;
+    return false;
+}
+
+void ProxyRequest::firstTokenLimitHit()
+{
+    if (m_state != State::Dialling && m_state != State::Holding)
+        return;
+    const QString reason = QStringLiteral("no output within route %1's first-token limit of %2 ms; not charged, the sharer not marked down")
+                               .arg(m_plan.route).arg(m_plan.ttftMs);
+    if (Attempt *a = m_attempt; a && a->call) {
+        a->firstByteDeadline.stop();
+        a->dropCall(this, true);
+        releaseSlot();
+        a->row.durationMs = m_s.clock.nowMs() - a->startedMs();
+        m_affinity.failed(a->candidate().handle);   // a dropped attempt never pins, and the pin leaves it
+        m_lastFailure = QStringLiteral("%1 (ttft_dropped): %2").arg(a->candidate().name, reason);
+        endAttempt(QStringLiteral("ttft_dropped"), reason);
+    }
+    // The rest of this target's sharers are passed over: the route moves to its next target.
+    m_pos.candidate = int(target().candidates.size()) - 1;
+    dialNext();
+}
+
+void ProxyRequest::idleLimitHit(qint64 limitMs)
+{
+    if (finished())
+        return;
+    m_relay.failAttempt(Http::UpstreamError::ClosedMidBody, QStringLiteral("the upstream said nothing for %1 s").arg(limitMs / 1000));
+}
+
+bool ProxyRequest::waitForPinned(const Catalog::Sharer &sharer)
+{
+    // A busy account holding the conversation is worth a short wait (SPEC §10); once, and never
+    // under a route's first-token limit.
+    if (!m_s.pins || m_deadlines.waitedFor(sharer.handle) || firstTokenLimitApplies())
+        return false;
+    return m_deadlines.waitFor(*m_s.pins, sharer.handle, m_affinity.busyWaitMs(sharer, m_clientStream));
+}
+
+void ProxyRequest::waitOver()
+{
+    if (!finished())
+        dialNext(true);
 }
 
 void ProxyRequest::record()
@@ -500,27 +493,8 @@ void ProxyRequest::record()
     const qint64 now = m_s.clock.nowMs();
     m_trace.durationMs = now - m_startedMs;
     m_trace.attempts = m_dials;
-    QList<Store::LedgerEntry> ledger;
-    if (m_served) {
-        const Attempt &a = *m_served;
-        const Routing::Target &t = m_plan.targets.at(a.targetIndex());
-        const Routing::Candidate &c = a.candidate();
-        m_trace.inputTokens = a.row.inputTokens;
-        m_trace.outputTokens = a.row.outputTokens;
-        if (Billing::isCharged(a.row.status, m_endpoint)) {
-            const Catalog::Sharer *sharer = m_s.sharer(c.handle);
-            const Catalog::ModelInfo *model = m_s.catalog.model(c.provider, c.upstreamModel);
-            // Through a node: at the price its answer named (its x-aile-price), as its own ledger books it.
-            const std::optional<Billing::Rates> nodeRates = c.node ? ratesFromPriceLabel(a.row.nodePrice) : std::nullopt;
-            if (c.node)
-                sharer = nullptr;
-            Billing::Charge charge = Billing::chargeFor(a.usage, sharer, model, c.upstreamModel, nodeRates ? nodeRates : c.rates, c.quoteUsd, m_plan.costCapFor(t));
-            Billing::valueOnPlan(charge, a.usage, sharer, model, c.upstreamModel, c.quoteUsd);   // a subscription spends nothing
-            m_trace.costUsd = charge.costUsd;
-            m_trace.absorbedUsd = charge.absorbedUsd;
-            ledger.append(Billing::book(m_s.spend, {m_trace.id, m_key.id, t.route, t.spendKey(), c.handle}, charge, now));
-        }
-    }
+    const QList<Store::LedgerEntry> ledger = m_served ? bookServed(m_s, m_plan, m_endpoint, m_key, *m_served, m_trace, now)
+                                                      : QList<Store::LedgerEntry>();
     if (m_s.traces)
         m_s.traces->add(m_trace, ledger);
 }

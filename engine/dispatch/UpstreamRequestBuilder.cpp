@@ -4,14 +4,55 @@
 
 #include "catalog/Catalog.h"
 #include "catalog/Sharer.h"
+#include "wire/RawJson.h"
 
 #include <QtCore/QJsonDocument>
 
+#include <optional>
+
 namespace Aile::Dispatch {
 
-UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QString &upstreamModel)
+namespace {
+
+// clientBytes with the top-level model's value replaced, or nothing when that is not the whole
+// rewrite: no model member of its own, a key written with escapes, a member the rewrite removes,
+// or a duplicate member (the parsed body kept one of them; the upstream's parser may keep another).
+std::optional<QByteArray> spliceModel(const QByteArray &clientBytes, const QJsonObject &body, const QString &upstreamModel)
+{
+    QList<Wire::RawMember> members;
+    if (!Wire::topLevelMembers(clientBytes, &members) || members.size() != body.size())
+        return std::nullopt;
+    const Wire::RawMember *model = nullptr;
+    for (const Wire::RawMember &m : members) {
+        if (m.key.contains('\\') || m.key == "models" || m.key == "provider")
+            return std::nullopt;
+        if (m.key == "model")
+            model = &m;
+    }
+    if (!model || clientBytes.at(model->valueStart) != '"')
+        return std::nullopt;
+    QByteArray out;
+    const QByteArray value = Wire::jsonString(upstreamModel);
+    out.reserve(clientBytes.size() - (model->valueEnd - model->valueStart) + value.size());
+    out.append(QByteArrayView(clientBytes).first(model->valueStart));
+    out.append(value);
+    out.append(QByteArrayView(clientBytes).sliced(model->valueEnd));
+    return out;
+}
+
+} // namespace
+
+UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QString &upstreamModel, const QByteArray &clientBytes)
 {
     UpstreamBody out;
+    const bool addsUsage = endpoint == Wire::Endpoint::ChatCompletions && body.value(QLatin1String("stream")).toBool()
+                           && !body.value(QLatin1String("stream_options")).toObject().value(QLatin1String("include_usage")).toBool();
+    if (!clientBytes.isEmpty() && !addsUsage) {
+        if (std::optional<QByteArray> spliced = spliceModel(clientBytes, body, upstreamModel)) {
+            out.bytes = std::move(*spliced);
+            return out;
+        }
+    }
     body.insert(QStringLiteral("model"), upstreamModel);
     body.remove(QStringLiteral("models"));
     body.remove(QStringLiteral("provider"));   // Aile's own routing preferences (provider.sort)

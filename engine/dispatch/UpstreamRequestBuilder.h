@@ -22,7 +22,11 @@ struct UpstreamBody
     QByteArray bytes;
     bool injectedUsage = false;   // the client did not ask for the usage chunk: do not relay it
 };
-UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QString &upstreamModel);
+/// clientBytes: body as the client wrote it, when body is exactly what it parsed to. When nothing
+/// but the model needs changing, those bytes go upstream with only the model's value spliced
+/// (every other byte as the client wrote it, and no JSON written); otherwise body is re-serialised.
+UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QString &upstreamModel,
+                         const QByteArray &clientBytes = {});
 
 /// Headers that never cross the proxy: hop-by-hop ones, the local credential, our own x-aile-*.
 bool isPrivateHeader(const QByteArray &lowerName);

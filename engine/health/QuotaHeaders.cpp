@@ -7,6 +7,7 @@
 #include <QtCore/QMap>
 #include <QtCore/QRegularExpression>
 
+#include <algorithm>
 #include <optional>
 
 namespace Aile::Health {
@@ -144,6 +145,13 @@ void readRateLimits(const Http::HttpHeaders &h, qint64 now, QList<QuotaWindow> &
 QList<QuotaWindow> readQuotaHeaders(const Http::HttpHeaders &headers, qint64 nowMs)
 {
     QList<QuotaWindow> windows;
+    // Every answer passes here: one look at the names first, and nothing more for an answer that
+    // carries no rate-limit or quota header (the readers below ask for some twenty names each).
+    const bool any = std::any_of(headers.entries().begin(), headers.entries().end(), [](const Http::HttpHeaders::Entry &e) {
+        return e.first.startsWith("x-ratelimit-") || e.first.startsWith("anthropic-ratelimit-") || e.first.startsWith("x-codex-");
+    });
+    if (!any)
+        return windows;
     readAnthropicUnified(headers, nowMs, windows);
     readCodex(headers, nowMs, windows);
     readRateLimits(headers, nowMs, windows);

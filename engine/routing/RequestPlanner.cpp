@@ -89,8 +89,10 @@ RequestPlan RequestPlanner::plan(const PlanAsk &ask, const RecordedFacts &record
     const QString capField = outputCapFieldOf(ask.endpoint, body);
     const bool capped = out.plan.costCapUsd
                         || std::any_of(out.plan.targets.begin(), out.plan.targets.end(), [](const Target &t) { return t.costCapUsd.has_value(); });
-    if (out.plan.ok() && capped && !capField.isEmpty() && !body.contains(capField))
+    if (out.plan.ok() && capped && !capField.isEmpty() && !body.contains(capField)) {
         out.sent.insert(capField, Billing::DefaultMaxTokens);
+        out.sentChanged = true;
+    }
     return out;
 }
 

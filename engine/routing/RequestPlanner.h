@@ -48,6 +48,7 @@ struct RequestPlan
     Plan plan;                 // plan.chain: every model a request tries, in order
     Affinity affinity;         // placed in plan (requests and dry runs)
     QJsonObject sent;          // a request's body as it goes upstream: the output cap a cost cap is priced at added
+    bool sentChanged = false;  // sent differs from the client's body (the client's bytes no longer say it)
 };
 
 /// The one place a request is prepared: real requests (ApiRouter), dry runs (POST

@@ -1,0 +1,123 @@
+// The trace and ledger of one proxied request: how its trace starts, the rows of what was passed
+// over, and the booking of the served attempt (docs/architecture.md step 5).
+#include "RequestTrace.h"
+
+#include "Attempt.h"
+#include "DispatchServices.h"
+
+#include "billing/Charge.h"
+#include "billing/PlanValue.h"
+#include "billing/SpendBook.h"
+#include "catalog/Catalog.h"
+#include "http/HttpExchange.h"
+#include "keys/ApiKey.h"
+#include "routing/Plan.h"
+#include "store/TraceSink.h"
+
+#include <QtCore/QRandomGenerator>
+
+namespace Aile::Dispatch {
+
+namespace {
+
+QString newTraceId()
+{
+    return QStringLiteral("req_") + QString::number(QRandomGenerator::global()->generate64(), 16).rightJustified(16, QLatin1Char('0'));
+}
+
+// The inverse of priceLabel: a node's x-aile-price ($ per million tokens, input/output), or
+// nothing when it names no usable price.
+std::optional<Billing::Rates> ratesFromPriceLabel(const QString &label)
+{
+    const QStringList parts = label.split(QLatin1Char('/'));
+    if (parts.size() != 2)
+        return std::nullopt;
+    bool inOk = false;
+    bool outOk = false;
+    const double in = parts[0].toDouble(&inOk);
+    const double out = parts[1].toDouble(&outOk);
+    if (!inOk || !outOk || !(in >= 0 && in < 1e6) || !(out >= 0 && out < 1e6))
+        return std::nullopt;
+    Billing::Rates r;
+    r.input = in;
+    r.output = out;
+    r.cacheRead = in;
+    r.cacheWrite = in;
+    return r;
+}
+
+} // namespace
+
+QString priceLabel(const std::optional<Billing::Rates> &rates)
+{
+    if (!rates)
+        return QStringLiteral("unpriced");
+    return QStringLiteral("%1/%2").arg(rates->input, 0, 'f', 4).arg(rates->output, 0, 'f', 4);
+}
+
+Store::TraceRecord baseTrace(const Http::HttpExchange *exchange, const Keys::ApiKey &key, Routing::ClientKind client,
+                             const QString &modelAsked, qint64 now)
+{
+    Store::TraceRecord t;
+    t.id = newTraceId();
+    t.startedMs = now;
+    t.keyId = key.id;
+    t.keyName = key.name;
+    t.client = Routing::clientName(client);
+    t.endpoint = QString::fromLatin1(exchange->request().path);
+    t.modelAsked = modelAsked;
+    t.affinity = QStringLiteral("fresh");
+    return t;
+}
+
+void recordRefusedRequest(const DispatchServices &services, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
+                          Routing::ClientKind client, int status, const QString &message)
+{
+    Store::TraceRecord t = baseTrace(exchange, key, client, QString(), services.clock.nowMs());
+    t.status = status;
+    t.error = message;
+    if (services.traces)
+        services.traces->add(t, {});
+}
+
+Store::AttemptRecord refusedRow(const Routing::Plan &plan, const Routing::Target &target, int seq, const QString &reason,
+                                const QString &skip, qint64 nowMs)
+{
+    Store::AttemptRecord a;
+    a.seq = seq;
+    a.provider = target.provider;
+    a.model = target.model;
+    a.target = plan.labelsTargets() ? target.label() : QString();
+    a.outcome = QStringLiteral("refused");
+    a.reason = reason;
+    a.skip = skip;
+    a.startedMs = nowMs;
+    a.dispatched = false;
+    return a;
+}
+
+QList<Store::LedgerEntry> bookServed(const DispatchServices &services, const Routing::Plan &plan, Wire::Endpoint endpoint,
+                                     const Keys::ApiKey &key, const Attempt &a, Store::TraceRecord &trace, qint64 nowMs)
+{
+    QList<Store::LedgerEntry> ledger;
+    const Routing::Target &t = plan.targets.at(a.targetIndex());
+    const Routing::Candidate &c = a.candidate();
+    trace.inputTokens = a.row.inputTokens;
+    trace.outputTokens = a.row.outputTokens;
+    if (!Billing::isCharged(a.row.status, endpoint))
+        return ledger;
+    const Catalog::Sharer *sharer = services.sharer(c.handle);
+    const Catalog::ModelInfo *model = services.catalog.model(c.provider, c.upstreamModel);
+    // Through a node: at the price its answer named (its x-aile-price), as its own ledger books it.
+    const std::optional<Billing::Rates> nodeRates = c.node ? ratesFromPriceLabel(a.row.nodePrice) : std::nullopt;
+    if (c.node)
+        sharer = nullptr;
+    Billing::Charge charge = Billing::chargeFor(a.usage, sharer, model, c.upstreamModel, nodeRates ? nodeRates : c.rates, c.quoteUsd, plan.costCapFor(t));
+    Billing::valueOnPlan(charge, a.usage, sharer, model, c.upstreamModel, c.quoteUsd);   // a subscription spends nothing
+    trace.costUsd = charge.costUsd;
+    trace.absorbedUsd = charge.absorbedUsd;
+    ledger.append(Billing::book(services.spend, {trace.id, key.id, t.route, t.spendKey(), c.handle}, charge, nowMs));
+    return ledger;
+}
+
+} // namespace Aile::Dispatch

@@ -1,0 +1,126 @@
+#include "RawJson.h"
+
+namespace Aile::Wire {
+
+namespace {
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+qsizetype skipSpace(QByteArrayView s, qsizetype i)
+{
+    while (i < s.size() && isSpace(s[i]))
+        ++i;
+    return i;
+}
+
+// i at an opening quote: the index one past the closing one, or -1.
+qsizetype skipString(QByteArrayView s, qsizetype i)
+{
+    for (++i; i < s.size(); ++i) {
+        if (s[i] == '\\')
+            ++i;
+        else if (s[i] == '"')
+            return i + 1;
+    }
+    return -1;
+}
+
+// i at a value's first byte: the index one past its last byte, or -1.
+qsizetype skipValue(QByteArrayView s, qsizetype i)
+{
+    if (i >= s.size())
+        return -1;
+    if (s[i] == '"')
+        return skipString(s, i);
+    if (s[i] == '{' || s[i] == '[') {
+        int depth = 0;
+        while (i < s.size()) {
+            const char c = s[i];
+            if (c == '"') {
+                i = skipString(s, i);
+                if (i < 0)
+                    return -1;
+                continue;
+            }
+            if (c == '{' || c == '[')
+                ++depth;
+            else if ((c == '}' || c == ']') && --depth == 0)
+                return i + 1;
+            ++i;
+        }
+        return -1;
+    }
+    // A number, true, false or null: up to the next separator.
+    while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && !isSpace(s[i]))
+        ++i;
+    return i;
+}
+
+} // namespace
+
+bool topLevelMembers(QByteArrayView s, QList<RawMember> *members)
+{
+    members->clear();
+    qsizetype i = skipSpace(s, 0);
+    if (i >= s.size() || s[i] != '{')
+        return false;
+    i = skipSpace(s, i + 1);
+    if (i < s.size() && s[i] == '}')
+        return skipSpace(s, i + 1) == s.size();
+    for (;;) {
+        if (i >= s.size() || s[i] != '"')
+            return false;
+        const qsizetype keyEnd = skipString(s, i);
+        if (keyEnd < 0)
+            return false;
+        RawMember m;
+        m.key = s.sliced(i + 1, keyEnd - i - 2);
+        i = skipSpace(s, keyEnd);
+        if (i >= s.size() || s[i] != ':')
+            return false;
+        m.valueStart = skipSpace(s, i + 1);
+        m.valueEnd = skipValue(s, m.valueStart);
+        if (m.valueEnd < 0)
+            return false;
+        members->append(m);
+        i = skipSpace(s, m.valueEnd);
+        if (i < s.size() && s[i] == ',') {
+            i = skipSpace(s, i + 1);
+            continue;
+        }
+        if (i < s.size() && s[i] == '}')
+            return skipSpace(s, i + 1) == s.size();
+        return false;
+    }
+}
+
+QByteArray jsonString(const QString &text)
+{
+    const QByteArray utf8 = text.toUtf8();
+    QByteArray out;
+    out.reserve(utf8.size() + 2);
+    out += '"';
+    for (const char c : utf8) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (uchar(c) < 0x20)
+                out += "\\u00" + QByteArray::number(uchar(c), 16).rightJustified(2, '0');
+            else
+                out += c;
+        }
+    }
+    out += '"';
+    return out;
+}
+
+} // namespace Aile::Wire

@@ -1,0 +1,126 @@
+// What goes upstream when nothing but the model needs rewriting: the client's own bytes with only
+// the model's value spliced (docs/performance.md "Change 1 (dispatch)"), and a body the proxy must
+// change (a models chain, provider preferences, the usage chunk asked for) re-serialised.
+#include "dispatch/UpstreamRequestBuilder.h"
+#include "testsupport/BasicEngine.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtTest/QtTest>
+
+using namespace Aile;
+using namespace Aile::Test;
+
+class TestSentBytes : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<FakeUpstream> m_upstream;
+    std::unique_ptr<TestEngine> m_engine;
+
+private Q_SLOTS:
+    void init() { QVERIFY2(startBasicEngine(m_upstream, m_engine, nullptr).isEmpty(), "engine start"); }
+    void cleanup()
+    {
+        m_engine.reset();
+        m_upstream.reset();
+    }
+
+    // The client's bytes reach the upstream as written (spacing, member order, a number's
+    // spelling, an integer past 2^53, escapes), with the model's value alone rewritten.
+    void upstreamGetsTheClientsOtherBytes_data()
+    {
+        QTest::addColumn<QByteArray>("sent");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("spacing and member order")
+            << QByteArray("{ \"messages\" : [ {\"role\":\"user\",\"content\":\"hi\"} ],\n  \"model\" :  \"openai/gpt-5.2\" , \"max_tokens\": 16 }")
+            << QByteArray("{ \"messages\" : [ {\"role\":\"user\",\"content\":\"hi\"} ],\n  \"model\" :  \"gpt-5.2\" , \"max_tokens\": 16 }");
+        QTest::newRow("numbers as written")
+            << QByteArray("{\"model\":\"openai/gpt-5.2\",\"temperature\":1.50,\"seed\":12345678901234567890,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+            << QByteArray("{\"model\":\"gpt-5.2\",\"temperature\":1.50,\"seed\":12345678901234567890,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        QTest::newRow("escapes and a nested model member")
+            << QByteArray("{\"messages\":[{\"role\":\"user\",\"content\":\"say \\\"model\\\": \\u00e9 {[\"}],\"metadata\":{\"model\":\"mine\"},\"model\":\"openai/gpt-5.2\"}")
+            << QByteArray("{\"messages\":[{\"role\":\"user\",\"content\":\"say \\\"model\\\": \\u00e9 {[\"}],\"metadata\":{\"model\":\"mine\"},\"model\":\"gpt-5.2\"}");
+        QTest::newRow("streamed, usage already asked")
+            << QByteArray("{\"model\":\"openai/gpt-5.2\",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+            << QByteArray("{\"model\":\"gpt-5.2\",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+    }
+
+    void upstreamGetsTheClientsOtherBytes()
+    {
+        QFETCH(QByteArray, sent);
+        QFETCH(QByteArray, expected);
+        const Reply r = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/v1/chat/completions"), sent,
+                             {{"authorization", QByteArray("Bearer ") + TestKey}, {"content-type", "application/json"}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(m_upstream->received().size(), 1);
+        QCOMPARE(m_upstream->received().first().body, expected);
+    }
+
+    // What the proxy must change is still changed: the body is re-serialised then.
+    void aBodyTheProxyChangesIsRewritten_data()
+    {
+        QTest::addColumn<QByteArray>("sent");
+        QTest::addColumn<QString>("absent");     // a member the upstream must not see
+        QTest::addColumn<QString>("present");    // a member it must see
+        QTest::newRow("a models chain") << QByteArray("{\"models\":[\"openai/gpt-5.2\"],\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+                                        << "models" << "model";
+        QTest::newRow("provider preferences") << QByteArray("{\"model\":\"openai/gpt-5.2\",\"provider\":{\"sort\":\"price\"},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+                                              << "provider" << "model";
+        QTest::newRow("usage chunk asked for the client")
+            << QByteArray("{\"model\":\"openai/gpt-5.2\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}") << "models"
+            << "stream_options";
+        QTest::newRow("a duplicate member") << QByteArray("{\"model\":\"openai/gpt-5.2\",\"max_tokens\":16,\"max_tokens\":16,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+                                            << "models" << "max_tokens";
+    }
+
+    void aBodyTheProxyChangesIsRewritten()
+    {
+        QFETCH(QByteArray, sent);
+        QFETCH(QString, absent);
+        QFETCH(QString, present);
+        const Reply r = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/v1/chat/completions"), sent,
+                             {{"authorization", QByteArray("Bearer ") + TestKey}, {"content-type", "application/json"}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(m_upstream->received().size(), 1);
+        const ReceivedRequest &up = m_upstream->received().first();
+        QVERIFY(up.body != sent);
+        QCOMPARE(up.body.count("\"max_tokens\""), sent.contains("\"max_tokens\"") ? 1 : 0);
+        const QJsonObject json = up.json();
+        QCOMPARE(json.value(QLatin1String("model")).toString(), QStringLiteral("gpt-5.2"));
+        QVERIFY(!json.contains(absent));
+        QVERIFY(json.contains(present));
+    }
+
+    // The splice itself, row by row: what it keeps, and when it declines (nothing spliced).
+    void splicesOnlyATopLevelModel_data()
+    {
+        QTest::addColumn<QByteArray>("client");
+        QTest::addColumn<QByteArray>("expected");   // empty: re-serialised instead
+        QTest::newRow("plain") << QByteArray("{\"model\":\"a/b\",\"x\":1}") << QByteArray("{\"model\":\"b\",\"x\":1}");
+        QTest::newRow("model last, spaces") << QByteArray("{\"x\" : [1, {\"model\":\"n\"}] ,\t\"model\" : \"a/b\"\r\n}")
+                                            << QByteArray("{\"x\" : [1, {\"model\":\"n\"}] ,\t\"model\" : \"b\"\r\n}");
+        QTest::newRow("no model member") << QByteArray("{\"x\":1}") << QByteArray();
+        QTest::newRow("two model members") << QByteArray("{\"model\":\"a/b\",\"model\":\"a/c\"}") << QByteArray();
+        QTest::newRow("an escaped key") << QByteArray("{\"mod\\u0065l\":\"a/b\"}") << QByteArray();
+        QTest::newRow("a models member") << QByteArray("{\"model\":\"a/b\",\"models\":[\"a/b\"]}") << QByteArray();
+        QTest::newRow("a provider member") << QByteArray("{\"model\":\"a/b\",\"provider\":{}}") << QByteArray();
+    }
+
+    void splicesOnlyATopLevelModel()
+    {
+        QFETCH(QByteArray, client);
+        QFETCH(QByteArray, expected);
+        const QJsonObject body = QJsonDocument::fromJson(client).object();
+        const Dispatch::UpstreamBody out = Dispatch::rewriteBody(Wire::Endpoint::ChatCompletions, body, QStringLiteral("b"), client);
+        if (!expected.isEmpty()) {
+            QCOMPARE(out.bytes, expected);
+            return;
+        }
+        QCOMPARE(out.bytes, Dispatch::rewriteBody(Wire::Endpoint::ChatCompletions, body, QStringLiteral("b")).bytes);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSentBytes)
+#include "TestSentBytes.moc"
