@@ -7,7 +7,17 @@
 #include "api/TraceStream.h"
 #include "api/AdminCalls.h"
 #include "StatusJson.h"
+#include "api/CatalogApi.h"
+#include "api/ConfigApi.h"
+#include "api/DryRun.h"
 #include "api/ManagementApi.h"
+#include "api/ManagementKeys.h"
+#include "api/RouteReplay.h"
+#include "api/RouteTemplate.h"
+#include "api/SharerEditApi.h"
+#include "api/SharerListApi.h"
+#include "api/TraceActions.h"
+#include "api/UsageApi.h"
 #include "config/ConfigApply.h"
 #include "config/ConfigFile.h"
 #include "config/ConfigValidation.h"
@@ -175,9 +185,7 @@ void Engine::start()
         m_ctx.routeTurns, m_ctx.pins, m_ctx.clock);
     const Dispatch::DispatchServices dispatch{*m_ctx.clock, m_ctx.settings, m_ctx.catalog, m_ctx.sharers, m_ctx.credentials, *m_ctx.upstream, m_ctx.health,
                                               m_ctx.quota, m_ctx.failing, m_ctx.pins, m_ctx.spend, m_ctx.traces, m_ctx.store, m_ctx.nodes};
-    m_management = std::make_unique<Api::ManagementApi>(Api::ManagementServices{
-        *m_ctx.clock, m_ctx.settings, m_ctx, m_ctx, m_ctx.routing, m_ctx.store, m_ctx.traces, m_ctx.health, m_ctx.quota, m_ctx.spend,
-        m_ctx.verifier, m_ctx.secrets, *m_planner, m_ctx.adminTokenRef, m_ctx.reloadState});
+    buildManagement();
     m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_ctx.adminToken, *m_planner, dispatch, m_management.get());
     m_traceStream = new Api::TraceStream(m_ctx.traces, this);   // windows attached over HTTP
     m_router->setTraceStream(m_traceStream);
@@ -232,6 +240,28 @@ void Engine::start()
     // Pinged now (credentials read from the environment or a file are known by here), then every 30 s.
     m_nodePinger = new NodePinger(m_ctx, this);
     m_nodePinger->start();
+}
+
+void Engine::buildManagement()
+{
+    // Each management component with what it uses, asked in this order (the first that takes a
+    // call answers it); docs/architecture.md, "What a component depends on".
+    const State::SharerBook &sharers = m_ctx;
+    const State::KeyBook &keys = m_ctx;
+    const Clock &clock = *m_ctx.clock;
+    m_management = std::make_unique<Api::ManagementApi>();
+    m_management->add(std::make_unique<Api::ConfigApi>(sharers, keys, m_ctx.routing, m_ctx.settings, m_ctx.store, clock, m_ctx.adminTokenRef,
+                                                       m_ctx.reloadState));
+    m_management->add(std::make_unique<Api::DryRunApi>(Api::DryRunServices{*m_planner, keys, m_ctx.routing, m_ctx.settings, clock, m_ctx.spend}));
+    m_management->add(std::make_unique<Api::RouteReplayApi>(Replay::LiveState{sharers, keys, m_ctx.settings, m_ctx.routing, clock}, m_ctx.store,
+                                                            m_ctx.traces));
+    m_management->add(std::make_unique<Api::RouteTemplateApi>(keys, sharers));
+    m_management->add(std::make_unique<Api::CatalogApi>(sharers, *m_ctx.store, m_ctx.reloadState));
+    m_management->add(std::make_unique<Api::TraceActions>(Api::TraceActions::Services{clock, sharers, m_ctx.store, m_ctx.traces, m_ctx.health, m_ctx.verifier}));
+    m_management->add(std::make_unique<Api::UsageApi>(clock, keys, m_ctx.store, m_ctx.traces));
+    m_management->add(std::make_unique<Api::SharerListApi>(clock, sharers, *m_planner, m_ctx.quota, m_ctx.health));
+    m_management->add(std::make_unique<Api::ManagementKeys>(m_ctx, sharers, m_ctx.store, m_ctx.spend, clock));
+    m_management->add(std::make_unique<Api::SharerEditApi>(m_ctx, m_ctx.store, m_ctx.health, m_ctx.verifier, m_ctx.secrets, m_ctx.adminTokenRef));
 }
 
 bool Engine::openStore(QString *error)

@@ -126,6 +126,7 @@ Q_SIGNALS:
 
 private:
     bool openStore(QString *error);
+    void buildManagement();
     bool applyConfig(const Config::ConfigFile *config, QString *error);
     void loadState();
     void resolveSecrets();
