@@ -6,7 +6,6 @@
 #include "api/ApiRouter.h"
 #include "api/TraceStream.h"
 #include "api/AdminCalls.h"
-#include "StatusJson.h"
 #include "api/CatalogApi.h"
 #include "api/ConfigApi.h"
 #include "api/DryRun.h"
@@ -107,7 +106,7 @@ QString defaultDataDir()
 
 Engine::Engine(EngineOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
 {
-    qRegisterMetaType<Aile::EngineStatus>();
+    qRegisterMetaType<Aile::Api::EngineStatus>();
     qRegisterMetaType<Aile::Store::TraceRecord>();
     qRegisterMetaType<QList<Aile::Store::TraceRecord>>();
 }
@@ -190,7 +189,7 @@ void Engine::start()
     m_traceStream = new Api::TraceStream(m_ctx.traces, this);   // windows attached over HTTP
     m_router->setTraceStream(m_traceStream);
     m_adminCalls = std::make_unique<Api::AdminCalls>();
-    m_adminCalls->status = [this] { return statusToJson(status()); };
+    m_adminCalls->status = [this] { return status().toJson(); };
     // Queued, and a moment later: the 202 leaves before the listener closes and aile serve exits.
     m_adminCalls->shutdown = [this] { QTimer::singleShot(100, this, &Engine::stop); };
     m_router->setAdminCalls(m_adminCalls.get());
@@ -524,9 +523,9 @@ void Engine::requestStatus()
     Q_EMIT statusChanged(status());
 }
 
-EngineStatus Engine::status() const
+Api::EngineStatus Engine::status() const
 {
-    EngineStatus s;
+    Api::EngineStatus s;
     s.listening = m_running;
     if (m_server) {
         s.address = m_server->address().toString();
@@ -534,19 +533,16 @@ EngineStatus Engine::status() const
     }
     for (const Catalog::Sharer &sh : m_ctx.sharers) {
         QJsonObject o = sh.toJson();
-        o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(sh.handle) || sh.usesClientLogin());
-        o.insert(QStringLiteral("credentialError"), m_ctx.credentialErrors.value(sh.handle));
-        if (sh.needsKey())
-            o.insert(QStringLiteral("needsKey"), true);
-        s.sharers.append(o);
+        Api::SharerStatus row = Api::SharerStatus::fromJson(o);
+        row.credentialAvailable = m_ctx.credentials.contains(sh.handle) || sh.usesClientLogin();
+        row.credentialError = m_ctx.credentialErrors.value(sh.handle);
+        row.needsKey = sh.needsKey();
+        s.sharers.append(row);
     }
-    for (const Keys::ApiKey &k : m_ctx.keys) {
-        QJsonObject o = k.toJson();
-        o.remove(QStringLiteral("hash"));
-        s.keys.append(o);
-    }
+    for (const Keys::ApiKey &k : m_ctx.keys)
+        s.keys.append(Api::KeyInfo::fromJson(k.toJson()));   // KeyInfo has no field for the hash
     for (const Catalog::ProviderInfo &p : m_ctx.catalog.providers())
-        s.providers.append(p.toJson());
+        s.providers.append(Api::ProviderStatus::fromJson(p.toJson()));
     s.keychainProbed = m_keychainProbed;
     s.keychainAvailable = m_keychainAvailable;
     s.keychainError = m_keychainError;
