@@ -41,7 +41,15 @@ QJsonObject providerFromShorthand(QJsonObject o, QString *error)
 
 } // namespace
 
-void CatalogApi::handle(const ManagementRequest &req, const ManagementReply &reply)
+bool CatalogApi::handle(const ManagementRequest &req, QObject *, const ManagementReply &reply)
+{
+    if (!handles(req.path))
+        return false;
+    answer(req, reply);
+    return true;
+}
+
+void CatalogApi::answer(const ManagementRequest &req, const ManagementReply &reply)
 {
     // /catalog, /catalog/import, /catalog/providers/{id}, /catalog/models/{provider}/{id…}
     // (a namespaced model id such as "anthropic/claude-sonnet-5" keeps its slash).

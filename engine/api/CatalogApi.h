@@ -17,7 +17,7 @@ namespace Api {
 /// The price table through the management API: list it, override one model's entry (or put it
 /// back to the shipped figures), add a provider of your own by base URL, and re-import a whole
 /// table from a JSON file. Overrides live in the store and are laid over the shipped table.
-class CatalogApi
+class CatalogApi : public ManagementComponent
 {
 public:
     /// sharers: the catalogue as loaded and who uses a provider; store: where edits go;
@@ -27,9 +27,10 @@ public:
     {
     }
     static bool handles(const QByteArray &path) { return path == "/catalog" || path.startsWith("/catalog/"); }
-    void handle(const ManagementRequest &request, const ManagementReply &reply);
+    bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:
+    void answer(const ManagementRequest &request, const ManagementReply &reply);
     void list(const ManagementRequest &request, const ManagementReply &reply) const;
     void putModel(const QString &provider, const QString &id, const QJsonObject &body, const ManagementReply &reply);
     void resetModel(const QString &provider, const QString &id, const ManagementReply &reply);

@@ -78,8 +78,17 @@ QJsonObject targetJson(const Routing::Target &t)
 
 } // namespace
 
-void dryRun(const DryRunServices &services, const ManagementRequest &req, const ManagementReply &reply)
+bool DryRunApi::handle(const ManagementRequest &req, QObject *, const ManagementReply &reply)
 {
+    if (req.path != "/keys/route-dry-run" || req.method != "POST")
+        return false;
+    run(req, reply);
+    return true;
+}
+
+void DryRunApi::run(const ManagementRequest &req, const ManagementReply &reply) const
+{
+    const DryRunServices &services = m_services;
     if (req.body.size() > DryRunMaxBody)
         return reply(413, managementError(QStringLiteral("the dry run takes at most 1 MiB of JSON; send the prompt and the output cap, "
                                                          "not the attachments")));

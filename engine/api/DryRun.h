@@ -30,7 +30,17 @@ struct DryRunServices
     const Clock &clock;
     const Billing::SpendBook &spend;
 };
-void dryRun(const DryRunServices &services, const ManagementRequest &request, const ManagementReply &reply);
+class DryRunApi : public ManagementComponent
+{
+public:
+    explicit DryRunApi(const DryRunServices &services) : m_services(services) {}
+    bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
+
+private:
+    void run(const ManagementRequest &request, const ManagementReply &reply) const;
+
+    DryRunServices m_services;
+};
 
 /// Bodies larger than this are refused: send the prompt and the output cap, not the attachments.
 constexpr qsizetype DryRunMaxBody = 1024 * 1024;

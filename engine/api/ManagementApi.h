@@ -6,36 +6,10 @@
 #include <QtCore/QString>
 
 #include <functional>
+#include <memory>
+#include <vector>
 
-namespace Aile {
-class Clock;
-struct EngineSettings;
-namespace State {
-struct SharerBook;
-struct KeyBook;
-}
-namespace Store {
-class Store;
-class TraceSink;
-}
-namespace Health {
-class HealthBook;
-class QuotaBook;
-}
-namespace Billing {
-class SpendBook;
-}
-namespace Dispatch {
-class Verifier;
-}
-namespace Secrets {
-class SecretStore;
-}
-namespace Routing {
-class RequestPlanner;
-}
-
-namespace Api {
+namespace Aile::Api {
 
 /// One management call, from HTTP (GET /sharers …) or from the GUI in-process.
 struct ManagementRequest
@@ -49,48 +23,32 @@ struct ManagementRequest
 };
 using ManagementReply = std::function<void(int status, const QJsonObject &body)>;
 
-/// What the management API uses of the engine, by reference: it is the one component that edits
-/// the engine's state (sharers, keys, the routing section, the catalogue), so it sees most of it;
-/// each call it hands on (keys, catalogue, dry run, replay, usage, trace actions) gets only its part.
-struct ManagementServices
+/// One part of the management API (keys, sharers, the catalogue, usage, …). The Engine builds each
+/// once and hands it, through its constructor, only the services it uses (docs/architecture.md,
+/// "What a component depends on"); none sees the engine's state whole.
+class ManagementComponent
 {
-    Clock &clock;
-    const EngineSettings &settings;
-    State::SharerBook &sharers;            // sharers, their credentials, the catalogue
-    State::KeyBook &keys;
-    QJsonObject &routing;                  // the routing section: default_model, fallback_models, selection, models
-    Store::Store *store;                   // null: nothing is saved (an engine without a store)
-    Store::TraceSink *traces;
-    Health::HealthBook *health;            // null in an engine without one
-    Health::QuotaBook &quota;
-    Billing::SpendBook &spend;
-    Dispatch::Verifier *verifier;
-    Secrets::SecretStore *secrets;
-    const Routing::RequestPlanner &planner;   // the sharers listing and the dry run plan through it
-    const QString &adminTokenRef;             // where the admin token comes from (exports name it)
-    const std::function<void()> &reloadState; // re-reads the store after an import
+public:
+    virtual ~ManagementComponent() = default;
+    /// Takes the call when it is one of this component's, answers through reply (now or later;
+    /// context guards late answers) and returns true; returns false, answering nothing, otherwise.
+    virtual bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) = 0;
 };
 
-/// The management API (GUI, CLI and scripts share it): traces, the sharers listing in routing
-/// order, sharer add/edit/remove/re-link, model tests and probes. Callers are authenticated
-/// before they get here (admin token over HTTP; the GUI in-process).
+/// The management API (GUI, CLI and scripts share it): the components in the order they are
+/// asked. Callers are authenticated before they get here (admin token over HTTP; the GUI in-process).
 class ManagementApi
 {
 public:
-    explicit ManagementApi(const ManagementServices &services) : m_s(services) {}
-    bool handles(const QByteArray &path) const;
-    /// Answers through reply, now or later; context guards late answers.
+    /// Whether path is a management path at all (the router asks before it checks the admin token).
+    static bool handles(const QByteArray &path);
+    /// Asked after the components added before it.
+    void add(std::unique_ptr<ManagementComponent> component);
+    /// The first component that takes the call answers it; a 404 naming the call when none does.
     void handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply);
 
 private:
-    void listTraces(const ManagementRequest &request, QObject *context, const ManagementReply &reply);
-    void listSharers(const ManagementRequest &request, const ManagementReply &reply);
-    void saveSharer(const QString &handle, const QJsonObject &body, QObject *context, const ManagementReply &reply);
-    void removeSharer(const QString &handle, const ManagementReply &reply);
-    void importConfig(const ManagementRequest &request, const ManagementReply &reply);
-    void accountRouting(const ManagementRequest &request, const ManagementReply &reply);
-
-    ManagementServices m_s;
+    std::vector<std::unique_ptr<ManagementComponent>> m_components;
 };
 
 /// Compares secrets in time independent of where they differ.
@@ -101,5 +59,4 @@ QJsonObject managementError(const QString &message);
 /// file), "env", or "none" (no reference).
 QString credentialStoreOf(const QString &credentialRef);
 
-} // namespace Api
-} // namespace Aile
+} // namespace Aile::Api

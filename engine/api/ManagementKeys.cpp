@@ -77,7 +77,7 @@ QJsonObject ManagementKeys::keyJson(const Keys::ApiKey &key) const
                        {QStringLiteral("routeSpend"), routeSpend}};
 }
 
-bool ManagementKeys::handle(const ManagementRequest &req, const ManagementReply &reply)
+bool ManagementKeys::handle(const ManagementRequest &req, QObject *, const ManagementReply &reply)
 {
     const QList<QByteArray> parts = req.path.mid(1).split('/');
     if (parts.value(0) != "keys" || parts.size() > 2)

@@ -23,7 +23,7 @@ namespace Api {
 /// The key calls of the management API (docs/keys.md): list, create (the plain key shown once),
 /// read, edit the name, routing settings and routes (validated against the catalogue and the
 /// sharers, applied without a restart), revoke. A key's answer carries today's spend.
-class ManagementKeys
+class ManagementKeys : public ManagementComponent
 {
 public:
     /// keys: edited here; sharers: what routes may name; store: where edits are saved (null: in memory only).
@@ -33,7 +33,7 @@ public:
     {
     }
     /// Answers a /keys or /keys/{id} call and returns true; false for any other path.
-    bool handle(const ManagementRequest &request, const ManagementReply &reply);
+    bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:
     QJsonObject keyJson(const Keys::ApiKey &key) const;

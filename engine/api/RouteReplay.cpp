@@ -72,8 +72,19 @@ std::optional<Replay::ReplayAsk> askFrom(const QByteArray &body, QString *error)
 
 } // namespace
 
-void routeReplay(const Replay::LiveState &live, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &req, QObject *guard, const ManagementReply &reply)
+bool RouteReplayApi::handle(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
 {
+    if (req.path != "/keys/route-replay" || req.method != "POST")
+        return false;
+    replay(req, context, reply);
+    return true;
+}
+
+void RouteReplayApi::replay(const ManagementRequest &req, QObject *guard, const ManagementReply &reply) const
+{
+    const Replay::LiveState &live = m_live;
+    Store::Store *store = m_store;
+    Store::TraceSink *traces = m_traces;
     if (req.body.size() > RouteReplayMaxBody)
         return reply(413, managementError(QStringLiteral("the replay takes at most 256 KiB of JSON: the key, the days, a routing object and one route")));
     QString error;

@@ -29,8 +29,18 @@ QString bare(const QString &id)
 
 } // namespace
 
-void routeTemplate(const State::KeyBook &keys, const State::SharerBook &book, const ManagementRequest &req, const ManagementReply &reply)
+bool RouteTemplateApi::handle(const ManagementRequest &req, QObject *, const ManagementReply &reply)
 {
+    if (req.path != "/keys/route-template" || req.method != "GET")
+        return false;
+    suggest(req, reply);
+    return true;
+}
+
+void RouteTemplateApi::suggest(const ManagementRequest &req, const ManagementReply &reply) const
+{
+    const State::KeyBook &keys = m_keys;
+    const State::SharerBook &book = m_sharers;
     const QString model = req.queryValue(QStringLiteral("model")).trimmed();
     if (model.isEmpty() || model.contains(QLatin1Char('/')))
         return reply(400, managementError(QStringLiteral("give a bare model name: GET /keys/route-template?model=claude-sonnet-5 "

@@ -24,18 +24,23 @@ bool TraceActions::handles(const QByteArray &path)
     return path.startsWith("/traces/") && path.endsWith("/actions") && path.count('/') == 3;
 }
 
-void TraceActions::handle(const Services &services, const ManagementRequest &req, QObject *context, const ManagementReply &reply)
+bool TraceActions::handle(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
 {
-    if (req.method != "POST")
-        return reply(405, managementError(QStringLiteral("POST /traces/{id}/actions with {\"action\": …, \"sharer\": …}")));
+    if (!handles(req.path))
+        return false;
+    if (req.method != "POST") {
+        reply(405, managementError(QStringLiteral("POST /traces/{id}/actions with {\"action\": …, \"sharer\": …}")));
+        return true;
+    }
     const QString traceId = QString::fromUtf8(req.path.split('/').value(2));
     const QJsonObject body = QJsonDocument::fromJson(req.body).object();
     // A request that just finished is readable once the writer has committed it.
     QPointer<QObject> guard(context);
-    services.traces->whenWritten(context, [services, guard, traceId, body, reply] {
+    m_services.traces->whenWritten(context, [services = m_services, guard, traceId, body, reply] {
         if (guard)
             act(services, traceId, body, guard, reply);
     });
+    return true;
 }
 
 void TraceActions::act(const Services &services, const QString &traceId, const QJsonObject &body, QObject *context, const ManagementReply &reply)

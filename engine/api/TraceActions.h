@@ -30,7 +30,7 @@ namespace Aile::Api {
 /// Each action is itself recorded as a trace (client "aile-action", endpoint the action's path,
 /// one row whose outcome is the action and whose reason is what happened), so the Traces view and
 /// GET /keys/usage/requests show who did what after which request.
-class TraceActions
+class TraceActions : public ManagementComponent
 {
 public:
     /// What an action reads and moves: the trace (store, once traces has written it), the
@@ -45,14 +45,17 @@ public:
         Dispatch::Verifier *verifier;
     };
 
+    explicit TraceActions(const Services &services) : m_services(services) {}
     static bool handles(const QByteArray &path);
     /// context: the caller's lifetime (the exchange); the reply is dropped when it is gone.
-    static void handle(const Services &services, const ManagementRequest &request, QObject *context, const ManagementReply &reply);
+    bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:
     static void act(const Services &services, const QString &traceId, const QJsonObject &body, QObject *context, const ManagementReply &reply);
     static void record(const Services &services, const QString &traceId, const QString &action, const QString &handle, const QString &model,
                        bool ok, const QString &message);
+
+    Services m_services;
 };
 
 } // namespace Aile::Api

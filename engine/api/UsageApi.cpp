@@ -1,4 +1,5 @@
 #include "UsageApi.h"
+#include "ChartsApi.h"
 
 #include "core/Clock.h"
 #include "state/KeyBook.h"
@@ -6,6 +7,7 @@
 #include "store/TraceSink.h"
 #include "store/UsageSummary.h"
 
+#include <QtCore/QJsonArray>
 #include <QtCore/QPointer>
 
 namespace Aile::Api {
@@ -40,6 +42,50 @@ void usageSpend(const Clock &clock, const State::KeyBook &keys, Store::Store *st
     traces->whenWritten(context, [store, guard, dayList, keyId, reply] {
         if (guard)
             reply(200, Store::readUsage(*store, dayList, keyId).toJson());
+    });
+}
+
+bool UsageApi::handle(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
+{
+    if (req.method != "GET")
+        return false;
+    if (req.path == "/keys/usage/requests")
+        listTraces(req, context, reply);
+    else if (req.path == "/keys/usage/spend")
+        usageSpend(m_clock, m_keys, m_store, m_traces, req, context, reply);
+    else if (req.path == "/keys/usage/charts")
+        usageCharts(m_clock, m_keys, m_store, m_traces, req, context, reply);
+    else
+        return false;
+    return true;
+}
+
+void UsageApi::listTraces(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
+{
+    Store::TraceQuery q;
+    bool ok = false;
+    const int limit = req.queryValue(QStringLiteral("limit")).toInt(&ok);
+    q.limit = ok ? qBound(1, limit, 1000) : 100;
+    q.offset = qMax(0, req.queryValue(QStringLiteral("offset")).toInt());
+    q.sinceMs = req.queryValue(QStringLiteral("since")).toLongLong();
+    q.keyId = req.queryValue(QStringLiteral("key"));
+    q.model = req.queryValue(QStringLiteral("model"));
+    q.sharer = req.queryValue(QStringLiteral("sharer"));
+    q.status = req.queryValue(QStringLiteral("status")).toInt();
+    q.text = req.queryValue(QStringLiteral("q"));
+    if (!m_store || !m_traces)   // an engine without a store has recorded nothing
+        return reply(200, QJsonObject{{QStringLiteral("object"), QStringLiteral("list")}, {QStringLiteral("data"), QJsonArray()}, {QStringLiteral("total"), 0}});
+    // A request that just finished is in the answer: read once the writer has committed it.
+    QPointer<QObject> guard(context);
+    m_traces->whenWritten(context, [this, guard, q, reply] {
+        if (!guard)
+            return;
+        QJsonArray data;
+        for (const Store::TraceRecord &t : m_store->traces(q))
+            data.append(t.toJson());
+        reply(200, QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
+                               {QStringLiteral("data"), data},
+                               {QStringLiteral("total"), m_store->traceCount(q)}});
     });
 }
 

@@ -6,8 +6,17 @@
 #include "api/ApiRouter.h"
 #include "api/TraceStream.h"
 #include "api/AdminCalls.h"
-#include "StatusJson.h"
+#include "api/CatalogApi.h"
+#include "api/ConfigApi.h"
+#include "api/DryRun.h"
 #include "api/ManagementApi.h"
+#include "api/ManagementKeys.h"
+#include "api/RouteReplay.h"
+#include "api/RouteTemplate.h"
+#include "api/SharerEditApi.h"
+#include "api/SharerListApi.h"
+#include "api/TraceActions.h"
+#include "api/UsageApi.h"
 #include "config/ConfigApply.h"
 #include "config/ConfigFile.h"
 #include "config/ConfigValidation.h"
@@ -97,7 +106,7 @@ QString defaultDataDir()
 
 Engine::Engine(EngineOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
 {
-    qRegisterMetaType<Aile::EngineStatus>();
+    qRegisterMetaType<Aile::Api::EngineStatus>();
     qRegisterMetaType<Aile::Store::TraceRecord>();
     qRegisterMetaType<QList<Aile::Store::TraceRecord>>();
 }
@@ -175,14 +184,12 @@ void Engine::start()
         m_ctx.routeTurns, m_ctx.pins, m_ctx.clock);
     const Dispatch::DispatchServices dispatch{*m_ctx.clock, m_ctx.settings, m_ctx.catalog, m_ctx.sharers, m_ctx.credentials, *m_ctx.upstream, m_ctx.health,
                                               m_ctx.quota, m_ctx.failing, m_ctx.pins, m_ctx.spend, m_ctx.traces, m_ctx.store, m_ctx.nodes};
-    m_management = std::make_unique<Api::ManagementApi>(Api::ManagementServices{
-        *m_ctx.clock, m_ctx.settings, m_ctx, m_ctx, m_ctx.routing, m_ctx.store, m_ctx.traces, m_ctx.health, m_ctx.quota, m_ctx.spend,
-        m_ctx.verifier, m_ctx.secrets, *m_planner, m_ctx.adminTokenRef, m_ctx.reloadState});
+    buildManagement();
     m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_ctx.adminToken, *m_planner, dispatch, m_management.get());
     m_traceStream = new Api::TraceStream(m_ctx.traces, this);   // windows attached over HTTP
     m_router->setTraceStream(m_traceStream);
     m_adminCalls = std::make_unique<Api::AdminCalls>();
-    m_adminCalls->status = [this] { return statusToJson(status()); };
+    m_adminCalls->status = [this] { return status().toJson(); };
     // Queued, and a moment later: the 202 leaves before the listener closes and aile serve exits.
     m_adminCalls->shutdown = [this] { QTimer::singleShot(100, this, &Engine::stop); };
     m_router->setAdminCalls(m_adminCalls.get());
@@ -232,6 +239,28 @@ void Engine::start()
     // Pinged now (credentials read from the environment or a file are known by here), then every 30 s.
     m_nodePinger = new NodePinger(m_ctx, this);
     m_nodePinger->start();
+}
+
+void Engine::buildManagement()
+{
+    // Each management component with what it uses, asked in this order (the first that takes a
+    // call answers it); docs/architecture.md, "What a component depends on".
+    const State::SharerBook &sharers = m_ctx;
+    const State::KeyBook &keys = m_ctx;
+    const Clock &clock = *m_ctx.clock;
+    m_management = std::make_unique<Api::ManagementApi>();
+    m_management->add(std::make_unique<Api::ConfigApi>(sharers, keys, m_ctx.routing, m_ctx.settings, m_ctx.store, clock, m_ctx.adminTokenRef,
+                                                       m_ctx.reloadState));
+    m_management->add(std::make_unique<Api::DryRunApi>(Api::DryRunServices{*m_planner, keys, m_ctx.routing, m_ctx.settings, clock, m_ctx.spend}));
+    m_management->add(std::make_unique<Api::RouteReplayApi>(Replay::LiveState{sharers, keys, m_ctx.settings, m_ctx.routing, clock}, m_ctx.store,
+                                                            m_ctx.traces));
+    m_management->add(std::make_unique<Api::RouteTemplateApi>(keys, sharers));
+    m_management->add(std::make_unique<Api::CatalogApi>(sharers, *m_ctx.store, m_ctx.reloadState));
+    m_management->add(std::make_unique<Api::TraceActions>(Api::TraceActions::Services{clock, sharers, m_ctx.store, m_ctx.traces, m_ctx.health, m_ctx.verifier}));
+    m_management->add(std::make_unique<Api::UsageApi>(clock, keys, m_ctx.store, m_ctx.traces));
+    m_management->add(std::make_unique<Api::SharerListApi>(clock, sharers, *m_planner, m_ctx.quota, m_ctx.health));
+    m_management->add(std::make_unique<Api::ManagementKeys>(m_ctx, sharers, m_ctx.store, m_ctx.spend, clock));
+    m_management->add(std::make_unique<Api::SharerEditApi>(m_ctx, m_ctx.store, m_ctx.health, m_ctx.verifier, m_ctx.secrets, m_ctx.adminTokenRef));
 }
 
 bool Engine::openStore(QString *error)
@@ -494,9 +523,9 @@ void Engine::requestStatus()
     Q_EMIT statusChanged(status());
 }
 
-EngineStatus Engine::status() const
+Api::EngineStatus Engine::status() const
 {
-    EngineStatus s;
+    Api::EngineStatus s;
     s.listening = m_running;
     if (m_server) {
         s.address = m_server->address().toString();
@@ -504,19 +533,16 @@ EngineStatus Engine::status() const
     }
     for (const Catalog::Sharer &sh : m_ctx.sharers) {
         QJsonObject o = sh.toJson();
-        o.insert(QStringLiteral("credentialAvailable"), m_ctx.credentials.contains(sh.handle) || sh.usesClientLogin());
-        o.insert(QStringLiteral("credentialError"), m_ctx.credentialErrors.value(sh.handle));
-        if (sh.needsKey())
-            o.insert(QStringLiteral("needsKey"), true);
-        s.sharers.append(o);
+        Api::SharerStatus row = Api::SharerStatus::fromJson(o);
+        row.credentialAvailable = m_ctx.credentials.contains(sh.handle) || sh.usesClientLogin();
+        row.credentialError = m_ctx.credentialErrors.value(sh.handle);
+        row.needsKey = sh.needsKey();
+        s.sharers.append(row);
     }
-    for (const Keys::ApiKey &k : m_ctx.keys) {
-        QJsonObject o = k.toJson();
-        o.remove(QStringLiteral("hash"));
-        s.keys.append(o);
-    }
+    for (const Keys::ApiKey &k : m_ctx.keys)
+        s.keys.append(Api::KeyInfo::fromJson(k.toJson()));   // KeyInfo has no field for the hash
     for (const Catalog::ProviderInfo &p : m_ctx.catalog.providers())
-        s.providers.append(p.toJson());
+        s.providers.append(Api::ProviderStatus::fromJson(p.toJson()));
     s.keychainProbed = m_keychainProbed;
     s.keychainAvailable = m_keychainAvailable;
     s.keychainError = m_keychainError;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/values/EngineStatus.h"
 #include "core/Clock.h"
 #include "EngineContext.h"
 #include "store/TraceRecord.h"
@@ -69,29 +70,6 @@ bool parseListenAddress(const QString &value, QHostAddress *address, quint16 *po
 /// The data folder both executables use when none is given (XDG data home, application "aile").
 QString defaultDataDir();
 
-/// What the GUI shows of the engine, as plain values.
-struct EngineStatus
-{
-    bool listening = false;
-    QString address;
-    quint16 port = 0;
-    QString error;
-    QJsonArray sharers;
-    QJsonArray keys;
-    QJsonArray providers;    // the catalogue's providers (built-in and user-defined), ProviderInfo::toJson
-    // Whether a keychain answers, asked once at start without prompting (SecretStore::probeKeychain,
-    // read-only). Until the probe answers, keychainProbed is false.
-    bool keychainProbed = false;
-    bool keychainAvailable = false;
-    QString keychainError;   // why none answers, in the secret store's words
-    int keychainErrorKind = 0;   // the same as a code (Secrets::SecretError::Kind): what the GUI's banner reads
-    QString secretsFile;     // the opted-in plain-text secrets file (mode 0600), or empty
-    // Who runs the engine: a window attached over HTTP names it ("attached to aile serve (pid …)").
-    qint64 pid = 0;
-    QString program;         // the executable's name: aile (aile serve) or aile-desktop
-    QString version;
-};
-
 /// The engine worker: lives on the engine thread (EngineHost moves it there). start() creates the
 /// store connection, the listener and the upstream client on that thread.
 class Engine : public QObject
@@ -120,19 +98,20 @@ Q_SIGNALS:
     void started(const QString &address, quint16 port);
     void startFailed(const QString &error);
     void stopped();
-    void statusChanged(const Aile::EngineStatus &status);
+    void statusChanged(const Aile::Api::EngineStatus &status);
     void tracesRecorded(const QList<Aile::Store::TraceRecord> &traces);
     void managementReplied(quint64 id, int status, const QByteArray &body);
 
 private:
     bool openStore(QString *error);
+    void buildManagement();
     bool applyConfig(const Config::ConfigFile *config, QString *error);
     void loadState();
     void resolveSecrets();
     void listen();
     void provideAdminToken();
     void watchSharedStore();
-    EngineStatus status() const;
+    Api::EngineStatus status() const;
 
     EngineOptions m_options;
     QString m_storeLocation;   // the file or URL opened (options, then the configuration, then dataDir)
@@ -166,4 +145,3 @@ private:
 
 } // namespace Aile
 
-Q_DECLARE_METATYPE(Aile::EngineStatus)

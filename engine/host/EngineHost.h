@@ -30,7 +30,7 @@ Q_SIGNALS:
     void started(const QString &address, quint16 port);
     void startFailed(const QString &error);
     void stopped();
-    void statusChanged(const Aile::EngineStatus &status);
+    void statusChanged(const Aile::Api::EngineStatus &status);
     void tracesRecorded(const QList<Aile::Store::TraceRecord> &traces);
     void managementReplied(quint64 id, int status, const QByteArray &body);
 

@@ -1,3 +1,4 @@
+#include "ChatStream.h"
 #include "ChatWire.h"
 
 #include "Common.h"

@@ -1,3 +1,4 @@
+#include "MessagesStream.h"
 #include "MessagesWire.h"
 
 #include "Common.h"

@@ -1,9 +1,6 @@
 #pragma once
 
 #include "Conversation.h"
-#include "StreamCodec.h"
-
-#include <memory>
 
 /// The Anthropic Messages wire (POST /v1/messages) read into and written from the pivot.
 namespace Aile::Translate::Messages {
@@ -16,8 +13,5 @@ QString stopReason(const QString &stop);
 QString stopFrom(const QString &stopReason);
 Usage readUsage(const QJsonObject &usage);
 QJsonObject writeUsage(const Usage &usage);
-
-std::unique_ptr<StreamDecoder> decoder();
-std::unique_ptr<StreamEncoder> encoder();
 
 } // namespace Aile::Translate::Messages

@@ -1,3 +1,4 @@
+#include "ResponsesStream.h"
 #include "ResponsesWire.h"
 
 #include "Common.h"

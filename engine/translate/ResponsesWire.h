@@ -1,9 +1,6 @@
 #pragma once
 
 #include "Conversation.h"
-#include "StreamCodec.h"
-
-#include <memory>
 
 /// The OpenAI Responses wire (POST /v1/responses) read into and written from the pivot.
 namespace Aile::Translate::Responses {
@@ -19,8 +16,5 @@ QJsonObject writeUsage(const Usage &usage);
 QJsonObject outputItem(const Part &part, const QString &id, bool custom = false);
 /// status, and incomplete_details when the answer was cut (length, refusal).
 void writeStatus(QJsonObject &response, const QString &stop);
-
-std::unique_ptr<StreamDecoder> decoder();
-std::unique_ptr<StreamEncoder> encoder();
 
 } // namespace Aile::Translate::Responses

@@ -1,8 +1,11 @@
 #include "Translation.h"
 
+#include "ChatStream.h"
 #include "ChatWire.h"
 #include "Common.h"
+#include "MessagesStream.h"
 #include "MessagesWire.h"
+#include "ResponsesStream.h"
 #include "ResponsesWire.h"
 #include "StreamCodec.h"
 

@@ -1,6 +1,7 @@
 // The Charts view reads the store: time to first token per sharer and requests and failures per
 // minute over the last hour, spend per day per key and per route; it redraws after live traces
 // and follows the palette.
+#include "api/values/JsonFields.h"
 #include "ReadWait.h"
 #include "charts/ChartData.h"
 #include "charts/ChartsView.h"
@@ -146,8 +147,8 @@ private Q_SLOTS:
     {
         Ui::ChartsView view;
         view.setNow([] { return Now; });
-        view.setKeys(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
-                                QJsonObject{{QStringLiteral("id"), QStringLiteral("k_ci")}, {QStringLiteral("name"), QStringLiteral("ci")}}});
+        view.setKeys(Api::Json::listOf<Api::KeyInfo>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
+                                QJsonObject{{QStringLiteral("id"), QStringLiteral("k_ci")}, {QStringLiteral("name"), QStringLiteral("ci")}}}));
         view.setReader(m_reader.get());
         QSignalSpy drawn(&view, &Ui::ChartsView::drawn);
         view.refresh();

@@ -1,5 +1,6 @@
 // Connect a tool: the settings each client needs to reach the proxy (as CLIENTS.md describes
 // the real clients), and "Test connection" sending a real request through a real engine.
+#include "api/values/JsonFields.h"
 #include "catalog/Catalog.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "testsupport/FakeUpstream.h"
@@ -145,11 +146,11 @@ private Q_SLOTS:
         dialog.setBaseUrl(Base);
         const QJsonArray keys{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")}, {QStringLiteral("name"), QStringLiteral("laptop")},
                                           {QStringLiteral("prefix"), QStringLiteral("sk-aile-0123")}}};
-        dialog.setKeys(keys, {{QStringLiteral("laptop"), Key}});
+        dialog.setKeys(Api::Json::listOf<Api::KeyInfo>(keys), {{QStringLiteral("laptop"), Key}});
         QCOMPARE(dialog.key(), Key);
-        dialog.setProviders(builtInProviders());
-        dialog.setSharers(QJsonArray{sharerRow(QStringLiteral("claude"), {QStringLiteral("claude-sonnet-5")}),
-                                     sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2")})});
+        dialog.setProviders(Api::Json::listOf<Api::ProviderStatus>(builtInProviders()));
+        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{sharerRow(QStringLiteral("claude"), {QStringLiteral("claude-sonnet-5")}),
+                                     sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2")})}));
         dialog.show();
         auto *list = dialog.findChild<QListWidget *>(QStringLiteral("toolList"));
         QCOMPARE(list->count(), 5);
@@ -166,7 +167,7 @@ private Q_SLOTS:
         QVERIFY(dialog.blockText(0).contains(QLatin1String("sk-aile-other")));
         QCOMPARE(keyEdit->echoMode(), QLineEdit::Password);   // a secret is not shown unless asked
         // The engine's next status does not undo what the user typed.
-        dialog.setKeys(keys, {{QStringLiteral("laptop"), Key}});
+        dialog.setKeys(Api::Json::listOf<Api::KeyInfo>(keys), {{QStringLiteral("laptop"), Key}});
         QCOMPARE(dialog.key(), QStringLiteral("sk-aile-other"));
     }
 
@@ -278,8 +279,8 @@ private Q_SLOTS:
     {
         Ui::ConnectToolDialog dialog;
         dialog.setBaseUrl(Base);
-        dialog.setProviders(builtInProviders());
-        dialog.setSharers(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")})});
+        dialog.setProviders(Api::Json::listOf<Api::ProviderStatus>(builtInProviders()));
+        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")})}));
         dialog.findChild<QLineEdit *>(QStringLiteral("keyText"))->setText(Key);
         dialog.selectTool(Tool::Codex);
         QCOMPARE(dialog.model(), QStringLiteral("openai/gpt-5.2"));
@@ -291,7 +292,7 @@ private Q_SLOTS:
         auto *model = dialog.findChild<QComboBox *>(QStringLiteral("modelChoice"));
         model->setEditText(QStringLiteral("openai/gpt-5.5"));
         dialog.selectTool(Tool::OpenAiSdk);
-        dialog.setSharers(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")})});
+        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")})}));
         QCOMPARE(dialog.model(), QStringLiteral("openai/gpt-5.5"));
         QVERIFY(dialog.modelNote().isEmpty());
     }
@@ -300,8 +301,8 @@ private Q_SLOTS:
     {
         Ui::ConnectToolDialog dialog;
         dialog.setBaseUrl(Base);
-        dialog.setProviders(builtInProviders());
-        dialog.setSharers(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2")})});
+        dialog.setProviders(Api::Json::listOf<Api::ProviderStatus>(builtInProviders()));
+        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2")})}));
         dialog.findChild<QLineEdit *>(QStringLiteral("keyText"))->setText(Key);
         dialog.show();
         dialog.selectTool(Tool::ClaudeCode);
@@ -316,7 +317,7 @@ private Q_SLOTS:
         QVERIFY(dialog.modelNote().startsWith(QLatin1String("None of your sharers offers claude/claude-sonnet-5")));
         // Once a sharer can serve it, the dialog fills the model in.
         dialog.findChild<QComboBox *>(QStringLiteral("modelChoice"))->setEditText(QString());
-        dialog.setSharers(QJsonArray{sharerRow(QStringLiteral("deepseek"), {QStringLiteral("deepseek-chat")})});
+        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{sharerRow(QStringLiteral("deepseek"), {QStringLiteral("deepseek-chat")})}));
         QCOMPARE(dialog.model(), QStringLiteral("deepseek/deepseek-chat"));
         QVERIFY(dialog.blockText(0).contains(QLatin1String("export ANTHROPIC_MODEL='deepseek/deepseek-chat'")));
     }

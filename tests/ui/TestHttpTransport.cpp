@@ -6,7 +6,6 @@
 #include "common/HttpTransport.h"
 #include "common/ManagementClient.h"
 #include "host/EngineHost.h"
-#include "host/StatusJson.h"
 #include "store/Store.h"
 
 #include "testsupport/FakeUpstream.h"
@@ -174,8 +173,8 @@ private Q_SLOTS:
                                                    });
         } else if (call == QLatin1String("status")) {
             // Who runs the engine: the same pid and program both ways, and the same lists.
-            compareBoth<EngineStatus>([&](Ui::ManagementClient &c, auto done) { c.status(this, done); }, [](const auto &x, const auto &y) {
-                return x.pid == QCoreApplication::applicationPid() && statusToJson(x) == statusToJson(y) && !x.sharers.isEmpty();
+            compareBoth<Api::EngineStatus>([&](Ui::ManagementClient &c, auto done) { c.status(this, done); }, [](const auto &x, const auto &y) {
+                return x.pid == QCoreApplication::applicationPid() && x.toJson() == y.toJson() && !x.sharers.isEmpty();
             });
         }
     }

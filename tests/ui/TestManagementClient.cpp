@@ -1,6 +1,7 @@
 // The GUI's one way to the engine: typed values (engine/api/values) read from and written back to
 // the management API's JSON without losing a field, and ManagementClient over any transport.
 #include "api/values/DryRunPlan.h"
+#include "api/values/EngineStatus.h"
 #include "api/values/KeyInfo.h"
 #include "api/values/SharerRow.h"
 #include "common/ManagementClient.h"
@@ -99,6 +100,8 @@ private Q_SLOTS:
         QTest::newRow("key routing, every setting and one it does not name") << 7;
         QTest::newRow("key changes and replay ask") << 8;
         QTest::newRow("sharer edit, quotes and a percentage") << 9;
+        QTest::newRow("engine status, every field") << 10;
+        QTest::newRow("engine status, empty") << 11;
     }
 
     void typedValuesSurviveTheirOwnJson()
@@ -262,6 +265,51 @@ private Q_SLOTS:
             QVERIFY(!percent.toJson().contains(QLatin1String("handle")));
             break;
         }
+        case 10: {
+            Api::SharerStatus sharer;
+            sharer.config.handle = QStringLiteral("L00000000000000a1");
+            sharer.config.name = QStringLiteral("openai-one");
+            sharer.config.provider = QStringLiteral("openai");
+            sharer.config.kind = QStringLiteral("subscription");
+            sharer.config.percentOfList = 80;
+            sharer.config.models = {QStringLiteral("gpt-5.2")};
+            sharer.config.credential = QStringLiteral("keychain:aile-sharer-L00000000000000a1");
+            sharer.tested = {QStringLiteral("gpt-5.2")};
+            sharer.priority = 2;
+            sharer.weight = 0;
+            sharer.blocked = sharer.needsKey = true;
+            sharer.credentialError = QStringLiteral("the keychain is locked");
+            Api::KeyInfo key;
+            key.id = QStringLiteral("k_0123456789ab");
+            key.name = QStringLiteral("laptop");
+            key.revoked = true;
+            Api::ProviderStatus provider{QStringLiteral("myco"), QStringLiteral("My company"), QStringLiteral("http://localhost:8080"),
+                                         {QStringLiteral("chat"), QStringLiteral("responses")}, false, true};
+            Api::EngineStatus s;
+            s.listening = true;
+            s.address = QStringLiteral("127.0.0.1");
+            s.port = 2453;
+            s.error = QStringLiteral("port 2453 is taken");
+            s.sharers = {sharer, Api::SharerStatus()};
+            s.keys = {key};
+            s.providers = {provider};
+            s.keychainProbed = true;
+            s.keychainError = QStringLiteral("no keychain answers");
+            s.keychainErrorKind = Secrets::SecretError::NoKeychain;
+            s.secretsFile = QStringLiteral("secrets.json");
+            s.pid = 4242;
+            s.program = QStringLiteral("aile");
+            s.version = QStringLiteral("1.2.3");
+            QVERIFY(Api::EngineStatus::fromJson(s.toJson()) == s);
+            QVERIFY(provider.speaks(QStringLiteral("responses")) && !provider.speaks(QStringLiteral("messages")));
+            QCOMPARE(s.sharer(QStringLiteral("L00000000000000a1"))->priority, 2);
+            QVERIFY(!s.sharer(QStringLiteral("L00000000000000ff")));
+            break;
+        }
+        case 11:
+            QVERIFY(Api::EngineStatus::fromJson(Api::EngineStatus().toJson()) == Api::EngineStatus());
+            QVERIFY(Api::SharerStatus::fromJson(Api::SharerStatus().toJson()) == Api::SharerStatus());
+            break;
         }
     }
 
@@ -326,6 +374,19 @@ private Q_SLOTS:
         for (int i = 0; i < listing.rows.size(); ++i)
             compareCovered(listing.rows.at(i).toJson(), rawRows.at(i).toObject(), QStringLiteral("row %1").arg(i));
         QVERIFY(Api::SharerListing::fromJson(listing.toJson()) == listing);
+
+        // The engine's status: its sharers, keys and providers typed, nothing the engine said lost.
+        const Test::Reply statusReply = manage(engine, QStringLiteral("GET"), QStringLiteral("/admin/status"));
+        QCOMPARE(statusReply.status, 200);
+        const Api::EngineStatus status = Api::EngineStatus::fromJson(object(statusReply));
+        QCOMPARE(status.toJson(), object(statusReply));
+        QVERIFY(status.sharer(QStringLiteral("L00000000000000a1")));
+        QVERIFY(status.sharer(QStringLiteral("L00000000000000a1"))->credentialAvailable);
+        QCOMPARE(status.keys.size(), 1);
+        QCOMPARE(status.keys.first().id, id);
+        QVERIFY(!status.keys.first().routes.isEmpty());
+        QVERIFY(!status.providers.isEmpty());
+        QVERIFY(!object(statusReply).value(QLatin1String("keys")).toArray().first().toObject().contains(QLatin1String("hash")));
     }
 
     void theClientCallsThroughAnyTransportAndHandsBackTypedValues()
@@ -403,7 +464,7 @@ private Q_SLOTS:
     {
         // The secret store's words change (a translation, a detail); the banner follows the code.
         Ui::SharersView view;
-        EngineStatus status;
+        Api::EngineStatus status;
         status.keychainProbed = true;
         status.keychainAvailable = false;
         status.keychainError = QStringLiteral("the Secret Service is not on the session bus (org.freedesktop.secrets)");

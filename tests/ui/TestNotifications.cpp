@@ -2,6 +2,7 @@
 // whose key its provider refused, and a provider whose every sharer is cooling down; each said
 // once. The notifier is injected, so nothing is shown; the last case drives the real engine and
 // the window, whose tray notifier is replaced by a recorder.
+#include "api/values/JsonFields.h"
 #include "host/EngineHost.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/Notifications.h"
@@ -27,17 +28,17 @@ struct Told
 
 const qint64 Noon = 1'790'000'000'000;   // some day, at a fixed time
 
-EngineStatus status()
+Api::EngineStatus status()
 {
-    EngineStatus s;
-    s.keys = QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")},
+    Api::EngineStatus s;
+    s.keys = Api::Json::listOf<Api::KeyInfo>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")},
                                     {QStringLiteral("name"), QStringLiteral("laptop")},
                                     {QStringLiteral("routing"), QJsonObject{{QStringLiteral("spendLimitUsdPerDay"), 2.0}}},
                                     {QStringLiteral("routes"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("fast")},
-                                                                                      {QStringLiteral("budgetUsdPerDay"), 1.0}}}}}};
-    s.sharers = QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000a1")},
+                                                                                      {QStringLiteral("budgetUsdPerDay"), 1.0}}}}}});
+    s.sharers = Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000a1")},
                                        {QStringLiteral("name"), QStringLiteral("openai-one")},
-                                       {QStringLiteral("provider"), QStringLiteral("openai")}}};
+                                       {QStringLiteral("provider"), QStringLiteral("openai")}}});
     return s;
 }
 

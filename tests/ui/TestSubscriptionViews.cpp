@@ -3,6 +3,7 @@
 // window, when it is used up (naming where traffic moved and at what price) and when it resets;
 // the Sharers view draws the windows as bars; Connect a tool writes the own-login settings.
 // AILE_SHOTS=<folder> saves the screenshots docs/subscriptions.md shows.
+#include "api/values/JsonFields.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "mainwindow/SubscriptionWatch.h"
 #include "mainwindow/TrayIcon.h"
@@ -172,14 +173,14 @@ private Q_SLOTS:
     {
         ConnectToolDialog dialog;
         dialog.setBaseUrl(QStringLiteral("http://127.0.0.1:2453"));
-        dialog.setSharers(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000005b1")},
+        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000005b1")},
                                                  {QStringLiteral("provider"), QStringLiteral("claude")},
                                                  {QStringLiteral("models"), QJsonArray{QStringLiteral("claude-sonnet-5")}}},
                                      QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000005c1")},
                                                  {QStringLiteral("provider"), QStringLiteral("codex")},
-                                                 {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.5")}}}});
-        dialog.setProviders(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("claude")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("messages")}}},
-                                       QJsonObject{{QStringLiteral("id"), QStringLiteral("codex")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("responses")}}}});
+                                                 {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.5")}}}}));
+        dialog.setProviders(Api::Json::listOf<Api::ProviderStatus>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("claude")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("messages")}}},
+                                       QJsonObject{{QStringLiteral("id"), QStringLiteral("codex")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("responses")}}}}));
         dialog.selectTool(ClientSnippets::Tool::ClaudeCode);
         auto *own = dialog.findChild<QWidget *>(QStringLiteral("ownLogin"));
         QVERIFY(own);

@@ -1,5 +1,6 @@
 // The Traces view on a store: filters narrow the table, the detail pane lists every attempt and
 // refusal in order with a timeline, and the filtered rows export as JSON and CSV.
+#include "api/values/JsonFields.h"
 #include "ReadWait.h"
 #include "store/Store.h"
 #include "traces/AttemptTimeline.h"
@@ -127,8 +128,8 @@ private Q_SLOTS:
     {
         Ui::TracesView view;
         view.setReader(m_reader.get(), m_path);
-        view.setKeys(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
-                                QJsonObject{{QStringLiteral("id"), QStringLiteral("k_2")}, {QStringLiteral("name"), QStringLiteral("ci")}}});
+        view.setKeys(Api::Json::listOf<Api::KeyInfo>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
+                                QJsonObject{{QStringLiteral("id"), QStringLiteral("k_2")}, {QStringLiteral("name"), QStringLiteral("ci")}}}));
         QTRY_COMPARE(view.model()->rowCount(), 4);
 
         auto *status = view.findChild<QComboBox *>(QStringLiteral("filterStatus"));

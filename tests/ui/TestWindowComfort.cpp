@@ -1,6 +1,7 @@
 // Everyday comfort without an engine: the window remembers its size, page and splitter; every
 // control has an accessible name (the sharer dialog's too); the keyboard reaches every page and
 // the search field.
+#include "api/values/JsonFields.h"
 #include "host/EngineHost.h"
 #include "common/ManagementClient.h"
 #include "dialogs/ConnectToolDialog.h"
@@ -133,9 +134,9 @@ private Q_SLOTS:
     {
         Ui::ManagementClient client(nullptr);
         Ui::KeyRoutingDialog routing(&client);
-        routing.setSharers(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000a1")},
+        routing.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000a1")},
                                                   {QStringLiteral("name"), QStringLiteral("openai-one")},
-                                                  {QStringLiteral("provider"), QStringLiteral("openai")}}});
+                                                  {QStringLiteral("provider"), QStringLiteral("openai")}}}));
         // The legacy switch shows only while it is on: on here, so that it is checked too.
         Api::KeyRoutingValue legacy;
         legacy.bareModelAnyProvider = true;

@@ -114,13 +114,11 @@ void ChartsView::setClient(ManagementClient *client)
     m_dirty = true;
 }
 
-void ChartsView::setKeys(const QJsonArray &keys)
+void ChartsView::setKeys(const QList<Api::KeyInfo> &keys)
 {
     m_keyNames.clear();
-    for (const QJsonValue &v : keys) {
-        const QJsonObject k = v.toObject();
-        m_keyNames.insert(k.value(QLatin1String("id")).toString(), k.value(QLatin1String("name")).toString());
-    }
+    for (const Api::KeyInfo &k : keys)
+        m_keyNames.insert(k.id, k.name);
 }
 
 void ChartsView::noteLive(const QList<Store::TraceRecord> &traces)

@@ -4,6 +4,8 @@
 #include "store/UsageSummary.h"
 
 #include <QtCore/QHash>
+#include "api/values/EngineStatus.h"
+
 #include <QtCore/QJsonArray>
 #include <QtWidgets/QWidget>
 
@@ -46,7 +48,7 @@ public:
     void setReader(Store::StoreReader *reader);
     /// The way to the engine, used while there is no store reader. Not owned.
     void setClient(ManagementClient *client);
-    void setKeys(const QJsonArray &keys);
+    void setKeys(const QList<Api::KeyInfo> &keys);
     void noteLive(const QList<Store::TraceRecord> &traces);
     /// Reads the store and redraws when the figures arrive (drawn() follows).
     void refresh();

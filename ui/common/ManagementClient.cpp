@@ -2,7 +2,6 @@
 
 #include "InProcessTransport.h"
 
-#include "host/StatusJson.h"
 
 #include "store/Store.h"
 
@@ -86,9 +85,9 @@ void ManagementClient::watchTraces()
     m_transport->watchTraces();
 }
 
-void ManagementClient::status(QObject *context, Handler<EngineStatus> done)
+void ManagementClient::status(QObject *context, Handler<Api::EngineStatus> done)
 {
-    request(QStringLiteral("GET"), QStringLiteral("/admin/status"), {}, context, std::move(done), &statusFromJson);
+    request(QStringLiteral("GET"), QStringLiteral("/admin/status"), {}, context, std::move(done), &Api::EngineStatus::fromJson);
 }
 
 void ManagementClient::requestStatus()
@@ -99,7 +98,7 @@ void ManagementClient::requestStatus()
     m_statusQueued = true;
     QTimer::singleShot(0, this, [this] {
         m_statusQueued = false;
-        status(this, [this](const Reply<EngineStatus> &reply) {
+        status(this, [this](const Reply<Api::EngineStatus> &reply) {
             if (reply.ok())
                 Q_EMIT statusChanged(reply.value);
         });

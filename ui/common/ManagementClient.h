@@ -93,7 +93,7 @@ public:
     /// The same comes by itself after every change made through this client.
     void requestStatus();
     /// GET /admin/status once, for whoever asks (who runs the engine: pid, program).
-    void status(QObject *context, Handler<EngineStatus> done);
+    void status(QObject *context, Handler<Api::EngineStatus> done);
     /// POST /admin/shutdown: the engine stops and closes its port (Take over).
     void shutdown(QObject *context, Handler<QJsonObject> done);
     /// Replaces the way to the engine (attach, connect to a team server, back to the embedded
@@ -157,7 +157,7 @@ Q_SIGNALS:
     /// Live batches were lost on the way (a cut stream): the history shown should be read again.
     void tracesMissed();
     /// The engine's status (sharers, keys, providers, keychain, who runs it).
-    void statusChanged(const Aile::EngineStatus &status);
+    void statusChanged(const Aile::Api::EngineStatus &status);
     /// setTransport: another engine now; every view should read again.
     void transportChanged();
 

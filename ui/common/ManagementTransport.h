@@ -35,7 +35,7 @@ public:
 
 Q_SIGNALS:
     /// The engine's status, pushed by the engine (in-process only; see pushesStatus).
-    void statusChanged(const Aile::EngineStatus &status);
+    void statusChanged(const Aile::Api::EngineStatus &status);
     /// A batch of finished requests, about every 100 ms while requests finish.
     void tracesRecorded(const QList<Aile::Store::TraceRecord> &traces);
     /// Live batches were lost (a slow reader, a cut stream): what is shown should be read again.

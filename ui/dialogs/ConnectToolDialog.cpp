@@ -3,6 +3,7 @@
 #include "ApplySettingsDialog.h"
 #include "ToolPathTest.h"
 #include "clients/ToolConfigFile.h"
+#include "api/values/JsonFields.h"
 #include "common/ManagementClient.h"
 #include "keys/NewKeyDialog.h"
 
@@ -206,7 +207,7 @@ void ConnectToolDialog::setBaseUrl(const QString &baseUrl)
     rebuild();
 }
 
-void ConnectToolDialog::setKeys(const QJsonArray &keys, const QHash<QString, QString> &plainKeys)
+void ConnectToolDialog::setKeys(const QList<Api::KeyInfo> &keys, const QHash<QString, QString> &plainKeys)
 {
     m_plainKeys = plainKeys;
     m_plainKeys.insert(m_createdKeys);
@@ -215,13 +216,9 @@ void ConnectToolDialog::setKeys(const QJsonArray &keys, const QHash<QString, QSt
         const QSignalBlocker block(m_keyName);
         m_keyName->clear();
         m_keyName->addItem(tr("(type or paste a key)"), QString());
-        for (const QJsonValue &v : keys) {
-            const QJsonObject k = v.toObject();
-            if (k.value(QLatin1String("revoked")).toBool())
-                continue;
-            const QString name = k.value(QLatin1String("name")).toString();
-            m_keyName->addItem(tr("%1 (%2)").arg(name, k.value(QLatin1String("prefix")).toString()), name);
-        }
+        for (const Api::KeyInfo &k : keys)
+            if (!k.revoked)
+                m_keyName->addItem(tr("%1 (%2)").arg(k.name, k.prefix), k.name);
         int index = m_keyName->findData(current);
         // Offer a key whose plain text we have first: it makes the snippets complete at once.
         if (index <= 0 && m_key->text().isEmpty())
@@ -235,17 +232,16 @@ void ConnectToolDialog::setKeys(const QJsonArray &keys, const QHash<QString, QSt
         pickKeyName();
 }
 
-void ConnectToolDialog::setSharers(const QJsonArray &sharers)
+void ConnectToolDialog::setSharers(const QList<Api::SharerStatus> &sharers)
 {
-    m_sharers = sharers;
+    // The snippets' model choice (ClientSnippets, a layer below the API's values) reads them as JSON.
+    m_sharers = Api::Json::arrayOf(sharers);
     QStringList models;
     m_sharerNames.clear();
-    for (const QJsonValue &v : sharers) {
-        const QJsonObject s = v.toObject();
-        m_sharerNames.insert(s.value(QLatin1String("handle")).toString(), s.value(QLatin1String("name")).toString());
-        const QString provider = s.value(QLatin1String("provider")).toString();
-        for (const QJsonValue &m : s.value(QLatin1String("models")).toArray())
-            models << provider + QLatin1Char('/') + m.toString();
+    for (const Api::SharerStatus &s : sharers) {
+        m_sharerNames.insert(s.config.handle, s.config.name);
+        for (const QString &m : s.config.models)
+            models << s.config.provider + QLatin1Char('/') + m;
     }
     models.removeDuplicates();
     models.sort();
@@ -257,9 +253,9 @@ void ConnectToolDialog::setSharers(const QJsonArray &sharers)
     preselectModel();
 }
 
-void ConnectToolDialog::setProviders(const QJsonArray &providers)
+void ConnectToolDialog::setProviders(const QList<Api::ProviderStatus> &providers)
 {
-    m_providers = providers;
+    m_providers = Api::Json::arrayOf(providers);
     preselectModel();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/values/EngineStatus.h"
 #include "clients/ClientSnippets.h"
 
 #include <QtCore/QJsonArray>
@@ -44,11 +45,11 @@ public:
     void setBaseUrl(const QString &baseUrl);
     /// Keys as EngineStatus carries them, and the plain keys a configuration file provisions
     /// (name → key).
-    void setKeys(const QJsonArray &keys, const QHash<QString, QString> &plainKeys);
-    void setSharers(const QJsonArray &sharers);
+    void setKeys(const QList<Api::KeyInfo> &keys, const QHash<QString, QString> &plainKeys);
+    void setSharers(const QList<Api::SharerStatus> &sharers);
     /// The catalogue's providers (EngineStatus::providers): which wires each speaks, so the
     /// preselected model is one the tool can reach (Codex: a provider on the Responses wire).
-    void setProviders(const QJsonArray &providers);
+    void setProviders(const QList<Api::ProviderStatus> &providers);
     /// Where New key… creates a key; without it the button is off.
     void setClient(ManagementClient *client);
     /// Opens the New key dialog; the key it creates is selected and filled in.

@@ -38,7 +38,7 @@ W *named(W *w, const char *objectName, const QString &accessible)
 
 } // namespace
 
-SharerDialog::SharerDialog(ManagementClient *client, const QJsonArray &providers, const SecretStorage &storage, const Api::SharerEdit &sharer,
+SharerDialog::SharerDialog(ManagementClient *client, const QList<Api::ProviderStatus> &providers, const SecretStorage &storage, const Api::SharerEdit &sharer,
                            QWidget *parent)
     : QDialog(parent),
       m_client(client),
@@ -72,10 +72,9 @@ SharerDialog::SharerDialog(ManagementClient *client, const QJsonArray &providers
     m_handleEdit->setText(m_handle);
     m_handleEdit->setReadOnly(!m_handle.isEmpty());
     m_name->setPlaceholderText(tr("e.g. work key"));
-    for (const QJsonValue &v : m_providers) {
-        const QJsonObject p = v.toObject();
-        const QString id = p.value(QLatin1String("id")).toString();
-        const QString name = p.value(QLatin1String("name")).toString(id);
+    for (const Api::ProviderStatus &p : m_providers) {
+        const QString id = p.id;
+        const QString name = p.name.isEmpty() ? id : p.name;
         m_provider->addItem(name == id ? id : QStringLiteral("%1 (%2)").arg(name, id), id);
     }
     m_provider->insertSeparator(m_provider->count());
@@ -231,9 +230,9 @@ void SharerDialog::updateProvider()
     const bool custom = id == CustomOpenAi || id == CustomAnthropic;
     findChild<QFormLayout *>(QStringLiteral("sharerForm"))->setRowVisible(m_customId, custom && m_handle.isEmpty());
     QString defaultUrl;
-    for (const QJsonValue &v : m_providers)
-        if (v.toObject().value(QLatin1String("id")).toString() == id)
-            defaultUrl = v.toObject().value(QLatin1String("baseUrl")).toString();
+    for (const Api::ProviderStatus &p : m_providers)
+        if (p.id == id)
+            defaultUrl = p.baseUrl;
     m_baseUrl->setPlaceholderText(custom               ? tr("required: scheme and host, e.g. http://localhost:8080")
                                   : defaultUrl.isEmpty() ? tr("required for this provider")
                                                          : tr("the provider's: %1").arg(defaultUrl));

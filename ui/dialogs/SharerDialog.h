@@ -1,6 +1,6 @@
 #pragma once
 
-#include "api/values/SharerEdit.h"
+#include "api/values/EngineStatus.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
@@ -41,7 +41,7 @@ class SharerDialog : public QDialog
 public:
     /// providers: the catalogue's (EngineStatus::providers). A sharer without a handle means Add;
     /// otherwise its fields are edited.
-    SharerDialog(ManagementClient *client, const QJsonArray &providers, const SecretStorage &storage, const Api::SharerEdit &sharer,
+    SharerDialog(ManagementClient *client, const QList<Api::ProviderStatus> &providers, const SecretStorage &storage, const Api::SharerEdit &sharer,
                  QWidget *parent = nullptr);
 
     /// Picks a provider by id (a catalogue provider), or "custom:openai" / "custom:anthropic".
@@ -67,7 +67,7 @@ private:
     void addQuoteRow(const QString &model = {}, double input = 0, double output = 0);
 
     ManagementClient *m_client;
-    QJsonArray m_providers;
+    QList<Api::ProviderStatus> m_providers;
     QString m_handle;
     bool m_busy = false;      // a save is on its way: Enter does not send it twice
     QLineEdit *m_handleEdit;

@@ -79,12 +79,12 @@ void KeyRoutesPanel::setClient(ManagementClient *client)
     updateButtons();
 }
 
-void KeyRoutesPanel::setSharers(const QJsonArray &sharers)
+void KeyRoutesPanel::setSharers(const QList<Api::SharerStatus> &sharers)
 {
     m_sharers = sharers;
     QHash<QString, QString> names;
-    for (const QJsonValue &v : sharers)
-        names.insert(v.toObject().value(QLatin1String("handle")).toString(), v.toObject().value(QLatin1String("name")).toString());
+    for (const Api::SharerStatus &s : sharers)
+        names.insert(s.config.handle, s.config.name);
     m_model->setSharerNames(names);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "api/values/KeyInfo.h"
+#include "api/values/EngineStatus.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
@@ -28,7 +28,7 @@ public:
     explicit KeyRoutesPanel(QWidget *parent = nullptr);
 
     void setClient(ManagementClient *client);
-    void setSharers(const QJsonArray &sharers);
+    void setSharers(const QList<Api::SharerStatus> &sharers);
     /// The key as GET /keys lists it; an empty object when none is selected.
     void setKey(const Api::KeyInfo &key);
 
@@ -58,7 +58,7 @@ private:
     Api::KeyInfo m_key;
     QString m_lastKeyId;   // the route last chosen, and its key's id
     QString m_lastRoute;
-    QJsonArray m_sharers;
+    QList<Api::SharerStatus> m_sharers;
     RoutesModel *m_model;
     QLabel *m_heading;
     QTableView *m_table;

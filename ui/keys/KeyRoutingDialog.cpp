@@ -266,7 +266,7 @@ void KeyRoutingDialog::updateCeiling()
     }
 }
 
-void KeyRoutingDialog::setSharers(const QJsonArray &sharers)
+void KeyRoutingDialog::setSharers(const QList<Api::SharerStatus> &sharers)
 {
     m_sharers = sharers;
     const Api::KeyRoutingValue current = routing();
@@ -284,10 +284,9 @@ void KeyRoutingDialog::buildSharerLists(const Api::KeyRoutingValue &r)
     m_pinSharer->clear();
     m_pinSharer->addItem(tr("(no pin)"), QString());
     QStringList known;
-    for (const QJsonValue &v : m_sharers) {
-        const QJsonObject s = v.toObject();
-        const QString handle = s.value(QLatin1String("handle")).toString();
-        const QString text = tr("%1 (%2)").arg(s.value(QLatin1String("name")).toString(), s.value(QLatin1String("provider")).toString());
+    for (const Api::SharerStatus &s : m_sharers) {
+        const QString handle = s.config.handle;
+        const QString text = tr("%1 (%2)").arg(s.config.name, s.config.provider);
         known << handle.toUpper();
         addItem(m_onlySharers, text, handle, only.contains(handle, Qt::CaseInsensitive));
         addItem(m_neverSharers, text, handle, never.contains(handle, Qt::CaseInsensitive));
@@ -313,8 +312,8 @@ void KeyRoutingDialog::buildProviderList(const Api::KeyRoutingValue &r)
 {
     const QStringList never = r.excludeProviders.value_or(QStringList());
     QStringList providers;
-    for (const QJsonValue &v : m_sharers)
-        providers << v.toObject().value(QLatin1String("provider")).toString();
+    for (const Api::SharerStatus &s : m_sharers)
+        providers << s.config.provider;
     providers << never;
     providers.removeAll(QString());
     providers.removeDuplicates();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "KeyEditDialog.h"
+#include "api/values/EngineStatus.h"
 #include "api/values/KeyRoutingValue.h"
 
 #include <QtCore/QJsonArray>
@@ -32,7 +33,7 @@ public:
     KeyRoutingDialog(ManagementClient *client, QWidget *parent = nullptr);
 
     /// The sharers as EngineStatus carries them: the lists offer them by name.
-    void setSharers(const QJsonArray &sharers);
+    void setSharers(const QList<Api::SharerStatus> &sharers);
     /// Reads the key (GET /keys/{id}) and fills the fields; loaded() follows.
     void load(const QString &keyId);
     /// Sends the fields (PUT /keys/{id}); saved() and the dialog closes, or the engine's message shows.
@@ -59,7 +60,7 @@ private:
 
     Api::KeyRoutingValue m_loaded;   // the routing as read, for the settings the dialog does not show
     QString m_highlighted;
-    QJsonArray m_sharers;
+    QList<Api::SharerStatus> m_sharers;
 
     QComboBox *m_ceilingMode;
     QDoubleSpinBox *m_ceiling;

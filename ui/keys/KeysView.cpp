@@ -106,7 +106,7 @@ void KeysView::setClient(ManagementClient *client)
     updateButtons();
 }
 
-void KeysView::setSharers(const QJsonArray &sharers)
+void KeysView::setSharers(const QList<Api::SharerStatus> &sharers)
 {
     m_sharers = sharers;
     m_routes->setSharers(sharers);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/values/EngineStatus.h"
+
 #include <QtCore/QHash>
 #include <QtCore/QJsonArray>
 #include <QtCore/QPointer>
@@ -31,7 +33,7 @@ public:
 
     void setClient(ManagementClient *client);
     /// The sharers as EngineStatus carries them: what the routing dialog offers in its lists.
-    void setSharers(const QJsonArray &sharers);
+    void setSharers(const QList<Api::SharerStatus> &sharers);
     /// Reads GET /keys again (it carries each key's spend today).
     void refresh();
 
@@ -71,7 +73,7 @@ private:
     QLabel *m_message;
     QLabel *m_footer;
     KeyRoutesPanel *m_routes;
-    QJsonArray m_sharers;
+    QList<Api::SharerStatus> m_sharers;
     QPointer<KeyRoutingDialog> m_routingDialog;
 };
 

@@ -178,7 +178,7 @@ RouteDialog::RouteDialog(ManagementClient *client, QWidget *parent)
     resize(940, 640);
 }
 
-void RouteDialog::setSharers(const QJsonArray &sharers)
+void RouteDialog::setSharers(const QList<Api::SharerStatus> &sharers)
 {
     m_sharers = sharers;
     updateModelChoices();
@@ -198,14 +198,12 @@ void RouteDialog::askCatalog()
 void RouteDialog::updateModelChoices()
 {
     QStringList models, wholeCatalogue;
-    for (const QJsonValue &v : std::as_const(m_sharers)) {
-        const QJsonObject s = v.toObject();
-        const QString provider = s.value(QLatin1String("provider")).toString();
-        const QJsonArray offered = s.value(QLatin1String("models")).toArray();
-        if (offered.isEmpty())
+    for (const Api::SharerStatus &s : std::as_const(m_sharers)) {
+        const QString provider = s.config.provider;
+        if (s.config.models.isEmpty())
             wholeCatalogue << provider;
-        for (const QJsonValue &m : offered)
-            models << QString(provider + QLatin1Char('/') + m.toString());
+        for (const QString &m : s.config.models)
+            models << QString(provider + QLatin1Char('/') + m);
     }
     for (const QJsonValue &v : std::as_const(m_catalogModels)) {
         const QJsonObject m = v.toObject();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "KeyEditDialog.h"
+#include "api/values/EngineStatus.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
@@ -34,7 +35,7 @@ public:
     RouteDialog(ManagementClient *client, QWidget *parent = nullptr);
 
     /// The sharers as EngineStatus carries them: the model choices and the pins offer them.
-    void setSharers(const QJsonArray &sharers);
+    void setSharers(const QList<Api::SharerStatus> &sharers);
     /// Reads the key (GET /keys/{id}) and the route named routeName (a new route when empty);
     /// loaded() follows.
     void load(const QString &keyId, const QString &routeName = {});
@@ -69,7 +70,7 @@ private:
     QString m_originalName;
     QList<Api::RouteValue> m_routes;   // the key's routes as read: Save replaces this one among them
     Api::RouteValue m_loaded;   // the route as read: a first-token limit set in milliseconds is kept while its seconds are unchanged
-    QJsonArray m_sharers;
+    QList<Api::SharerStatus> m_sharers;
     QJsonArray m_catalogModels;
 
     QLineEdit *m_name;

@@ -66,7 +66,7 @@ RouteTargetsTable::RouteTargetsTable(QWidget *parent) : QTableWidget(0, ColumnCo
     });
 }
 
-void RouteTargetsTable::setChoices(const QStringList &models, const QJsonArray &sharers)
+void RouteTargetsTable::setChoices(const QStringList &models, const QList<Api::SharerStatus> &sharers)
 {
     const QList<Api::RouteTargetValue> current = targets();
     m_models = models;
@@ -225,12 +225,9 @@ void RouteTargetsTable::fillRow(int row, const Api::RouteTargetValue &t)
         // A pin to a sharer of another provider does not carry over; a handle this engine does not
         // know is kept (it may be the market's).
         QString pin = sharerBox(r)->currentData().toString();
-        for (const QJsonValue &v : std::as_const(m_sharers)) {
-            const QJsonObject s = v.toObject();
-            if (s.value(QLatin1String("handle")).toString().compare(pin, Qt::CaseInsensitive) == 0
-                && s.value(QLatin1String("provider")).toString() != providerOf(model->currentText()))
+        for (const Api::SharerStatus &s : std::as_const(m_sharers))
+            if (s.config.handle.compare(pin, Qt::CaseInsensitive) == 0 && s.config.provider != providerOf(model->currentText()))
                 pin.clear();
-        }
         fillSharers(r, pin);
         updateSpend(r);
         Q_EMIT targetsChanged();
@@ -252,12 +249,11 @@ void RouteTargetsTable::fillSharers(int row, const QString &pin)
     box->clear();
     box->addItem(tr("Any sharer"), QString());
     int current = 0;
-    for (const QJsonValue &v : std::as_const(m_sharers)) {
-        const QJsonObject s = v.toObject();
-        if (provider.isEmpty() || s.value(QLatin1String("provider")).toString() != provider)
+    for (const Api::SharerStatus &s : std::as_const(m_sharers)) {
+        if (provider.isEmpty() || s.config.provider != provider)
             continue;
-        const QString handle = s.value(QLatin1String("handle")).toString();
-        box->addItem(tr("%1 (%2)").arg(s.value(QLatin1String("name")).toString(), handle), handle);
+        const QString handle = s.config.handle;
+        box->addItem(tr("%1 (%2)").arg(s.config.name, handle), handle);
         box->setItemData(box->count() - 1, handle, Qt::ToolTipRole);
         if (handle.compare(pin, Qt::CaseInsensitive) == 0)
             current = box->count() - 1;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "api/values/KeyInfo.h"
+#include "api/values/EngineStatus.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
@@ -26,7 +26,7 @@ public:
 
     /// What the model cells offer (provider/model) and the sharers the pins offer, as
     /// EngineStatus carries them ({handle, name, provider}).
-    void setChoices(const QStringList &models, const QJsonArray &sharers);
+    void setChoices(const QStringList &models, const QList<Api::SharerStatus> &sharers);
     /// Today's spend per target as the key's routeSpend gives it ({model, sharer, spentUsd, …}).
     /// A figure belongs to what a target calls (model and pin), so it follows a moved row and
     /// leaves an edited one.
@@ -60,7 +60,7 @@ private:
     int rowOfWidget(const QWidget *cell) const;
 
     QStringList m_models;
-    QJsonArray m_sharers;
+    QList<Api::SharerStatus> m_sharers;
     QList<Api::RouteSpend::Target> m_spend;
 };
 

@@ -30,7 +30,7 @@ QString hostOf(const QHostAddress &address)
 
 EngineLink::EngineLink(EngineHost *host, ManagementClient *client, QObject *parent) : QObject(parent), m_host(host), m_client(client)
 {
-    connect(m_client, &ManagementClient::statusChanged, this, [this](const EngineStatus &status) {
+    connect(m_client, &ManagementClient::statusChanged, this, [this](const Api::EngineStatus &status) {
         if (m_kind == Kind::Embedded || (status.pid == m_pid && status.program == m_program))
             return;
         m_pid = status.pid;

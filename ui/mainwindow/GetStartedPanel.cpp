@@ -89,15 +89,15 @@ GetStartedPanel::GetStartedPanel(QWidget *parent) : QScrollArea(parent), m_summa
     refresh();
 }
 
-void GetStartedPanel::setStatus(const Aile::EngineStatus &status)
+void GetStartedPanel::setStatus(const Aile::Api::EngineStatus &status)
 {
     bool anySharer = false, tested = false, anyKey = false;
-    for (const QJsonValue &v : status.sharers) {
+    for (const Api::SharerStatus &s : status.sharers) {
         anySharer = true;
-        tested = tested || !v.toObject().value(QLatin1String("tested")).toArray().isEmpty();
+        tested = tested || !s.tested.isEmpty();
     }
-    for (const QJsonValue &v : status.keys)
-        anyKey = anyKey || !v.toObject().value(QLatin1String("revoked")).toBool();
+    for (const Api::KeyInfo &k : status.keys)
+        anyKey = anyKey || !k.revoked;
     m_tested = tested;
     setDone(AddSharer, anySharer);
     setDone(CreateKey, anyKey);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "host/Engine.h"
+#include "api/values/EngineStatus.h"
 
 #include <QtWidgets/QScrollArea>
 
@@ -25,7 +25,7 @@ public:
     explicit GetStartedPanel(QWidget *parent = nullptr);
 
     /// Sharers and keys: steps 1 and 2.
-    void setStatus(const Aile::EngineStatus &status);
+    void setStatus(const Aile::Api::EngineStatus &status);
     /// Requests the engine recorded: any request with a key ticks step 3 (a tool reached the
     /// proxy), a served one step 4.
     void noteTraces(const QList<Aile::Store::TraceRecord> &traces);

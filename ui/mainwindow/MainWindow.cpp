@@ -238,7 +238,7 @@ void MainWindow::wireGetStarted()
     auto sharersButton = [this](const char *name) {
         m_tabs->setCurrentWidget(m_sharers);
         if (m_sharers->selectedHandle().isEmpty() && !m_lastStatus.sharers.isEmpty())
-            m_sharers->selectHandle(m_lastStatus.sharers.first().toObject().value(QLatin1String("handle")).toString());
+            m_sharers->selectHandle(m_lastStatus.sharers.first().config.handle);
         if (auto *b = m_sharers->findChild<QPushButton *>(QLatin1String(name)); b && b->isEnabled())
             b->click();
     };
@@ -367,7 +367,7 @@ void MainWindow::showTeamServerDialog()
     dialog->open();
 }
 
-void MainWindow::handleStatus(const Aile::EngineStatus &status)
+void MainWindow::handleStatus(const Aile::Api::EngineStatus &status)
 {
     m_lastStatus = status;
     m_sharers->setStatus(status);

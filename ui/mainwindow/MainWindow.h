@@ -90,7 +90,7 @@ private:
     void wireGetStarted();
     void handleStarted(const QString &address, quint16 port);
     void handleStartFailed(const QString &error);
-    void handleStatus(const Aile::EngineStatus &status);
+    void handleStatus(const Aile::Api::EngineStatus &status);
     void handleTraces(const QList<Aile::Store::TraceRecord> &traces);
     void handleStopped();
     void applyLink();
@@ -121,7 +121,7 @@ private:
     ConnectToolDialog *m_connect = nullptr;
     QTimer *m_spendTimer;
     QTimer *m_statusTimer;
-    EngineStatus m_lastStatus;
+    Api::EngineStatus m_lastStatus;
     QString m_address;
     QString m_localHost;     // where the embedded engine listens, kept while the window shows another
     quint16 m_localPort = 0;

@@ -12,18 +12,17 @@ namespace {
 
 constexpr qint64 CoolingRepeatMs = 10 * 60 * 1000;
 
-QJsonObject findKey(const QJsonArray &keys, const QString &id)
+const Api::KeyInfo *findKey(const QList<Api::KeyInfo> &keys, const QString &id)
 {
-    for (const QJsonValue &v : keys)
-        if (v.toObject().value(QLatin1String("id")).toString() == id)
-            return v.toObject();
-    return {};
+    for (const Api::KeyInfo &k : keys)
+        if (k.id == id)
+            return &k;
+    return nullptr;
 }
 
-double positive(const QJsonValue &v)
+double positive(const std::optional<double> &v)
 {
-    const double d = v.toDouble(0);
-    return d > 0 ? d : 0;
+    return v && *v > 0 ? *v : 0;
 }
 
 } // namespace
@@ -44,8 +43,8 @@ void Notifications::say(const QString &id, const QString &title, const QString &
 
 QString Notifications::keyName(const QString &keyId) const
 {
-    const QString name = findKey(m_keys, keyId).value(QLatin1String("name")).toString();
-    return name.isEmpty() ? keyId : name;
+    const Api::KeyInfo *key = findKey(m_keys, keyId);
+    return !key || key->name.isEmpty() ? keyId : key->name;
 }
 
 QString Notifications::sharerName(const QString &handle) const
@@ -54,20 +53,12 @@ QString Notifications::sharerName(const QString &handle) const
     return name.isEmpty() ? handle : name;
 }
 
-void Notifications::noteStatus(const Aile::EngineStatus &status)
+void Notifications::noteStatus(const Aile::Api::EngineStatus &status)
 {
+    // A dead key is heard of from the traces (noteTraces): the status carries no health.
     m_keys = status.keys;
-    for (const QJsonValue &v : status.sharers) {
-        const QJsonObject s = v.toObject();
-        const QString handle = s.value(QLatin1String("handle")).toString();
-        m_sharerNames.insert(handle, s.value(QLatin1String("name")).toString());
-        // An engine that reports its health per sharer says so here as well as in the traces.
-        const QJsonValue dead = s.value(QLatin1String("deadKey"));
-        if (dead.toBool())
-            deadKey(handle, s.value(QLatin1String("provider")).toString(), 0);
-        else if (dead.isBool())
-            m_said.remove(QStringLiteral("dead:") + handle);
-    }
+    for (const Api::SharerStatus &s : status.sharers)
+        m_sharerNames.insert(s.config.handle, s.config.name);
 }
 
 void Notifications::noteLedger(const QString &day, const QList<Aile::Store::LedgerEntry> &entries)
@@ -81,16 +72,14 @@ void Notifications::noteLedger(const QString &day, const QList<Aile::Store::Ledg
         if (!e.route.isEmpty())
             perRoute[e.keyId + QLatin1Char('\n') + e.route] += e.costUsd;
     }
-    for (const QJsonValue &v : m_keys) {
-        const QJsonObject key = v.toObject();
-        const QString id = key.value(QLatin1String("id")).toString();
-        const double limit = positive(key.value(QLatin1String("routing")).toObject().value(QLatin1String("spendLimitUsdPerDay")));
+    for (const Api::KeyInfo &key : m_keys) {
+        const QString id = key.id;
+        const double limit = positive(key.routing.spendLimitUsdPerDay);
         if (limit > 0 && perKey.value(id) >= limit)
             keyBudgetReached(id, day, perKey.value(id));
-        for (const QJsonValue &r : key.value(QLatin1String("routes")).toArray()) {
-            const QJsonObject route = r.toObject();
-            const QString name = route.value(QLatin1String("name")).toString();
-            const double budget = positive(route.value(QLatin1String("budgetUsdPerDay")));
+        for (const Api::RouteValue &route : key.routes) {
+            const QString name = route.name;
+            const double budget = positive(route.budgetUsdPerDay);
             const double spent = perRoute.value(id + QLatin1Char('\n') + name);
             if (budget > 0 && spent >= budget)
                 routeBudgetReached(id, name, day, spent);
@@ -137,8 +126,8 @@ void Notifications::noteTraces(const QList<Aile::Store::TraceRecord> &traces)
 
 void Notifications::keyBudgetReached(const QString &keyId, const QString &day, double spent)
 {
-    const QJsonObject key = findKey(m_keys, keyId);
-    const double limit = positive(key.value(QLatin1String("routing")).toObject().value(QLatin1String("spendLimitUsdPerDay")));
+    const Api::KeyInfo *key = findKey(m_keys, keyId);
+    const double limit = key ? positive(key->routing.spendLimitUsdPerDay) : 0;
     const QString name = keyName(keyId);
     QString message = limit > 0 ? tr("Key %1 reached its daily spend limit of %2.").arg(name, Format::money(limit))
                                 : tr("Key %1 reached its daily spend limit.").arg(name);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "host/Engine.h"
+#include "api/values/EngineStatus.h"
 #include "store/TraceRecord.h"
 
 #include <QtCore/QHash>
@@ -30,7 +30,7 @@ public:
     void setNotifier(Notifier notifier) { m_notifier = std::move(notifier); }
 
     /// The keys (with their routing and routes) and sharers, as EngineStatus carries them.
-    void noteStatus(const Aile::EngineStatus &status);
+    void noteStatus(const Aile::Api::EngineStatus &status);
     void noteTraces(const QList<Aile::Store::TraceRecord> &traces);
     /// Today's ledger (UTC day), as the window reads it for the spend.
     void noteLedger(const QString &day, const QList<Aile::Store::LedgerEntry> &entries);
@@ -47,7 +47,7 @@ private:
     QString sharerName(const QString &handle) const;
 
     Notifier m_notifier;
-    QJsonArray m_keys;
+    QList<Api::KeyInfo> m_keys;
     QHash<QString, QString> m_sharerNames;      // handle → name
     QSet<QString> m_said;                       // events already told
     QHash<QString, qint64> m_coolingSaidMs;     // provider → when it was told

@@ -120,7 +120,7 @@ void TeamServerDialog::tryConnect()
     showMessage(tr("Checking %1…").arg(url.toDisplayString()), false);
     delete m_probe;
     m_probe = new ManagementClient(std::make_unique<HttpTransport>(url, token), this);
-    m_probe->status(this, [this, url, token](const Reply<EngineStatus> &reply) {
+    m_probe->status(this, [this, url, token](const Reply<Api::EngineStatus> &reply) {
         m_connect->setEnabled(true);
         if (!reply.ok()) {
             showMessage(reply.status == 401 ? tr("The server refused the token: %1").arg(reply.error) : reply.error, true);

@@ -19,19 +19,6 @@ QString perMillion(const std::optional<double> &v)
     return QStringLiteral("$") + QLocale().toString(*v, 'f', 2);
 }
 
-QString str(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
-
-QStringList strings(const QJsonValue &v)
-{
-    QStringList out;
-    for (const QJsonValue &s : v.toArray())
-        out << s.toString();
-    return out;
-}
-
 } // namespace
 
 SharerOrderModel::SharerOrderModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -43,13 +30,19 @@ void SharerOrderModel::setRows(const QList<Api::SharerRow> &rows)
     endResetModel();
 }
 
-void SharerOrderModel::setConfigured(const QJsonArray &sharers)
+void SharerOrderModel::setConfigured(const QList<Api::SharerStatus> &sharers)
 {
     m_configured.clear();
-    for (const QJsonValue &v : sharers)
-        m_configured.insert(str(v.toObject(), "handle"), v.toObject());
+    for (const Api::SharerStatus &s : sharers)
+        m_configured.insert(s.config.handle, s);
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+const Api::SharerStatus *SharerOrderModel::configured(const QString &handle) const
+{
+    const auto it = m_configured.constFind(handle);
+    return it == m_configured.constEnd() ? nullptr : &*it;
 }
 
 int SharerOrderModel::rowOf(const QString &handle) const
@@ -78,10 +71,10 @@ QString SharerOrderModel::state(const Api::SharerRow &r) const
         // A listing for one model names the reason; the listing by handle does not.
         QString reason = r.reason;
         if (reason.isEmpty()) {
-            const QJsonObject c = m_configured.value(r.handle);
+            const Api::SharerStatus *c = configured(r.handle);
             if (r.blocked)
                 reason = tr("blocked");
-            else if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true))
+            else if (c && !c->credentialAvailable)
                 reason = tr("no usable credential");
             else
                 reason = tr("cooling down");
@@ -133,12 +126,11 @@ QString SharerOrderModel::health(const std::optional<Api::SharerHealth> &stats)
                                : tr("%1% ok (30 min)").arg(rate);
 }
 
-QString SharerOrderModel::priceSheet(const QJsonObject &sharer)
+QString SharerOrderModel::priceSheet(const Api::SharerEdit &sharer)
 {
-    const QJsonObject price = sharer.value(QLatin1String("price")).toObject();
-    if (price.contains(QLatin1String("models")))
+    if (sharer.quotes)
         return tr("own quotes");
-    const double percent = price.value(QLatin1String("percentOfList")).toDouble(100);
+    const double percent = sharer.percentOfList.value_or(100);
     return percent == 100 ? tr("list price") : tr("%1% of list").arg(QLocale().toString(percent));
 }
 
@@ -167,13 +159,14 @@ int SharerOrderModel::columnCount(const QModelIndex &parent) const
 
 QString SharerOrderModel::text(const Api::SharerRow &r, int column) const
 {
-    const QJsonObject c = m_configured.value(r.handle);
+    const Api::SharerStatus *c = configured(r.handle);
+    const QStringList tested = c ? c->tested : QStringList();
     switch (column) {
     case Rank: return r.rank > 0 ? QString::number(r.rank) : QStringLiteral("—");
     case Name: return r.name;
     case Handle: return r.handle;
     case Provider: return r.provider;
-    case PriceSheet: return c.isEmpty() ? QStringLiteral("—") : priceSheet(c);
+    case PriceSheet: return c ? priceSheet(c->config) : QStringLiteral("—");
     case InputPrice: return perMillion(r.inputPrice);
     case OutputPrice: return perMillion(r.outputPrice);
     case Quote: return r.quoteUsd ? Format::money(*r.quoteUsd) : QStringLiteral("—");
@@ -181,20 +174,20 @@ QString SharerOrderModel::text(const Api::SharerRow &r, int column) const
         if (r.tested)   // a listing for one model: was that model tested on this sharer
             return *r.tested ? tr("tested") : tr("not tested");
         if (!r.model.isEmpty())   // a row the model's listing shows unavailable
-            return strings(c.value(QLatin1String("tested"))).contains(r.model) ? tr("tested") : tr("not tested");
-        const QStringList models = !r.testedModels.isEmpty() ? r.testedModels : strings(c.value(QLatin1String("tested")));
+            return tested.contains(r.model) ? tr("tested") : tr("not tested");
+        const QStringList models = !r.testedModels.isEmpty() ? r.testedModels : tested;
         return models.isEmpty() ? tr("none") : models.join(QStringLiteral(", "));
     }
     case Speed: return Format::duration(qint64(r.ttfbMs.value_or(-1)));
-    case Tier: return QLocale().toString(r.priority ? *r.priority : c.value(QLatin1String("priority")).toInt(0));
-    case Weight: return QLocale().toString(r.weight ? *r.weight : c.value(QLatin1String("weight")).toInt(1));
+    case Tier: return QLocale().toString(r.priority ? *r.priority : c ? c->priority : 0);
+    case Weight: return QLocale().toString(r.weight ? *r.weight : c ? c->weight : 1);
     case Quota: return quota(r.quota);
     case Health: return health(r.stats);
     case Credential: {
         const QString where = credentialStore(r.credentialStore);
-        if (c.value(QLatin1String("needsKey")).toBool() || r.needsKey)
+        if ((c && c->needsKey) || r.needsKey)
             return tr("needs its key again");
-        if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true))
+        if (c && !c->credentialAvailable)
             return tr("%1, not readable").arg(where);
         return where;
     }
@@ -205,7 +198,7 @@ QString SharerOrderModel::text(const Api::SharerRow &r, int column) const
 
 QString SharerOrderModel::toolTip(const Api::SharerRow &r, int column) const
 {
-    const QJsonObject c = m_configured.value(r.handle);
+    const Api::SharerStatus *c = configured(r.handle);
     switch (column) {
     case Tier:
         return tr("Priority tier: higher tiers are tried first, whatever the price; a lower tier only when they fail");
@@ -218,7 +211,7 @@ QString SharerOrderModel::toolTip(const Api::SharerRow &r, int column) const
         return tr("Success rate and time to first byte over the last 30 minutes, published once the sharer has served "
                   "100 requests");
     case Tested: {
-        const QStringList models = strings(c.value(QLatin1String("tested")));
+        const QStringList models = c ? c->tested : QStringList();
         return models.isEmpty() ? tr("No model was tested on this sharer yet")
                                 : tr("Models tested on this sharer: %1").arg(models.join(QStringLiteral(", ")));
     }
@@ -233,12 +226,11 @@ QString SharerOrderModel::toolTip(const Api::SharerRow &r, int column) const
             tip = tr("Read from an environment variable when the proxy starts");
         else
             tip = tr("This sharer has no credential");
-        if (c.value(QLatin1String("needsKey")).toBool() || r.needsKey)
+        if ((c && c->needsKey) || r.needsKey)
             tip = tr("Its provider or base URL changed after the credential was entered, so the credential is not sent "
                      "there; re-link it with its key");
-        const QString error = str(c, "credentialError");
-        if (!c.isEmpty() && !c.value(QLatin1String("credentialAvailable")).toBool(true) && !error.isEmpty())
-            tip += QLatin1Char('\n') + tr("Not readable: %1").arg(error);
+        if (c && !c->credentialAvailable && !c->credentialError.isEmpty())
+            tip += QLatin1Char('\n') + tr("Not readable: %1").arg(c->credentialError);
         return tip;
     }
     }

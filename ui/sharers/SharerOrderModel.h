@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/values/EngineStatus.h"
 #include "api/values/SharerRow.h"
 
 #include <QtCore/QAbstractTableModel>
@@ -43,11 +44,11 @@ public:
     explicit SharerOrderModel(QObject *parent = nullptr);
 
     void setRows(const QList<Api::SharerRow> &rows);
-    /// The sharers as EngineStatus carries them (configuration format plus credentialAvailable).
-    void setConfigured(const QJsonArray &sharers);
+    /// The sharers as the engine's status carries them (their configuration, credential and tests).
+    void setConfigured(const QList<Api::SharerStatus> &sharers);
     Api::SharerRow row(int row) const { return m_rows.value(row); }
-    /// The configured sharer of a handle, or empty.
-    QJsonObject configured(const QString &handle) const { return m_configured.value(handle); }
+    /// The configured sharer of a handle, or null.
+    const Api::SharerStatus *configured(const QString &handle) const;
     /// The row of a handle, or -1.
     int rowOf(const QString &handle) const;
     /// The `sort=` key the engine offers for a column (name, price, speed), or empty: routing order.
@@ -55,7 +56,7 @@ public:
     /// "available", "unavailable: cooling", "dead key", ... as the State column reads.
     QString state(const Api::SharerRow &row) const;
     /// "list price", "80% of list", "own quotes" for a configured sharer's price sheet.
-    static QString priceSheet(const QJsonObject &sharer);
+    static QString priceSheet(const Api::SharerEdit &sharer);
     /// "keychain", "stored in a file", ... for a listing row's credentialStore.
     static QString credentialStore(const QString &store);
     /// "5h 42%, resets 14:00 · 7d used up, resets Mon 09:00" for a row's quota windows.
@@ -72,7 +73,7 @@ private:
     QString text(const Api::SharerRow &row, int column) const;
     QString toolTip(const Api::SharerRow &row, int column) const;
     QList<Api::SharerRow> m_rows;
-    QHash<QString, QJsonObject> m_configured;
+    QHash<QString, Api::SharerStatus> m_configured;
 };
 
 } // namespace Aile::Ui

@@ -180,7 +180,7 @@ void SharersView::setClient(ManagementClient *client)
     updateButtons();
 }
 
-void SharersView::setStatus(const EngineStatus &status)
+void SharersView::setStatus(const Api::EngineStatus &status)
 {
     m_configured = status.sharers;
     m_providers = status.providers;
@@ -215,22 +215,19 @@ void SharersView::updateCompletion()
     // The models the sharers offer, as provider/model, and the providers for the filter.
     QStringList models;
     QStringList providers;
-    for (const QJsonValue &v : m_configured) {
-        const QJsonObject s = v.toObject();
-        const QString provider = s.value(QLatin1String("provider")).toString();
+    for (const Api::SharerStatus &s : m_configured) {
+        const QString provider = s.config.provider;
         if (!providers.contains(provider))
             providers << provider;
-        for (const QJsonValue &m : s.value(QLatin1String("models")).toArray())
-            models << provider + QLatin1Char('/') + m.toString();
+        for (const QString &m : s.config.models)
+            models << provider + QLatin1Char('/') + m;
     }
     models.removeDuplicates();
     models.sort();
     static_cast<QStringListModel *>(m_modelCompleter->model())->setStringList(models);
-    for (const QJsonValue &v : m_providers) {
-        const QString id = v.toObject().value(QLatin1String("id")).toString();
-        if (!providers.contains(id))
-            providers << id;
-    }
+    for (const Api::ProviderStatus &p : m_providers)
+        if (!providers.contains(p.id))
+            providers << p.id;
     for (const QString &p : providers)
         if (m_providerFilter->findData(p) < 0)
             m_providerFilter->addItem(p, p);
@@ -347,10 +344,9 @@ void SharersView::addSharer()
 void SharersView::editSharer()
 {
     const QString handle = selectedHandle();
-    QJsonObject sharer = m_model->configured(handle);
-    if (sharer.isEmpty())
-        sharer = m_model->row(m_model->rowOf(handle)).toJson();
-    auto *dialog = new SharerDialog(m_client, m_providers, m_storage, Api::SharerEdit::fromJson(sharer), this);
+    const Api::SharerStatus *configured = m_model->configured(handle);
+    const Api::SharerEdit sharer = configured ? configured->config : Api::SharerEdit::fromJson(m_model->row(m_model->rowOf(handle)).toJson());
+    auto *dialog = new SharerDialog(m_client, m_providers, m_storage, sharer, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SharerDialog::saved, this, [this](const QString &handle, const QString &name) {
         showMessage(tr("Saved %1 (%2).").arg(name, handle));
@@ -384,7 +380,8 @@ void SharersView::relinkSharer()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Re-link sharer"));
     // The new secret goes where the old one was: the opted-in file stays the file.
-    const bool toFile = m_model->configured(handle).value(QLatin1String("credential")).toString().startsWith(QLatin1String("file:"))
+    const Api::SharerStatus *configured = m_model->configured(handle);
+    const bool toFile = (configured && configured->config.credential.startsWith(QLatin1String("file:")))
                         || (m_storage.probed && !m_storage.keychain && !m_storage.file.isEmpty());
     dialog->setLabelText(toFile ? tr("A new credential for %1 (stored in the plain-text secrets file), or env:VARIABLE:").arg(handle)
                                 : tr("A new credential for %1 (stored in the keychain), or env:VARIABLE:").arg(handle));
@@ -424,9 +421,10 @@ void SharersView::testModel()
     QStringList models;
     if (!listed.isEmpty())
         models << listed.mid(listed.indexOf(QLatin1Char('/')) + 1);
-    for (const QJsonValue &v : m_model->configured(handle).value(QLatin1String("models")).toArray())
-        if (!models.contains(v.toString()))
-            models << v.toString();
+    if (const Api::SharerStatus *configured = m_model->configured(handle))
+        for (const QString &m : configured->config.models)
+            if (!models.contains(m))
+                models << m;
     dialog->setComboBoxItems(models);
     dialog->setComboBoxEditable(true);
     if (!models.isEmpty())

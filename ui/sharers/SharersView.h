@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/values/EngineStatus.h"
 #include "common/ManagementClient.h"
 #include "dialogs/SharerDialog.h"
 
@@ -18,7 +19,7 @@ class QLineEdit;
 class QPushButton;
 class QTableView;
 
-namespace Aile {
+namespace Aile::Api {
 struct EngineStatus;
 }
 
@@ -41,7 +42,7 @@ public:
     /// The sharers as configured, the catalogue's providers and where secrets can go (from each
     /// EngineStatus): what the dialogs start from and what the keychain banner says. Also re-reads
     /// the listing, since a status means something in the engine may have changed.
-    void setStatus(const Aile::EngineStatus &status);
+    void setStatus(const Aile::Api::EngineStatus &status);
     /// Asks the engine for the listing again with the current filters and sort.
     void refresh();
 
@@ -92,8 +93,8 @@ private:
     QLabel *m_message;
     QLabel *m_footer;
     QString m_sort;
-    QJsonArray m_configured;
-    QJsonArray m_providers;
+    QList<Api::SharerStatus> m_configured;
+    QList<Api::ProviderStatus> m_providers;
     SecretStorage m_storage;
     quint64 m_listing = 0;    // the newest listing asked for; an older answer arriving late is dropped
 };

@@ -109,26 +109,22 @@ void TraceFilterBar::refill(QComboBox *box, const QString &anyText, const QList<
     box->setCurrentIndex(qMax(0, box->findData(current)));
 }
 
-void TraceFilterBar::setKeys(const QJsonArray &keys)
+void TraceFilterBar::setKeys(const QList<Api::KeyInfo> &keys)
 {
     QList<QPair<QString, QString>> items;
-    for (const QJsonValue &v : keys) {
-        const QJsonObject k = v.toObject();
-        items.append({k.value(QLatin1String("name")).toString(), k.value(QLatin1String("id")).toString()});
-    }
+    for (const Api::KeyInfo &k : keys)
+        items.append({k.name, k.id});
     refill(m_key, tr("Any key"), items);
 }
 
-void TraceFilterBar::setSharers(const QJsonArray &sharers)
+void TraceFilterBar::setSharers(const QList<Api::SharerStatus> &sharers)
 {
     QList<QPair<QString, QString>> items;
     QStringList models;
-    for (const QJsonValue &v : sharers) {
-        const QJsonObject s = v.toObject();
-        items.append({s.value(QLatin1String("name")).toString(), s.value(QLatin1String("handle")).toString()});
-        const QString provider = s.value(QLatin1String("provider")).toString();
-        for (const QJsonValue &m : s.value(QLatin1String("models")).toArray())
-            models << provider + QLatin1Char('/') + m.toString();
+    for (const Api::SharerStatus &s : sharers) {
+        items.append({s.config.name, s.config.handle});
+        for (const QString &m : s.config.models)
+            models << s.config.provider + QLatin1Char('/') + m;
     }
     refill(m_sharer, tr("Any sharer"), items);
     models.removeDuplicates();

@@ -2,6 +2,8 @@
 
 #include "TraceFilter.h"
 
+#include "api/values/EngineStatus.h"
+
 #include <QtCore/QJsonArray>
 #include <QtWidgets/QWidget>
 
@@ -22,8 +24,8 @@ public:
 
     TraceFilter filter() const;
     /// Keys and sharers as EngineStatus carries them, to fill the pickers.
-    void setKeys(const QJsonArray &keys);
-    void setSharers(const QJsonArray &sharers);
+    void setKeys(const QList<Api::KeyInfo> &keys);
+    void setSharers(const QList<Api::SharerStatus> &sharers);
     void clear();
     void focusText();
 

@@ -101,7 +101,7 @@ void TracesView::addLive(const QList<Store::TraceRecord> &traces)
         selectTrace(m_pendingReveal);
 }
 
-void TracesView::setKeys(const QJsonArray &keys)
+void TracesView::setKeys(const QList<Api::KeyInfo> &keys)
 {
     m_filters->setKeys(keys);
 }
@@ -111,7 +111,7 @@ void TracesView::setClient(ManagementClient *client)
     m_detail->setClient(client);
 }
 
-void TracesView::setSharers(const QJsonArray &sharers)
+void TracesView::setSharers(const QList<Api::SharerStatus> &sharers)
 {
     m_filters->setSharers(sharers);
 }

@@ -2,6 +2,8 @@
 
 #include "TraceFilter.h"
 
+#include "api/values/EngineStatus.h"
+
 #include <QtCore/QJsonArray>
 #include <QtWidgets/QWidget>
 
@@ -34,8 +36,8 @@ public:
     /// The GUI's read-only store and its file (for exports on a worker thread); null for none.
     void setReader(Store::StoreReader *reader, const QString &dbPath);
     void addLive(const QList<Store::TraceRecord> &traces);
-    void setKeys(const QJsonArray &keys);
-    void setSharers(const QJsonArray &sharers);
+    void setKeys(const QList<Api::KeyInfo> &keys);
+    void setSharers(const QList<Api::SharerStatus> &sharers);
     /// Where the detail pane's attempt-row actions go (docs/gui.md, "From a trace to a fix").
     void setClient(ManagementClient *client);
 

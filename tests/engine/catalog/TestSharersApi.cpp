@@ -240,10 +240,10 @@ private Q_SLOTS:
         auto probed = [&] {
             if (statuses.isEmpty())
                 f.engine->engine().requestStatus();
-            return !statuses.isEmpty() && statuses.last().first().value<EngineStatus>().keychainProbed;
+            return !statuses.isEmpty() && statuses.last().first().value<Api::EngineStatus>().keychainProbed;
         };
         QTRY_VERIFY_WITH_TIMEOUT(probed(), 40000);
-        const EngineStatus s = statuses.last().first().value<EngineStatus>();
+        const Api::EngineStatus s = statuses.last().first().value<Api::EngineStatus>();
         if (qEnvironmentVariableIsSet("AILE_TEST_SECRET_SERVICE")) {
             QVERIFY2(s.keychainAvailable, qPrintable(s.keychainError));
             QVERIFY(s.keychainError.isEmpty());
@@ -252,8 +252,8 @@ private Q_SLOTS:
         }
         QVERIFY(s.secretsFile.isEmpty());   // not opted in
         QStringList ids;
-        for (const QJsonValue &v : s.providers)
-            ids << v.toObject().value(QLatin1String("id")).toString();
+        for (const Api::ProviderStatus &p : s.providers)
+            ids << p.id;
         for (const char *id : {"claude", "openai", "codex", "openrouter", "gemini", "deepseek", "local"})
             QVERIFY2(ids.contains(QLatin1String(id)), id);
     }

@@ -257,7 +257,7 @@ private Q_SLOTS:
         // table is filled: a thread starting inside the window could not make its wake-up pipe.
         bool probed = false;
         QObject::connect(&m_engine->engine(), &Engine::statusChanged, listener,
-                         [&probed](const EngineStatus &s) { probed = s.keychainProbed; });
+                         [&probed](const Api::EngineStatus &s) { probed = s.keychainProbed; });
         QTRY_VERIFY_WITH_TIMEOUT((m_engine->engine().requestStatus(), probed), 30000);
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("cannot accept connections .* retrying in 250 ms")));
 
