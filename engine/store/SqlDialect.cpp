@@ -142,9 +142,10 @@ QString SqlDialect::migration(const char *sqliteText) const
     return sql;
 }
 
-QString SqlDialect::upsert(const QString &table, const QStringList &columns, int keyCount) const
+QString SqlDialect::upsert(const QString &table, const QStringList &columns, int keyCount, int rows) const
 {
-    const QString marks = QStringList(columns.size(), QStringLiteral("?")).join(QLatin1Char(','));
+    const QString row = QStringList(columns.size(), QStringLiteral("?")).join(QLatin1Char(','));
+    const QString marks = QStringList(qMax(1, rows), row).join(QStringLiteral("),("));
     const QString cols = columns.join(QStringLiteral(", "));
     if (!isPostgres())
         return QStringLiteral("INSERT OR REPLACE INTO %1(%2) VALUES(%3)").arg(table, cols, marks);
