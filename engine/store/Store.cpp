@@ -73,7 +73,7 @@ const char *const Migrations[] = {
     // 9: a request is booked once by its trace row (RecordStatements: the ledger rows go in before
     //    it, in its transaction), so the ledger needs no index on the random request id: one page
     //    fewer written per request (docs/performance.md "Change 4 (store)").
-    R"(DROP INDEX ledger_trace;)",
+    R"(DROP INDEX IF EXISTS ledger_trace;)",
 };
 
 QSqlDatabase db(const QString &name)
