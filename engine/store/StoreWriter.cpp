@@ -44,7 +44,7 @@ public:
         m_store.reset();
     }
 
-    void enqueue(const TraceRecord &trace, const QList<LedgerEntry> &ledger)
+    void enqueue(TraceRecord trace, QList<LedgerEntry> ledger)
     {
         // A request with a ledger row is journaled before this returns, and this runs before the
         // answer's last bytes are released (Dispatch::ProxyRequest): a kill -9 from then on
@@ -55,8 +55,8 @@ public:
             QMutexLocker lock(&m_mutex);
             if (!line.isEmpty() && m_journal->isOpen() && !m_journal->append(line))
                 qCWarning(lcStore) << "could not append to the ledger journal; the row waits for the database alone";
-            m_traces.append(trace);
-            m_ledger += ledger;
+            m_traces.append(std::move(trace));
+            m_ledger.append(std::move(ledger));
             wake = !m_wakePending;
             m_wakePending = true;
         }
@@ -284,6 +284,12 @@ void StoreWriter::enqueue(const TraceRecord &trace, const QList<LedgerEntry> &le
 {
     if (m_worker)
         m_worker->enqueue(trace, ledger);
+}
+
+void StoreWriter::enqueue(TraceRecord &&trace, QList<LedgerEntry> &&ledger)
+{
+    if (m_worker)
+        m_worker->enqueue(std::move(trace), std::move(ledger));
 }
 
 void StoreWriter::whenWritten(QObject *context, std::function<void()> done)
