@@ -238,9 +238,9 @@ bool LedgerJournal::prepareNext()
     return m_nextFd >= 0;
 }
 
-QString LedgerJournal::swapToNext()
+QString LedgerJournal::swapToNext(qint64 atLeastBytes)
 {
-    if (m_written == 0 || m_nextFd < 0)
+    if (m_written == 0 || m_written < atLeastBytes || m_nextFd < 0)
         return {};
     const QString closed = m_path;
     ::close(m_fd);
