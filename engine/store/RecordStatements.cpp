@@ -72,6 +72,8 @@ QString RecordStatements::sql(Table table, int rows) const
     switch (table) {
     case Traces:
         return m_dialect.upsert(QStringLiteral("traces"), QString::fromLatin1(TraceColumnList).split(QStringLiteral(", ")), 1, rows);
+    case TracesIfAbsent:
+        return m_dialect.insertIfAbsent(QStringLiteral("traces"), QString::fromLatin1(TraceColumnList).split(QStringLiteral(", ")), 1, rows);
     case Ledger:
         // A request's ledger rows are booked in the transaction that writes its trace row, and
         // before it (write()): a trace row already there means the request is booked (a batch
@@ -110,7 +112,7 @@ bool RecordStatements::run(QSqlQuery &q, const char *what)
     return false;
 }
 
-bool RecordStatements::write(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger)
+bool RecordStatements::write(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger, bool keepExisting)
 {
     // One statement may not name a row twice (PostgreSQL's ON CONFLICT refuses it): a trace keeps
     // its last version, as row-by-row upserts would; a request its first ledger row, as the
@@ -157,7 +159,7 @@ bool RecordStatements::write(const QList<TraceRecord> &traces, const QList<Ledge
     // The ledger first: its booked-once check reads the trace rows as they were before this batch.
     if (!inChunks(Ledger, ledgerRows, LedgerColumnCount, bindLedger, "insert ledger entries"))
         return false;
-    if (!inChunks(Traces, traceRows, TraceColumnCount, bindTrace, "insert traces"))
+    if (!inChunks(keepExisting ? TracesIfAbsent : Traces, traceRows, TraceColumnCount, bindTrace, "insert traces"))
         return false;
     if (!m_dialect.isPostgres())
         return true;

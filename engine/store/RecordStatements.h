@@ -39,7 +39,9 @@ public:
     /// Writes the rows in the caller's transaction; false (logged) when a statement failed.
     /// A trace id twice in one batch is written once, its last version; a request's ledger rows
     /// are booked only when its trace row was not there before (Store::record's idempotence).
-    bool write(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger);
+    /// keepExisting: a trace row already there stays as it is (a journal replayed at start: the
+    /// row in the database may carry more than the journal's record does).
+    bool write(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger, bool keepExisting = false);
 
     /// What this connection did so far: statements prepared and executed (the tests' view of "one
     /// statement per batch, prepared once").
@@ -47,7 +49,7 @@ public:
     int executed() const { return m_executed; }
 
 private:
-    enum Table { Traces, Ledger, Reservations, TableCount };
+    enum Table { Traces, TracesIfAbsent, Ledger, Reservations, TableCount };
     static constexpr int ChunkSizes = 7;   // 1, 2, 4, … 64 rows
     QSqlQuery &statement(Table table, int rows);
     QString sql(Table table, int rows) const;

@@ -437,12 +437,22 @@ bool Store::inTransaction(const std::function<bool()> &work)
 
 bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger)
 {
+    return writeRecords(traces, ledger, false);
+}
+
+bool Store::replay(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger)
+{
+    return writeRecords(traces, ledger, true);
+}
+
+bool Store::writeRecords(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger, bool keepExisting)
+{
     QSqlDatabase d = db(m_connection);
     if (!d.transaction())
         return false;
     if (!m_record)
         m_record = std::make_unique<RecordStatements>(m_connection, *m_dialect);
-    if (!m_record->write(traces, ledger)) {
+    if (!m_record->write(traces, ledger, keepExisting)) {
         d.rollback();
         return false;
     }

@@ -100,6 +100,9 @@ public:
     /// statements prepared once per connection (RecordStatements). Idempotent by request id: a
     /// batch written again replaces its trace rows and books no ledger row twice.
     bool record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger);
+    /// The same for a ledger journal replayed at start: a trace row already there is kept (the
+    /// journal's record carries less than the row: no replay seed, no plan facts).
+    bool replay(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger);
     /// Statements record() prepared and executed on this connection so far (tests).
     int recordStatementsPrepared() const;
     int recordStatementsExecuted() const;
@@ -113,6 +116,7 @@ public:
 
 private:
     bool migrate(QString *error);
+    bool writeRecords(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger, bool keepExisting);
     bool announceStateChange();
     QString m_path;
     QString m_connection;

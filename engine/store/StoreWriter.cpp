@@ -88,8 +88,9 @@ public:
             traces.append(r.trace);
             ledger += r.ledger;
         }
-        // Store::record books a request id once: rows committed before the kill are not doubled.
-        if (!left.isEmpty() && !m_store->record(traces, ledger)) {
+        // Rows committed before the kill are not doubled: a request id is booked once.
+        // Store::replay keeps a trace row already there (its record here carries less).
+        if (!left.isEmpty() && !m_store->replay(traces, ledger)) {
             qCWarning(lcStore) << "could not replay" << left.size() << "journaled requests; the journal is kept for the next start";
             return;
         }

@@ -133,6 +133,30 @@ private Q_SLOTS:
         QCOMPARE(store.spent(Store::utcDay(Base), QStringLiteral("k_1")), 3.0);
     }
 
+    // A ledger journal replayed at start (a journal file serves many commits, so after a kill it
+    // holds requests already in the store): the row in the store stays whole, with what the
+    // journal's record does not carry (the replay seed, the output cap); a request only in the
+    // journal is written and booked.
+    void aReplayedJournalKeepsTheRowsInTheStore_data() { Test::addStoreDialects(); }
+    void aReplayedJournalKeepsTheRowsInTheStore()
+    {
+        FRESH_STORE(location, "records");
+        Store::Store store(location);
+        QVERIFY(store.open(nullptr));
+        const Store::TraceRecord whole = trace(1);
+        QVERIFY(store.record({whole}, {charge(whole, 0.5)}));
+        Store::TraceRecord journaled = whole;
+        journaled.session.clear();
+        journaled.maxOutputTokens = -1;
+        const Store::TraceRecord onlyJournaled = trace(2);
+        QVERIFY(store.replay({journaled, onlyJournaled}, {charge(journaled, 0.5), charge(onlyJournaled, 0.25)}));
+        QCOMPARE(store.trace(whole.id)->session, whole.session);
+        QCOMPARE(store.trace(whole.id)->maxOutputTokens, whole.maxOutputTokens);
+        QVERIFY(store.trace(onlyJournaled.id));
+        QCOMPARE(store.ledger(Store::utcDay(Base)).size(), 2);
+        QCOMPARE(store.spent(Store::utcDay(Base), QStringLiteral("k_1")), 0.75);
+    }
+
     // Schema 9 drops the ledger's index on request ids (written at a random place for every
     // request); a store of schema 8 keeps its rows and still books a request once.
     void schemaNineDropsTheLedgerIndexOnRequestIds()
