@@ -5,8 +5,11 @@
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QDataStream>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QtEndian>
 #include <QtCore/QLoggingCategory>
 
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -51,18 +54,55 @@ void ledgerFields(Stream &s, Entry &e, quint32 magic = Magic)
         s &e.subscription &e.listValueUsd;
 }
 
-// `&` streams a field out or in, so one list of fields serves both directions.
-struct Out
-{
-    QDataStream &s;
-    template<typename T>
-    Out &operator&(const T &v) { s << v; return *this; }
-};
+// `&` reads a field in, so one list of fields serves both directions (JournalWriter writes them).
 struct In
 {
     QDataStream &s;
     template<typename T>
     In &operator&(T &v) { s >> v; return *this; }
+};
+
+// Writes what QDataStream (Qt_6_4, big-endian) would, straight into one buffer: the record is
+// built on the request path, where a QDataStream costs a QBuffer (a QObject) per record and a
+// virtual write per field. The reader above stays QDataStream's; test_ledger_journal reads every
+// field back through it.
+class JournalWriter
+{
+public:
+    explicit JournalWriter(QByteArray &out) : m_out(out) {}
+    JournalWriter &operator&(qint32 v) { return put<quint32>(quint32(v)); }
+    JournalWriter &operator&(quint32 v) { return put<quint32>(v); }
+    JournalWriter &operator&(qint64 v) { return put<quint64>(quint64(v)); }
+    JournalWriter &operator&(bool v) { return put<quint8>(v ? 1 : 0); }
+    JournalWriter &operator&(double v) { return put<quint64>(std::bit_cast<quint64>(v)); }
+    JournalWriter &operator&(const QString &v)
+    {
+        if (v.isNull())
+            return put<quint32>(0xffffffffu);
+        const qsizetype at = m_out.size();
+        put<quint32>(quint32(v.size() * 2));
+        m_out.resize(at + 4 + v.size() * 2);
+        qToBigEndian<quint16>(v.utf16(), v.size(), m_out.data() + at + 4);
+        return *this;
+    }
+    JournalWriter &operator&(const QJsonObject &v)   // QDataStream writes a QJsonObject as its compact JSON
+    {
+        const QByteArray json = QJsonDocument(v).toJson(QJsonDocument::Compact);
+        put<quint32>(quint32(json.size()));
+        m_out.append(json);
+        return *this;
+    }
+
+private:
+    template<typename T>
+    JournalWriter &put(T v)
+    {
+        const qsizetype at = m_out.size();
+        m_out.resize(at + qsizetype(sizeof(T)));
+        qToBigEndian<T>(v, m_out.data() + at);
+        return *this;
+    }
+    QByteArray &m_out;
 };
 
 } // namespace
@@ -155,26 +195,18 @@ bool LedgerJournal::open(QString *error)
 
 QByteArray LedgerJournal::line(const TraceRecord &trace, const QList<LedgerEntry> &ledger)
 {
-    QByteArray payload;
-    payload.reserve(1024);
-    {
-        QDataStream s(&payload, QIODevice::WriteOnly);
-        s.setVersion(QDataStream::Qt_6_4);
-        Out fields{s};
-        traceFields(fields, trace);
-        s << quint32(trace.attemptRows.size());
-        for (const AttemptRecord &a : trace.attemptRows)
-            attemptFields(fields, a);
-        s << quint32(ledger.size());
-        for (const LedgerEntry &e : ledger)
-            ledgerFields(fields, e);
-    }
     QByteArray out;
-    out.reserve(payload.size() + 8);
-    QDataStream head(&out, QIODevice::WriteOnly);
-    head.setVersion(QDataStream::Qt_6_4);
-    head << Magic << quint32(payload.size());
-    out += payload;
+    out.reserve(1024);
+    JournalWriter fields(out);
+    fields & Magic & quint32(0);   // the payload's size, filled in below
+    traceFields(fields, trace);
+    fields & quint32(trace.attemptRows.size());
+    for (const AttemptRecord &a : trace.attemptRows)
+        attemptFields(fields, a);
+    fields & quint32(ledger.size());
+    for (const LedgerEntry &e : ledger)
+        ledgerFields(fields, e);
+    qToBigEndian<quint32>(quint32(out.size() - 8), out.data() + 4);
     return out;
 }
 
@@ -206,9 +238,9 @@ bool LedgerJournal::prepareNext()
     return m_nextFd >= 0;
 }
 
-QString LedgerJournal::swapToNext()
+QString LedgerJournal::swapToNext(qint64 atLeastBytes)
 {
-    if (m_written == 0 || m_nextFd < 0)
+    if (m_written == 0 || m_written < atLeastBytes || m_nextFd < 0)
         return {};
     const QString closed = m_path;
     ::close(m_fd);

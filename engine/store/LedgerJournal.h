@@ -44,11 +44,16 @@ public:
     static QByteArray line(const TraceRecord &trace, const QList<LedgerEntry> &ledger);
     /// Appends one record with a single write(2); false when the system refused it.
     bool append(const QByteArray &line);
-    /// Starts a new file for the records that follow; returns the closed file's path (empty if
-    /// nothing was written to it, in which case it stays in use). Opens the next file first, so
-    /// the caller may hold its lock only for the swap (prepareNext + swapToNext).
+    /// Starts a new file for the records that follow once the one in use holds at least
+    /// atLeastBytes; returns the closed file's path (empty if it stays in use). Opens the next file
+    /// first, once, and keeps it until a swap uses it, so the caller may hold its lock only for the
+    /// swap (prepareNext + swapToNext).
     bool prepareNext();
-    QString swapToNext();
+    QString swapToNext(qint64 atLeastBytes = 1);
+    /// The size at which the store writer starts a new file: a file and its removal per ~1,500
+    /// requests instead of one per group commit (docs/performance.md "Change 6 (store)"); a kill
+    /// leaves at most this much, plus the batches not yet committed, to replay at the next start.
+    static constexpr qint64 RotateBytes = 1 << 20;
     /// Removes a file whose records are in the database.
     static void remove(const QString &path);
 

@@ -142,9 +142,10 @@ QString SqlDialect::migration(const char *sqliteText) const
     return sql;
 }
 
-QString SqlDialect::upsert(const QString &table, const QStringList &columns, int keyCount) const
+QString SqlDialect::upsert(const QString &table, const QStringList &columns, int keyCount, int rows) const
 {
-    const QString marks = QStringList(columns.size(), QStringLiteral("?")).join(QLatin1Char(','));
+    const QString row = QStringList(columns.size(), QStringLiteral("?")).join(QLatin1Char(','));
+    const QString marks = QStringList(qMax(1, rows), row).join(QStringLiteral("),("));
     const QString cols = columns.join(QStringLiteral(", "));
     if (!isPostgres())
         return QStringLiteral("INSERT OR REPLACE INTO %1(%2) VALUES(%3)").arg(table, cols, marks);
@@ -154,6 +155,16 @@ QString SqlDialect::upsert(const QString &table, const QStringList &columns, int
     return QStringLiteral("INSERT INTO %1(%2) VALUES(%3) ON CONFLICT (%4) DO %5")
         .arg(table, cols, marks, columns.mid(0, keyCount).join(QStringLiteral(", ")),
              set.isEmpty() ? QStringLiteral("NOTHING") : QStringLiteral("UPDATE SET ") + set.join(QStringLiteral(", ")));
+}
+
+QString SqlDialect::insertIfAbsent(const QString &table, const QStringList &columns, int keyCount, int rows) const
+{
+    const QString row = QStringList(columns.size(), QStringLiteral("?")).join(QLatin1Char(','));
+    const QString values = QStringList(qMax(1, rows), row).join(QStringLiteral("),("));
+    if (!isPostgres())
+        return QStringLiteral("INSERT OR IGNORE INTO %1(%2) VALUES(%3)").arg(table, columns.join(QStringLiteral(", ")), values);
+    return QStringLiteral("INSERT INTO %1(%2) VALUES(%3) ON CONFLICT (%4) DO NOTHING")
+        .arg(table, columns.join(QStringLiteral(", ")), values, columns.mid(0, keyCount).join(QStringLiteral(", ")));
 }
 
 } // namespace Aile::Store

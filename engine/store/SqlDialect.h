@@ -45,7 +45,11 @@ public:
 
     /// INSERT that replaces the row with the same key: SQLite's INSERT OR REPLACE, PostgreSQL's
     /// INSERT … ON CONFLICT (key) DO UPDATE. columns lists the key columns first (keyCount of them).
-    QString upsert(const QString &table, const QStringList &columns, int keyCount) const;
+    /// rows: how many rows the one statement takes (their parameters one row after the other).
+    QString upsert(const QString &table, const QStringList &columns, int keyCount, int rows = 1) const;
+    /// INSERT that keeps the row already there with the same key: SQLite's INSERT OR IGNORE,
+    /// PostgreSQL's ON CONFLICT (key) DO NOTHING.
+    QString insertIfAbsent(const QString &table, const QStringList &columns, int keyCount, int rows = 1) const;
     /// LIKE that ignores ASCII case on both (SQLite's LIKE already does).
     QString likeCaseBlind() const { return isPostgres() ? QStringLiteral("ILIKE") : QStringLiteral("LIKE"); }
 

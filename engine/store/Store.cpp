@@ -2,6 +2,7 @@
 
 #include "AttemptsTable.h"
 #include "ChangeFeed.h"
+#include "RecordStatements.h"
 #include "SqlDialect.h"
 #include "StoreFiles.h"
 
@@ -69,11 +70,11 @@ const char *const Migrations[] = {
     //    seed and the output cap the client asked for. Older rows keep NULL and replay without them.
     R"(ALTER TABLE traces ADD COLUMN session TEXT;
        ALTER TABLE traces ADD COLUMN max_output INTEGER;)",
+    // 9: a request is booked once by its trace row (RecordStatements: the ledger rows go in before
+    //    it, in its transaction), so the ledger needs no index on the random request id: one page
+    //    fewer written per request (docs/performance.md "Change 4 (store)").
+    R"(DROP INDEX IF EXISTS ledger_trace;)",
 };
-
-const char TraceColumns[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
-                            " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
-                            " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin, ordered_by, session, max_output";
 
 QSqlDatabase db(const QString &name)
 {
@@ -113,9 +114,7 @@ Store::Store(const QString &path, bool readOnly)
 
 Store::~Store()
 {
-    m_insertTrace.reset();
-    m_insertLedger.reset();
-    m_releaseReservation.reset();
+    m_record.reset();
     {
         QSqlDatabase d = db(m_connection);
         if (d.isValid())
@@ -171,9 +170,7 @@ bool Store::reconnect(QString *error)
 {
     if (!isShared())
         return true;
-    m_insertTrace.reset();
-    m_insertLedger.reset();
-    m_releaseReservation.reset();
+    m_record.reset();
     QSqlDatabase d = db(m_connection);
     d.close();
     if (!d.open()) {
@@ -440,62 +437,36 @@ bool Store::inTransaction(const std::function<bool()> &work)
 
 bool Store::record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger)
 {
+    return writeRecords(traces, ledger, false);
+}
+
+bool Store::replay(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger)
+{
+    return writeRecords(traces, ledger, true);
+}
+
+bool Store::writeRecords(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger, bool keepExisting)
+{
     QSqlDatabase d = db(m_connection);
     if (!d.transaction())
         return false;
-    // Prepared once per connection: the writer runs this for every batch.
-    if (!m_insertTrace) {
-        m_insertTrace = std::make_unique<QSqlQuery>(d);
-        m_insertTrace->prepare(m_dialect->upsert(QStringLiteral("traces"), QString::fromLatin1(TraceColumns).split(QStringLiteral(", ")), 1));
-        m_insertLedger = std::make_unique<QSqlQuery>(d);
-        m_insertLedger->prepare(QStringLiteral(
-            "INSERT INTO ledger(trace_id, at_ms, day, key_id, route, target, sharer, cost_usd, absorbed_usd, subscription, list_value_usd)"
-            // Typed: PostgreSQL cannot tell a bare parameter's type in a SELECT list.
-            " SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT),"
-            " CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION)"
-            " WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE trace_id = ?)"));
-    }
-    if (!m_releaseReservation && isShared()) {
-        m_releaseReservation = std::make_unique<QSqlQuery>(d);
-        m_releaseReservation->prepare(QStringLiteral("DELETE FROM reservations WHERE id = ?"));
-    }
-    QSqlQuery &t = *m_insertTrace;
-    QSqlQuery &l = *m_insertLedger;
-    bool ok = true;
-    for (const TraceRecord &r : traces) {
-        QJsonArray rows;
-        for (const AttemptRecord &x : r.attemptRows)
-            rows.append(x.toJson());
-        const QVariantList values{r.id, r.startedMs, r.keyId, r.keyName, r.client, r.endpoint, r.modelAsked, r.modelServed,
-                                  r.route, r.sharer, r.sharerName, r.status, r.attempts, r.ttfbMs, r.durationMs,
-                                  r.inputTokens, r.outputTokens, r.costUsd, r.absorbedUsd, r.affinity, int(r.stream), r.error,
-                                  QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact)),
-                                  r.pin.isEmpty() ? QVariant(QString()) : QVariant(toJsonText(r.pin)), r.orderedBy,
-                                  r.session.isEmpty() ? QVariant() : QVariant(r.session),
-                                  r.maxOutputTokens >= 0 ? QVariant(r.maxOutputTokens) : QVariant()};
-        for (int i = 0; i < values.size(); ++i)
-            t.bindValue(i, values.at(i));
-        ok = ok && exec(t, QStringLiteral("insert trace"));
-        if (m_releaseReservation) {
-            // The request's reservation ends in the transaction that books its ledger row: the
-            // budget never counts it twice, nor loses it in between.
-            m_releaseReservation->bindValue(0, r.id);
-            ok = ok && exec(*m_releaseReservation, QStringLiteral("release reservation"));
-        }
-    }
-    for (const LedgerEntry &e : ledger) {
-        // One row per request: one already booked for this request id is not booked again.
-        const QVariantList lv{e.traceId, e.atMs, e.day, e.keyId, e.route, e.target, e.sharer, e.costUsd, e.absorbedUsd,
-                                int(e.subscription), e.listValueUsd, e.traceId};
-        for (int i = 0; i < lv.size(); ++i)
-            l.bindValue(i, lv.at(i));
-        ok = ok && exec(l, QStringLiteral("insert ledger entry"));
-    }
-    if (!ok) {
+    if (!m_record)
+        m_record = std::make_unique<RecordStatements>(m_connection, *m_dialect);
+    if (!m_record->write(traces, ledger, keepExisting)) {
         d.rollback();
         return false;
     }
     return d.commit();
+}
+
+int Store::recordStatementsPrepared() const
+{
+    return m_record ? m_record->prepared() : 0;
+}
+
+int Store::recordStatementsExecuted() const
+{
+    return m_record ? m_record->executed() : 0;
 }
 
 namespace {
@@ -579,7 +550,7 @@ QList<TraceRecord> Store::traces(const TraceQuery &query) const
     QSqlDatabase d = db(m_connection);
     QSqlQuery q(d);
     q.prepare(QStringLiteral("SELECT %1 FROM traces%2 ORDER BY started_ms DESC, rowid DESC LIMIT ? OFFSET ?")
-                  .arg(QLatin1String(TraceColumns), where));
+                  .arg(QLatin1String(TraceColumnList), where));
     for (const QVariant &b : binds)
         q.addBindValue(b);
     q.addBindValue(qMax(0, query.limit));
@@ -613,7 +584,7 @@ std::optional<TraceRecord> Store::trace(const QString &id) const
 {
     QSqlDatabase d = db(m_connection);
     QSqlQuery q(d);
-    q.prepare(QStringLiteral("SELECT %1 FROM traces WHERE id = ?").arg(QLatin1String(TraceColumns)));
+    q.prepare(QStringLiteral("SELECT %1 FROM traces WHERE id = ?").arg(QLatin1String(TraceColumnList)));
     q.addBindValue(id);
     if (!exec(q, QStringLiteral("read trace")) || !q.next())
         return std::nullopt;

@@ -33,6 +33,7 @@ struct TraceQuery
 /// traces with their attempt rows, and the ledger. WAL mode, versioned migrations. One Store per
 /// thread: each instance owns its own connection.
 class SqlDialect;
+class RecordStatements;
 
 class Store
 {
@@ -95,8 +96,16 @@ public:
     void setUnreachable(bool unreachable) { m_unreachable = unreachable; }
     bool unreachable() const { return m_unreachable; }
 
-    /// Writes traces, their attempt rows and ledger entries in one transaction.
+    /// Writes traces, their attempt rows and ledger entries in one transaction, a few multi-row
+    /// statements prepared once per connection (RecordStatements). Idempotent by request id: a
+    /// batch written again replaces its trace rows and books no ledger row twice.
     bool record(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger);
+    /// The same for a ledger journal replayed at start: a trace row already there is kept (the
+    /// journal's record carries less than the row: no replay seed, no plan facts).
+    bool replay(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger);
+    /// Statements record() prepared and executed on this connection so far (tests).
+    int recordStatementsPrepared() const;
+    int recordStatementsExecuted() const;
     QList<TraceRecord> traces(const TraceQuery &query) const;
     int traceCount(const TraceQuery &query) const;
     std::optional<TraceRecord> trace(const QString &id) const;
@@ -107,15 +116,14 @@ public:
 
 private:
     bool migrate(QString *error);
+    bool writeRecords(const QList<TraceRecord> &traces, const QList<LedgerEntry> &ledger, bool keepExisting);
     bool announceStateChange();
     QString m_path;
     QString m_connection;
     bool m_readOnly;
     bool m_open = false;
     bool m_unreachable = false;
-    std::unique_ptr<QSqlQuery> m_insertTrace;
-    std::unique_ptr<QSqlQuery> m_insertLedger;
-    std::unique_ptr<QSqlQuery> m_releaseReservation;
+    std::unique_ptr<RecordStatements> m_record;   // the writer's prepared batch statements
     std::unique_ptr<SqlDialect> m_dialect;
 };
 

@@ -39,12 +39,12 @@ public:
 
     void close()
     {
-        drain();
+        drain(CloseJournalFile);   // a clean end leaves no journal file to replay
         m_journal.reset();
         m_store.reset();
     }
 
-    void enqueue(const TraceRecord &trace, const QList<LedgerEntry> &ledger)
+    void enqueue(TraceRecord trace, QList<LedgerEntry> ledger)
     {
         // A request with a ledger row is journaled before this returns, and this runs before the
         // answer's last bytes are released (Dispatch::ProxyRequest): a kill -9 from then on
@@ -55,8 +55,8 @@ public:
             QMutexLocker lock(&m_mutex);
             if (!line.isEmpty() && m_journal->isOpen() && !m_journal->append(line))
                 qCWarning(lcStore) << "could not append to the ledger journal; the row waits for the database alone";
-            m_traces.append(trace);
-            m_ledger += ledger;
+            m_traces.append(std::move(trace));
+            m_ledger.append(std::move(ledger));
             wake = !m_wakePending;
             m_wakePending = true;
         }
@@ -88,8 +88,9 @@ public:
             traces.append(r.trace);
             ledger += r.ledger;
         }
-        // Store::record books a request id once: rows committed before the kill are not doubled.
-        if (!left.isEmpty() && !m_store->record(traces, ledger)) {
+        // Rows committed before the kill are not doubled: a request id is booked once.
+        // Store::replay keeps a trace row already there (its record here carries less).
+        if (!left.isEmpty() && !m_store->replay(traces, ledger)) {
             qCWarning(lcStore) << "could not replay" << left.size() << "journaled requests; the journal is kept for the next start";
             return;
         }
@@ -109,13 +110,16 @@ public:
         }, Qt::QueuedConnection);
     }
 
-    void drain()
+    static constexpr bool CloseJournalFile = true;
+
+    void drain(bool closeJournalFile = false)
     {
         m_sinceDrain.start();
         QList<TraceRecord> traces;
         QList<LedgerEntry> ledger;
-        // The journal file that holds exactly this batch's rows is swapped out with it, under the
-        // lock, and removed once the batch is committed (the next file is opened before the lock).
+        // The journal file in use is closed with a batch once it holds RotateBytes (or at the end),
+        // under the lock, and removed once that batch is committed: batches commit in order, so
+        // every row in it is then in the database. The next file is opened before the lock, once.
         const bool journaled = m_journal && m_journal->isOpen() && m_journal->prepareNext();
         QString batchJournal;
         {
@@ -124,10 +128,18 @@ public:
             ledger.swap(m_ledger);
             m_wakePending = false;
             if (journaled)
-                batchJournal = m_journal->swapToNext();
+                batchJournal = m_journal->swapToNext(closeJournalFile ? 1 : LedgerJournal::RotateBytes);
         }
-        if ((traces.isEmpty() && ledger.isEmpty()) || !m_store)
+        if (!batchJournal.isEmpty() && std::exchange(m_journalPinned, false))
+            batchJournal.clear();   // it holds a batch kept for the next start (keepFailed): left in place
+        if ((traces.isEmpty() && ledger.isEmpty()) || !m_store) {
+            // Nothing new, but a closed file of earlier batches: removed once they are all in.
+            if (!batchJournal.isEmpty() && m_failed.isEmpty())
+                LedgerJournal::remove(batchJournal);
+            else if (!batchJournal.isEmpty())
+                m_failed.append({{}, {}, batchJournal});
             return;
+        }
         // Batches that failed go first, in order: a row is never written after a later one.
         if (!m_failed.isEmpty() && (m_retryArmed || !retryFailed())) {   // while a retry is armed, its timer paces the tries
             keepFailed({traces, ledger, batchJournal});
@@ -163,6 +175,8 @@ public:
             m_failed.append(std::move(batch));
         } else {
             qCWarning(lcStore) << "too many requests wait for the store;" << batch.traces.size() << "of them wait in the ledger journal for the next start";
+            // Its rows are in the file in use (it closed none): that file must outlive this run.
+            m_journalPinned = m_journalPinned || batch.journal.isEmpty();
         }
         scheduleRetry();
     }
@@ -217,6 +231,7 @@ private:
     qsizetype m_keptTraces = 0;
     int m_retryMs = 0;
     bool m_retryArmed = false;
+    bool m_journalPinned = false;   // the journal file in use holds a dropped batch's rows
     QMutex m_mutex;
     QList<TraceRecord> m_traces;
     QList<LedgerEntry> m_ledger;
@@ -284,6 +299,12 @@ void StoreWriter::enqueue(const TraceRecord &trace, const QList<LedgerEntry> &le
 {
     if (m_worker)
         m_worker->enqueue(trace, ledger);
+}
+
+void StoreWriter::enqueue(TraceRecord &&trace, QList<LedgerEntry> &&ledger)
+{
+    if (m_worker)
+        m_worker->enqueue(std::move(trace), std::move(ledger));
 }
 
 void StoreWriter::whenWritten(QObject *context, std::function<void()> done)

@@ -36,6 +36,8 @@ public:
 
     /// Any thread: queues a trace and its ledger entries for the next transaction.
     void enqueue(const TraceRecord &trace, const QList<LedgerEntry> &ledger);
+    /// The same, taking the records over instead of copying them.
+    void enqueue(TraceRecord &&trace, QList<LedgerEntry> &&ledger);
     /// Runs done on context's thread once everything queued before this call is committed.
     void whenWritten(QObject *context, std::function<void()> done);
     qint64 committed() const;

@@ -10,9 +10,14 @@ TraceSink::TraceSink(StoreWriter *writer, QObject *parent) : QObject(parent), m_
 
 void TraceSink::add(const TraceRecord &trace, const QList<LedgerEntry> &ledger)
 {
-    if (m_writer)
-        m_writer->enqueue(trace, ledger);
+    add(TraceRecord(trace), QList<LedgerEntry>(ledger));
+}
+
+void TraceSink::add(TraceRecord &&trace, QList<LedgerEntry> &&ledger)
+{
     m_pendingPublish.append(trace);
+    if (m_writer)
+        m_writer->enqueue(std::move(trace), std::move(ledger));
     if (!m_publishQueued) {
         m_publishQueued = true;
         QTimer::singleShot(100, this, &TraceSink::publish);

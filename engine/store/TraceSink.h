@@ -18,6 +18,8 @@ class TraceSink : public QObject
 public:
     TraceSink(StoreWriter *writer, QObject *parent = nullptr);
     void add(const TraceRecord &trace, const QList<LedgerEntry> &ledger);
+    /// The same, handing the records to the writer without a copy (the GUI's batch keeps one).
+    void add(TraceRecord &&trace, QList<LedgerEntry> &&ledger);
     /// Runs done on context's thread once every trace added so far is in the database.
     void whenWritten(QObject *context, std::function<void()> done);
     /// Announces what is pending now rather than at the next tick (the engine stopping: the last

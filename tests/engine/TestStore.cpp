@@ -1,7 +1,7 @@
 // The store: migrations, keys without secrets, traces with attempt rows, the ledger. The rows
 // marked "postgresql" run the same code against a real PostgreSQL (testsupport/TestPostgres).
 #include "store/Store.h"
-#include "testsupport/TestPostgres.h"
+#include "testsupport/StoreDialects.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtSql/QSqlDatabase>
@@ -10,26 +10,9 @@
 
 using namespace Aile;
 
-// The location of a fresh, empty store of the row's dialect; QSKIP when PostgreSQL cannot run.
-#define FRESH_STORE(location)                                                                         \
-    QFETCH(QString, dialect);                                                                         \
-    QString location = QStringLiteral(":memory:");                                                    \
-    if (dialect == QLatin1String("postgresql")) {                                                     \
-        if (!Test::sharedPostgres().start())                                                          \
-            QSKIP(qPrintable(QStringLiteral("PostgreSQL cannot run here: ") + Test::sharedPostgres().skipReason())); \
-        location = Test::sharedPostgres().createDatabase(QStringLiteral("store"));                    \
-    }
-
 class TestStore : public QObject
 {
     Q_OBJECT
-
-    static void dialects()
-    {
-        QTest::addColumn<QString>("dialect");
-        QTest::newRow("sqlite") << QStringLiteral("sqlite");
-        QTest::newRow("postgresql") << QStringLiteral("postgresql");
-    }
 
 private Q_SLOTS:
     void cleanupTestCase() { Test::sharedPostgres().stop(); }
@@ -79,10 +62,10 @@ private Q_SLOTS:
         QVERIFY(!QByteArray(f.readAll() + wal.readAll()).contains(plain.toUtf8()));
     }
 
-    void tracesRoundTripWithAttemptsAndLedger_data() { dialects(); }
+    void tracesRoundTripWithAttemptsAndLedger_data() { Test::addStoreDialects(); }
     void tracesRoundTripWithAttemptsAndLedger()
     {
-        FRESH_STORE(location);
+        FRESH_STORE(location, "store");
         Store::Store store(location);
         QString error;
         QVERIFY2(store.open(&error), qPrintable(error));
@@ -131,10 +114,10 @@ private Q_SLOTS:
         QCOMPARE(store.traceCount(text), 1);
     }
 
-    void keysSharersAndSettingsReplaceByName_data() { dialects(); }
+    void keysSharersAndSettingsReplaceByName_data() { Test::addStoreDialects(); }
     void keysSharersAndSettingsReplaceByName()
     {
-        FRESH_STORE(location);
+        FRESH_STORE(location, "store");
         Store::Store store(location);
         QString error;
         QVERIFY2(store.open(&error), qPrintable(error));
@@ -170,10 +153,10 @@ private Q_SLOTS:
         QVERIFY(store.setting(QStringLiteral("half")).isUndefined());
     }
 
-    void aSecondOpenFindsTheSchemaInPlace_data() { dialects(); }
+    void aSecondOpenFindsTheSchemaInPlace_data() { Test::addStoreDialects(); }
     void aSecondOpenFindsTheSchemaInPlace()
     {
-        FRESH_STORE(location);
+        FRESH_STORE(location, "store");
         QTemporaryDir dir;
         if (location == QLatin1String(":memory:"))
             location = dir.filePath(QStringLiteral("twice.db"));

@@ -1,0 +1,212 @@
+// How the store writer writes a batch (docs/performance.md "Change 4 (store)"): one multi-row
+// statement per table per chunk, prepared once per connection; a request named twice in one batch
+// is written once; the ledger books a request once without an index on its random id. The rows
+// marked "postgresql" run the same code against a real PostgreSQL (testsupport/TestPostgres).
+#include "store/Store.h"
+#include "testsupport/StoreDialects.h"
+
+#include <QtCore/QTemporaryDir>
+#include <QtSql/QSqlDatabase>
+#include <QtSql/QSqlQuery>
+#include <QtTest/QtTest>
+
+using namespace Aile;
+
+namespace {
+
+constexpr qint64 Base = 1'800'000'000'000;
+
+Store::TraceRecord trace(int n, int status = 200)
+{
+    Store::TraceRecord t;
+    t.id = QStringLiteral("req_%1").arg(n, 16, 16, QLatin1Char('0'));
+    t.startedMs = Base + n;
+    t.keyId = QStringLiteral("k_1");
+    t.modelAsked = QStringLiteral("openai/gpt-5.2");
+    t.status = status;
+    t.attempts = 1;
+    Store::AttemptRecord a;
+    a.seq = 1;
+    a.sharer = QStringLiteral("L0000000000000001");
+    a.outcome = QStringLiteral("served");
+    a.status = status;
+    t.attemptRows = {a};
+    t.session = n % 2 ? QStringLiteral("00000000000000%1").arg(n % 100, 2, 10, QLatin1Char('0')) : QString();
+    t.maxOutputTokens = n % 3 ? 100 + n : -1;
+    return t;
+}
+
+Store::LedgerEntry charge(const Store::TraceRecord &t, double usd)
+{
+    Store::LedgerEntry e;
+    e.traceId = t.id;
+    e.atMs = t.startedMs;
+    e.day = Store::utcDay(t.startedMs);
+    e.keyId = t.keyId;
+    e.costUsd = usd;
+    return e;
+}
+
+} // namespace
+
+class TestRecordStatements : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void cleanupTestCase() { Test::sharedPostgres().stop(); }
+
+    // 50 requests are 32 + 16 + 2 rows: three statements per table, prepared on the first batch
+    // and bound again for the second (PostgreSQL also releases the requests' reservations).
+    void aBatchIsAFewStatementsPreparedOnce_data() { Test::addStoreDialects(); }
+    void aBatchIsAFewStatementsPreparedOnce()
+    {
+        FRESH_STORE(location, "records");
+        Store::Store store(location);
+        QString error;
+        QVERIFY2(store.open(&error), qPrintable(error));
+        const int tables = dialect == QLatin1String("postgresql") ? 3 : 2;
+        for (int batch = 0; batch < 2; ++batch) {
+            QList<Store::TraceRecord> traces;
+            QList<Store::LedgerEntry> ledger;
+            for (int i = 0; i < 50; ++i) {
+                traces.append(trace(batch * 50 + i));
+                ledger.append(charge(traces.last(), 0.5));
+            }
+            QVERIFY(store.record(traces, ledger));
+            QCOMPARE(store.recordStatementsPrepared(), 3 * tables);
+            QCOMPARE(store.recordStatementsExecuted(), (batch + 1) * 3 * tables);
+        }
+        QCOMPARE(store.traceCount({}), 100);
+        QCOMPARE(store.ledger(Store::utcDay(Base)).size(), 100);
+        QCOMPARE(store.spent(Store::utcDay(Base), QStringLiteral("k_1")), 50.0);
+        // Every row's values landed in its own row: spot-check the rows that fill each chunk's edges.
+        for (const int n : {0, 31, 32, 47, 48, 49, 50, 99}) {
+            const Store::TraceRecord want = trace(n);
+            const auto got = store.trace(want.id);
+            QVERIFY2(got, qPrintable(want.id));
+            QCOMPARE(got->startedMs, want.startedMs);
+            QCOMPARE(got->session, want.session);
+            QCOMPARE(got->maxOutputTokens, want.maxOutputTokens);
+            QCOMPARE(got->attemptRows.size(), 1);
+            QCOMPARE(got->attemptRows.first().outcome, QStringLiteral("served"));
+        }
+    }
+
+    // More than one chunk of the largest size: 64 + 64 + 8 + 4 rows.
+    void aLargeBatchIsChunked_data() { Test::addStoreDialects(); }
+    void aLargeBatchIsChunked()
+    {
+        FRESH_STORE(location, "records");
+        Store::Store store(location);
+        QVERIFY(store.open(nullptr));
+        QList<Store::TraceRecord> traces;
+        QList<Store::LedgerEntry> ledger;
+        for (int i = 0; i < 140; ++i) {
+            traces.append(trace(i));
+            ledger.append(charge(traces.last(), 0.25));
+        }
+        QVERIFY(store.record(traces, ledger));
+        const int tables = dialect == QLatin1String("postgresql") ? 3 : 2;
+        QCOMPARE(store.recordStatementsExecuted(), 4 * tables);
+        QCOMPARE(store.traceCount({}), 140);
+        QCOMPARE(store.spent(Store::utcDay(Base), QStringLiteral("k_1")), 35.0);
+    }
+
+    // A request twice in one batch: its trace row is the last version, its ledger booked once.
+    void aRequestNamedTwiceInABatchIsWrittenOnce_data() { Test::addStoreDialects(); }
+    void aRequestNamedTwiceInABatchIsWrittenOnce()
+    {
+        FRESH_STORE(location, "records");
+        Store::Store store(location);
+        QVERIFY(store.open(nullptr));
+        const Store::TraceRecord first = trace(7, 502);
+        const Store::TraceRecord again = trace(7, 200);
+        QVERIFY(store.record({first, trace(8), again}, {charge(first, 1.0), charge(trace(8), 2.0), charge(again, 4.0)}));
+        QCOMPARE(store.traceCount({}), 2);
+        QCOMPARE(store.trace(first.id)->status, 200);
+        QCOMPARE(store.ledger(Store::utcDay(Base)).size(), 2);
+        QCOMPARE(store.spent(Store::utcDay(Base), QStringLiteral("k_1")), 3.0);
+        // The same batch written again (the ledger journal replayed after a kill -9): nothing doubles.
+        QVERIFY(store.record({first, trace(8), again}, {charge(first, 1.0), charge(trace(8), 2.0), charge(again, 4.0)}));
+        QCOMPARE(store.traceCount({}), 2);
+        QCOMPARE(store.spent(Store::utcDay(Base), QStringLiteral("k_1")), 3.0);
+    }
+
+    // A ledger journal replayed at start (a journal file serves many commits, so after a kill it
+    // holds requests already in the store): the row in the store stays whole, with what the
+    // journal's record does not carry (the replay seed, the output cap); a request only in the
+    // journal is written and booked.
+    void aReplayedJournalKeepsTheRowsInTheStore_data() { Test::addStoreDialects(); }
+    void aReplayedJournalKeepsTheRowsInTheStore()
+    {
+        FRESH_STORE(location, "records");
+        Store::Store store(location);
+        QVERIFY(store.open(nullptr));
+        const Store::TraceRecord whole = trace(1);
+        QVERIFY(store.record({whole}, {charge(whole, 0.5)}));
+        Store::TraceRecord journaled = whole;
+        journaled.session.clear();
+        journaled.maxOutputTokens = -1;
+        const Store::TraceRecord onlyJournaled = trace(2);
+        QVERIFY(store.replay({journaled, onlyJournaled}, {charge(journaled, 0.5), charge(onlyJournaled, 0.25)}));
+        QCOMPARE(store.trace(whole.id)->session, whole.session);
+        QCOMPARE(store.trace(whole.id)->maxOutputTokens, whole.maxOutputTokens);
+        QVERIFY(store.trace(onlyJournaled.id));
+        QCOMPARE(store.ledger(Store::utcDay(Base)).size(), 2);
+        QCOMPARE(store.spent(Store::utcDay(Base), QStringLiteral("k_1")), 0.75);
+    }
+
+    // Schema 9 drops the ledger's index on request ids (written at a random place for every
+    // request); a store of schema 8 keeps its rows and still books a request once.
+    void schemaNineDropsTheLedgerIndexOnRequestIds()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("eight.db"));
+        const Store::TraceRecord t = trace(1);
+        {
+            Store::Store store(path);
+            QVERIFY(store.open(nullptr));
+            QVERIFY(store.record({t}, {charge(t, 0.5)}));
+        }
+        const auto indexes = [&] {
+            QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("probe"));
+            d.setDatabaseName(path);
+            d.open();
+            QStringList names;
+            {
+                QSqlQuery q(d);
+                q.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ledger'"));
+                while (q.next())
+                    names << q.value(0).toString();
+            }
+            d.close();
+            return names;
+        };
+        {   // back to schema 8 as a build before this change left it
+            QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("eight"));
+            d.setDatabaseName(path);
+            QVERIFY(d.open());
+            QVERIFY(QSqlQuery(d).exec(QStringLiteral("CREATE INDEX ledger_trace ON ledger(trace_id)")));
+            QVERIFY(QSqlQuery(d).exec(QStringLiteral("PRAGMA user_version=8")));
+            d.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("eight"));
+        QVERIFY(indexes().contains(QStringLiteral("ledger_trace")));
+        QSqlDatabase::removeDatabase(QStringLiteral("probe"));
+        Store::Store store(path);
+        QString error;
+        QVERIFY2(store.open(&error), qPrintable(error));
+        QCOMPARE(store.schemaVersion(), Store::Store::latestSchemaVersion());
+        QVERIFY(!indexes().contains(QStringLiteral("ledger_trace")));
+        QSqlDatabase::removeDatabase(QStringLiteral("probe"));
+        QVERIFY(indexes().contains(QStringLiteral("ledger_day")));   // what budgets read by stays
+        QSqlDatabase::removeDatabase(QStringLiteral("probe"));
+        QVERIFY(store.record({t}, {charge(t, 0.5)}));
+        QCOMPARE(store.ledger(Store::utcDay(Base)).size(), 1);
+        QCOMPARE(store.trace(t.id)->status, 200);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecordStatements)
+#include "TestRecordStatements.moc"

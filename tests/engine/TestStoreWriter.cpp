@@ -1,0 +1,101 @@
+// The store writer's ledger journal files (docs/hardening.md "Durability under faults"): one file
+// serves many group commits and is closed once it holds LedgerJournal::RotateBytes, then removed
+// when the batch that closed it is in the database; a clean stop leaves none. A file and its
+// removal per group commit cost four system calls and a directory change each time.
+#include "store/LedgerJournal.h"
+#include "store/Store.h"
+#include "store/StoreWriter.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace Aile;
+
+namespace {
+
+Store::TraceRecord trace(int n)
+{
+    Store::TraceRecord t;
+    t.id = QStringLiteral("req_%1").arg(n, 16, 16, QLatin1Char('0'));
+    t.startedMs = 1'800'000'000'000 + n;
+    t.keyId = QStringLiteral("k_1");
+    t.status = 200;
+    t.error = QString(200, QLatin1Char('e'));   // about 1 KiB a record, with the UTF-16 text
+    return t;
+}
+
+Store::LedgerEntry charge(const Store::TraceRecord &t)
+{
+    Store::LedgerEntry e;
+    e.traceId = t.id;
+    e.atMs = t.startedMs;
+    e.day = Store::utcDay(t.startedMs);
+    e.keyId = t.keyId;
+    e.costUsd = 0.5;
+    return e;
+}
+
+QStringList journalFiles(const QString &folder)
+{
+    return QDir(folder).entryList({QStringLiteral("ledger-journal-*.bin")}, QDir::Files, QDir::Name);
+}
+
+} // namespace
+
+class TestStoreWriter : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Only flush() commits (a test seam that holds back the writer's own group commits), so which
+    // batch closes a file does not depend on the writer thread's timing.
+    void initTestCase() { qputenv("AILE_TEST_COMMIT_DELAY_MS", "600000"); }
+    void cleanupTestCase() { qunsetenv("AILE_TEST_COMMIT_DELAY_MS"); }
+
+    void oneJournalFileServesManyCommits()
+    {
+        QTemporaryDir dir;
+        Store::StoreWriter writer(dir.filePath(QStringLiteral("aile.db")));
+        QString error;
+        QVERIFY2(writer.start(&error), qPrintable(error));
+        for (int n = 0; n < 20; ++n) {
+            const Store::TraceRecord t = trace(n);
+            writer.enqueue(t, {charge(t)});
+            writer.flush();   // a group commit each
+        }
+        QCOMPARE(writer.committed(), 20);
+        // The file in use and the next one, opened ahead: no file made and removed per commit.
+        QCOMPARE(journalFiles(dir.path()),
+                 QStringList({QStringLiteral("ledger-journal-000001.bin"), QStringLiteral("ledger-journal-000002.bin")}));
+        writer.stop();
+        QVERIFY(journalFiles(dir.path()).isEmpty());   // a clean stop: nothing left to replay
+        Store::Store store(dir.filePath(QStringLiteral("aile.db")));
+        QVERIFY(store.open(nullptr));
+        QCOMPARE(store.ledger(Store::utcDay(trace(0).startedMs)).size(), 20);
+    }
+
+    void aFullFileIsClosedAndRemovedOnceCommitted()
+    {
+        QTemporaryDir dir;
+        Store::StoreWriter writer(dir.filePath(QStringLiteral("aile.db")));
+        QVERIFY(writer.start(nullptr));
+        qint64 written = 0;
+        int n = 0;
+        while (written < Store::LedgerJournal::RotateBytes) {
+            const Store::TraceRecord t = trace(n++);
+            written += Store::LedgerJournal::line(t, {charge(t)}).size();
+            writer.enqueue(t, {charge(t)});
+        }
+        writer.flush();
+        QCOMPARE(writer.committed(), n);
+        // The full file went with the batch; the next one is in use, empty.
+        QCOMPARE(journalFiles(dir.path()), QStringList({QStringLiteral("ledger-journal-000002.bin")}));
+        QCOMPARE(QFileInfo(dir.filePath(QStringLiteral("ledger-journal-000002.bin"))).size(), 0);
+        writer.stop();
+        QVERIFY(journalFiles(dir.path()).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStoreWriter)
+#include "TestStoreWriter.moc"
