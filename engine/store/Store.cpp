@@ -426,7 +426,10 @@ bool Store::announceStateChange()
 bool Store::inTransaction(const std::function<bool()> &work)
 {
     QSqlDatabase d = db(m_connection);
-    if (!d.transaction())
+    // SQLite: take the write lock at BEGIN. A deferred transaction that reads and then writes
+    // while the store writer commits gets "database is locked" at once, without waiting out the
+    // busy timeout (the snapshot it read is stale); IMMEDIATE waits for the writer instead.
+    if (!isShared() ? !QSqlQuery(d).exec(QStringLiteral("BEGIN IMMEDIATE")) : !d.transaction())
         return false;
     if (!work()) {
         d.rollback();
