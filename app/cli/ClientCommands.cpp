@@ -53,8 +53,12 @@ int runTraces(const QStringList &arguments)
     }
     const QJsonArray data = QJsonDocument::fromJson(body).object().value(QLatin1String("data")).toArray();
     out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
-               .arg(QStringLiteral("time"), -19).arg(QStringLiteral("status"), 6).arg(QStringLiteral("model"), -32)
-               .arg(QStringLiteral("sharer"), -18).arg(QStringLiteral("tries"), 5).arg(QStringLiteral("tokens in/out"), 14)
+               .arg(QStringLiteral("time"), -19)
+               .arg(QStringLiteral("status"), 6)
+               .arg(QStringLiteral("model"), -32)
+               .arg(QStringLiteral("sharer"), -18)
+               .arg(QStringLiteral("tries"), 5)
+               .arg(QStringLiteral("tokens in/out"), 14)
                .arg(QStringLiteral("cost $"));
     for (const QJsonValue &v : data) {
         const QJsonObject t = v.toObject();
@@ -67,8 +71,7 @@ int runTraces(const QStringList &arguments)
                    .arg(served.isEmpty() ? t.value(QLatin1String("modelAsked")).toString() : served, -32)
                    .arg(t.value(QLatin1String("sharerName")).toString(), -18)
                    .arg(t.value(QLatin1String("attempts")).toInt(), 5)
-                   .arg(QStringLiteral("%1/%2").arg(qint64(t.value(QLatin1String("inputTokens")).toDouble()))
-                            .arg(qint64(t.value(QLatin1String("outputTokens")).toDouble())), 14)
+                   .arg(QStringLiteral("%1/%2").arg(qint64(t.value(QLatin1String("inputTokens")).toDouble())).arg(qint64(t.value(QLatin1String("outputTokens")).toDouble())), 14)
                    .arg(t.value(QLatin1String("costUsd")).toDouble(), 0, 'f', 6);
     }
     return 0;
@@ -145,15 +148,12 @@ int runSharers(const QStringList &arguments)
         return 0;
     }
     const QJsonObject root = QJsonDocument::fromJson(body).object();
-    out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("#"), 3).arg(QStringLiteral("handle"), -17)
-               .arg(QStringLiteral("name"), -20).arg(QStringLiteral("$/Mtok in/out"), -16).arg(QStringLiteral("tested"), -6)
-               .arg(QStringLiteral("state"));
+    out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("#"), 3).arg(QStringLiteral("handle"), -17).arg(QStringLiteral("name"), -20).arg(QStringLiteral("$/Mtok in/out"), -16).arg(QStringLiteral("tested"), -6).arg(QStringLiteral("state"));
     for (const QJsonValue &v : root.value(QLatin1String("data")).toArray()) {
         const QJsonObject o = v.toObject();
         const bool available = o.value(QLatin1String("available")).toBool();
         const QString price = o.contains(QLatin1String("inputPrice"))
-                                  ? QStringLiteral("%1/%2").arg(o.value(QLatin1String("inputPrice")).toDouble(), 0, 'g', 4)
-                                        .arg(o.value(QLatin1String("outputPrice")).toDouble(), 0, 'g', 4)
+                                  ? QStringLiteral("%1/%2").arg(o.value(QLatin1String("inputPrice")).toDouble(), 0, 'g', 4).arg(o.value(QLatin1String("outputPrice")).toDouble(), 0, 'g', 4)
                                   : QStringLiteral("-");
         QString state = available ? (o.value(QLatin1String("deadKey")).toBool() ? QStringLiteral("dead key (last)") : QStringLiteral("available"))
                                   : QStringLiteral("unavailable: ") + o.value(QLatin1String("reason")).toString();
@@ -227,7 +227,6 @@ int runConfig(const QStringList &arguments)
     return 2;
 }
 
-
 QString money(const QJsonValue &v)
 {
     return v.isDouble() ? QString::number(v.toDouble(), 'g', 6) : QStringLiteral("?");
@@ -295,9 +294,9 @@ int runCatalog(const QStringList &arguments)
                    .arg(QStringLiteral("SOURCE"));
         for (const QJsonValue &v : QJsonDocument::fromJson(body).object().value(QLatin1String("models")).toArray()) {
             const QJsonObject m = v.toObject();
-            const QString mark = m.value(QLatin1String("overridden")).toBool() ? QStringLiteral("*")
+            const QString mark = m.value(QLatin1String("overridden")).toBool()  ? QStringLiteral("*")
                                  : m.value(QLatin1String("estimated")).toBool() ? QStringLiteral("~")
-                                                                                 : QString();
+                                                                                : QString();
             out << QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
                        .arg(QString(m.value(QLatin1String("provider")).toString() + QLatin1Char('/') + m.value(QLatin1String("id")).toString() + mark), -44)
                        .arg(money(m.value(QLatin1String("input"))), 9)
@@ -306,7 +305,7 @@ int runCatalog(const QStringList &arguments)
                        .arg(money(m.value(QLatin1String("cacheWrite"))), 9)
                        .arg(qint64(m.value(QLatin1String("contextWindow")).toDouble()), 9)
                        .arg(m.value(QLatin1String("overridden")).toBool() ? QStringLiteral("your override")
-                                                                           : m.value(QLatin1String("sourceDate")).toString());
+                                                                          : m.value(QLatin1String("sourceDate")).toString());
         }
         out << "USD per million tokens. * your override, ~ estimated (no published figure at hand)." << Qt::endl;
         return 0;
@@ -491,8 +490,7 @@ int runKeys(const QStringList &arguments)
         out << body << Qt::endl;
         return 0;
     }
-    out << QStringLiteral("%1  %2  %3  %4  %5\n").arg(QStringLiteral("id"), -14).arg(QStringLiteral("name"), -24)
-               .arg(QStringLiteral("prefix"), -14).arg(QStringLiteral("state"), -8).arg(QStringLiteral("spent today $"));
+    out << QStringLiteral("%1  %2  %3  %4  %5\n").arg(QStringLiteral("id"), -14).arg(QStringLiteral("name"), -24).arg(QStringLiteral("prefix"), -14).arg(QStringLiteral("state"), -8).arg(QStringLiteral("spent today $"));
     for (const QJsonValue &v : QJsonDocument::fromJson(body).object().value(QLatin1String("keys")).toArray()) {
         const QJsonObject k = v.toObject();
         out << QStringLiteral("%1  %2  %3  %4  %5\n")
@@ -504,7 +502,6 @@ int runKeys(const QStringList &arguments)
     }
     return 0;
 }
-
 
 int runDryRun(const QStringList &arguments)
 {
@@ -586,10 +583,11 @@ int runDryRun(const QStringList &arguments)
                        .arg(s.value(QLatin1String("handle")).toString())
                        .arg(s.value(QLatin1String("name")).toString(), -20)
                        .arg(s.value(QLatin1String("quoteUsd")).isDouble() ? QStringLiteral("$%1").arg(s.value(QLatin1String("quoteUsd")).toDouble(), 0, 'f', 6)
-                                                                         : QStringLiteral("unquotable"))
+                                                                          : QStringLiteral("unquotable"))
                        .arg(s.value(QLatin1String("tested")).toBool() ? QStringLiteral("tested") : QStringLiteral("untested"))
-                       .arg(s.value(QLatin1String("first")).toBool() ? QStringLiteral("  <- first")
-                            : s.value(QLatin1String("tiedWithFirst")).toBool() ? QStringLiteral("  (tied with the first)") : QString());
+                       .arg(s.value(QLatin1String("first")).toBool()           ? QStringLiteral("  <- first")
+                            : s.value(QLatin1String("tiedWithFirst")).toBool() ? QStringLiteral("  (tied with the first)")
+                                                                               : QString());
         }
         if (const int more = t.value(QLatin1String("more")).toInt())
             out << "  … and " << more << " more\n";

@@ -114,8 +114,7 @@ bool readFileOrStdin(const QString &path, QString *text, QString *error)
 
 QString errorMessageOf(const QByteArray &body)
 {
-    return QJsonDocument::fromJson(body).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString(
-        QString::fromUtf8(body));
+    return QJsonDocument::fromJson(body).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString(QString::fromUtf8(body));
 }
 
 } // namespace Aile::Cli

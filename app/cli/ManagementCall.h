@@ -13,7 +13,7 @@ struct Connection
 {
     QString base;
     QString token;
-    QString tokenSource;   // where the token came from, or where it was looked for when none was found
+    QString tokenSource; // where the token came from, or where it was looked for when none was found
 };
 
 /// --url, --admin-token-file, --data-dir and --json, shared by every command that talks to an engine.

@@ -11,7 +11,6 @@
 #include <QtCore/QTextStream>
 #include <QtCore/QUrl>
 
-
 namespace Aile::Cli {
 
 namespace {
@@ -195,15 +194,15 @@ int runConnect(const QStringList &arguments)
         ids << ClientSnippets::id(t);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "The settings that point a tool at the proxy, as the desktop app's Connect a tool dialog shows them.\n"
-        "  aile connect TOOL [--new-key NAME | --key-file FILE] [--model PROVIDER/MODEL] [--own-login]\n"
-        "  aile connect TOOL --apply [--dry-run] [same options]   write them into the tool's own settings file\n"
-        "  aile connect TOOL --undo [--dry-run]                   put that file back as it was before Aile\n"
-        "TOOL: %1. Without --model, a model one of your sharers offers on a wire the tool speaks.\n"
-        "--apply (claude-code, codex, opencode) shows the change first (the key masked), keeps a backup beside the\n"
-        "file (FILE.aile-backup) and changes only Aile's own part; the file then holds your key in full.\n"
-        "The engine keeps only a hash of each key: make one here with --new-key (shown in the settings, once),\n"
-        "or give the one you kept with --key-file (- reads stdin) or $AILE_KEY.")
+                                         "The settings that point a tool at the proxy, as the desktop app's Connect a tool dialog shows them.\n"
+                                         "  aile connect TOOL [--new-key NAME | --key-file FILE] [--model PROVIDER/MODEL] [--own-login]\n"
+                                         "  aile connect TOOL --apply [--dry-run] [same options]   write them into the tool's own settings file\n"
+                                         "  aile connect TOOL --undo [--dry-run]                   put that file back as it was before Aile\n"
+                                         "TOOL: %1. Without --model, a model one of your sharers offers on a wire the tool speaks.\n"
+                                         "--apply (claude-code, codex, opencode) shows the change first (the key masked), keeps a backup beside the\n"
+                                         "file (FILE.aile-backup) and changes only Aile's own part; the file then holds your key in full.\n"
+                                         "The engine keeps only a hash of each key: make one here with --new-key (shown in the settings, once),\n"
+                                         "or give the one you kept with --key-file (- reads stdin) or $AILE_KEY.")
                                          .arg(ids.join(QStringLiteral(", "))));
     parser.addHelpOption();
     addConnectionOptions(parser);
@@ -292,7 +291,8 @@ int runConnect(const QStringList &arguments)
     const QList<ClientSnippets::Block> blocks = ownLogin ? ClientSnippets::ownLoginBlocks(*tool, c.base, key, model)
                                                          : ClientSnippets::blocks(*tool, c.base, key, model);
     for (const ClientSnippets::Block &b : blocks)
-        out << "\n# " << b.caption << "\n" << b.code << (b.code.endsWith(QLatin1Char('\n')) ? "" : "\n");
+        out << "\n# " << b.caption << "\n"
+            << b.code << (b.code.endsWith(QLatin1Char('\n')) ? "" : "\n");
     out.flush();
     return 0;
 }

@@ -54,10 +54,10 @@ int runUsage(const QStringList &arguments)
     for (const Store::SharerUsage *plan : u.plansOn(today))
         parts << QStringLiteral("%1 served %2 of list-price usage").arg(plan->name, dollars(plan->listValueUsd.value(today)));
     parts << QStringLiteral("API keys cost %1").arg(dollars(u.spentOn(today)));
-    out << parts.join(QStringLiteral("; ")) << Qt::endl << Qt::endl;
+    out << parts.join(QStringLiteral("; ")) << Qt::endl
+        << Qt::endl;
 
-    out << QStringLiteral("%1  %2  %3  %4\n").arg(QStringLiteral("sharer"), -32).arg(QStringLiteral("kind"), -12)
-               .arg(QStringLiteral("spent"), 10).arg(QStringLiteral("list value"), 12);
+    out << QStringLiteral("%1  %2  %3  %4\n").arg(QStringLiteral("sharer"), -32).arg(QStringLiteral("kind"), -12).arg(QStringLiteral("spent"), 10).arg(QStringLiteral("list value"), 12);
     for (const Store::SharerUsage &s : u.sharers)
         out << QStringLiteral("%1  %2  %3  %4  (%5 requests)\n")
                    .arg(s.name.left(32), -32)
@@ -65,13 +65,14 @@ int runUsage(const QStringList &arguments)
                    .arg(dollars(s.totalSpent()), 10)
                    .arg(s.subscription ? dollars(s.totalListValue()) : QStringLiteral("-"), 12)
                    .arg(s.totalRequests());
-    out << Qt::endl << QStringLiteral("%1  %2  %3  %4\n").arg(QStringLiteral("day"), -10).arg(QStringLiteral("spent"), 10)
-               .arg(QStringLiteral("plans at list"), 15).arg(QStringLiteral("requests"), 8);
+    out << Qt::endl
+        << QStringLiteral("%1  %2  %3  %4\n").arg(QStringLiteral("day"), -10).arg(QStringLiteral("spent"), 10).arg(QStringLiteral("plans at list"), 15).arg(QStringLiteral("requests"), 8);
     for (int d = 0; d < u.days.size(); ++d)
-        out << QStringLiteral("%1  %2  %3  %4\n").arg(u.days.at(d), -10).arg(dollars(u.spentOn(d)), 10)
-                   .arg(dollars(u.listValueOn(d)), 15).arg(u.requestsOn(d), 8);
-    out << Qt::endl << "Budgets and spend limits count the money spent only; a plan's list-price value is what its usage "
-                       "would have cost on an API key." << Qt::endl;
+        out << QStringLiteral("%1  %2  %3  %4\n").arg(u.days.at(d), -10).arg(dollars(u.spentOn(d)), 10).arg(dollars(u.listValueOn(d)), 15).arg(u.requestsOn(d), 8);
+    out << Qt::endl
+        << "Budgets and spend limits count the money spent only; a plan's list-price value is what its usage "
+           "would have cost on an API key."
+        << Qt::endl;
     return 0;
 }
 

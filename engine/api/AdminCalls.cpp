@@ -22,7 +22,7 @@ void AdminCalls::handle(const ManagementRequest &request, const ManagementReply 
     qCInfo(lcAdminCalls) << "stopping: asked through POST /admin/shutdown";
     reply(202, QJsonObject{{QStringLiteral("stopping"), true},
                            {QStringLiteral("message"), QStringLiteral("the engine stops now and closes its port")}});
-    shutdown();   // queued by the engine, so this answer leaves first
+    shutdown(); // queued by the engine, so this answer leaves first
 }
 
 } // namespace Aile::Api

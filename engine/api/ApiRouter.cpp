@@ -189,7 +189,8 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     if (!doc.isObject()) {
         refuse(req.body.isEmpty() ? QStringLiteral("the request has no body; send a JSON object")
                                   : QStringLiteral("the body is not a JSON object (%1 at byte %2); send valid JSON")
-                                        .arg(parseError.errorString()).arg(parseError.offset));
+                                        .arg(parseError.errorString())
+                                        .arg(parseError.offset));
         return;
     }
     // The planner reads the body, the session, the key and the chain, and prepares what is sent;

@@ -8,7 +8,6 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QUrl>
 
-
 namespace Aile::Api {
 namespace {
 

@@ -35,17 +35,20 @@ void usageCharts(const Clock &clock, const State::KeyBook &keys, Store::Store *s
     Charts::ChartAsk ask;
     if (!readBounded(req, QStringLiteral("minutes"), 1, ChartMaxMinutes, ask.minutes))
         return reply(400, managementError(QStringLiteral("minutes must be a whole number from 1 to %1, such as minutes=60 (the requests "
-                                                         "of the last hour)").arg(ChartMaxMinutes)));
+                                                         "of the last hour)")
+                                              .arg(ChartMaxMinutes)));
     if (!readBounded(req, QStringLiteral("days"), 1, ChartMaxDays, ask.days))
         return reply(400, managementError(QStringLiteral("days must be a whole number of days from 1 to %1, such as days=14 (the last "
-                                                         "14 UTC days, today included)").arg(ChartMaxDays)));
+                                                         "14 UTC days, today included)")
+                                              .arg(ChartMaxDays)));
     ask.now = clock.nowMs();
     if (req.hasQuery(QStringLiteral("now"))) {
         bool ok = false;
         ask.now = req.queryValue(QStringLiteral("now")).toLongLong(&ok);
         if (!ok || ask.now <= 0)
             return reply(400, managementError(QStringLiteral("now must be a time in milliseconds since 1970 (UTC), such as now=%1; "
-                                                             "leave it out for the engine's clock").arg(clock.nowMs())));
+                                                             "leave it out for the engine's clock")
+                                                  .arg(clock.nowMs())));
     }
     QHash<QString, QString> keyNames;
     for (const Keys::ApiKey &k : keys.keys)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "UsageApi.h"   // the other usage endpoint: the same services, declared there
+#include "UsageApi.h" // the other usage endpoint: the same services, declared there
 
 namespace Aile::Api {
 

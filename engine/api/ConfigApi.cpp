@@ -33,8 +33,8 @@ void ConfigApi::accountRouting(const ManagementRequest &req, const ManagementRep
     // appended after the models a request names (the chain is cut to three).
     auto current = [this] {
         return QJsonObject{{QStringLiteral("default_model"), m_routing.value(QLatin1String("default_model")).isString()
-                                                                  ? m_routing.value(QLatin1String("default_model"))
-                                                                  : QJsonValue(QJsonValue::Null)},
+                                                                 ? m_routing.value(QLatin1String("default_model"))
+                                                                 : QJsonValue(QJsonValue::Null)},
                            {QStringLiteral("fallback_models"), m_routing.value(QLatin1String("fallback_models")).toArray()}};
     };
     if (req.method == "GET")
@@ -86,8 +86,7 @@ void ConfigApi::importConfig(const ManagementRequest &req, const ManagementReply
             return reply(400, managementError(QStringLiteral("sharer %1: %2; nothing was imported").arg(s.handle, bad)));
     }
     QStringList notes;
-    const Config::Problems problems
-        = Config::validate(cfg, Config::Baseline{m_sharers.catalog, m_sharers.sharers, m_keys.keys}, Config::UnknownKey::Note, &notes);
+    const Config::Problems problems = Config::validate(cfg, Config::Baseline{m_sharers.catalog, m_sharers.sharers, m_keys.keys}, Config::UnknownKey::Note, &notes);
     if (!problems.isEmpty()) {
         QJsonArray list;
         for (const Config::Problem &p : problems) {

@@ -66,7 +66,7 @@ QJsonObject targetJson(const Routing::Target &t)
                     {QStringLiteral("more"), qMax(0, int(t.candidates.size()) - DryRunMaxListed)}};
     if (!t.calls.isEmpty())
         out.insert(QStringLiteral("calls"), t.calls);
-    if (t.translated())   // "messages->chat": the request is rewritten for this target's wire
+    if (t.translated()) // "messages->chat": the request is rewritten for this target's wire
         out.insert(QStringLiteral("translated"), t.translation);
     if (!t.refusal.isEmpty())
         // A route's target refused before any sharer is asked; the route moves on to its next target.

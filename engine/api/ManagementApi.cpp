@@ -38,7 +38,7 @@ bool ManagementRequest::hasQuery(const QString &name) const
 QString credentialStoreOf(const QString &credentialRef)
 {
     if (credentialRef == Catalog::Sharer::ClientLoginRef())
-        return QStringLiteral("client");   // the requesting tool's own login: nothing stored
+        return QStringLiteral("client"); // the requesting tool's own login: nothing stored
     const std::optional<Secrets::Reference> ref = Secrets::Reference::parse(credentialRef);
     if (!ref)
         return QStringLiteral("none");

@@ -73,7 +73,7 @@ QJsonObject ManagementKeys::keyJson(const Keys::ApiKey &key) const
                        {QStringLiteral("routing"), key.routing},
                        {QStringLiteral("routes"), key.routes},
                        {QStringLiteral("spentTodayUsd"), spent},
-                       {QStringLiteral("listValueTodayUsd"), m_spend.listValue(day, key.id)},   // on plans, not spent
+                       {QStringLiteral("listValueTodayUsd"), m_spend.listValue(day, key.id)}, // on plans, not spent
                        {QStringLiteral("routeSpend"), routeSpend}};
 }
 

@@ -7,7 +7,7 @@ class Clock;
 namespace State {
 struct KeyBook;
 struct SharerBook;
-}
+} // namespace State
 namespace Store {
 class Store;
 }

@@ -58,13 +58,13 @@ void RouteTemplateApi::suggest(const ManagementRequest &req, const ManagementRep
     {
         QString provider;
         QString id;
-        std::optional<double> price;   // the cheapest sharer's rates (comparison on input+output), else list
+        std::optional<double> price; // the cheapest sharer's rates (comparison on input+output), else list
     };
     QList<Found> found;
     QJsonArray ambiguous, skipped;
     for (const Catalog::ProviderInfo &p : book.catalog.providers()) {
         if (p.selfHosted)
-            continue;   // self-hosted capacity is never added
+            continue; // self-hosted capacity is never added
         QString exact;
         for (const Catalog::ModelInfo *m : book.catalog.modelsOf(p.id)) {
             QStringList names{m->id};

@@ -29,7 +29,8 @@ bool SharerEditApi::handle(const ManagementRequest &req, QObject *context, const
         reply(404, managementError(QStringLiteral("no sharer %1; GET /sharers lists them").arg(QString::fromUtf8(parts.at(1)))));
         return true;
     }
-    const QByteArray call = parts.size() == 2 ? req.method : parts.size() == 3 ? req.method + ' ' + parts.at(2) : QByteArray();
+    const QByteArray call = parts.size() == 2 ? req.method : parts.size() == 3 ? req.method + ' ' + parts.at(2)
+                                                                               : QByteArray();
     if (call == "GET") {
         QJsonObject o = s->toJson();
         o.insert(QStringLiteral("credentialAvailable"), m_sharers.credentials.contains(handle));
@@ -66,7 +67,7 @@ bool SharerEditApi::handle(const ManagementRequest &req, QObject *context, const
         else
             m_verifier->testModel(handle, model, done);
     } else {
-        return false;   // not a sharer call: the API's 404 names it
+        return false; // not a sharer call: the API's 404 names it
     }
     return true;
 }
@@ -125,7 +126,7 @@ void SharerEditApi::save(const QString &handle, const QJsonObject &body, QObject
             m_sharers.credentials.insert(saved.handle, value);
             m_sharers.credentialErrors.remove(saved.handle);
         } else if (wasRead) {
-            m_sharers.credentials.remove(saved.handle);   // the old reference's secret is not this one's
+            m_sharers.credentials.remove(saved.handle); // the old reference's secret is not this one's
         }
         m_sharers.noteCredentialBinding(saved, newCredential);
         auto answer = [this, reply, saved] {

@@ -33,7 +33,7 @@ public:
     /// and probes (null: none); secrets: where a given secret goes (null: none can be given);
     /// adminTokenRef: the engine's own reference, which a sharer may not name.
     SharerEditApi(State::SharerBook &sharers, Store::Store *store, Health::HealthBook *health, Dispatch::Verifier *verifier,
-                Secrets::SecretStore *secrets, const QString &adminTokenRef)
+                  Secrets::SecretStore *secrets, const QString &adminTokenRef)
         : m_sharers(sharers), m_store(store), m_health(health), m_verifier(verifier), m_secrets(secrets), m_adminTokenRef(adminTokenRef)
     {
     }

@@ -74,7 +74,7 @@ void SharerListApi::list(const ManagementRequest &req, const ManagementReply &re
         if (!p)
             return reply(400, managementError(QStringLiteral("unknown provider %1").arg(provider)));
         // The planner's first target for a one-line request naming the model: the request order by construction.
-        const Wire::Endpoint endpoint = p->speaks(QStringLiteral("chat")) ? Wire::Endpoint::ChatCompletions
+        const Wire::Endpoint endpoint = p->speaks(QStringLiteral("chat"))       ? Wire::Endpoint::ChatCompletions
                                         : p->speaks(QStringLiteral("messages")) ? Wire::Endpoint::Messages
                                                                                 : Wire::Endpoint::Responses;
         const QJsonObject body = Routing::RequestPlanner::oneLinePrompt(provider + QLatin1Char('/') + model);
@@ -139,7 +139,7 @@ void SharerListApi::list(const ManagementRequest &req, const ManagementReply &re
         QList<QJsonObject> list;
         for (const QJsonValue &v : rows)
             list.append(v.toObject());
-        const QString key = sort == QLatin1String("name") ? QStringLiteral("name")
+        const QString key = sort == QLatin1String("name")    ? QStringLiteral("name")
                             : sort == QLatin1String("speed") ? QStringLiteral("ttfbMs")
                                                              : QStringLiteral("quoteUsd");
         std::stable_sort(list.begin(), list.end(), [&](const QJsonObject &a, const QJsonObject &b) {

@@ -10,7 +10,7 @@ struct SharerBook;
 namespace Health {
 class HealthBook;
 class QuotaBook;
-}
+} // namespace Health
 namespace Routing {
 class RequestPlanner;
 }

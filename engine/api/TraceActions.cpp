@@ -74,8 +74,7 @@ void TraceActions::act(const Services &services, const QString &traceId, const Q
         if (!services.health)
             return reply(503, managementError(QStringLiteral("the engine keeps no health book")));
         const QString was = services.health->clearCooldown(handle);
-        return finish(true, was.isEmpty() ? QStringLiteral("%1 was not cooling down").arg(name)
-                                          : QStringLiteral("%1 is back in selection (it was cooling: %2)").arg(name, was),
+        return finish(true, was.isEmpty() ? QStringLiteral("%1 was not cooling down").arg(name) : QStringLiteral("%1 is back in selection (it was cooling: %2)").arg(name, was),
                       {{QStringLiteral("cleared"), !was.isEmpty()}});
     }
     if (!services.verifier)

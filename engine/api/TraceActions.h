@@ -10,14 +10,14 @@ struct SharerBook;
 namespace Store {
 class Store;
 class TraceSink;
-}
+} // namespace Store
 namespace Health {
 class HealthBook;
 }
 namespace Dispatch {
 class Verifier;
 }
-}
+} // namespace Aile
 
 namespace Aile::Api {
 
@@ -45,7 +45,8 @@ public:
         Dispatch::Verifier *verifier;
     };
 
-    explicit TraceActions(const Services &services) : m_services(services) {}
+    explicit TraceActions(const Services &services)
+        : m_services(services) { }
     static bool handles(const QByteArray &path);
     /// context: the caller's lifetime (the exchange); the reply is dropped when it is gone.
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;

@@ -13,7 +13,8 @@ Q_LOGGING_CATEGORY(lcTraceStream, "aile.engine.api.stream")
 
 namespace Aile::Api {
 
-TraceStream::TraceStream(Store::TraceSink *sink, QObject *parent) : QObject(parent), m_keepAlive(new QTimer(this))
+TraceStream::TraceStream(Store::TraceSink *sink, QObject *parent)
+    : QObject(parent), m_keepAlive(new QTimer(this))
 {
     connect(sink, &Store::TraceSink::tracesRecorded, this, &TraceStream::publish);
     m_keepAlive->setInterval(KeepAliveMs);

@@ -34,8 +34,8 @@ class TraceStream : public QObject
     Q_OBJECT
 public:
     static constexpr int MaxSubscribers = 8;
-    static constexpr int MaxQueuedBatches = 50;   // about five seconds of batches
-    static constexpr int KeepAliveMs = 15'000;     // a comment line, so idle proxies do not cut the stream
+    static constexpr int MaxQueuedBatches = 50; // about five seconds of batches
+    static constexpr int KeepAliveMs = 15'000;  // a comment line, so idle proxies do not cut the stream
 
     explicit TraceStream(Store::TraceSink *sink, QObject *parent = nullptr);
     ~TraceStream() override;
@@ -60,7 +60,7 @@ private:
     {
         QPointer<Http::HttpExchange> exchange;
         QList<Queued> queued;
-        int skipped = 0;   // traces dropped since the subscriber fell behind
+        int skipped = 0; // traces dropped since the subscriber fell behind
     };
     void publish(const QList<Store::TraceRecord> &traces);
     void flush(Subscriber &subscriber);

@@ -25,7 +25,8 @@ void usageSpend(const Clock &clock, const State::KeyBook &keys, Store::Store *st
         days = req.queryValue(QStringLiteral("days")).toInt(&ok);
         if (!ok || days < 1 || days > MaxDays)
             return reply(400, managementError(QStringLiteral("days must be a whole number of days from 1 to %1, such as days=14 "
-                                                             "(the last 14 UTC days, today included)").arg(MaxDays)));
+                                                             "(the last 14 UTC days, today included)")
+                                                  .arg(MaxDays)));
     }
     QString keyId;
     if (const QString asked = req.queryValue(QStringLiteral("key")); !asked.isEmpty()) {
@@ -73,7 +74,7 @@ void UsageApi::listTraces(const ManagementRequest &req, QObject *context, const 
     q.sharer = req.queryValue(QStringLiteral("sharer"));
     q.status = req.queryValue(QStringLiteral("status")).toInt();
     q.text = req.queryValue(QStringLiteral("q"));
-    if (!m_store || !m_traces)   // an engine without a store has recorded nothing
+    if (!m_store || !m_traces) // an engine without a store has recorded nothing
         return reply(200, QJsonObject{{QStringLiteral("object"), QStringLiteral("list")}, {QStringLiteral("data"), QJsonArray()}, {QStringLiteral("total"), 0}});
     // A request that just finished is in the answer: read once the writer has committed it.
     QPointer<QObject> guard(context);

@@ -10,8 +10,8 @@ struct KeyBook;
 namespace Store {
 class Store;
 class TraceSink;
-}
-}
+} // namespace Store
+} // namespace Aile
 
 namespace Aile::Api {
 

@@ -13,7 +13,7 @@ struct Charge
 {
     double costUsd = 0;
     double absorbedUsd = 0;
-    bool subscription = false;   // served on a plan: nothing spent, listValueUsd its worth (PlanValue.h)
+    bool subscription = false; // served on a plan: nothing spent, listValueUsd its worth (PlanValue.h)
     double listValueUsd = 0;
 };
 
@@ -34,8 +34,8 @@ struct ChargeTo
 {
     QString traceId;
     QString keyId;
-    QString route;    // the route its target belongs to, if any
-    QString target;   // what the target calls (a route target's spend), else provider/model
+    QString route;  // the route its target belongs to, if any
+    QString target; // what the target calls (a route target's spend), else provider/model
     QString sharer;
 };
 

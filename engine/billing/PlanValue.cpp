@@ -9,7 +9,7 @@ void valueOnPlan(Charge &charge, const Wire::Usage &usage, const Catalog::Sharer
         return;
     charge.subscription = true;
     charge.costUsd = 0;
-    charge.absorbedUsd = 0;   // a cost cap binds money spent; nothing was
+    charge.absorbedUsd = 0; // a cost cap binds money spent; nothing was
     if (!usage.known()) {
         charge.listValueUsd = quoteUsd.value_or(0);
         return;

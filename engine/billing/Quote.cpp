@@ -52,12 +52,15 @@ double costOf(const Rates &rates, qint64 inputTokens, qint64 outputTokens, qint6
 QString implausibleUsage(const Wire::Usage &usage, const Catalog::ModelInfo *model)
 {
     if (!model || model->contextWindow <= 0)
-        return {};   // the catalogue cannot say; the meter's own range check still holds
+        return {}; // the catalogue cannot say; the meter's own range check still holds
     const qint64 limit = model->contextWindow + qMax<qint64>(0, model->maxOutput);
     if (usage.totalTokens() <= limit)
         return {};
     return QStringLiteral("%1 tokens reported, more than %2's context window (%3) and output cap (%4) allow")
-        .arg(usage.totalTokens()).arg(model->id).arg(model->contextWindow).arg(model->maxOutput);
+        .arg(usage.totalTokens())
+        .arg(model->id)
+        .arg(model->contextWindow)
+        .arg(model->maxOutput);
 }
 
 qint64 estimatePromptTokens(const QByteArray &body)

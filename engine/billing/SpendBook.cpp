@@ -60,7 +60,7 @@ double SpendBook::listValue(const QString &day, const QString &keyId) const
 void SpendBook::add(const Store::LedgerEntry &e)
 {
     if (e.day != m_day)
-        load(e.day);   // a new day: what the store holds for it, then this entry
+        load(e.day); // a new day: what the store holds for it, then this entry
     m_listValues[e.keyId] += e.listValueUsd;
     m_sums[slot(e.keyId, {}, {})] += e.costUsd;
     if (!e.route.isEmpty()) {

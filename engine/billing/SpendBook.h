@@ -44,7 +44,7 @@ private:
     const Clock *m_clock = nullptr;
     mutable QString m_day;
     mutable QHash<QString, double> m_sums;
-    mutable QHash<QString, double> m_listValues;   // per key
+    mutable QHash<QString, double> m_listValues; // per key
 };
 
 } // namespace Aile::Billing

@@ -113,8 +113,8 @@ QJsonObject ModelInfo::toJson() const
                   {QStringLiteral("estimated"), estimated}};
     if (longContextThreshold > 0)
         o.insert(QStringLiteral("longContext"), QJsonObject{{QStringLiteral("threshold"), longContextThreshold},
-                                                           {QStringLiteral("input"), longInput},
-                                                           {QStringLiteral("output"), longOutput}});
+                                                            {QStringLiteral("input"), longInput},
+                                                            {QStringLiteral("output"), longOutput}});
     else
         o.insert(QStringLiteral("longContext"), QJsonValue::Null);
     o.insert(QStringLiteral("capabilities"),

@@ -12,7 +12,9 @@
 namespace Aile::Catalog {
 
 /// Whether a provider trains on prompts sent through its API. Unknown fails closed.
-enum class DataPolicy { Unknown, Deny, Allow };
+enum class DataPolicy { Unknown,
+                        Deny,
+                        Allow };
 DataPolicy dataPolicyFromString(const QString &s);
 QString dataPolicyName(DataPolicy p);
 
@@ -36,7 +38,7 @@ struct ModelInfo
     std::optional<double> output;
     std::optional<double> cacheRead;
     std::optional<double> cacheWrite;
-    qint64 longContextThreshold = 0;   // 0: no long-context band
+    qint64 longContextThreshold = 0; // 0: no long-context band
     double longInput = 0;
     double longOutput = 0;
     qint64 contextWindow = 0;
@@ -46,7 +48,7 @@ struct ModelInfo
     QString source;
     QString sourceDate;
     bool estimated = false;
-    bool overridden = false;   // changed by the user
+    bool overridden = false; // changed by the user
 
     /// A list price to quote from: input and output, or input alone for a model that writes no
     /// tokens (embeddings, moderation).
@@ -59,11 +61,11 @@ struct ProviderInfo
 {
     QString id;
     QString name;
-    QSet<QString> wires;        // chat, responses, messages, embeddings, moderations, rerank
-    QString auth = QStringLiteral("bearer");   // or x-api-key
+    QSet<QString> wires;                     // chat, responses, messages, embeddings, moderations, rerank
+    QString auth = QStringLiteral("bearer"); // or x-api-key
     QString baseUrl;
     QString apiPath = QStringLiteral("/v1");
-    QHash<QString, QString> wirePaths;         // per-wire replacement of apiPath
+    QHash<QString, QString> wirePaths; // per-wire replacement of apiPath
     DataPolicy dataCollection = DataPolicy::Unknown;
     bool selfHosted = false;
     bool namespacedIds = false;

@@ -128,7 +128,8 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
     if (rawHandle.isEmpty()) {
         const QByteArray identity = (o.value(QLatin1String("provider")).toString() + QLatin1Char('\n')
                                      + o.value(QLatin1String("name")).toString() + QLatin1Char('\n')
-                                     + o.value(QLatin1String("baseUrl")).toString()).toUtf8();
+                                     + o.value(QLatin1String("baseUrl")).toString())
+                                        .toUtf8();
         s.handle = QLatin1Char('L') + QString::fromLatin1(QCryptographicHash::hash(identity, QCryptographicHash::Sha256).toHex().left(16));
     } else {
         s.handle = normalizeHandle(rawHandle);
@@ -161,7 +162,8 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
     // The tool's own login is an OAuth login of one of the two subscription services (docs/subscriptions.md).
     if (s.usesClientLogin() && (!s.isSubscription() || (s.provider != QLatin1String("claude") && s.provider != QLatin1String("codex"))))
         return fail(QStringLiteral("sharer %1: \"credential\": \"client\" (the requesting tool's own login) is for a \"kind\": \"subscription\" "
-                                   "sharer of provider claude (a Claude Pro/Max login) or codex (a ChatGPT login)").arg(s.handle));
+                                   "sharer of provider claude (a Claude Pro/Max login) or codex (a ChatGPT login)")
+                        .arg(s.handle));
     QString priceError;
     auto sheet = PriceSheet::fromJson(o.value(QLatin1String("price")), &priceError);
     if (!sheet)

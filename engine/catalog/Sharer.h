@@ -13,12 +13,17 @@ namespace Aile::Catalog {
 
 /// The provider id of a node-backed sharer: another Aile (a team server) that holds the
 /// credentials and is dialled with one of its own keys (docs/team.md "A team server as a sharer").
-inline QString nodeProvider() { return QStringLiteral("aile"); }
+inline QString nodeProvider()
+{
+    return QStringLiteral("aile");
+}
 
 /// How a sharer prices its tokens: at list, at a percentage of list, or its own quotes.
 struct PriceSheet
 {
-    enum class Mode { List, PercentOfList, Quotes };
+    enum class Mode { List,
+                      PercentOfList,
+                      Quotes };
     struct Quote
     {
         double input = 0;
@@ -26,7 +31,7 @@ struct PriceSheet
     };
     Mode mode = Mode::List;
     double percent = 100;
-    QHash<QString, Quote> quotes;   // model id → $/Mtok
+    QHash<QString, Quote> quotes; // model id → $/Mtok
     QJsonObject toJson() const;
     static std::optional<PriceSheet> fromJson(const QJsonValue &v, QString *error);
 };
@@ -35,21 +40,21 @@ struct PriceSheet
 /// here: credentialRef names where it lives ("env:NAME", "keychain:NAME", "file:NAME").
 struct Sharer
 {
-    QString handle;           // "L" + 16 lower-case hex
+    QString handle; // "L" + 16 lower-case hex
     QString name;
     QString provider;
-    QString baseUrl;          // empty: the provider's own
+    QString baseUrl; // empty: the provider's own
     QString credentialRef;
     // The (provider, base URL) the credential was entered for, as binding() gives it; set by the
     // store on every save (bindCredential), never taken from what a caller sends. Not in toJson():
     // exports and replies show needsKey instead.
     QString credentialFor;
-    QString kind = QStringLiteral("api-key");   // or subscription
+    QString kind = QStringLiteral("api-key"); // or subscription
     PriceSheet price;
-    QStringList models;       // empty: the provider's whole catalogue
-    QStringList tested;       // models that passed a test on this sharer
-    int slots = 0;            // concurrent requests; 0 = unbounded
-    std::optional<DataPolicy> dataCollection;   // unset: the provider's
+    QStringList models;                       // empty: the provider's whole catalogue
+    QStringList tested;                       // models that passed a test on this sharer
+    int slots = 0;                            // concurrent requests; 0 = unbounded
+    std::optional<DataPolicy> dataCollection; // unset: the provider's
     int priority = 0;
     int weight = 1;
     bool blocked = false;

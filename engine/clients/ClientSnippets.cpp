@@ -120,7 +120,7 @@ QList<ClientSnippets::Block> ClientSnippets::blocks(Tool tool, const QString &ba
     case Tool::ClaudeCode: {
         // Claude Code's bare names go to the claude provider; any other model is named in full.
         const QString other = model.startsWith(QLatin1String("claude/")) ? QString()
-                                                                          : QStringLiteral("export ANTHROPIC_MODEL=%1\n").arg(shellQuote(model));
+                                                                         : QStringLiteral("export ANTHROPIC_MODEL=%1\n").arg(shellQuote(model));
         out << Block{tr("Environment variables"),
                      QStringLiteral("export ANTHROPIC_BASE_URL=%1\n"
                                     "export ANTHROPIC_API_KEY=%2\n"
@@ -319,7 +319,7 @@ QList<ClientSnippets::Block> ClientSnippets::ownLoginBlocks(Tool tool, const QSt
     QList<Block> out;
     if (tool == Tool::ClaudeCode) {
         const QString other = model.startsWith(QLatin1String("claude/")) ? QString()
-                                                                          : QStringLiteral("export ANTHROPIC_MODEL=%1\n").arg(shellQuote(model));
+                                                                         : QStringLiteral("export ANTHROPIC_MODEL=%1\n").arg(shellQuote(model));
         out << Block{tr("Environment variables"),
                      QStringLiteral("export ANTHROPIC_BASE_URL=%1\n"
                                     "export ANTHROPIC_CUSTOM_HEADERS=%2\n"

@@ -11,9 +11,9 @@ namespace {
 
 struct Op
 {
-    char kind;   // ' ', '-', '+'
-    int a;       // line in before (for ' ' and '-')
-    int b;       // line in after (for ' ' and '+')
+    char kind; // ' ', '-', '+'
+    int a;     // line in before (for ' ' and '-')
+    int b;     // line in after (for ' ' and '+')
 };
 
 QStringList linesOf(const QString &text)
@@ -49,7 +49,7 @@ QList<Op> script(const QStringList &a, const QStringList &b)
         if (i < n && j < m && a.at(i) == b.at(j)) {
             ops.append({' ', i++, j++});
         } else if (i < n && (j >= m || at(i + 1, j) >= at(i, j + 1))) {
-            ops.append({'-', i++, j});   // removals first, as diff -u shows them
+            ops.append({'-', i++, j}); // removals first, as diff -u shows them
         } else {
             ops.append({'+', i, j++});
         }

@@ -35,16 +35,19 @@ public:
 private:
     struct Entry
     {
-        enum Kind { Blank, Comment, Header, KeyValue } kind = Blank;
-        int first = 0;      // lines [first, last]
+        enum Kind { Blank,
+                    Comment,
+                    Header,
+                    KeyValue } kind = Blank;
+        int first = 0; // lines [first, last]
         int last = 0;
-        QString name;       // the table of a header; the key of a key/value line (raw, trimmed)
-        QString table;      // the table a key/value line sits in (empty: top level)
+        QString name;  // the table of a header; the key of a key/value line (raw, trimmed)
+        QString table; // the table a key/value line sits in (empty: top level)
     };
     void scan();
     QString eol() const;
 
-    QStringList m_lines;   // each with its own line ending, if it had one
+    QStringList m_lines; // each with its own line ending, if it had one
     QList<Entry> m_entries;
     bool m_unterminated = false;
 };

@@ -62,8 +62,8 @@ bool readObject(const QByteArray &before, QJsonObject *root, QString *error)
     const QJsonDocument doc = QJsonDocument::fromJson(before, &parse);
     if (parse.error != QJsonParseError::NoError || !doc.isObject()) {
         *error = parse.error != QJsonParseError::NoError
-            ? QStringLiteral("the file is not plain JSON (%1 at byte %2; comments are not read)").arg(parse.errorString()).arg(parse.offset)
-            : QStringLiteral("the file holds JSON that is not an object");
+                     ? QStringLiteral("the file is not plain JSON (%1 at byte %2; comments are not read)").arg(parse.errorString()).arg(parse.offset)
+                     : QStringLiteral("the file holds JSON that is not an object");
         return false;
     }
     *root = doc.object();

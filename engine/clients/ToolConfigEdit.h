@@ -12,9 +12,9 @@ namespace Aile::Clients {
 struct ToolSetup
 {
     ClientSnippets::Tool tool = ClientSnippets::Tool::ClaudeCode;
-    QString baseUrl;   // "http://127.0.0.1:2453"
-    QString key;       // the local key, written into the tool's file
-    QString model;     // "provider/model"
+    QString baseUrl; // "http://127.0.0.1:2453"
+    QString key;     // the local key, written into the tool's file
+    QString model;   // "provider/model"
     bool ownLogin = false;
 };
 

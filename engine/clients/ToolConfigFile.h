@@ -33,14 +33,14 @@ public:
         bool existed = false;
         QByteArray before;
         QByteArray after;
-        QString diff;    // unified diff, the key replaced by its first characters and "…"
-        QString error;   // why nothing can be written (the file cannot be read or edited safely)
+        QString diff;  // unified diff, the key replaced by its first characters and "…"
+        QString error; // why nothing can be written (the file cannot be read or edited safely)
         bool changes() const { return error.isEmpty() && (before != after || !existed); }
     };
     struct Result
     {
         bool ok = false;
-        QString message;   // what happened, or why nothing was done, in a sentence for the user
+        QString message; // what happened, or why nothing was done, in a sentence for the user
     };
 
     /// What applying setup to the file at path would change; nothing is written.

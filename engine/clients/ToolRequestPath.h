@@ -12,11 +12,11 @@ namespace Aile::Clients {
 /// One HTTP request of a tool's start-up path.
 struct RequestStep
 {
-    QByteArray method;   // HEAD, GET, POST
+    QByteArray method; // HEAD, GET, POST
     QString url;
     QList<QPair<QByteArray, QByteArray>> headers;
-    QByteArray body;     // empty for HEAD and GET
-    QString label;       // "HEAD /", "GET /v1/models", "POST /v1/messages"
+    QByteArray body; // empty for HEAD and GET
+    QString label;   // "HEAD /", "GET /v1/models", "POST /v1/messages"
 };
 
 /// "Test connection" after Apply for me: the requests the tool itself makes at start, built from

@@ -16,7 +16,7 @@ bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QStrin
     // One transaction: a write the database refuses half-way leaves the store as it was.
     const QList<Keys::ApiKey> existing = store.keys();
     QString refused;
-    QString refusal;   // a refusal with its own words, said as it is
+    QString refusal; // a refusal with its own words, said as it is
     const bool written = store.inTransaction([&] {
         auto ok = [&](bool saved, const QString &what) {
             if (!saved && refused.isEmpty())

@@ -10,7 +10,7 @@ struct EngineSettings;
 namespace State {
 struct SharerBook;
 struct KeyBook;
-}
+} // namespace State
 namespace Store {
 class Store;
 }

@@ -19,30 +19,30 @@ namespace Aile::Config {
 struct ProvisionedKey
 {
     QString name;
-    QString plainKey;       // may be empty: then only routing settings of an existing key change
-    QJsonObject routing;    // as stored once validate() has checked it (handles canonical, nulls dropped)
+    QString plainKey;    // may be empty: then only routing settings of an existing key change
+    QJsonObject routing; // as stored once validate() has checked it (handles canonical, nulls dropped)
     QJsonArray routes;
     bool hasRouting = false;
     bool hasRoutes = false;
-    int index = 0;          // its place in "keys", for messages
-    bool skip = false;      // not in the store and no plain key: skipped with a note (an import)
+    int index = 0;     // its place in "keys", for messages
+    bool skip = false; // not in the store and no plain key: skipped with a note (an import)
 };
 
 /// The configuration file (docs/configuration.md): a public interface, names are binding.
 struct ConfigFile
 {
-    QString adminToken;     // "env:NAME", "keychain:NAME" or the token itself
-    QString store;          // "postgresql://…": the shared store (team mode); empty: the data folder's SQLite
+    QString adminToken; // "env:NAME", "keychain:NAME" or the token itself
+    QString store;      // "postgresql://…": the shared store (team mode); empty: the data folder's SQLite
     QList<Catalog::ProviderInfo> providers;
     QList<Catalog::Sharer> sharers;
     QList<ProvisionedKey> keys;
-    QJsonObject routing;    // default_model, fallback_models, selection, models
+    QJsonObject routing; // default_model, fallback_models, selection, models
     QJsonObject settings;
-    QJsonObject catalog;    // optional {"providers": [...], "models": [...]} overrides
+    QJsonObject catalog; // optional {"providers": [...], "models": [...]} overrides
 
-    QJsonObject root;                          // the document as written
-    std::shared_ptr<const JsoncText> text;     // where each entry sits, for messages
-    Problems problems;                         // what reading found; empty: the file reads clean
+    QJsonObject root;                      // the document as written
+    std::shared_ptr<const JsoncText> text; // where each entry sits, for messages
+    Problems problems;                     // what reading found; empty: the file reads clean
 
     /// Reads a configuration: its syntax, names given twice, the top-level names and each entry's
     /// own fields (names, types, ranges). Never stops at the first problem. What depends on the

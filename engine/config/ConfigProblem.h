@@ -11,9 +11,9 @@ namespace Aile::Config {
 /// where it sits (file, line and column) is added by whoever knows it.
 struct Problem
 {
-    QString pointer;        // JSON pointer of what is wrong ("/sharers/0/priority"); "" is the document
+    QString pointer; // JSON pointer of what is wrong ("/sharers/0/priority"); "" is the document
     QString message;
-    qsizetype offset = -1;  // a syntax error's byte offset in the text, when the pointer cannot say
+    qsizetype offset = -1; // a syntax error's byte offset in the text, when the pointer cannot say
 };
 using Problems = QList<Problem>;
 

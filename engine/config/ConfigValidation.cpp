@@ -43,7 +43,7 @@ std::optional<Baseline> Baseline::ofStore(const QString &location, QString *erro
     if (!store.open(error))
         return std::nullopt;
     if (store.schemaVersion() == 0)
-        return empty();   // a new database: the engine makes the schema when it opens it
+        return empty(); // a new database: the engine makes the schema when it opens it
     return of(store);
 }
 
@@ -186,7 +186,8 @@ Problems validate(ConfigFile &cfg, const Baseline &base, UnknownKey unknownKey, 
                 continue;
             }
         }
-        const QJsonObject asked = pk.hasRouting ? pk.routing : known ? stored->routing : QJsonObject();
+        const QJsonObject asked = pk.hasRouting ? pk.routing : known ? stored->routing
+                                                                     : QJsonObject();
         QJsonObject routing;
         if (const QString bad = Keys::validateRouting(asked, routes, catalog, &routing); !bad.isEmpty()) {
             const QString routingAt = pointerTo(at, QStringLiteral("routing"));

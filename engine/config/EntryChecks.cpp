@@ -13,13 +13,13 @@ namespace {
 
 const QStringList &wireNames()
 {
-    static const QStringList names{QStringLiteral("chat"),       QStringLiteral("responses"),   QStringLiteral("messages"),
+    static const QStringList names{QStringLiteral("chat"), QStringLiteral("responses"), QStringLiteral("messages"),
                                    QStringLiteral("embeddings"), QStringLiteral("moderations"), QStringLiteral("rerank")};
     return names;
 }
 
 const QStringList dataPolicies{QStringLiteral("deny"), QStringLiteral("allow"), QStringLiteral("unknown")};
-constexpr double MaxPrice = 100000;      // $/Mtok: far above any published price, below nonsense
+constexpr double MaxPrice = 100000; // $/Mtok: far above any published price, below nonsense
 constexpr double MaxTokens = 1e9;
 constexpr const char *Price = "a price in USD per million tokens";
 constexpr const char *Tokens = "a number of tokens";
@@ -313,9 +313,9 @@ Problems topLevelProblems(const QJsonObject &root)
                  {"$schema", Field::String}},
                 QString(), QStringLiteral("top-level entry of the configuration"), QString(), &out);
     if (const QJsonValue store = root.value(QLatin1String("store")); store.isString()
-        && !store.toString().startsWith(QLatin1String("postgresql://")) && !store.toString().startsWith(QLatin1String("postgres://")))
+                                                                     && !store.toString().startsWith(QLatin1String("postgresql://")) && !store.toString().startsWith(QLatin1String("postgres://")))
         out.append({QStringLiteral("/store"), QStringLiteral("\"store\" takes a postgresql://user@host:port/database URL (docs/team.md); "
-                                                           "leave it out to keep the data folder's SQLite store")});
+                                                             "leave it out to keep the data folder's SQLite store")});
     for (const char *list : {"providers", "sharers", "keys"}) {
         const QJsonArray entries = root.value(QLatin1String(list)).toArray();
         for (int i = 0; i < entries.size(); ++i)

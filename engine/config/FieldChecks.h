@@ -15,14 +15,21 @@ namespace Aile::Config {
 /// same message wherever the object comes from.
 struct Field
 {
-    enum Type { String, Bool, Integer, Number, Strings, Object, Array, Any };
+    enum Type { String,
+                Bool,
+                Integer,
+                Number,
+                Strings,
+                Object,
+                Array,
+                Any };
     const char *name;
     Type type;
     double min = 0;
-    double max = 0;              // min == max == 0: no range
-    QStringList oneOf = {};      // String: the allowed values
-    bool nullable = false;       // null reads as "not given"
-    const char *what = nullptr;  // how a message names a number: "a price in USD per million tokens"
+    double max = 0;             // min == max == 0: no range
+    QStringList oneOf = {};     // String: the allowed values
+    bool nullable = false;      // null reads as "not given"
+    const char *what = nullptr; // how a message names a number: "a price in USD per million tokens"
 };
 
 /// Checks o against fields: every name must be one of them, of its type, in its range, one of its

@@ -166,7 +166,8 @@ private:
 
 } // namespace
 
-JsoncText::JsoncText(const QByteArray &text) : m_text(text)
+JsoncText::JsoncText(const QByteArray &text)
+    : m_text(text)
 {
     const QByteArray clean = stripJsonc(text);
     QJsonParseError error;
@@ -194,7 +195,9 @@ void JsoncText::index(const QByteArray &clean)
         const Position first = positionAt(m_offsets.value(p.pointer));
         p.message = QStringLiteral("\"%1\" is given twice in the same object (first on line %2, column %3); keep one, since a second "
                                    "one would silently replace the first")
-                        .arg(name).arg(first.line).arg(first.column);
+                        .arg(name)
+                        .arg(first.line)
+                        .arg(first.column);
         m_problems.append(p);
     }
 }

@@ -24,8 +24,8 @@ public:
 
     struct Position
     {
-        int line = 0;      // 1-based; 0: unknown
-        int column = 0;    // 1-based, in characters
+        int line = 0;   // 1-based; 0: unknown
+        int column = 0; // 1-based, in characters
     };
     /// Where the member or element a JSON pointer names starts ("/sharers/0/priority": the
     /// "priority" key), or the nearest enclosing one that exists.
@@ -40,7 +40,7 @@ private:
     QByteArray m_text;
     QJsonDocument m_document;
     QList<Problem> m_problems;
-    QHash<QString, qsizetype> m_offsets;   // JSON pointer → offset of the member's name or the element
+    QHash<QString, qsizetype> m_offsets; // JSON pointer → offset of the member's name or the element
 };
 
 /// Comments (// and /* */ outside strings) and trailing commas replaced by spaces, so every

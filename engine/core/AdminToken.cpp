@@ -63,7 +63,9 @@ QString readFile(const QString &path, QString *error, bool *tightened)
                                  : QStringLiteral("cannot read %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
         return {};
     }
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::fstat(fd, &st) == 0 && (st.st_mode & 077) && st.st_uid == ::geteuid()) {
         ::fchmod(fd, 0600);
         if (tightened)

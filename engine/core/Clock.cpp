@@ -81,7 +81,8 @@ void SystemClock::fireDue()
         rearm();
 }
 
-ManualClock::ManualClock(qint64 startMs) : m_now(startMs) {}
+ManualClock::ManualClock(qint64 startMs)
+    : m_now(startMs) { }
 
 quint64 ManualClock::schedule(qint64 delayMs, QObject *context, std::function<void()> fn)
 {

@@ -23,13 +23,12 @@ class Attempt
 public:
     /// Where an attempt is. The legal moves: AwaitingHead → Draining | AwaitingOutput | Ended;
     /// Draining → Ended; AwaitingOutput → Relaying | Ended; Relaying → Ended.
-    enum class Phase
-    {
-        AwaitingHead,     // dialled; no response head yet (the first-byte deadline runs)
-        Draining,         // a head that fails over: its error body is read, then the next sharer
-        AwaitingOutput,   // a head to relay; nothing relayed yet (no event, or a body not complete)
-        Relaying,         // committed: its answer is the client's
-        Ended,            // its row is in the trace
+    enum class Phase {
+        AwaitingHead,   // dialled; no response head yet (the first-byte deadline runs)
+        Draining,       // a head that fails over: its error body is read, then the next sharer
+        AwaitingOutput, // a head to relay; nothing relayed yet (no event, or a body not complete)
+        Relaying,       // committed: its answer is the client's
+        Ended,          // its row is in the trace
     };
     static bool canMove(Phase from, Phase to);
     static const char *phaseName(Phase phase);
@@ -61,21 +60,21 @@ public:
 
     QPointer<Http::UpstreamCall> call;
     std::unique_ptr<Wire::ResponseMeter> meter;
-    Wire::ModelEcho echo;              // auto/: the answer names the id the client sent (wire/ModelEcho.h)
+    Wire::ModelEcho echo; // auto/: the answer names the id the client sent (wire/ModelEcho.h)
     Deadline firstByteDeadline;
     Deadline idleDeadline;
     Store::AttemptRecord row;
-    Wire::Usage usage;                 // its usage once read, checked (ProxyRequest::readUsage)
+    Wire::Usage usage; // its usage once read, checked (ProxyRequest::readUsage)
     qint64 lastActivityMs = 0;
-    bool sse = false;                  // the head said text/event-stream
-    bool budgetCut = false;            // dialled on what was left of the first-byte budget
-    bool phaseCut = false;             // its first-byte deadline is a phase limit
-    bool phaseTimedOut = false;        // it ran past a phase limit (the request answers 524 when it is the last)
-    bool untilOutput = false;          // awaiting output under a first-token limit: only output commits
-    bool slotHeld = false;             // counted in its sharer's in-flight slots
-    QByteArray errorBody;              // a draining head's body, at most 64 KiB
-    QByteArray awaitedBytes;           // the events read while awaiting output, relayed on commit
-    QString heldError;                 // an error body to send as an event in a held stream
+    bool sse = false;           // the head said text/event-stream
+    bool budgetCut = false;     // dialled on what was left of the first-byte budget
+    bool phaseCut = false;      // its first-byte deadline is a phase limit
+    bool phaseTimedOut = false; // it ran past a phase limit (the request answers 524 when it is the last)
+    bool untilOutput = false;   // awaiting output under a first-token limit: only output commits
+    bool slotHeld = false;      // counted in its sharer's in-flight slots
+    QByteArray errorBody;       // a draining head's body, at most 64 KiB
+    QByteArray awaitedBytes;    // the events read while awaiting output, relayed on commit
+    QString heldError;          // an error body to send as an event in a held stream
     // A translated target (docs/translation.md): the wire the upstream speaks, its stream's
     // translator (event by event), and what the answer carried that the client wire cannot.
     Wire::Endpoint wire = Wire::Endpoint::Unknown;
@@ -84,7 +83,7 @@ public:
 
 private:
     int m_targetIndex;
-    const Routing::Candidate &m_candidate;   // in the request's plan, which never changes
+    const Routing::Candidate &m_candidate; // in the request's plan, which never changes
     qint64 m_startedMs;
     Phase m_phase = Phase::AwaitingHead;
 };

@@ -28,7 +28,7 @@ std::optional<BudgetRefusal> holdBudget(Store::Store *store, Clock &clock, const
             if (t.calls() == first.calls && t.budgetUsdPerDay)
                 limits.append({route->name, t.calls(), *t.budgetUsdPerDay});
     if (limits.isEmpty())
-        return std::nullopt;   // no budget to hold against
+        return std::nullopt; // no budget to hold against
 
     double quote = 0;
     for (const Routing::Candidate &c : first.candidates)

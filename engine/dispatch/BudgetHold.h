@@ -16,7 +16,7 @@ struct ApiKey;
 namespace Routing {
 struct Plan;
 }
-}
+} // namespace Aile
 
 namespace Aile::Dispatch {
 

@@ -10,7 +10,7 @@ struct EngineSettings;
 namespace Catalog {
 class Catalog;
 struct Sharer;
-}
+} // namespace Catalog
 namespace Http {
 class UpstreamClient;
 }
@@ -19,7 +19,7 @@ class HealthBook;
 class QuotaBook;
 class FailingSharers;
 class NodeBook;
-}
+} // namespace Health
 namespace Billing {
 class SpendBook;
 }
@@ -29,7 +29,7 @@ class PinBook;
 namespace Store {
 class Store;
 class TraceSink;
-}
+} // namespace Store
 
 namespace Dispatch {
 
@@ -43,16 +43,16 @@ struct DispatchServices
     const EngineSettings &settings;
     const Catalog::Catalog &catalog;
     const QList<Catalog::Sharer> &sharers;
-    const QHash<QString, QString> &credentials;   // handle → secret (buildUpstreamRequest)
+    const QHash<QString, QString> &credentials; // handle → secret (buildUpstreamRequest)
     Http::UpstreamClient &upstream;
-    Health::HealthBook *health;                   // null in an engine without one
+    Health::HealthBook *health; // null in an engine without one
     Health::QuotaBook &quota;
     Health::FailingSharers &failing;
-    Routing::PinBook *pins;                       // session affinity; null without
+    Routing::PinBook *pins; // session affinity; null without
     Billing::SpendBook &spend;
-    Store::TraceSink *traces;                     // null: nothing is recorded
-    Store::Store *store;                          // the engine's store; a shared one holds budgets (team mode)
-    Health::NodeBook *nodes = nullptr;            // node-backed sharers: an answer through one is a message from it
+    Store::TraceSink *traces;          // null: nothing is recorded
+    Store::Store *store;               // the engine's store; a shared one holds budgets (team mode)
+    Health::NodeBook *nodes = nullptr; // node-backed sharers: an answer through one is a message from it
 
     /// A sharer by its handle (any case), or null.
     const Catalog::Sharer *sharer(const QString &handle) const;

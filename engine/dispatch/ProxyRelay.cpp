@@ -47,7 +47,7 @@ bool relayedHeader(const QByteArray &n)
 {
     return n == "content-type" || n == "request-id" || n == "x-request-id" || n == "openai-processing-ms"
            || n == "retry-after" || n.startsWith("x-ratelimit-") || n.startsWith("anthropic-ratelimit-")
-           || n.startsWith("x-codex-primary-") || n.startsWith("x-codex-secondary-");   // the Codex CLI's usage display
+           || n.startsWith("x-codex-primary-") || n.startsWith("x-codex-secondary-"); // the Codex CLI's usage display
 }
 
 // The wires whose streams close with an end event of their own ([DONE] or a final finish_reason,
@@ -101,9 +101,9 @@ void ProxyRelay::handleHead()
     a.moveTo(Attempt::Phase::AwaitingOutput);
     a.untilOutput = a.sse && m_p.deadlines.firstTokenActive() && a.call->status() < 300;
     if (!a.sse)
-        m_p.deadlines.stopFirstToken();   // an answer that is not streamed has no first token to wait for
+        m_p.deadlines.stopFirstToken(); // an answer that is not streamed has no first token to wait for
     a.meter = std::make_unique<Wire::ResponseMeter>(a.wire, a.sse);
-    if (a.sse && a.wire != m_p.endpoint)   // a translated target: its events are rewritten one by one
+    if (a.sse && a.wire != m_p.endpoint) // a translated target: its events are rewritten one by one
         a.translator = std::make_unique<Translate::StreamTranslator>(m_p.endpoint, a.wire, m_p.sent.clientWantsUsage, m_p.sent.customTools);
 }
 
@@ -155,7 +155,7 @@ void ProxyRelay::handleBody(const QByteArray &bytes)
     }
     if (const QString over = a.meter->overLimit(); !over.isEmpty()) {
         if (a.committed())
-            relay(out);   // the whole events before the oversized one
+            relay(out); // the whole events before the oversized one
         failAttempt(Http::UpstreamError::Protocol, over);
         return;
     }
@@ -209,8 +209,7 @@ void ProxyRelay::handleUpstreamFinished()
             m_p.affinity.passedOver(handle, QStringLiteral("quota_exhausted"));
             // Not a failure of the account: nobody is benched, the window's reset decides.
             m_owner.failOver(Health::FailureClass{QStringLiteral("failed_over"), std::nullopt, Health::FailureClass::Failing::NotCounted},
-                     reason + QStringLiteral(" (subscription window spent until %1)")
-                                  .arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)));
+                             reason + QStringLiteral(" (subscription window spent until %1)").arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)));
             return;
         }
         // A 404 is the account not serving this model: fail over, bench nobody.
@@ -229,7 +228,7 @@ void ProxyRelay::handleUpstreamFinished()
         }
         if (!a.sse) {
             a.meter->finish();
-            QByteArray body = a.echo.body(a.meter->takeBody());   // auto/: the model the client sent
+            QByteArray body = a.echo.body(a.meter->takeBody()); // auto/: the model the client sent
             if (a.wire != m_p.endpoint)
                 body = translateWholeAnswer(m_p.endpoint, a.wire, a.row.status, body, &a.dropped, m_p.sent.customTools);
             const bool intoHeldStream = m_owner.held();
@@ -239,7 +238,7 @@ void ProxyRelay::handleUpstreamFinished()
             else
                 relay(body);
         } else if (a.meter->sawEndEvent() || a.meter->sawErrorEvent()) {
-            commit(a.row.status);   // it ended without output: the client gets what it said
+            commit(a.row.status); // it ended without output: the client gets what it said
         } else {
             // Not one event came: nothing reached the client, so this fails over like any
             // failure before output.
@@ -269,7 +268,7 @@ void ProxyRelay::completeAttempt()
             m_p.services.health->recordFailure(handle, a.candidate().upstreamModel, *verdict.failure);
         m_p.affinity.failed(handle);
     } else if (verdict.failing == Health::FailureClass::Failing::NotCounted) {
-        reason = QStringLiteral("HTTP %1").arg(a.row.status);   // passed through
+        reason = QStringLiteral("HTTP %1").arg(a.row.status); // passed through
     } else {
         if (m_p.services.health) {
             m_p.services.health->recordSuccess(handle, a.row.ttfbMs);
@@ -291,7 +290,7 @@ void ProxyRelay::completeAttempt()
         // The bytes of an unterminated event are never relayed as content: the client is told.
         if (cut)
             m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, 502, QStringLiteral("the upstream ended the stream before its end event: "
-                                                                                     "the answer is incomplete")));
+                                                                                      "the answer is incomplete")));
         if (heldError)
             m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, a.row.status, a.heldError));
         m_exchange->finishStream();
@@ -309,9 +308,9 @@ void ProxyRelay::failAttempt(Http::UpstreamError error, const QString &detail)
     Attempt &a = *m_owner.currentAttempt();
     a.stopClocks();
     a.row.durationMs = m_p.services.clock.nowMs() - a.startedMs();
-    a.dropCall(m_p.context, false);   // a cap hit: stop reading now, and the connection goes
+    a.dropCall(m_p.context, false); // a cap hit: stop reading now, and the connection goes
     if (a.committed() && a.sse && a.meter->sawEndEvent()) {
-        completeAttempt();   // the end event was relayed: served, whatever broke after it
+        completeAttempt(); // the end event was relayed: served, whatever broke after it
         return;
     }
     const bool protocol = error == Http::UpstreamError::Protocol;
@@ -334,9 +333,8 @@ void ProxyRelay::failAttempt(Http::UpstreamError error, const QString &detail)
     m_owner.endAttempt(verdict.outcome, withUsageNote(a, detail));
     if (m_exchange) {
         if (a.sse || intoHeldStream) {
-            m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, 502, protocol ? QStringLiteral("the upstream broke protocol mid-answer: %1").arg(detail)
-                                                                     : error == Http::UpstreamError::OutOfMemory ? QStringLiteral("the answer was cut: %1").arg(detail)
-                                                                              : QStringLiteral("the upstream connection broke mid-answer: %1").arg(detail)));
+            m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, 502, protocol ? QStringLiteral("the upstream broke protocol mid-answer: %1").arg(detail) : error == Http::UpstreamError::OutOfMemory ? QStringLiteral("the answer was cut: %1").arg(detail)
+                                                                                                                                                                                                       : QStringLiteral("the upstream connection broke mid-answer: %1").arg(detail)));
             m_exchange->finishStream();
         } else {
             m_exchange->abortStream();

@@ -12,7 +12,7 @@ namespace Aile {
 namespace Http {
 class HttpExchange;
 class HttpHeaders;
-}
+} // namespace Http
 namespace Health {
 struct FailureClass;
 }
@@ -22,7 +22,7 @@ struct ApiKey;
 namespace Routing {
 class Affinity;
 struct Plan;
-}
+} // namespace Routing
 
 namespace Dispatch {
 
@@ -74,12 +74,12 @@ public:
     {
         const DispatchServices &services;
         const Keys::ApiKey &key;
-        Wire::Endpoint endpoint;          // the client's wire
+        Wire::Endpoint endpoint; // the client's wire
         const SentBody &sent;
         Routing::Affinity &affinity;
         RequestDeadlines &deadlines;
         const Routing::Plan &plan;
-        QObject *context;                 // what the upstream call's signals are connected to (the request)
+        QObject *context; // what the upstream call's signals are connected to (the request)
     };
     ProxyRelay(RelayOwner &owner, const Parts &parts, Http::HttpExchange *exchange);
 

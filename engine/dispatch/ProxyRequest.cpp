@@ -37,7 +37,7 @@ ProxyRequest::ProxyRequest(const DispatchServices &services, Http::HttpExchange 
     m_trace.stream = m_clientStream;
     m_trace.route = m_plan.route;
     if (m_plan.orderedBySpeed)
-        m_trace.orderedBy = QStringLiteral("speed");   // "a request ordered this way is marked on its usage row"
+        m_trace.orderedBy = QStringLiteral("speed"); // "a request ordered this way is marked on its usage row"
 
     connect(exchange, &Http::HttpExchange::clientGone, this, [this] { m_relay.handleClientGone(); });
     connect(exchange, &Http::HttpExchange::drained, this, [this] { m_relay.handleDrained(); });
@@ -115,7 +115,7 @@ void ProxyRequest::start()
         answerError(m_plan.status, m_plan.message, m_plan.extra, m_plan.retryAfterMs);
         return;
     }
-    if (const auto refused = holdBudget(m_s.store, m_s.clock, m_key, m_plan, m_trace.id)) {   // team mode: budgets across instances
+    if (const auto refused = holdBudget(m_s.store, m_s.clock, m_key, m_plan, m_trace.id)) { // team mode: budgets across instances
         answerError(refused->status, refused->message, refused->extra, -1);
         return;
     }
@@ -288,8 +288,8 @@ void ProxyRequest::failOver(const Health::FailureClass &verdict, const QString &
 void ProxyRequest::answerFailure()
 {
     const QString what = !m_plan.route.isEmpty() ? QStringLiteral("route ") + m_plan.route
-                         : m_plan.anyProvider  ? QStringLiteral("auto/") + m_plan.targets.value(0).model
-                                               : m_plan.targets.value(0).label();
+                         : m_plan.anyProvider    ? QStringLiteral("auto/") + m_plan.targets.value(0).model
+                                                 : m_plan.targets.value(0).label();
     const bool allRateLimited = !m_failureStatuses.isEmpty()
                                 && std::all_of(m_failureStatuses.begin(), m_failureStatuses.end(), [](int s) { return s == 429; });
     if (allRateLimited) {
@@ -298,19 +298,26 @@ void ProxyRequest::answerFailure()
         return;
     }
     if (m_attempt && m_attempt->phaseTimedOut) {
-        using D = RequestDeadlines;   // phase limits: a limit hit on the last attempt answers 524
+        using D = RequestDeadlines; // phase limits: a limit hit on the last attempt answers 524
         answerError(524, QStringLiteral("no sharer for %1 answered within the phase limits of this key or route (%2 s to the first byte of a stream, "
                                         "%3 s for an answer not streamed); %4 tried. Last: %5")
-                             .arg(what).arg(D::PhaseFirstByteMs / 1000).arg(D::PhaseWholeAnswerMs / 1000).arg(m_dials).arg(m_lastFailure));
+                             .arg(what)
+                             .arg(D::PhaseFirstByteMs / 1000)
+                             .arg(D::PhaseWholeAnswerMs / 1000)
+                             .arg(m_dials)
+                             .arg(m_lastFailure));
         return;
     }
     if (m_dials == 0 && m_scanned > 0) {
         answerError(503, QStringLiteral("every sharer for %1 is busy or cooling down right now (%2 passed over); retry shortly")
-                             .arg(what).arg(m_scanned));
+                             .arg(what)
+                             .arg(m_scanned));
         return;
     }
     answerError(503, QStringLiteral("no sharer could serve %1 (%2 tried); last failure: %3")
-                         .arg(what).arg(m_dials).arg(m_lastFailure.isEmpty() ? QStringLiteral("none available") : m_lastFailure));
+                         .arg(what)
+                         .arg(m_dials)
+                         .arg(m_lastFailure.isEmpty() ? QStringLiteral("none available") : m_lastFailure));
 }
 
 void ProxyRequest::answerError(int status, const QString &message, const QJsonObject &extra, qint64 retryAfterMs)
@@ -448,13 +455,14 @@ void ProxyRequest::firstTokenLimitHit()
     if (m_state != State::Dialling && m_state != State::Holding)
         return;
     const QString reason = QStringLiteral("no output within route %1's first-token limit of %2 ms; not charged, the sharer not marked down")
-                               .arg(m_plan.route).arg(m_plan.ttftMs);
+                               .arg(m_plan.route)
+                               .arg(m_plan.ttftMs);
     if (Attempt *a = m_attempt; a && a->call) {
         a->firstByteDeadline.stop();
         a->dropCall(this, true);
         releaseSlot();
         a->row.durationMs = m_s.clock.nowMs() - a->startedMs();
-        m_affinity.failed(a->candidate().handle);   // a dropped attempt never pins, and the pin leaves it
+        m_affinity.failed(a->candidate().handle); // a dropped attempt never pins, and the pin leaves it
         m_lastFailure = QStringLiteral("%1 (ttft_dropped): %2").arg(a->candidate().name, reason);
         endAttempt(QStringLiteral("ttft_dropped"), reason);
     }

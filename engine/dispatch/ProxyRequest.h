@@ -4,7 +4,7 @@
 #include "DispatchServices.h"
 #include "ProxyRelay.h"
 #include "RequestDeadlines.h"
-#include "RequestTrace.h"   // recordRefusedRequest, for the API layer
+#include "RequestTrace.h" // recordRefusedRequest, for the API layer
 #include "SentBody.h"
 #include "core/Clock.h"
 #include "health/FailureClass.h"
@@ -64,14 +64,13 @@ public:
     ///   Dialling → Holding | Relaying | Finished
     ///   Holding → RelayingHeld | Finished
     ///   Relaying, RelayingHeld → Finished
-    enum class State
-    {
-        Created,        // planned, not started
-        Dialling,       // attempts run; nothing has reached the client
-        Holding,        // the client has a 200 and keepalives while attempts run (the edge hold)
-        Relaying,       // an attempt's answer goes out under its own head
-        RelayingHeld,   // an attempt's answer goes out into the held 200 stream
-        Finished,       // answered and recorded; deleted later
+    enum class State {
+        Created,      // planned, not started
+        Dialling,     // attempts run; nothing has reached the client
+        Holding,      // the client has a 200 and keepalives while attempts run (the edge hold)
+        Relaying,     // an attempt's answer goes out under its own head
+        RelayingHeld, // an attempt's answer goes out into the held 200 stream
+        Finished,     // answered and recorded; deleted later
     };
     static bool canMove(State from, State to);
     static const char *stateName(State state);
@@ -133,7 +132,7 @@ private:
     Keys::ApiKey m_key;
     Wire::Endpoint m_endpoint;
     QJsonObject m_body;
-    QByteArray m_clientBytes;   // empty: the planner changed the body (a cost cap's output cap)
+    QByteArray m_clientBytes; // empty: the planner changed the body (a cost cap's output cap)
     bool m_clientStream = false;
     Routing::Plan m_plan;
     Routing::ClientKind m_client;
@@ -142,10 +141,10 @@ private:
     // The attempts, in the order dialled; the last one is the current one. An ended attempt keeps
     // its facts (the last one's phase timeout decides a 524), its call is gone.
     std::vector<std::unique_ptr<Attempt>> m_attempts;
-    Attempt *m_attempt = nullptr;   // the current attempt (m_attempts.back()), null before the first dial
-    Attempt *m_served = nullptr;    // the attempt whose answer the client got (committed)
+    Attempt *m_attempt = nullptr; // the current attempt (m_attempts.back()), null before the first dial
+    Attempt *m_served = nullptr;  // the attempt whose answer the client got (committed)
     Position m_pos;
-    SentBody m_sent;              // what goes upstream for the current target
+    SentBody m_sent; // what goes upstream for the current target
     int m_dials = 0;
     int m_scanned = 0;
     qint64 m_startedMs = 0;
@@ -159,7 +158,6 @@ private:
     RequestDeadlines m_deadlines;
     ProxyRelay m_relay;
 };
-
 
 } // namespace Dispatch
 } // namespace Aile

@@ -87,7 +87,7 @@ void RequestDeadlines::armIdle(Attempt &attempt)
 void RequestDeadlines::handleIdle(Attempt *a)
 {
     if (!a->call)
-        return;   // armed from the response head on, committed or not
+        return; // armed from the response head on, committed or not
     const qint64 idle = m_clock.nowMs() - a->lastActivityMs;
     if (idle < idleLimitMs(a)) {
         a->idleDeadline.start(&m_clock, idleLimitMs(a) - idle, m_context, [this, a] { handleIdle(a); });

@@ -48,7 +48,7 @@ protected:
 class RequestDeadlines
 {
 public:
-    static constexpr qint64 PhaseFirstByteMs = 30'000;      // phase limits, a key setting (docs/keys.md `phaseLimits`)
+    static constexpr qint64 PhaseFirstByteMs = 30'000; // phase limits, a key setting (docs/keys.md `phaseLimits`)
     static constexpr qint64 PhaseBetweenEventsMs = 60'000;
     static constexpr qint64 PhaseWholeAnswerMs = 180'000;
 
@@ -70,9 +70,9 @@ public:
     struct FirstByteBudget
     {
         qint64 ms = 0;
-        bool spent = false;       // nothing left: no further dial
-        bool budgetCut = false;   // a later dial, on what was left of the budget
-        bool phaseCut = false;    // the key's phase limit is the shorter bound
+        bool spent = false;     // nothing left: no further dial
+        bool budgetCut = false; // a later dial, on what was left of the budget
+        bool phaseCut = false;  // the key's phase limit is the shorter bound
     };
     FirstByteBudget firstByteBudget(int dials, qint64 startedMs) const;
     /// Arms the attempt's first-byte deadline (connect + TLS has its own bound inside the client).
@@ -105,11 +105,11 @@ private:
     bool m_phaseLimits;
     Deadline m_hold;
     Deadline m_keepalive;
-    Deadline m_firstToken;      // a route's ttftMs, across every sharer tried for one target
-    int m_firstTokenTarget = -1;   // the target that deadline runs for
+    Deadline m_firstToken;       // a route's ttftMs, across every sharer tried for one target
+    int m_firstTokenTarget = -1; // the target that deadline runs for
     Deadline m_wait;
-    QString m_waitingFor;       // the busy account this request waits for
-    QString m_waitedFor;        // the account it already waited for once
+    QString m_waitingFor; // the busy account this request waits for
+    QString m_waitedFor;  // the account it already waited for once
 };
 
 } // namespace Dispatch

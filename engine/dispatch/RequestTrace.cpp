@@ -113,7 +113,7 @@ QList<Store::LedgerEntry> bookServed(const DispatchServices &services, const Rou
     if (c.node)
         sharer = nullptr;
     Billing::Charge charge = Billing::chargeFor(a.usage, sharer, model, c.upstreamModel, nodeRates ? nodeRates : c.rates, c.quoteUsd, plan.costCapFor(t));
-    Billing::valueOnPlan(charge, a.usage, sharer, model, c.upstreamModel, c.quoteUsd);   // a subscription spends nothing
+    Billing::valueOnPlan(charge, a.usage, sharer, model, c.upstreamModel, c.quoteUsd); // a subscription spends nothing
     trace.costUsd = charge.costUsd;
     trace.absorbedUsd = charge.absorbedUsd;
     ledger.append(Billing::book(services.spend, {trace.id, key.id, t.route, t.spendKey(), c.handle}, charge, nowMs));

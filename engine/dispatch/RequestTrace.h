@@ -17,7 +17,7 @@ struct ApiKey;
 namespace Routing {
 struct Plan;
 struct Target;
-}
+} // namespace Routing
 namespace Store {
 struct LedgerEntry;
 }

@@ -33,12 +33,12 @@ std::optional<SentBody::Refusal> SentBody::build(Wire::Endpoint endpoint, const 
     // The plan already refused what cannot be translated; a body that still cannot is answered
     // the same 400 here, before it is dialled.
     const TranslatedBody body = translateBody(endpoint, target.translateTo, clientBody, sentModel, session,
-                                               target.provider == QLatin1String("openai"));
+                                              target.provider == QLatin1String("openai"));
     if (!body.translation.ok())
         return Refusal{body.translation.refusal + QStringLiteral(" (target %1)").arg(target.label()),
                        {{QStringLiteral("param"), body.translation.refusedField}, {QStringLiteral("code"), QStringLiteral("untranslatable")}}};
     bytes = body.upstream.bytes;
-    injectedUsage = false;   // the stream translator reads the usage chunk; it never reaches the client as such
+    injectedUsage = false; // the stream translator reads the usage chunk; it never reaches the client as such
     dropped = body.translation.dropped;
     clientWantsUsage = body.translation.clientWantsUsage;
     customTools = body.translation.customTools;

@@ -12,7 +12,7 @@ namespace Aile {
 namespace Routing {
 struct Candidate;
 struct Target;
-}
+} // namespace Routing
 
 namespace Dispatch {
 
@@ -22,10 +22,10 @@ namespace Dispatch {
 struct SentBody
 {
     QByteArray bytes;
-    bool injectedUsage = false;      // it asks for a usage chunk the client did not: read, not relayed
-    QStringList dropped;             // what it left out: what its wire cannot carry, reasoning its provider cannot verify
-    bool clientWantsUsage = false;   // a translated chat client's stream_options.include_usage
-    QStringList customTools;         // a translated Responses client's custom tools (apply_patch)
+    bool injectedUsage = false;    // it asks for a usage chunk the client did not: read, not relayed
+    QStringList dropped;           // what it left out: what its wire cannot carry, reasoning its provider cannot verify
+    bool clientWantsUsage = false; // a translated chat client's stream_options.include_usage
+    QStringList customTools;       // a translated Responses client's custom tools (apply_patch)
 
     /// A body a translation still cannot carry: answered 400 before anything is dialled.
     struct Refusal
@@ -41,7 +41,7 @@ struct SentBody
                                  const Routing::Target &target, const Routing::Candidate &candidate, const QString &session);
 
 private:
-    QString m_builtFor;   // the target label and model the bytes were built for
+    QString m_builtFor; // the target label and model the bytes were built for
 };
 
 } // namespace Dispatch

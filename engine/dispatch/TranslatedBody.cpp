@@ -16,8 +16,8 @@ TranslatedBody translateBody(Wire::Endpoint client, Wire::Endpoint upstream, QJs
     body.remove(QStringLiteral("provider"));
     Translate::Options options;
     if (!sessionSeed.isEmpty() && sessionSeed != QLatin1String("none"))
-        options.sessionId = QStringLiteral("aile-") + sessionSeed;   // OpenAI's prompt_cache_key: one per conversation
-    options.defaultMaxTokens = Billing::DefaultMaxTokens;           // what the quote priced the answer at
+        options.sessionId = QStringLiteral("aile-") + sessionSeed; // OpenAI's prompt_cache_key: one per conversation
+    options.defaultMaxTokens = Billing::DefaultMaxTokens;          // what the quote priced the answer at
     options.maxCompletionTokens = maxCompletionTokens;
     out.translation = Translate::translateRequest(client, upstream, QJsonDocument(body).toJson(QJsonDocument::Compact), options);
     if (out.translation.ok())

@@ -10,7 +10,7 @@ namespace Aile::Dispatch {
 struct TranslatedBody
 {
     UpstreamBody upstream;
-    Translate::RequestTranslation translation;   // refused: a 400 naming the field, nothing dialled
+    Translate::RequestTranslation translation; // refused: a 400 naming the field, nothing dialled
 };
 /// maxCompletionTokens: the target is OpenAI's own, whose chat models refuse max_tokens.
 TranslatedBody translateBody(Wire::Endpoint client, Wire::Endpoint upstream, QJsonObject body, const QString &upstreamModel,

@@ -51,7 +51,7 @@ void applyCredential(Http::HttpHeaders &out, const Catalog::Sharer &sharer, cons
         return;
     }
     if (claude && (sharer.isSubscription() || storedSecret.startsWith("sk-ant-oat"))) {
-        anthropicOAuth(out, storedSecret);   // a `claude setup-token` token: the OAuth form, never x-api-key
+        anthropicOAuth(out, storedSecret); // a `claude setup-token` token: the OAuth form, never x-api-key
         return;
     }
     if (provider && provider->auth == QLatin1String("x-api-key")) {

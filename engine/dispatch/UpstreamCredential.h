@@ -7,7 +7,7 @@
 namespace Aile::Catalog {
 struct ProviderInfo;
 struct Sharer;
-}
+} // namespace Aile::Catalog
 
 namespace Aile::Dispatch {
 

@@ -55,7 +55,7 @@ UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QStrin
     }
     body.insert(QStringLiteral("model"), upstreamModel);
     body.remove(QStringLiteral("models"));
-    body.remove(QStringLiteral("provider"));   // Aile's own routing preferences (provider.sort)
+    body.remove(QStringLiteral("provider")); // Aile's own routing preferences (provider.sort)
     if (endpoint == Wire::Endpoint::ChatCompletions && body.value(QLatin1String("stream")).toBool()) {
         QJsonObject options = body.value(QLatin1String("stream_options")).toObject();
         if (!options.value(QLatin1String("include_usage")).toBool()) {
@@ -82,7 +82,8 @@ Http::UpstreamRequest buildUpstreamRequest(const UpstreamSetup &setup, const Cat
                                            const QByteArray &body)
 {
     const Catalog::ProviderInfo *provider = setup.catalog.provider(sharer.provider);
-    QString base = !sharer.baseUrl.isEmpty() ? sharer.baseUrl : provider ? provider->baseUrl : QString();
+    QString base = !sharer.baseUrl.isEmpty() ? sharer.baseUrl : provider ? provider->baseUrl
+                                                                         : QString();
     while (base.endsWith(QLatin1Char('/')))
         base.chop(1);
     const QString apiPath = provider ? provider->pathFor(Wire::wireName(endpoint)) : QStringLiteral("/v1");

@@ -11,7 +11,7 @@ namespace Aile {
 namespace Catalog {
 class Catalog;
 struct Sharer;
-}
+} // namespace Catalog
 
 namespace Dispatch {
 
@@ -20,7 +20,7 @@ namespace Dispatch {
 struct UpstreamBody
 {
     QByteArray bytes;
-    bool injectedUsage = false;   // the client did not ask for the usage chunk: do not relay it
+    bool injectedUsage = false; // the client did not ask for the usage chunk: do not relay it
 };
 /// clientBytes: body as the client wrote it, when body is exactly what it parsed to. When nothing
 /// but the model needs changing, those bytes go upstream with only the model's value spliced
@@ -38,7 +38,7 @@ struct UpstreamSetup
 {
     const Catalog::Catalog &catalog;
     qint64 connectTimeoutMs;
-    const QHash<QString, QString> &credentials;   // handle → secret
+    const QHash<QString, QString> &credentials; // handle → secret
 };
 Http::UpstreamRequest buildUpstreamRequest(const UpstreamSetup &setup, const Catalog::Sharer &sharer,
                                            Wire::Endpoint endpoint, const Http::HttpRequest &inbound,

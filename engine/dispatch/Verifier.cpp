@@ -23,8 +23,7 @@ std::pair<Wire::Endpoint, QJsonObject> minimalRequest(const Catalog::ProviderInf
     if (p && p->speaks(QStringLiteral("messages")))
         return {Wire::Endpoint::Messages, QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("max_tokens"), 1}, {QStringLiteral("messages"), ping}}};
     if (p && !p->speaks(QStringLiteral("chat")) && p->speaks(QStringLiteral("responses")))
-        return {Wire::Endpoint::Responses, QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("input"), QStringLiteral("ping")},
-                                                       {QStringLiteral("max_output_tokens"), 16}, {QStringLiteral("store"), false}}};
+        return {Wire::Endpoint::Responses, QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("input"), QStringLiteral("ping")}, {QStringLiteral("max_output_tokens"), 16}, {QStringLiteral("store"), false}}};
     return {Wire::Endpoint::ChatCompletions, QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("max_tokens"), 1}, {QStringLiteral("messages"), ping}}};
 }
 
@@ -61,10 +60,7 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
     auto body_ = std::make_shared<QByteArray>();
     const QString h = sharer->handle;
     bound(call, TestDeadlineMs, [this, started, model, done] {
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
-                         {QStringLiteral("ms"), m_clock.nowMs() - started},
-                         {QStringLiteral("message"), QStringLiteral("%1 was not answered within %2 s of connecting; the test gave up")
-                                                         .arg(model).arg(TestDeadlineMs / 1000)}});
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("ms"), m_clock.nowMs() - started}, {QStringLiteral("message"), QStringLiteral("%1 was not answered within %2 s of connecting; the test gave up").arg(model).arg(TestDeadlineMs / 1000)}});
     });
     connect(call, &Http::UpstreamCall::bodyData, this, [body_](const QByteArray &b) {
         if (body_->size() < 4096)
@@ -97,8 +93,7 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
     });
     connect(call, &Http::UpstreamCall::failed, this, [this, call, started, done](Http::UpstreamError, const QString &detail) {
         call->deleteLater();
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
-                         {QStringLiteral("ms"), m_clock.nowMs() - started}, {QStringLiteral("message"), detail}});
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("ms"), m_clock.nowMs() - started}, {QStringLiteral("message"), detail}});
     });
 }
 
@@ -106,8 +101,7 @@ void Verifier::probe(const QString &handle, Done done)
 {
     const Catalog::Sharer *sharer = m_book.sharer(handle);
     if (!sharer || !m_book.credentials.contains(sharer->handle)) {
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
-                         {QStringLiteral("message"), sharer ? QStringLiteral("no credential") : QStringLiteral("no such sharer")}});
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), sharer ? QStringLiteral("no credential") : QStringLiteral("no such sharer")}});
         return;
     }
     // The cheapest authenticated call every provider here answers: list its models.
@@ -127,8 +121,7 @@ void Verifier::probe(const QString &handle, Done done)
         if (m_health)
             m_health->recordProbe(h, false, false);
         Q_EMIT sharerChanged(h);
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0},
-                         {QStringLiteral("message"), QStringLiteral("the provider did not answer within %1 s of connecting").arg(ProbeDeadlineMs / 1000)}});
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), QStringLiteral("the provider did not answer within %1 s of connecting").arg(ProbeDeadlineMs / 1000)}});
     });
     connect(call, &Http::UpstreamCall::finished, this, [this, call, h, done] {
         const int status = call->status();
@@ -138,10 +131,8 @@ void Verifier::probe(const QString &handle, Done done)
             m_health->recordProbe(h, answered, refused);
         call->deleteLater();
         Q_EMIT sharerChanged(h);
-        done(QJsonObject{{QStringLiteral("ok"), answered}, {QStringLiteral("status"), status},
-                         {QStringLiteral("message"), answered ? QStringLiteral("the credential answered")
-                                                              : refused ? QStringLiteral("the provider refused the credential (HTTP %1)").arg(status)
-                                                                        : QStringLiteral("HTTP %1").arg(status)}});
+        done(QJsonObject{{QStringLiteral("ok"), answered}, {QStringLiteral("status"), status}, {QStringLiteral("message"), answered ? QStringLiteral("the credential answered") : refused ? QStringLiteral("the provider refused the credential (HTTP %1)").arg(status)
+                                                                                                                                                                                          : QStringLiteral("HTTP %1").arg(status)}});
     });
     connect(call, &Http::UpstreamCall::failed, this, [this, call, h, done](Http::UpstreamError, const QString &detail) {
         if (m_health)
@@ -161,7 +152,7 @@ void Verifier::bound(Http::UpstreamCall *call, qint64 ms, std::function<void()> 
         deadline->start(&m_clock, ms, call, [call, onTimeout] {
             if (call->isDone())
                 return;
-            call->abort();   // no finished or failed follows: this is the answer
+            call->abort(); // no finished or failed follows: this is the answer
             call->deleteLater();
             onTimeout();
         });

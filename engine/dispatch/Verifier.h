@@ -11,7 +11,7 @@ struct EngineSettings;
 namespace Http {
 class UpstreamCall;
 class UpstreamClient;
-}
+} // namespace Http
 namespace Health {
 class HealthBook;
 }
@@ -21,7 +21,7 @@ struct SharerBook;
 namespace Store {
 class Store;
 }
-}
+} // namespace Aile
 
 namespace Aile::Dispatch {
 

@@ -34,7 +34,8 @@ qint64 parseRetryAfterMs(const QByteArray &value, qint64 nowMs)
     return qMax<qint64>(0, when.toMSecsSinceEpoch() - nowMs);
 }
 
-HealthBook::HealthBook(Clock *clock) : m_clock(clock) {}
+HealthBook::HealthBook(Clock *clock)
+    : m_clock(clock) { }
 
 const SharerHealth &HealthBook::of(const QString &handle) const
 {
@@ -131,7 +132,9 @@ qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Fa
     }
     h.benchedForMs = h.cooldownUntilMs - now;
     qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=cooling reason=\"%2\" for_ms=%3 step=%4")
-                                      .arg(handle, h.cooldownReason).arg(h.benchedForMs).arg(h.ladderStep);
+                                      .arg(handle, h.cooldownReason)
+                                      .arg(h.benchedForMs)
+                                      .arg(h.ladderStep);
     share(SharedVerdict::Kind::Cooldown, handle, {}, h.cooldownUntilMs, h.cooldownReason);
     return h.cooldownUntilMs;
 }
@@ -247,13 +250,13 @@ double HealthBook::weight(const QString &handle) const
     const SharerHealth &h = of(handle);
     double w = 1.0;
     if (h.probe < 0)
-        w *= 0.25;                                   // the credential did not answer lately
+        w *= 0.25; // the credential did not answer lately
     if (h.ladderStep > 0)
-        w *= 1.0 / (1.0 + h.ladderStep);             // failed recently, now out of its cooldown
+        w *= 1.0 / (1.0 + h.ladderStep); // failed recently, now out of its cooldown
     if (h.headroom >= 0)
-        w *= 0.25 + 0.75 * h.headroom;               // little of its rate window left
+        w *= 0.25 + 0.75 * h.headroom; // little of its rate window left
     if (h.ttfbSamples >= 3)
-        w *= 1.0 / (1.0 + h.ttfbMs / 10'000.0);      // slow to start answering
+        w *= 1.0 / (1.0 + h.ttfbMs / 10'000.0); // slow to start answering
     if (h.outcomes >= 3)
         w *= 0.1 + 0.9 * h.successRate;
     return qMax(w, 1e-6);

@@ -17,13 +17,13 @@ namespace Aile::Health {
 
 /// Why an attempt failed, as far as the sharer's standing goes.
 enum class Failure {
-    RateLimited,    // 429, 529
-    ServerError,    // other 5xx
-    Connection,     // refused, reset, TLS, closed before a head
-    Timeout,        // no head within the sharer's own (unshortened) budget
-    CutStream,      // a stream that ended cleanly before the provider's end event
-    ModelNoQuota,   // Google's "limit: 0": this model only, on this account
-    AuthRefused,    // 401/403 from the provider: a dead key
+    RateLimited,  // 429, 529
+    ServerError,  // other 5xx
+    Connection,   // refused, reset, TLS, closed before a head
+    Timeout,      // no head within the sharer's own (unshortened) budget
+    CutStream,    // a stream that ended cleanly before the provider's end event
+    ModelNoQuota, // Google's "limit: 0": this model only, on this account
+    AuthRefused,  // 401/403 from the provider: a dead key
 };
 
 /// One sharer's standing, in memory only: a restart reads every sharer as neutral.
@@ -31,19 +31,19 @@ struct SharerHealth
 {
     qint64 cooldownUntilMs = 0;
     QString cooldownReason;
-    int ladderStep = 0;                 // consecutive failures that benched it
-    qint64 benchedForMs = 0;            // the length of its last cooldown
-    QHash<QString, qint64> modelOffUntil;   // model → until (limit: 0)
+    int ladderStep = 0;                   // consecutive failures that benched it
+    qint64 benchedForMs = 0;              // the length of its last cooldown
+    QHash<QString, qint64> modelOffUntil; // model → until (limit: 0)
     bool deadKey = false;
     bool deadByProbeOnly = false;
-    int probe = 0;                      // 1 answered, -1 refused or failed, 0 unknown
+    int probe = 0; // 1 answered, -1 refused or failed, 0 unknown
     qint64 probeAtMs = 0;
-    double ttfbMs = 0;                  // moving average of time to first byte
+    double ttfbMs = 0; // moving average of time to first byte
     int ttfbSamples = 0;
-    double successRate = 1.0;           // moving average of outcomes
+    double successRate = 1.0; // moving average of outcomes
     int outcomes = 0;
-    double headroom = -1;               // share of the rate window left, 0..1; -1 unknown
-    double throughput = 0;              // moving average of output tokens per second
+    double headroom = -1;  // share of the rate window left, 0..1; -1 unknown
+    double throughput = 0; // moving average of output tokens per second
     int throughputSamples = 0;
     int inFlight = 0;
 };
@@ -52,11 +52,14 @@ struct SharerHealth
 /// docs/team.md "Shared health"): a cooldown, a model taken off it, a dead key, or its return.
 struct SharedVerdict
 {
-    enum class Kind { Cooldown, ModelOff, DeadKey, Back };
+    enum class Kind { Cooldown,
+                      ModelOff,
+                      DeadKey,
+                      Back };
     Kind kind = Kind::Cooldown;
     QString handle;
-    QString model;        // ModelOff only
-    qint64 untilMs = 0;   // Cooldown and ModelOff
+    QString model;      // ModelOff only
+    qint64 untilMs = 0; // Cooldown and ModelOff
     QString reason;
 };
 

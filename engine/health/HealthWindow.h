@@ -22,7 +22,7 @@ public:
 
     struct Stats
     {
-        int attempts = 0;          // in the window
+        int attempts = 0; // in the window
         int failures = 0;
         double successRate = -1;   // -1 without attempts in the window
         double meanLatencyMs = -1; // time to first byte of the successes, -1 without any

@@ -36,7 +36,9 @@ QString NodeBook::silence(const QString &handle, qint64 nowMs) const
     if (quiet < SilentAfterMs)
         return {};
     return QStringLiteral("silent node: not heard from for %1 s (pinged every %2 s; out of selection after %3 s, back on its next answer)")
-        .arg(quiet / 1000).arg(PingIntervalMs / 1000).arg(SilentAfterMs / 1000);
+        .arg(quiet / 1000)
+        .arg(PingIntervalMs / 1000)
+        .arg(SilentAfterMs / 1000);
 }
 
 QList<NodeModel> NodeBook::parseListing(const QJsonObject &answer)

@@ -12,7 +12,7 @@
 
 namespace Aile::Health {
 
-using Catalog::nodeProvider;   // catalog/Sharer.h
+using Catalog::nodeProvider; // catalog/Sharer.h
 
 /// One model a node serves, as its GET /v1/models lists it: the provider and model it routes
 /// to, the wires it speaks for it, and what it quotes ($ per million tokens; unset: un-quotable).
@@ -60,7 +60,7 @@ public:
 private:
     struct Node
     {
-        qint64 lastHeardMs = 0;   // 0: never heard from
+        qint64 lastHeardMs = 0; // 0: never heard from
         QList<NodeModel> models;
     };
     QHash<QString, Node> m_nodes;

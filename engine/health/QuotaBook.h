@@ -63,7 +63,7 @@ public:
 
 private:
     QHash<QString, QuotaSnapshot> m_book;
-    QHash<QString, QList<QuotaWindow>> m_held;   // spent windows a 429 confirmed, until their reset
+    QHash<QString, QList<QuotaWindow>> m_held; // spent windows a 429 confirmed, until their reset
     std::function<void(const QString &, const QuotaWindow &)> m_share;
 };
 

@@ -68,7 +68,8 @@ void readAnthropicUnified(const Http::HttpHeaders &h, qint64 now, QList<QuotaWin
     // The overall verdict names the binding window ("five_hour", "seven_day").
     if (h.value(prefix + "status").trimmed() == "rejected") {
         const QByteArray claim = h.value(prefix + "representative-claim").trimmed();
-        const QString name = claim == "seven_day" ? QStringLiteral("7d") : claim == "five_hour" ? QStringLiteral("5h") : QString();
+        const QString name = claim == "seven_day" ? QStringLiteral("7d") : claim == "five_hour" ? QStringLiteral("5h")
+                                                                                                : QString();
         if (!name.isEmpty()) {
             QuotaWindow &w = claims[name];
             w.name = name;
@@ -174,10 +175,10 @@ qint64 parseResetMs(const QByteArray &raw, qint64 now)
         return 0;
     if (const auto n = number(v)) {
         if (*n > 1e12)
-            return qint64(*n);                // epoch milliseconds
+            return qint64(*n); // epoch milliseconds
         if (*n > 1e9)
-            return qint64(*n * 1000);         // epoch seconds
-        return *n >= 0 ? now + qint64(*n * 1000) : 0;   // seconds from now
+            return qint64(*n * 1000);                 // epoch seconds
+        return *n >= 0 ? now + qint64(*n * 1000) : 0; // seconds from now
     }
     // A Go-style duration, as OpenAI writes it: "6m0s", "1.5s", "20ms", "1h2m".
     static const QRegularExpression duration(QStringLiteral("^(?:(\\d+(?:\\.\\d+)?)(ms|h|m|s))+$"));
@@ -189,7 +190,9 @@ qint64 parseResetMs(const QByteArray &raw, qint64 now)
             const auto m = it.next();
             const double x = m.captured(1).toDouble();
             const QString unit = m.captured(2);
-            ms += unit == QLatin1String("h") ? x * HourMs : unit == QLatin1String("m") ? x * 60000 : unit == QLatin1String("s") ? x * 1000 : x;
+            ms += unit == QLatin1String("h") ? x * HourMs : unit == QLatin1String("m") ? x * 60000
+                                                        : unit == QLatin1String("s")   ? x * 1000
+                                                                                       : x;
         }
         return now + qint64(ms);
     }

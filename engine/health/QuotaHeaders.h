@@ -13,13 +13,13 @@ namespace Aile::Health {
 /// One rate or quota window a provider reported on a response.
 struct QuotaWindow
 {
-    QString name;               // "5h", "7d", "7d_sonnet", "primary", "secondary", "requests", "tokens"
-    double usedFraction = -1;   // 0..1; -1 unknown
-    qint64 resetAtMs = 0;       // 0 unknown
-    qint64 lengthMs = 0;        // the window's length when known (5 hours, 7 days, …)
-    bool exhausted = false;     // the provider said so, or nothing is left
-    bool subscription = false;  // a plan's allowance (Anthropic unified, Codex), not an API rate limit
-    QString coversModelsWith;   // empty: every model; else models whose id contains it ("sonnet")
+    QString name;              // "5h", "7d", "7d_sonnet", "primary", "secondary", "requests", "tokens"
+    double usedFraction = -1;  // 0..1; -1 unknown
+    qint64 resetAtMs = 0;      // 0 unknown
+    qint64 lengthMs = 0;       // the window's length when known (5 hours, 7 days, …)
+    bool exhausted = false;    // the provider said so, or nothing is left
+    bool subscription = false; // a plan's allowance (Anthropic unified, Codex), not an API rate limit
+    QString coversModelsWith;  // empty: every model; else models whose id contains it ("sonnet")
 
     bool covers(const QString &model) const { return coversModelsWith.isEmpty() || model.contains(coversModelsWith); }
 };

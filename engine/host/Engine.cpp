@@ -85,8 +85,7 @@ std::optional<Config::ConfigFile> checkedConfig(const EngineOptions &options, QS
     }
     Config::ConfigFile config = Config::ConfigFile::read(file.readAll());
     const QString store = !options.store.isEmpty() ? options.store : config.store;
-    const std::optional<Config::Baseline> baseline
-        = store.isEmpty() ? Config::Baseline::ofDataDir(options.dataDir, error) : Config::Baseline::ofStore(store, error);
+    const std::optional<Config::Baseline> baseline = store.isEmpty() ? Config::Baseline::ofDataDir(options.dataDir, error) : Config::Baseline::ofStore(store, error);
     if (!baseline)
         return std::nullopt;
     const Config::Problems problems = Config::validate(config, *baseline, Config::UnknownKey::Problem, nullptr);
@@ -104,7 +103,8 @@ QString defaultDataDir()
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
 }
 
-Engine::Engine(EngineOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
+Engine::Engine(EngineOptions options, QObject *parent)
+    : QObject(parent), m_options(std::move(options))
 {
     qRegisterMetaType<Aile::Api::EngineStatus>();
     qRegisterMetaType<Aile::Store::TraceRecord>();
@@ -149,7 +149,8 @@ void Engine::start()
     std::optional<Config::ConfigFile> config;
     if (!m_options.configPath.isEmpty())
         config = checkedConfig(m_options, &error);
-    m_storeLocation = !m_options.store.isEmpty() ? m_options.store : config ? config->store : QString();
+    m_storeLocation = !m_options.store.isEmpty() ? m_options.store : config ? config->store
+                                                                            : QString();
     if (!error.isEmpty() || !openStore(&error) || !applyConfig(config ? &*config : nullptr, &error)) {
         // A refused configuration's lines go out with startFailed; the log keeps its summary.
         qCWarning(lcEngine).noquote() << error.section(QLatin1Char('\n'), -1);
@@ -186,7 +187,7 @@ void Engine::start()
                                               m_ctx.quota, m_ctx.failing, m_ctx.pins, m_ctx.spend, m_ctx.traces, m_ctx.store, m_ctx.nodes};
     buildManagement();
     m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_ctx.adminToken, *m_planner, dispatch, m_management.get());
-    m_traceStream = new Api::TraceStream(m_ctx.traces, this);   // windows attached over HTTP
+    m_traceStream = new Api::TraceStream(m_ctx.traces, this); // windows attached over HTTP
     m_router->setTraceStream(m_traceStream);
     m_adminCalls = std::make_unique<Api::AdminCalls>();
     m_adminCalls->status = [this] { return status().toJson(); };
@@ -269,7 +270,7 @@ bool Engine::openStore(QString *error)
         *error = QStringLiteral("no data directory was given");
         return false;
     }
-    if (!Store::prepareDataFolder(m_options.dataDir, error))   // 0700 whatever the umask; tightened if it was not
+    if (!Store::prepareDataFolder(m_options.dataDir, error)) // 0700 whatever the umask; tightened if it was not
         return false;
     if (m_storeLocation.isEmpty())
         m_storeLocation = QDir(m_options.dataDir).filePath(QStringLiteral("aile.db"));
@@ -347,7 +348,9 @@ bool Engine::applyConfig(const Config::ConfigFile *config, QString *error)
     if (!adminRef.isEmpty())
         m_adminTokenRef = adminRef;
     qCInfo(lcEngine).noquote() << QStringLiteral("configuration applied from %1 (%2 sharers, %3 keys)")
-                                      .arg(m_options.configPath).arg(config->sharers.size()).arg(config->keys.size());
+                                      .arg(m_options.configPath)
+                                      .arg(config->sharers.size())
+                                      .arg(config->keys.size());
     return true;
 }
 
@@ -413,7 +416,7 @@ void Engine::resolveSecrets()
     };
     for (const Catalog::Sharer &s : m_ctx.sharers) {
         m_ctx.noteCredentialBinding(s);
-        if (s.credentialRef.isEmpty() || s.needsKey() || s.usesClientLogin()) {   // a client login is the request's
+        if (s.credentialRef.isEmpty() || s.needsKey() || s.usesClientLogin()) { // a client login is the request's
             if (s.needsKey())
                 qCWarning(lcEngine).noquote() << "sharer" << s.handle << Catalog::needsKeyMessage();
             continue;
@@ -469,8 +472,10 @@ void Engine::listen()
     m_verifier->startProbing(m_ctx.settings.probeIntervalMs);
     m_running = true;
     qCInfo(lcEngine).noquote() << QStringLiteral("listening on %1:%2 (%3 sharers, %4 keys)")
-                                      .arg(m_server->address().toString()).arg(m_server->port())
-                                      .arg(m_ctx.sharers.size()).arg(m_ctx.keys.size());
+                                      .arg(m_server->address().toString())
+                                      .arg(m_server->port())
+                                      .arg(m_ctx.sharers.size())
+                                      .arg(m_ctx.keys.size());
     Q_EMIT started(m_server->address().toString(), m_server->port());
     Q_EMIT statusChanged(status());
 }
@@ -479,7 +484,7 @@ void Engine::stop()
 {
     if (m_server)
         m_server->close();
-    delete m_nodePinger;   // a stopped engine pings nobody; start() makes a new one
+    delete m_nodePinger; // a stopped engine pings nobody; start() makes a new one
     m_nodePinger = nullptr;
     if (m_ctx.traces)
         m_ctx.traces->publishNow(); // the last requests reach the window and the access log
@@ -540,7 +545,7 @@ Api::EngineStatus Engine::status() const
         s.sharers.append(row);
     }
     for (const Keys::ApiKey &k : m_ctx.keys)
-        s.keys.append(Api::KeyInfo::fromJson(k.toJson()));   // KeyInfo has no field for the hash
+        s.keys.append(Api::KeyInfo::fromJson(k.toJson())); // KeyInfo has no field for the hash
     for (const Catalog::ProviderInfo &p : m_ctx.catalog.providers())
         s.providers.append(Api::ProviderStatus::fromJson(p.toJson()));
     s.keychainProbed = m_keychainProbed;

@@ -21,7 +21,7 @@ class ApiRouter;
 class ManagementApi;
 class TraceStream;
 struct AdminCalls;
-}
+} // namespace Api
 namespace Secrets {
 class SecretStore;
 }
@@ -31,14 +31,14 @@ class StoreWriter;
 namespace Routing {
 class PinBook;
 class RequestPlanner;
-}
+} // namespace Routing
 namespace Config {
 struct ConfigFile;
 }
 namespace Health {
 class HealthBook;
 class NodeBook;
-}
+} // namespace Health
 namespace Dispatch {
 class Verifier;
 }
@@ -48,21 +48,21 @@ class NodePinger;
 /// How to start an engine.
 struct EngineOptions
 {
-    QString dataDir;                  // the store lives here (aile.db)
+    QString dataDir; // the store lives here (aile.db)
     // A postgresql:// URL: the store is that database instead, shared with the other instances on
     // it (team mode, docs/team.md); the ledger journal and admin token file stay in dataDir.
     // Empty: the configuration's "store", else <dataDir>/aile.db.
     QString store;
     QHostAddress listenAddress = QHostAddress::LocalHost;
-    quint16 port = 2453;              // 0: any free port
-    QString configPath;               // applied at start when set
+    quint16 port = 2453; // 0: any free port
+    QString configPath;  // applied at start when set
     QString secretService = QStringLiteral("Aile Desktop");
-    QString fileSecretsPath;          // the opted-in plain-text secrets file, or empty
+    QString fileSecretsPath; // the opted-in plain-text secrets file, or empty
     // aile serve and the desktop app: when neither the configuration nor $AILE_ADMIN_TOKEN gives an
     // admin token, it is read from this file, made there (0600) on the first start (AdminToken.h).
     QString adminTokenFile;
-    Clock *clock = nullptr;           // not owned; the system clock when null
-    std::optional<quint64> drawSeed;  // a fixed seed for the tie draw (tests)
+    Clock *clock = nullptr;          // not owned; the system clock when null
+    std::optional<quint64> drawSeed; // a fixed seed for the tie draw (tests)
 };
 
 /// Reads "HOST:PORT" as --listen takes it ("localhost" and "[::1]" included).
@@ -114,18 +114,18 @@ private:
     Api::EngineStatus status() const;
 
     EngineOptions m_options;
-    QString m_storeLocation;   // the file or URL opened (options, then the configuration, then dataDir)
+    QString m_storeLocation; // the file or URL opened (options, then the configuration, then dataDir)
     std::unique_ptr<SystemClock> m_systemClock;
     std::unique_ptr<Store::Store> m_store;
     std::unique_ptr<Store::StoreWriter> m_writer;
     std::unique_ptr<Health::HealthBook> m_health;
     std::unique_ptr<Routing::PinBook> m_pins;
-    std::unique_ptr<SharedHealth> m_sharedHealth;   // team mode only
-    std::unique_ptr<Health::NodeBook> m_nodes;       // node-backed sharers (docs/team.md), in memory only
+    std::unique_ptr<SharedHealth> m_sharedHealth; // team mode only
+    std::unique_ptr<Health::NodeBook> m_nodes;    // node-backed sharers (docs/team.md), in memory only
     NodePinger *m_nodePinger = nullptr;
     Dispatch::Verifier *m_verifier = nullptr;
     EngineContext m_ctx;
-    std::unique_ptr<Routing::RequestPlanner> m_planner;   // over m_ctx: requests, dry runs and the listing plan here
+    std::unique_ptr<Routing::RequestPlanner> m_planner; // over m_ctx: requests, dry runs and the listing plan here
     Http::HttpServer *m_server = nullptr;
     std::unique_ptr<Api::ManagementApi> m_management;
     std::unique_ptr<Api::ApiRouter> m_router;
@@ -133,7 +133,7 @@ private:
     std::unique_ptr<Api::AdminCalls> m_adminCalls;
     Secrets::SecretStore *m_secrets = nullptr;
     QString m_adminTokenRef;
-    QString m_madeAdminToken;   // made at this start: copied to the keychain once one answers
+    QString m_madeAdminToken; // made at this start: copied to the keychain once one answers
     int m_pendingSecrets = 0;
     bool m_running = false;
     bool m_reloadQueued = false;
@@ -144,4 +144,3 @@ private:
 };
 
 } // namespace Aile
-

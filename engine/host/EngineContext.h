@@ -19,14 +19,14 @@ class Clock;
 namespace Store {
 class Store;
 class TraceSink;
-}
+} // namespace Store
 namespace Http {
 class UpstreamClient;
 }
 namespace Health {
 class HealthBook;
 class NodeBook;
-}
+} // namespace Health
 namespace Dispatch {
 class Verifier;
 }
@@ -50,18 +50,18 @@ struct EngineContext : State::SharerBook, State::KeyBook
     Health::HealthBook *health = nullptr;
     Dispatch::Verifier *verifier = nullptr;
     Secrets::SecretStore *secrets = nullptr;
-    Health::QuotaBook quota;               // providers' quota windows, from response headers
-    Routing::PinBook *pins = nullptr;      // session affinity (routing/Affinity.h), in memory only
-    Health::NodeBook *nodes = nullptr;     // node-backed sharers: last heard, what they serve (health/NodeBook.h)
+    Health::QuotaBook quota;           // providers' quota windows, from response headers
+    Routing::PinBook *pins = nullptr;  // session affinity (routing/Affinity.h), in memory only
+    Health::NodeBook *nodes = nullptr; // node-backed sharers: last heard, what they serve (health/NodeBook.h)
     EngineSettings settings;
     QString adminToken;
-    QJsonObject routing;                   // default_model, fallback_models, selection, models
-    QString adminTokenRef;                 // where the admin token comes from (exports name it)
-    std::function<void()> reloadState;     // re-reads the store after an import
-    Health::FailingSharers failing;       // keys that move failing sharers back (in memory)
-    Billing::SpendBook spend;              // today's spend per key, route and target (budgets read it)
-    QHash<QString, quint64> routeTurns;    // round-robin routes: key id + route name → requests routed so far
-    mutable QRandomGenerator draw;         // the tie draw of requests without a session; seeded in tests
+    QJsonObject routing;                // default_model, fallback_models, selection, models
+    QString adminTokenRef;              // where the admin token comes from (exports name it)
+    std::function<void()> reloadState;  // re-reads the store after an import
+    Health::FailingSharers failing;     // keys that move failing sharers back (in memory)
+    Billing::SpendBook spend;           // today's spend per key, route and target (budgets read it)
+    QHash<QString, quint64> routeTurns; // round-robin routes: key id + route name → requests routed so far
+    mutable QRandomGenerator draw;      // the tie draw of requests without a session; seeded in tests
 };
 
 } // namespace Aile

@@ -2,7 +2,8 @@
 
 namespace Aile {
 
-EngineHost::EngineHost(EngineOptions options, QObject *parent) : QObject(parent), m_engine(new Engine(std::move(options)))
+EngineHost::EngineHost(EngineOptions options, QObject *parent)
+    : QObject(parent), m_engine(new Engine(std::move(options)))
 {
     m_thread.setObjectName(QStringLiteral("aile-engine"));
     m_engine->moveToThread(&m_thread);
@@ -65,8 +66,9 @@ quint64 EngineHost::manage(const QString &method, const QString &path, const QBy
             Qt::QueuedConnection);
         return id;
     }
-    QMetaObject::invokeMethod(m_engine, [engine = m_engine, id, method, path, body] { engine->manage(id, method, path, body); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_engine, [engine = m_engine, id, method, path, body] { engine->manage(id, method, path, body); },
+        Qt::QueuedConnection);
     return id;
 }
 

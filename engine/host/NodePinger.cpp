@@ -12,7 +12,8 @@ Q_LOGGING_CATEGORY(lcNodes, "aile.nodes")
 
 namespace Aile {
 
-NodePinger::NodePinger(EngineContext &context, QObject *parent) : QObject(parent), m_ctx(context) {}
+NodePinger::NodePinger(EngineContext &context, QObject *parent)
+    : QObject(parent), m_ctx(context) { }
 
 NodePinger::~NodePinger()
 {
@@ -39,7 +40,7 @@ void NodePinger::tick()
 void NodePinger::ping(const QString &handle)
 {
     if (!m_ctx.upstream || !m_ctx.nodes || m_inFlight.value(handle))
-        return;   // one ping per node at a time: a ping still unanswered is already silence
+        return; // one ping per node at a time: a ping still unanswered is already silence
     const Catalog::Sharer *s = m_ctx.sharer(handle);
     const QString secret = m_ctx.credentials.value(handle);
     if (!s || secret.isEmpty() || s->baseUrl.isEmpty())

@@ -43,8 +43,7 @@ void SharedHealth::start()
     });
     m_quota.setShare([this](const QString &handle, const Health::QuotaWindow &w) {
         publish(QStringLiteral("quota"), handle, w.name, w.resetAtMs,
-                QJsonObject{{QStringLiteral("window"), w.name}, {QStringLiteral("covers"), w.coversModelsWith},
-                            {QStringLiteral("lengthMs"), w.lengthMs}});
+                QJsonObject{{QStringLiteral("window"), w.name}, {QStringLiteral("covers"), w.coversModelsWith}, {QStringLiteral("lengthMs"), w.lengthMs}});
     });
 }
 

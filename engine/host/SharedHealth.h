@@ -11,7 +11,7 @@ class Store;
 namespace Health {
 class HealthBook;
 class QuotaBook;
-}
+} // namespace Health
 
 /// Team mode (docs/team.md "Shared health"): what one instance learns of an account — a cooldown
 /// (a 429 and its reset included), a model with no quota, a spent subscription window, a dead key,
@@ -36,7 +36,7 @@ private:
     Health::HealthBook &m_health;
     Health::QuotaBook &m_quota;
     Clock *m_clock;
-    QString m_origin;   // this instance, so it skips its own notices
+    QString m_origin; // this instance, so it skips its own notices
 };
 
 } // namespace Aile

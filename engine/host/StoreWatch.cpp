@@ -10,7 +10,8 @@ Q_DECLARE_LOGGING_CATEGORY(lcEngine)
 
 namespace Aile {
 
-StoreWatch::StoreWatch(Store::Store &store, Store::ChangeFeed &feed, QObject *parent) : QObject(parent), m_store(store), m_feed(feed)
+StoreWatch::StoreWatch(Store::Store &store, Store::ChangeFeed &feed, QObject *parent)
+    : QObject(parent), m_store(store), m_feed(feed)
 {
     m_timer.setInterval(CheckEveryMs);
     connect(&m_timer, &QTimer::timeout, this, &StoreWatch::check);
@@ -32,7 +33,7 @@ void StoreWatch::check()
         Q_EMIT lost();
     }
     if (m_sinceTry.isValid() && m_sinceTry.elapsed() < m_backoffMs)
-        return;   // the bounded backoff: 0.5, 1, 2, 4, then every 8 s
+        return; // the bounded backoff: 0.5, 1, 2, 4, then every 8 s
     m_sinceTry.start();
     QString error;
     const bool ok = (m_store.reachable() || m_store.reconnect(&error)) && (m_feed.alive() || m_feed.restart(&error));

@@ -8,7 +8,7 @@ namespace Aile {
 namespace Store {
 class Store;
 class ChangeFeed;
-}
+} // namespace Store
 
 /// Team mode's answer to a dropped database connection (docs/team.md "Losing the database"): on
 /// the engine thread, every 2 s, asks the change feed's connection a trivial query. When it or

@@ -261,8 +261,7 @@ void HttpConnection::dispatchRequest()
         if (m_exchange && !m_exchange->headSent()) {
             HttpHeaders h;
             h.add("content-type", "application/json");
-            m_exchange->respond(503, h, Wire::errorBody(Wire::errorShapeForPath(m_exchange->request().path), 503,
-                                                        QStringLiteral("the proxy is out of memory; retry shortly")));
+            m_exchange->respond(503, h, Wire::errorBody(Wire::errorShapeForPath(m_exchange->request().path), 503, QStringLiteral("the proxy is out of memory; retry shortly")));
         } else if (m_exchange) {
             m_exchange->abortStream();
         }

@@ -27,9 +27,9 @@ public:
 
     /// How readily the server may close this connection to make room for a new one.
     enum class Shed {
-        Idle,     // keep-alive with nothing arriving or waiting: first to go
-        Stalled,  // a request still arriving, or answers the client is not reading
-        Busy,     // a request being served: never shed
+        Idle,    // keep-alive with nothing arriving or waiting: first to go
+        Stalled, // a request still arriving, or answers the client is not reading
+        Busy,    // a request being served: never shed
     };
     Shed shedClass() const;
     /// When bytes last moved in either direction (the engine's clock).
@@ -69,10 +69,10 @@ private:
     bool m_lingering = false;
     int m_served = 0;
     qint64 m_lastProgressMs = 0;
-    HttpExchange *m_exchange = nullptr;       // the request being served (owned, a child)
-    QList<HttpExchange *> m_retired;          // finished; deleted at the end of the turn
-    QByteArray m_out;                         // answer bytes for the next write (see HttpExchange)
-    int m_turnTimer = 0;                      // the zero timer: "the end of this event-loop turn"
+    HttpExchange *m_exchange = nullptr; // the request being served (owned, a child)
+    QList<HttpExchange *> m_retired;    // finished; deleted at the end of the turn
+    QByteArray m_out;                   // answer bytes for the next write (see HttpExchange)
+    int m_turnTimer = 0;                // the zero timer: "the end of this event-loop turn"
     Deadline m_headerDeadline;
     Deadline m_bodyDeadline;
     Deadline m_idleDeadline;

@@ -90,8 +90,8 @@ private:
     bool m_isHead = false;
     bool m_chunked = true;
     int m_handOffs = 0;
-    qint64 m_bodyLeft = -1;        // with a Content-Length: body bytes not yet written
-    QByteArray m_heldTail;         // the body's last byte(s), released by finishStream
+    qint64 m_bodyLeft = -1; // with a Content-Length: body bytes not yet written
+    QByteArray m_heldTail;  // the body's last byte(s), released by finishStream
     std::function<void()> m_beforeLastBytes;
 };
 

@@ -9,10 +9,10 @@ namespace Aile::Http {
 /// One parsed inbound request, body complete.
 struct HttpRequest
 {
-    QByteArray method;   // "GET", "POST", …
-    QByteArray target;   // as sent: path plus query
-    QByteArray path;     // percent-encoded path, no query
-    QByteArray query;    // without the '?'
+    QByteArray method; // "GET", "POST", …
+    QByteArray target; // as sent: path plus query
+    QByteArray path;   // percent-encoded path, no query
+    QByteArray query;  // without the '?'
     HttpHeaders headers;
     QByteArray body;
     QHostAddress peer;

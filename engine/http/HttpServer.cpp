@@ -28,7 +28,8 @@ QByteArray unavailable(const QString &message)
 {
     const QByteArray body = Wire::errorBody(Wire::ErrorShape::OpenAI, 503, message);
     return "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\nretry-after: 1\r\n"
-           "content-length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+           "content-length: "
+           + QByteArray::number(body.size()) + "\r\n\r\n" + body;
 }
 
 } // namespace
@@ -162,7 +163,7 @@ bool HttpServer::makeRoom(const QHostAddress &peer, bool perPeer)
              .arg(connectionCap())
              .arg(m_limits.maxConnectionsPerPeer)
              .arg(victimClass == HttpConnection::Shed::Idle ? QStringLiteral("an idle keep-alive")
-                                                             : QStringLiteral("a stalled")));
+                                                            : QStringLiteral("a stalled")));
     victim->shed();
     return true;
 }

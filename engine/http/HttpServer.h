@@ -26,15 +26,15 @@ public:
 /// What one local client can make the listener hold (docs/hardening.md, "Clients").
 struct ServerLimits
 {
-    qint64 maxHeaderBytes = 64 * 1024;        // request line + header section → 431
-    qint64 maxBodyBytes = 32 * 1024 * 1024;   // → 413
-    qint64 headerTimeoutMs = 10'000;          // connection closed if headers are not complete
-    qint64 bodyTimeoutMs = 30'000;            // → 408 when no body byte arrives for this long
-    qint64 keepAliveIdleMs = 60'000;          // idle keep-alive connection closed
+    qint64 maxHeaderBytes = 64 * 1024;         // request line + header section → 431
+    qint64 maxBodyBytes = 32 * 1024 * 1024;    // → 413
+    qint64 headerTimeoutMs = 10'000;           // connection closed if headers are not complete
+    qint64 bodyTimeoutMs = 30'000;             // → 408 when no body byte arrives for this long
+    qint64 keepAliveIdleMs = 60'000;           // idle keep-alive connection closed
     qint64 maxPendingOutputBytes = 256 * 1024; // answers unsent past this: no further request is read
-    int maxConnections = 0;                   // 0: from the file limit (see connectionCap)
-    int maxConnectionsPerPeer = 256;          // one peer address; also bounded by the total cap
-    qint64 acceptRetryMs = 250;               // accepting pauses this long after running out of descriptors
+    int maxConnections = 0;                    // 0: from the file limit (see connectionCap)
+    int maxConnectionsPerPeer = 256;           // one peer address; also bounded by the total cap
+    qint64 acceptRetryMs = 250;                // accepting pauses this long after running out of descriptors
 };
 
 /// The inbound HTTP/1.1 listener: accepts connections and turns bytes into HttpExchanges.

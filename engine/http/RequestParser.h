@@ -14,11 +14,11 @@ class RequestParser
 {
 public:
     enum class Phase {
-        Idle,      // between requests
-        Head,      // request line and headers arriving
-        Body,      // headers complete, body arriving
-        Complete,  // a whole request is ready: takeRequest
-        Refused,   // refusalStatus and refusalMessage say why; the connection closes
+        Idle,     // between requests
+        Head,     // request line and headers arriving
+        Body,     // headers complete, body arriving
+        Complete, // a whole request is ready: takeRequest
+        Refused,  // refusalStatus and refusalMessage say why; the connection closes
     };
 
     RequestParser(qint64 maxHeaderBytes, qint64 maxBodyBytes);

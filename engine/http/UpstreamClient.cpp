@@ -35,7 +35,8 @@ QString originOf(const QUrl &url)
 
 // ---- UpstreamCall ------------------------------------------------------------------------------
 
-UpstreamCall::UpstreamCall(UpstreamClient *client, QObject *parent) : QObject(parent), m_client(client)
+UpstreamCall::UpstreamCall(UpstreamClient *client, QObject *parent)
+    : QObject(parent), m_client(client)
 {
     ++client->m_liveCalls;
 }
@@ -67,7 +68,7 @@ void UpstreamCall::payConnected()
 void UpstreamCall::reportFailure(UpstreamError error, const QString &detail)
 {
     if (m_done)
-        return;   // aborted while the report was on its way: no signal after abort()
+        return; // aborted while the report was on its way: no signal after abort()
     m_done = true;
     payConnected();
     Q_EMIT failed(error, detail);
@@ -97,7 +98,8 @@ void UpstreamCall::resumeReading()
 
 // ---- UpstreamClient ----------------------------------------------------------------------------
 
-UpstreamClient::UpstreamClient(Clock *clock, QObject *parent) : QObject(parent), m_clock(clock) {}
+UpstreamClient::UpstreamClient(Clock *clock, QObject *parent)
+    : QObject(parent), m_clock(clock) { }
 
 UpstreamClient::~UpstreamClient()
 {

@@ -17,22 +17,22 @@ namespace Aile::Http {
 
 enum class UpstreamError {
     None,
-    ConnectFailed,     // refused, unreachable, DNS
-    ConnectTimeout,    // TCP + TLS not up within the connect bound
-    TlsFailed,         // handshake or certificate
-    ClosedBeforeHead,  // the connection ended before a response head
-    ClosedMidBody,     // the connection ended inside the body
-    Protocol,          // the response could not be parsed
-    Aborted,           // we aborted it
-    OutOfMemory,       // the proxy could not hold the answer: its own memory, not the upstream's fault
+    ConnectFailed,    // refused, unreachable, DNS
+    ConnectTimeout,   // TCP + TLS not up within the connect bound
+    TlsFailed,        // handshake or certificate
+    ClosedBeforeHead, // the connection ended before a response head
+    ClosedMidBody,    // the connection ended inside the body
+    Protocol,         // the response could not be parsed
+    Aborted,          // we aborted it
+    OutOfMemory,      // the proxy could not hold the answer: its own memory, not the upstream's fault
 };
 QString upstreamErrorName(UpstreamError error);
 
 struct UpstreamRequest
 {
     QByteArray method = "POST";
-    QUrl url;                 // http or https; path and query as they go upstream
-    HttpHeaders headers;      // host and content-length are added by the client
+    QUrl url;            // http or https; path and query as they go upstream
+    HttpHeaders headers; // host and content-length are added by the client
     QByteArray body;
     qint64 connectTimeoutMs = 12'000;
 };
@@ -121,7 +121,7 @@ private:
     Clock *m_clock;
     qint64 m_idleKeepAliveMs = 4'000;
     QMultiHash<QString, UpstreamConnection *> m_idle;
-    Deadline m_idleSweep;   // one for the pool, armed for its oldest idle connection
+    Deadline m_idleSweep; // one for the pool, armed for its oldest idle connection
     QList<QSslCertificate> *m_extraCa = nullptr;
     int m_open = 0;
     int m_liveCalls = 0;

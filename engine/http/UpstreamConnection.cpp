@@ -208,7 +208,7 @@ void UpstreamConnection::handleReadyRead()
     while (!m_paused && m_call && (m_unbuffered || m_socket->bytesAvailable() > 0)) {
         const qint64 n = m_socket->read(slice, ReadSlice);
         if (n < 0 && m_unbuffered) {
-            handleEnd();   // the connection ended (or broke): Qt says so only through this read
+            handleEnd(); // the connection ended (or broke): Qt says so only through this read
             return;
         }
         if (n <= 0)
@@ -228,7 +228,7 @@ void UpstreamConnection::handleReadyRead()
             return;
         }
         if (m_unbuffered && n < ReadSlice)
-            return;   // the kernel had no more; its read notification comes back for what follows
+            return; // the kernel had no more; its read notification comes back for what follows
     }
 }
 
@@ -299,7 +299,8 @@ void UpstreamConnection::fail(UpstreamError error, const QString &detail)
     if (m_writing) {
         // The write that failed runs inside UpstreamClient::send: its caller has not connected to
         // the call's signals yet. Reported from the event loop instead (unless aborted before).
-        QMetaObject::invokeMethod(call, [c = call.data(), error, detail] { c->reportFailure(error, detail); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            call, [c = call.data(), error, detail] { c->reportFailure(error, detail); }, Qt::QueuedConnection);
         return;
     }
     call->reportFailure(error, detail);
@@ -454,7 +455,7 @@ int UpstreamConnection::onMessageComplete(http_parser *p)
 {
     auto *self = static_cast<UpstreamConnection *>(p->data);
     if (p->status_code / 100 == 1)
-        return 0;   // an interim answer ends here; the parser reads the next head
+        return 0; // an interim answer ends here; the parser reads the next head
     self->m_messageComplete = true;
     http_parser_pause(p, 1);
     return 0;

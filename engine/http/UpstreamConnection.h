@@ -16,7 +16,7 @@ public:
 
     void start(UpstreamCall *call, const UpstreamRequest &request);
     bool isReusable(qint64 now, qint64 maxIdleMs) const;
-    void detach();      // the call was aborted: this connection is finished
+    void detach(); // the call was aborted: this connection is finished
     void pause() { m_paused = true; }
     void resume();
 
@@ -56,22 +56,22 @@ private:
     bool m_unbuffered;
     QString m_host;
     quint16 m_port;
-    QByteArray m_hostLine;   // "host: name[:port]\r\n": the same for every request on this connection
+    QByteArray m_hostLine; // "host: name[:port]\r\n": the same for every request on this connection
     bool m_connected = false;
     bool m_paused = false;
     bool m_messageComplete = false;
     bool m_broken = false;
     bool m_headSeen = false;
-    bool m_writing = false;   // inside the request's write, itself inside UpstreamClient::send
+    bool m_writing = false; // inside the request's write, itself inside UpstreamClient::send
     QPointer<UpstreamCall> m_call;
-    QByteArray m_pendingRequest;   // the request while the connection is being set up
+    QByteArray m_pendingRequest; // the request while the connection is being set up
     http_parser m_parser;
-    QByteArray m_field, m_value;   // the header line being read (a line may span two reads)
+    QByteArray m_field, m_value; // the header line being read (a line may span two reads)
     bool m_lastWasValue = false;
     qint64 m_headBytes = 0;
     int m_interim = 0;
-    QString m_protocolError;   // why a callback stopped the parser
-    bool m_outOfMemory = false;   // ... because holding the answer needed memory the machine did not give
+    QString m_protocolError;    // why a callback stopped the parser
+    bool m_outOfMemory = false; // ... because holding the answer needed memory the machine did not give
     Deadline m_connectDeadline;
 };
 

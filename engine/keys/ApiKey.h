@@ -13,16 +13,16 @@ namespace Aile::Keys {
 /// in the configuration file's own format.
 struct ApiKey
 {
-    QString id;          // stable, derived from the hash ("k_" + 12 hex)
+    QString id; // stable, derived from the hash ("k_" + 12 hex)
     QString name;
-    QString hash;        // SHA-256 of the plain key, hex
-    QString prefix;      // first characters, for display ("sk-aile-3f9a…")
+    QString hash;   // SHA-256 of the plain key, hex
+    QString prefix; // first characters, for display ("sk-aile-3f9a…")
     qint64 createdMs = 0;
     bool revoked = false;
     QJsonObject routing;
     QJsonArray routes;
 
-    QJsonObject toJson() const;   // never holds the secret
+    QJsonObject toJson() const; // never holds the secret
     static std::optional<ApiKey> fromJson(const QJsonObject &o, QString *error);
     static ApiKey fromPlain(const QString &name, const QString &plain, qint64 nowMs);
 };

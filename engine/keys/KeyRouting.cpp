@@ -38,20 +38,21 @@ QString describeValue(const QJsonValue &v)
         return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     if (v.isNull())
         return QStringLiteral("null");
-    return v.isArray() ? QStringLiteral("a list") : v.isObject() ? QStringLiteral("an object") : QStringLiteral("nothing");
+    return v.isArray() ? QStringLiteral("a list") : v.isObject() ? QStringLiteral("an object")
+                                                                 : QStringLiteral("nothing");
 }
 
 const QStringList &routingSettingNames()
 {
     static const QStringList names{
-        QStringLiteral("provider"),        QStringLiteral("excludeProviders"),    QStringLiteral("maxPricePercent"),
-        QStringLiteral("maxPrice"),        QStringLiteral("minPricePercent"),     QStringLiteral("maxCostUsd"),
-        QStringLiteral("onlySharers"),     QStringLiteral("neverSharers"),        QStringLiteral("sharer"),
-        QStringLiteral("prefer"),          QStringLiteral("demoteFailing"),       QStringLiteral("sticky"),
+        QStringLiteral("provider"), QStringLiteral("excludeProviders"), QStringLiteral("maxPricePercent"),
+        QStringLiteral("maxPrice"), QStringLiteral("minPricePercent"), QStringLiteral("maxCostUsd"),
+        QStringLiteral("onlySharers"), QStringLiteral("neverSharers"), QStringLiteral("sharer"),
+        QStringLiteral("prefer"), QStringLiteral("demoteFailing"), QStringLiteral("sticky"),
         QStringLiteral("phaseLimits"),
-        QStringLiteral("dataCollection"),  QStringLiteral("allowSelfHosted"),     QStringLiteral("spendLimitUsdPerDay"),
-        QStringLiteral("verifiedOnly"),    QStringLiteral("bareModelAnyProvider"), QStringLiteral("bareModelProviders"),
-        QStringLiteral("translate"),       QStringLiteral("node"),                 QStringLiteral("capacity")};
+        QStringLiteral("dataCollection"), QStringLiteral("allowSelfHosted"), QStringLiteral("spendLimitUsdPerDay"),
+        QStringLiteral("verifiedOnly"), QStringLiteral("bareModelAnyProvider"), QStringLiteral("bareModelProviders"),
+        QStringLiteral("translate"), QStringLiteral("node"), QStringLiteral("capacity")};
     return names;
 }
 
@@ -136,7 +137,9 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
         if (!v.isDouble() || !std::isfinite(d) || (lowOpen ? d <= low : d < low) || d > high)
             return QStringLiteral("%1 must be a number %2 %3 and at most %4 (%5); got %6")
                 .arg(setting(name), lowOpen ? QStringLiteral("above") : QStringLiteral("from"))
-                .arg(low).arg(high).arg(unit, v.isDouble() ? QString::number(d) : QStringLiteral("a %1").arg(v.isString() ? QStringLiteral("string") : QStringLiteral("non-number")));
+                .arg(low)
+                .arg(high)
+                .arg(unit, v.isDouble() ? QString::number(d) : QStringLiteral("a %1").arg(v.isString() ? QStringLiteral("string") : QStringLiteral("non-number")));
         return {};
     };
     if (QString e = range("maxPricePercent", 0, true, 1000, QStringLiteral("percent of the model's list price")); !e.isEmpty())
@@ -150,8 +153,8 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
     if (out.contains(QLatin1String("maxCostUsd"))) {
         const QJsonValue v = out.value(QLatin1String("maxCostUsd"));
         std::optional<double> cap = v.isDouble() && validCostUsd(v.toDouble()) ? std::optional<double>(v.toDouble())
-                                    : v.isString()                              ? parseCostUsd(v.toString())
-                                                                                : std::nullopt;
+                                    : v.isString()                             ? parseCostUsd(v.toString())
+                                                                               : std::nullopt;
         if (!cap)
             return QStringLiteral("routing.maxCostUsd: %1 is not a cost cap; give dollars above 0 and at most 10,000, with at most 6 decimals (0.5)")
                 .arg(v.isDouble() ? QString::number(v.toDouble(), 'g', 12) : v.toVariant().toString());
@@ -162,7 +165,8 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
     if (floorPercent && limitPercent && *floorPercent > *limitPercent)
         return QStringLiteral("routing.minPricePercent (%1% of list) sits above this key's own discount limit, routing.maxPricePercent (%2% of list), "
                               "so no sharer could ever pass both; lower the floor or raise the limit")
-            .arg(*floorPercent).arg(*limitPercent);
+            .arg(*floorPercent)
+            .arg(*limitPercent);
 
     auto oneOf = [&](const char *name, const QStringList &allowed) -> QString {
         if (out.contains(QLatin1String(name)) && !allowed.contains(out.value(QLatin1String(name)).toString()))

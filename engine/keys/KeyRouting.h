@@ -18,29 +18,29 @@ namespace Aile::Keys {
 /// knows their names, types and ranges.
 struct KeyRouting
 {
-    QString provider;                 // a provider pin
-    QStringList excludeProviders;     // Never these providers
-    std::optional<double> maxPricePercent;   // discount limit: % of the model's list
-    std::optional<double> maxPrice;          // legacy: $/Mtok
-    std::optional<double> minPricePercent;   // max discount (the floor): % of list
-    std::optional<double> maxCostUsd;        // cost cap per request
-    QStringList onlySharers;          // canonical handles
+    QString provider;                      // a provider pin
+    QStringList excludeProviders;          // Never these providers
+    std::optional<double> maxPricePercent; // discount limit: % of the model's list
+    std::optional<double> maxPrice;        // legacy: $/Mtok
+    std::optional<double> minPricePercent; // max discount (the floor): % of list
+    std::optional<double> maxCostUsd;      // cost cap per request
+    QStringList onlySharers;               // canonical handles
     QStringList neverSharers;
-    QString sharer;                   // Advanced: one sharer handle
-    QString node;                     // Advanced: one machine, a node-backed sharer's handle (docs/team.md)
-    QString capacity;                 // "node" or "nodeless": only node-backed, or only direct sharers; empty: both
-    bool preferSpeed = false;         // "prefer": "speed"
+    QString sharer;           // Advanced: one sharer handle
+    QString node;             // Advanced: one machine, a node-backed sharer's handle (docs/team.md)
+    QString capacity;         // "node" or "nodeless": only node-backed, or only direct sharers; empty: both
+    bool preferSpeed = false; // "prefer": "speed"
     bool demoteFailing = false;
-    bool phaseLimits = false;         // phase limits: 30 s to first byte streamed, 60 s between events, 180 s otherwise
+    bool phaseLimits = false; // phase limits: 30 s to first byte streamed, 60 s between events, 180 s otherwise
     bool sticky = true;
-    std::optional<double> pinTtlSeconds;     // an extension: the key's session pins last longer than the engine's
-    bool denyDataCollection = false;  // "dataCollection": "deny"
+    std::optional<double> pinTtlSeconds; // an extension: the key's session pins last longer than the engine's
+    bool denyDataCollection = false;     // "dataCollection": "deny"
     bool allowSelfHosted = true;
     std::optional<double> spendLimitUsdPerDay;
-    bool verifiedOnly = false;        // legacy
-    bool bareModelAnyProvider = false;   // legacy
-    QStringList bareModelProviders;      // legacy
-    bool translate = false;           // a provider that speaks another chat wire may serve (docs/translation.md)
+    bool verifiedOnly = false;         // legacy
+    bool bareModelAnyProvider = false; // legacy
+    QStringList bareModelProviders;    // legacy
+    bool translate = false;            // a provider that speaks another chat wire may serve (docs/translation.md)
 
     /// Reads a stored routing object; never fails (a stored object was validated when saved).
     static KeyRouting from(const QJsonObject &routing);

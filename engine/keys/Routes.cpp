@@ -66,8 +66,8 @@ QString checkTarget(const QJsonValue &value, const QString &where, const Catalog
     const QJsonValue cap = in.value(QLatin1String("maxCostUsd"));
     if (!cap.isNull() && !cap.isUndefined()) {
         const std::optional<double> dollars = cap.isDouble() && validCostUsd(cap.toDouble()) ? std::optional<double>(cap.toDouble())
-                                              : cap.isString()                                 ? parseCostUsd(cap.toString())
-                                                                                               : std::nullopt;
+                                              : cap.isString()                               ? parseCostUsd(cap.toString())
+                                                                                             : std::nullopt;
         if (!dollars)
             return QStringLiteral("%1: maxCostUsd %2 is not a cost cap; give dollars above 0 and at most 10,000, with at most 6 decimals (0.5)")
                 .arg(where, describeValue(cap));
@@ -98,8 +98,8 @@ QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *c
         return QStringLiteral("routes[%1] must be an object such as {\"name\": \"coding\", \"targets\": [{\"model\": \"claude/claude-sonnet-5\"}]}")
             .arg(index);
     const QJsonObject in = value.toObject();
-    static const QStringList fields{QStringLiteral("name"),        QStringLiteral("order"),           QStringLiteral("prefer"),
-                                    QStringLiteral("ttftMs"),      QStringLiteral("phaseLimits"),     QStringLiteral("budgetUsdPerDay"),
+    static const QStringList fields{QStringLiteral("name"), QStringLiteral("order"), QStringLiteral("prefer"),
+                                    QStringLiteral("ttftMs"), QStringLiteral("phaseLimits"), QStringLiteral("budgetUsdPerDay"),
                                     QStringLiteral("targets")};
     const QString name = in.value(QLatin1String("name")).toString().trimmed();
     if (name.isEmpty())
@@ -151,11 +151,12 @@ QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *c
     const QJsonArray targets = targetsValue.toArray();
     if (!targetsValue.isArray() || targets.isEmpty())
         return QStringLiteral("%1 needs \"targets\": a list of 1 to %2 targets such as [{\"model\": \"claude/claude-sonnet-5\"}]")
-            .arg(route).arg(MaxRouteTargets);
+            .arg(route)
+            .arg(MaxRouteTargets);
     if (targets.size() > MaxRouteTargets)
         return QStringLiteral("%1 has %2 targets; at most %3 are allowed").arg(route).arg(targets.size()).arg(MaxRouteTargets);
     QJsonArray clean;
-    QHash<QString, int> budgeted;   // what a target calls → the target carrying a budget for it
+    QHash<QString, int> budgeted; // what a target calls → the target carrying a budget for it
     for (int i = 0; i < targets.size(); ++i) {
         QJsonObject t;
         const QString where = QStringLiteral("%1 target %2").arg(route).arg(i + 1);
@@ -166,7 +167,10 @@ QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *c
             if (budgeted.contains(calls))
                 return QStringLiteral("%1: targets %2 and %3 both call %4 and both carry a daily budget, but they would share one figure; "
                                       "keep the budget on one of them")
-                    .arg(route).arg(budgeted.value(calls) + 1).arg(i + 1).arg(calls);
+                    .arg(route)
+                    .arg(budgeted.value(calls) + 1)
+                    .arg(i + 1)
+                    .arg(calls);
             budgeted.insert(calls, i);
         }
         clean.append(t);
@@ -178,7 +182,9 @@ QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *c
         const double ms = ttft.toDouble();
         if (!ttft.isDouble() || ms != std::floor(ms) || ms < MinTtftMs || ms > MaxTtftMs)
             return QStringLiteral("%1: ttftMs %2 must be whole milliseconds from %3 to %4 (1 to 60 seconds)")
-                .arg(route, describeValue(ttft)).arg(MinTtftMs).arg(MaxTtftMs);
+                .arg(route, describeValue(ttft))
+                .arg(MinTtftMs)
+                .arg(MaxTtftMs);
         if (clean.size() < 2)
             return QStringLiteral("%1: a first-token limit (ttftMs) needs two targets or more, since the last target is never cut; "
                                   "add a target or remove the limit")
@@ -212,7 +218,8 @@ Route Route::from(const QJsonObject &o)
     Route r;
     r.name = o.value(QLatin1String("name")).toString();
     const QString order = o.value(QLatin1String("order")).toString();
-    r.order = order == QLatin1String("cheapest") ? Order::Cheapest : order == QLatin1String("round-robin") ? Order::RoundRobin : Order::InOrder;
+    r.order = order == QLatin1String("cheapest") ? Order::Cheapest : order == QLatin1String("round-robin") ? Order::RoundRobin
+                                                                                                           : Order::InOrder;
     const QString prefer = o.value(QLatin1String("prefer")).toString();
     if (prefer == QLatin1String("speed") || prefer == QLatin1String("price"))
         r.preferSpeed = prefer == QLatin1String("speed");

@@ -10,7 +10,7 @@
 namespace Aile::Catalog {
 class Catalog;
 struct Sharer;
-}
+} // namespace Aile::Catalog
 
 namespace Aile::Keys {
 
@@ -18,13 +18,13 @@ namespace Aile::Keys {
 /// cost cap and daily budget (docs/keys.md "Named routes").
 struct RouteTarget
 {
-    QString model;                          // "provider/model" as saved
+    QString model; // "provider/model" as saved
     QString provider;
-    QString modelId;                        // what follows the provider
-    QString sharer;                         // canonical handle, or empty
+    QString modelId; // what follows the provider
+    QString sharer;  // canonical handle, or empty
     std::optional<double> maxCostUsd;
     std::optional<double> budgetUsdPerDay;
-    bool translate = false;                 // may reach a provider of another chat wire (docs/translation.md)
+    bool translate = false; // may reach a provider of another chat wire (docs/translation.md)
 
     /// What the target calls (provider, model and any pinned sharer): the ledger keeps a target's
     /// spend under it, so reordering a route keeps each figure and editing a target starts afresh.
@@ -38,12 +38,14 @@ struct RouteTarget
 /// is "speed" or "price" (follow the key is stored as nothing).
 struct Route
 {
-    enum class Order { InOrder, Cheapest, RoundRobin };
+    enum class Order { InOrder,
+                       Cheapest,
+                       RoundRobin };
     QString name;
     Order order = Order::InOrder;
-    std::optional<bool> preferSpeed;        // unset: follow the key
-    int ttftMs = 0;                         // first-token limit; 0: none
-    bool phaseLimits = false;               // the phase limits' 30 s / 60 s / 180 s, as on a key
+    std::optional<bool> preferSpeed; // unset: follow the key
+    int ttftMs = 0;                  // first-token limit; 0: none
+    bool phaseLimits = false;        // the phase limits' 30 s / 60 s / 180 s, as on a key
     std::optional<double> budgetUsdPerDay;
     QList<RouteTarget> targets;
 

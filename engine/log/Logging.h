@@ -15,16 +15,20 @@ namespace Aile::Log {
 /// as text or as JSON. Lines of the access and health categories are key=value pairs
 /// (logfmt), which the JSON form turns into fields.
 
-enum class Format { Text, Json };
-enum class Level { Debug, Info, Warning, Error };
+enum class Format { Text,
+                    Json };
+enum class Level { Debug,
+                   Info,
+                   Warning,
+                   Error };
 
 struct Options
 {
     Level level = Level::Info;
     Format format = Format::Text;
-    QString filePath;                     // empty: stderr
-    qint64 maxFileBytes = 4 * 1024 * 1024;   // a file past this is rotated
-    int keepFiles = 3;                    // aile.log.1 … aile.log.N are kept
+    QString filePath;                      // empty: stderr
+    qint64 maxFileBytes = 4 * 1024 * 1024; // a file past this is rotated
+    int keepFiles = 3;                     // aile.log.1 … aile.log.N are kept
 };
 
 std::optional<Level> parseLevel(const QString &name);

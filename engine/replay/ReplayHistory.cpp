@@ -16,7 +16,7 @@ QList<Store::TraceRecord> loadHistory(const Store::Store &store, const QString &
         *truncated = rows.size() > limit;
     if (rows.size() > limit)
         rows.resize(limit);
-    std::reverse(rows.begin(), rows.end());   // the store answers newest first; a day's spend adds up oldest first
+    std::reverse(rows.begin(), rows.end()); // the store answers newest first; a day's spend adds up oldest first
     return rows;
 }
 
@@ -35,7 +35,7 @@ QString HealthTimeline::failureOf(const Store::AttemptRecord &a)
     if (a.status >= 500 || a.status == 401 || a.status == 403)
         return QStringLiteral("http_%1").arg(a.status);
     if (a.status == 0 && !a.outcome.isEmpty())
-        return a.outcome;   // no answer: timeout, connection refused, cut
+        return a.outcome; // no answer: timeout, connection refused, cut
     return {};
 }
 

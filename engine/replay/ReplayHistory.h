@@ -42,7 +42,7 @@ private:
         qint64 untilMs = 0;
         QString why;
     };
-    QHash<QString, QList<Span>> m_spans;   // per sharer, by start
+    QHash<QString, QList<Span>> m_spans; // per sharer, by start
 };
 
 } // namespace Aile::Replay

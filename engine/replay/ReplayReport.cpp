@@ -9,7 +9,7 @@ namespace {
 
 double cents(double usd)
 {
-    return std::round(usd * 1e6) / 1e6;   // dollars to the micro-dollar: the ledger's own precision
+    return std::round(usd * 1e6) / 1e6; // dollars to the micro-dollar: the ledger's own precision
 }
 
 QJsonObject countsJson(const QMap<QString, QPair<int, int>> &counts)
@@ -45,7 +45,7 @@ bool ChangedRequest::moreThan(const ChangedRequest &other) const
     const bool target = actual.target != projected.target, otherTarget = other.actual.target != other.projected.target;
     if (target != otherTarget)
         return target;
-    return startedMs < other.startedMs;   // a stable order: the earlier first
+    return startedMs < other.startedMs; // a stable order: the earlier first
 }
 
 QJsonObject ChangedRequest::toJson() const
@@ -101,11 +101,11 @@ QJsonObject ReplayReport::toJson() const
         {QStringLiteral("route"), route},
         {QStringLiteral("edits"), QJsonArray::fromStringList(edits)},
         {QStringLiteral("requests"), QJsonObject{{QStringLiteral("recorded"), recorded},
-                                                  {QStringLiteral("replayed"), replayed},
-                                                  {QStringLiteral("skipped"), skipped},
-                                                  {QStringLiteral("withoutTokens"), withoutTokens},
-                                                  {QStringLiteral("withoutSession"), withoutSession},
-                                                  {QStringLiteral("truncated"), truncated}}},
+                                                 {QStringLiteral("replayed"), replayed},
+                                                 {QStringLiteral("skipped"), skipped},
+                                                 {QStringLiteral("withoutTokens"), withoutTokens},
+                                                 {QStringLiteral("withoutSession"), withoutSession},
+                                                 {QStringLiteral("truncated"), truncated}}},
         {QStringLiteral("actual"), QJsonObject{{QStringLiteral("costUsd"), cents(actualUsd)}, {QStringLiteral("served"), actualServed}}},
         {QStringLiteral("projected"), QJsonObject{{QStringLiteral("costUsd"), cents(projectedUsd)}, {QStringLiteral("served"), projectedServed}}},
         {QStringLiteral("perDay"), daysJson},

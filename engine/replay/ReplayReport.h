@@ -12,10 +12,10 @@ namespace Aile::Replay {
 /// Where one request went, or why it did not: what really happened, or what the replay projects.
 struct Outcome
 {
-    int status = 0;          // 200 when served; else the status it got (or would get)
-    QString code;            // why it was not served: budget_spent, cost_cap, no_sharer, …
-    QString target;          // provider/model
-    QString sharer;          // handle
+    int status = 0; // 200 when served; else the status it got (or would get)
+    QString code;   // why it was not served: budget_spent, cost_cap, no_sharer, …
+    QString target; // provider/model
+    QString sharer; // handle
     double costUsd = 0;
     bool served() const { return status >= 200 && status < 300; }
     QJsonObject toJson() const;
@@ -49,7 +49,11 @@ struct LimitHits
 {
     int requests = 0;
     QMap<QString, int> days;
-    void add(const QString &day) { ++requests; ++days[day]; }
+    void add(const QString &day)
+    {
+        ++requests;
+        ++days[day];
+    }
     QJsonObject toJson() const;
 };
 
@@ -61,29 +65,29 @@ struct ReplayReport
     int days = 0;
     qint64 sinceMs = 0;
     qint64 untilMs = 0;
-    QString scope;           // "asked": each request as it asked; "route": the route's own requests; "all": every request through the route
-    QString route;           // the route replayed, when one is
-    QStringList edits;       // what the replay changed: "routing", "route <name>"
-    int recorded = 0;        // recorded requests read
+    QString scope;     // "asked": each request as it asked; "route": the route's own requests; "all": every request through the route
+    QString route;     // the route replayed, when one is
+    QStringList edits; // what the replay changed: "routing", "route <name>"
+    int recorded = 0;  // recorded requests read
     int replayed = 0;
-    int skipped = 0;         // refused before routing (no model, a body that cannot be read): nothing to replay
+    int skipped = 0; // refused before routing (no model, a body that cannot be read): nothing to replay
     bool truncated = false;
-    int withoutTokens = 0;   // no token counts recorded (refused or cut short): priced at none
-    int withoutSession = 0;  // written before the store recorded sessions and output caps: drawn with the replay's own seed
-    int healthSpans = 0;     // recorded moments a sharer could not serve
+    int withoutTokens = 0;  // no token counts recorded (refused or cut short): priced at none
+    int withoutSession = 0; // written before the store recorded sessions and output caps: drawn with the replay's own seed
+    int healthSpans = 0;    // recorded moments a sharer could not serve
 
     int actualServed = 0;
     int projectedServed = 0;
     double actualUsd = 0;
     double projectedUsd = 0;
     QMap<QString, ReplayDay> perDay;
-    QMap<QString, QPair<int, int>> perTarget;   // actual, projected requests
+    QMap<QString, QPair<int, int>> perTarget; // actual, projected requests
     QMap<QString, QPair<int, int>> perSharer;
-    LimitHits budget;        // refused for a spent daily budget or spend limit (a route target moving on counts too)
-    LimitHits costCapRefused;   // no sharer fits the cost cap
-    LimitHits costCapCapped;    // served, but the answer priced above the cap: the sharer absorbs the rest
-    LimitHits noSharer;      // nothing left to serve it: every sharer down, removed or unavailable
-    QList<ChangedRequest> changed;   // the five that change most, most first
+    LimitHits budget;              // refused for a spent daily budget or spend limit (a route target moving on counts too)
+    LimitHits costCapRefused;      // no sharer fits the cost cap
+    LimitHits costCapCapped;       // served, but the answer priced above the cap: the sharer absorbs the rest
+    LimitHits noSharer;            // nothing left to serve it: every sharer down, removed or unavailable
+    QList<ChangedRequest> changed; // the five that change most, most first
     int changedCount = 0;
 
     QJsonObject toJson() const;

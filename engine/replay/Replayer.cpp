@@ -19,7 +19,7 @@ namespace Aile::Replay {
 namespace {
 
 constexpr qint64 DayMs = 24 * 60 * 60 * 1000;
-constexpr quint32 ReplaySeed = 0x5eed;   // requests without a session draw their ties from this, the same on every replay
+constexpr quint32 ReplaySeed = 0x5eed; // requests without a session draw their ties from this, the same on every replay
 
 bool isBudget(const QString &code)
 {
@@ -79,7 +79,8 @@ std::optional<Replayer> Replayer::prepare(const LiveState &live, const ReplayAsk
         return fail(400, QStringLiteral("\"days\" is a whole number of days from 1 to %1, not %2").arg(MaxReplayDays).arg(ask.days));
     if (!ask.scope.isEmpty() && ask.scope != QLatin1String("route") && ask.scope != QLatin1String("all"))
         return fail(400, QStringLiteral("\"scope\" is \"route\" (the requests that asked for the route) or \"all\" (every request of the key "
-                                        "through the route), not \"%1\"").arg(ask.scope));
+                                        "through the route), not \"%1\"")
+                             .arg(ask.scope));
 
     Replayer r;
     r.m_key = *key;
@@ -130,7 +131,7 @@ std::optional<Replayer> Replayer::prepare(const LiveState &live, const ReplayAsk
     r.m_ctx = std::make_shared<Detached>(Detached{live.sharers, live.keys, live.settings, live.routing, {}, {}, {}, {}, QRandomGenerator(ReplaySeed)});
     Detached &c = *r.m_ctx;
     for (auto it = c.sharers.credentials.begin(); it != c.sharers.credentials.end(); ++it)
-        it.value().clear();   // the planner asks only whether a sharer has one; no secret leaves the engine thread
+        it.value().clear(); // the planner asks only whether a sharer has one; no secret leaves the engine thread
     for (Keys::ApiKey &k : c.keys.keys) {
         if (k.id == r.m_key.id)
             k = r.m_key;
@@ -198,7 +199,7 @@ Outcome Replayer::project(const Store::TraceRecord &t, const HealthTimeline &hea
         return refuse(plan.status, code);
     }
     if (budgetHit)
-        report.budget.add(day);   // a target spent: the route moved on
+        report.budget.add(day); // a target spent: the route moved on
     if (capHit)
         report.costCapRefused.add(day);
     for (const Routing::Target &target : plan.targets) {
@@ -214,7 +215,7 @@ Outcome Replayer::project(const Store::TraceRecord &t, const HealthTimeline &hea
             out.costUsd = c.rates ? Billing::costOf(*c.rates, in, outTokens) : 0;
             const std::optional<double> cap = target.costCapUsd ? target.costCapUsd : plan.costCapUsd;
             if (cap && out.costUsd > *cap + 1e-12) {
-                out.costUsd = *cap;   // the sharer absorbs the rest (docs/keys.md, the cost cap)
+                out.costUsd = *cap; // the sharer absorbs the rest (docs/keys.md, the cost cap)
                 report.costCapCapped.add(day);
             }
             // The day's spend moves as a charge would move it, so a budget binds the requests after it.

@@ -28,12 +28,12 @@ class HealthTimeline;
 /// last days, with unsaved edits of its routing settings and/or one route.
 struct ReplayAsk
 {
-    QString key;                          // id or name
+    QString key; // id or name
     int days = 7;
-    std::optional<QJsonObject> routing;   // the key's routing settings as edited (replaces them whole)
-    std::optional<QJsonObject> route;     // one route as edited (replaces the key's route of its name, or is added)
-    QString routeName;                    // a saved route to replay through (a route body names its own)
-    QString scope;                        // "route", "all" or empty (the route's own requests, else all of them)
+    std::optional<QJsonObject> routing; // the key's routing settings as edited (replaces them whole)
+    std::optional<QJsonObject> route;   // one route as edited (replaces the key's route of its name, or is added)
+    QString routeName;                  // a saved route to replay through (a route body names its own)
+    QString scope;                      // "route", "all" or empty (the route's own requests, else all of them)
 };
 
 constexpr int MaxReplayDays = 90;
@@ -89,7 +89,7 @@ private:
     };
     std::shared_ptr<Detached> m_ctx;
     Keys::ApiKey m_key;
-    QString m_route;         // replayed through this route ("" : each request as it asked)
+    QString m_route; // replayed through this route ("" : each request as it asked)
     QString m_scope;
     int m_days = 7;
     qint64 m_sinceMs = 0;

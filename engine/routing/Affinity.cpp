@@ -239,9 +239,9 @@ void Affinity::place(PinBook *book, const EngineSettings &settings, Plan &plan, 
         for (const Target &t : plan.targets)
             for (const Refusal &r : t.refusals)
                 if (r.handle == m_pinned)
-                    m_moved = r.code == QLatin1String("quota_exhausted") ? r.code   // a spent subscription window
-                              : r.untilMs > 0                             ? QStringLiteral("cooling")
-                                                                          : QStringLiteral("unavailable");
+                    m_moved = r.code == QLatin1String("quota_exhausted") ? r.code // a spent subscription window
+                              : r.untilMs > 0                            ? QStringLiteral("cooling")
+                                                                         : QStringLiteral("unavailable");
         return;
     }
     if (ti > 0 && !plan.anyProvider) {

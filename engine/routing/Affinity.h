@@ -19,7 +19,13 @@ struct Sharer;
 namespace Routing {
 
 /// Which evidence a pin was found by, closest first (SPEC §10).
-enum class PinKind { Reasoning, ToolCall, Thread, Conversation, Session, CacheKey, Opening };
+enum class PinKind { Reasoning,
+                     ToolCall,
+                     Thread,
+                     Conversation,
+                     Session,
+                     CacheKey,
+                     Opening };
 QString pinKindName(PinKind kind);
 
 /// The session pins of the engine, in memory only: pin key (a digest) → the account that served.
@@ -28,13 +34,14 @@ QString pinKindName(PinKind kind);
 class PinBook
 {
 public:
-    explicit PinBook(Clock *clock) : m_clock(clock) {}
+    explicit PinBook(Clock *clock)
+        : m_clock(clock) { }
 
     struct Hit
     {
         QString handle;
         PinKind kind = PinKind::Session;
-        bool inherited = false;   // a new conversation starting where its session last was
+        bool inherited = false; // a new conversation starting where its session last was
     };
     /// The closest live pin the evidence names; touch restarts its timer (a dry run only looks).
     std::optional<Hit> resolve(const SessionEvidence &evidence, bool touch = true);
@@ -67,7 +74,7 @@ private:
         QString handle;
         qint64 lastHitMs = 0;
         qint64 ttlMs = 0;
-        bool conflicted = false;   // two accounts produced this digest
+        bool conflicted = false; // two accounts produced this digest
     };
     struct Waiter
     {
@@ -119,11 +126,11 @@ private:
     PinBook *m_book = nullptr;
     Clock *m_clock = nullptr;
     SessionEvidence m_evidence;
-    QString m_mode;           // empty: active; "off", "skipped: …"
-    QString m_pinned;         // the account the conversation's pin named
+    QString m_mode;   // empty: active; "off", "skipped: …"
+    QString m_pinned; // the account the conversation's pin named
     PinKind m_kind = PinKind::Session;
     bool m_inherited = false;
-    QString m_moved;          // why the pinned account does not serve
+    QString m_moved; // why the pinned account does not serve
     qint64 m_ttlMs = 0;
 };
 

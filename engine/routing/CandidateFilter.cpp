@@ -70,8 +70,8 @@ void CandidateFilter::failEmptyTarget(Plan &plan, const Target &t, const Limits 
         const bool quota = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("quota_exhausted"); });
         const bool cooling = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("cooldown"); });
         const QString why = quota && cooling ? QStringLiteral("is cooling down after failures or has used up its subscription quota")
-                            : quota           ? QStringLiteral("has used up its subscription quota")
-                                              : QStringLiteral("is cooling down after failures");
+                            : quota          ? QStringLiteral("has used up its subscription quota")
+                                             : QStringLiteral("is cooling down after failures");
         plan.message = QStringLiteral("every sharer of %1 for %2 %3; retry in %4 s").arg(t.provider, t.model, why).arg((plan.retryAfterMs + 999) / 1000);
         return;
     }

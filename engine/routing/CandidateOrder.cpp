@@ -196,7 +196,9 @@ void CandidateOrder::leverOrder(Target &t, const RequestFacts &facts, bool *bySp
     }
     // Dead keys, then demoted, then Degraded sharers after every other one; priority tiers still
     // come before speed (SPEC §5.4).
-    auto rank = [](const Candidate &c) { return c.deadKey ? 3 : c.demoted ? 2 : c.degraded ? 1 : 0; };
+    auto rank = [](const Candidate &c) { return c.deadKey ? 3 : c.demoted ? 2
+                                                            : c.degraded  ? 1
+                                                                          : 0; };
     std::stable_sort(t.candidates.begin(), t.candidates.end(), [&](const Candidate &a, const Candidate &b) {
         if (rank(a) != rank(b))
             return rank(a) < rank(b);

@@ -18,9 +18,9 @@ namespace Aile::Routing {
 /// it, Authorization holds the local key and there is no login. Lives only as long as the request.
 struct ClientLogin
 {
-    QByteArray token;        // the bearer token; empty: no login
-    QByteArray accountId;    // chatgpt-account-id (Codex)
-    bool anthropicOAuth = false;   // the OAuth beta flag, or a Claude OAuth token's own prefix
+    QByteArray token;            // the bearer token; empty: no login
+    QByteArray accountId;        // chatgpt-account-id (Codex)
+    bool anthropicOAuth = false; // the OAuth beta flag, or a Claude OAuth token's own prefix
 
     static ClientLogin read(const Http::HttpHeaders &inbound);
     /// A login the provider of this sharer accepts: claude takes a Claude OAuth login, codex a

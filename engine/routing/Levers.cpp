@@ -51,8 +51,7 @@ std::optional<Plan> readListHeader(const RequestFacts &facts, const char *name, 
         return std::nullopt;
     const QString header = QString::fromLatin1(name);
     if (raw.size() > MaxListHeaderBytes)
-        return refusal(400, QStringLiteral("%1 is %2 bytes long; a list header may be at most 4 KiB (%3 entries); send fewer")
-                                .arg(header).arg(raw.size()).arg(Keys::MaxListEntries),
+        return refusal(400, QStringLiteral("%1 is %2 bytes long; a list header may be at most 4 KiB (%3 entries); send fewer").arg(header).arg(raw.size()).arg(Keys::MaxListEntries),
                        header);
     QStringList items;
     for (const QString &part : QString::fromUtf8(raw).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -63,17 +62,14 @@ std::optional<Plan> readListHeader(const RequestFacts &facts, const char *name, 
         if (handles) {
             value = Catalog::normalizeHandle(item);
             if (value.isEmpty())
-                return refusal(400, QStringLiteral("%1: \"%2\" is not a sharer handle; handles are L followed by 16 hex digits, as on the sharer's card")
-                                        .arg(header, item.left(40)),
+                return refusal(400, QStringLiteral("%1: \"%2\" is not a sharer handle; handles are L followed by 16 hex digits, as on the sharer's card").arg(header, item.left(40)),
                                header);
         }
         if (!items.contains(value))
             items << value;
     }
     if (items.size() > Keys::MaxListEntries)
-        return refusal(400, QStringLiteral("%1 names %2 %3; at most %4 are allowed")
-                                .arg(header).arg(items.size()).arg(handles ? QStringLiteral("sharers") : QStringLiteral("providers"))
-                                .arg(Keys::MaxListEntries),
+        return refusal(400, QStringLiteral("%1 names %2 %3; at most %4 are allowed").arg(header).arg(items.size()).arg(handles ? QStringLiteral("sharers") : QStringLiteral("providers")).arg(Keys::MaxListEntries),
                        header);
     for (const QString &i : items)
         if (!out->contains(i))
@@ -140,7 +136,8 @@ std::optional<Plan> Levers::readLevers(const RequestFacts &facts, Limits *out)
     }
     out->onlySharers = only.isEmpty() ? keyAllowed : only;
     out->onlyFromHeader = !only.isEmpty();
-    out->onlyBy = !only.isEmpty() ? Limits::OnlyBy::Header : !key.sharer.isEmpty() ? Limits::OnlyBy::KeySharer : Limits::OnlyBy::KeyList;
+    out->onlyBy = !only.isEmpty() ? Limits::OnlyBy::Header : !key.sharer.isEmpty() ? Limits::OnlyBy::KeySharer
+                                                                                   : Limits::OnlyBy::KeyList;
     out->sharerPin = key.sharer;
     if (facts.routeTarget && !facts.routeTarget->sharer.isEmpty()) {
         // A route target pinned to one sharer: the key's lists allow it (checked when saved); a
@@ -231,7 +228,8 @@ std::optional<Plan> Levers::readNodeLevers(const RequestFacts &facts, const Keys
     if (out->capacityNode && out->capacityNodeless)
         return refusal(400, QStringLiteral("x-aile-capacity names both node and nodeless, which leave no sharer; send one of them"),
                        QStringLiteral("x-aile-capacity"));
-    const QString asked = out->capacityNode ? QStringLiteral("node") : out->capacityNodeless ? QStringLiteral("nodeless") : QString();
+    const QString asked = out->capacityNode ? QStringLiteral("node") : out->capacityNodeless ? QStringLiteral("nodeless")
+                                                                                             : QString();
     if (!key.capacity.isEmpty() && !asked.isEmpty() && asked != key.capacity)
         return refusal(400, QStringLiteral("x-aile-capacity: %1 cannot widen this API key, whose capacity is %2; a header can only narrow "
                                            "the key: drop the header, or change the key's capacity on its Routing button")
@@ -254,8 +252,7 @@ std::optional<Plan> Levers::readNodeLevers(const RequestFacts &facts, const Keys
                                     .arg(QString::fromUtf8(raw.left(40))),
                            QStringLiteral("x-aile-node"));
         if (!key.node.isEmpty() && handle != key.node)
-            return refusal(400, QStringLiteral("x-aile-node names %1, but this API key is pinned to node %2; a header can only narrow the key")
-                                    .arg(handle, key.node),
+            return refusal(400, QStringLiteral("x-aile-node names %1, but this API key is pinned to node %2; a header can only narrow the key").arg(handle, key.node),
                            QStringLiteral("x-aile-node"));
         out->nodePin = handle;
         out->nodePinSource = QStringLiteral("x-aile-node");
@@ -264,8 +261,7 @@ std::optional<Plan> Levers::readNodeLevers(const RequestFacts &facts, const Keys
         out->nodePinSource = QStringLiteral("this API key's one machine");
     }
     if (!out->nodePin.isEmpty() && out->capacityNodeless)
-        return refusal(400, QStringLiteral("%1 pins node %2, which %3 leaves out; send one of the two")
-                                .arg(out->nodePinSource, out->nodePin, out->capacitySource),
+        return refusal(400, QStringLiteral("%1 pins node %2, which %3 leaves out; send one of the two").arg(out->nodePinSource, out->nodePin, out->capacitySource),
                        QStringLiteral("x-aile-capacity"));
     return std::nullopt;
 }
@@ -293,8 +289,7 @@ std::optional<Plan> Levers::checkRequest(const RequestFacts &facts, const Limits
         return std::nullopt;
     if (limits.excludeProviders.contains(provider)) {
         const bool byHeader = limits.headerExcludeProviders.contains(provider);
-        return refusal(400, byHeader ? QStringLiteral("x-aile-exclude-provider excludes provider %1; drop it from the header or name another provider").arg(provider)
-                                     : QStringLiteral("this API key excludes provider %1").arg(provider),
+        return refusal(400, byHeader ? QStringLiteral("x-aile-exclude-provider excludes provider %1; drop it from the header or name another provider").arg(provider) : QStringLiteral("this API key excludes provider %1").arg(provider),
                        QStringLiteral("x-aile-exclude-provider"));
     }
     const bool chat = Wire::isChat(facts.endpoint);
@@ -309,8 +304,7 @@ std::optional<Plan> Levers::checkRequest(const RequestFacts &facts, const Limits
                                 .arg(limits.denyDataSource),
                        QStringLiteral("x-aile-data-collection"));
     if (!chat && limits.capacityLocal)
-        return refusal(400, QStringLiteral("x-aile-capacity: local does not apply to %1, which is served without self-hosted capacity; drop the header")
-                                .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))),
+        return refusal(400, QStringLiteral("x-aile-capacity: local does not apply to %1, which is served without self-hosted capacity; drop the header").arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))),
                        QStringLiteral("x-aile-capacity"));
     if (!limits.costCap || !facts.body || facts.endpoint == Wire::Endpoint::CountTokens)
         return std::nullopt;
@@ -353,8 +347,7 @@ std::optional<Plan> Levers::checkRequest(const RequestFacts &facts, const Limits
         if (body.contains(QLatin1String("web_search_options")) && m->capabilities.hostedTools.contains(QStringLiteral("web_search")))
             declared << QStringLiteral("web_search");
         if (!declared.isEmpty())
-            return refusal(400, QStringLiteral("%1 cannot bound this request: it declares %2, a server-side tool %3 bills on its reported usage; %4")
-                                    .arg(cap, declared.first(), provider, fix),
+            return refusal(400, QStringLiteral("%1 cannot bound this request: it declares %2, a server-side tool %3 bills on its reported usage; %4").arg(cap, declared.first(), provider, fix),
                            QStringLiteral("x-aile-max-cost"));
     }
     return std::nullopt;
@@ -432,19 +425,16 @@ std::optional<Plan> Levers::leverEmptyPlan(const Target &t, const Limits &limits
             cheapest = r.quoteUsd;
     const bool anyCost = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.refusedBy == QLatin1String("x-aile-max-cost"); });
     if (anyCost) {
-        return refusal(402, cheapest >= 0
-                                ? QStringLiteral("every sharer of %1 quotes above the cost cap: the cheapest quote is %2, the cap %3 (%4); "
-                                                 "nothing was charged. Raise the cap or lower max_tokens")
-                                      .arg(what, money(cheapest), money(limits.costCap.value_or(0)), limits.costCapSource)
-                                : QStringLiteral("no sharer of %1 can be quoted, so the cost cap %2 (%3) cannot bound it; nothing was charged")
-                                      .arg(what, money(limits.costCap.value_or(0)), limits.costCapSource),
+        return refusal(402, cheapest >= 0 ? QStringLiteral("every sharer of %1 quotes above the cost cap: the cheapest quote is %2, the cap %3 (%4); "
+                                                           "nothing was charged. Raise the cap or lower max_tokens")
+                                                .arg(what, money(cheapest), money(limits.costCap.value_or(0)), limits.costCapSource)
+                                          : QStringLiteral("no sharer of %1 can be quoted, so the cost cap %2 (%3) cannot bound it; nothing was charged").arg(what, money(limits.costCap.value_or(0)), limits.costCapSource),
                        QStringLiteral("x-aile-max-cost"),
                        QJsonObject{{QStringLiteral("cheapestQuoteUsd"), cheapest}, {QStringLiteral("maxCostUsd"), limits.costCap.value_or(0)}});
     }
     const Refusal &first = tellingRefusal(t.refusals);
     if (first.refusedBy == QLatin1String("x-aile-data-collection"))
-        return refusal(400, QStringLiteral("%1 leaves no sharer for %2: %3; name a provider that does not train on prompts")
-                                .arg(limits.denyDataSource, what, first.reason.section(QStringLiteral(": "), 1)),
+        return refusal(400, QStringLiteral("%1 leaves no sharer for %2: %3; name a provider that does not train on prompts").arg(limits.denyDataSource, what, first.reason.section(QStringLiteral(": "), 1)),
                        first.refusedBy);
     if (first.refusedBy == RoutePinSource)
         return refusal(503, QStringLiteral("%1 is pinned to sharer %2, which has no machine online and sharing %3 right now; "
@@ -452,13 +442,10 @@ std::optional<Plan> Levers::leverEmptyPlan(const Target &t, const Limits &limits
                                 .arg(limits.routePin, limits.onlySharers.first(), what),
                        first.refusedBy);
     if (first.refusedBy == QLatin1String("x-aile-sharer") && limits.onlyBy == Limits::OnlyBy::KeySharer)
-        return refusal(503, QStringLiteral("this API key's one sharer (%1) has no machine online and sharing %2 right now")
-                                .arg(limits.onlySharers.first(), what),
+        return refusal(503, QStringLiteral("this API key's one sharer (%1) has no machine online and sharing %2 right now").arg(limits.onlySharers.first(), what),
                        first.refusedBy);
     if (first.refusedBy == QLatin1String("x-aile-sharer"))
-        return refusal(503, QStringLiteral("none of %1 (%2) has a machine online and sharing %3 right now")
-                                .arg(limits.onlyFromHeader ? QStringLiteral("the sharers x-aile-sharer allows") : QStringLiteral("this API key's allowed sharers"),
-                                     limits.onlySharers.join(QStringLiteral(", ")), what),
+        return refusal(503, QStringLiteral("none of %1 (%2) has a machine online and sharing %3 right now").arg(limits.onlyFromHeader ? QStringLiteral("the sharers x-aile-sharer allows") : QStringLiteral("this API key's allowed sharers"), limits.onlySharers.join(QStringLiteral(", ")), what),
                        first.refusedBy);
     return std::nullopt;
 }

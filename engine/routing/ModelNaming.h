@@ -6,7 +6,7 @@
 namespace Aile::Catalog {
 class Catalog;
 struct Sharer;
-}
+} // namespace Aile::Catalog
 
 namespace Aile::Routing {
 

@@ -55,9 +55,8 @@ std::optional<Plan> readLimits(const RequestFacts &facts, Limits *out)
             continue;
         }
         if (!b)
-            return Plan::refusal(400, QStringLiteral("%1: \"%2\" is not a price; send $ per million tokens (8) or a percentage of the model's list (80%)")
-                                    .arg(header, value),
-                           QJsonObject{{QStringLiteral("refusedBy"), header}});
+            return Plan::refusal(400, QStringLiteral("%1: \"%2\" is not a price; send $ per million tokens (8) or a percentage of the model's list (80%)").arg(header, value),
+                                 QJsonObject{{QStringLiteral("refusedBy"), header}});
         (header == QLatin1String("x-aile-max-price") ? out->maxes : out->mins).append(*b);
     }
     const QString verified = facts.headerText("x-aile-verified");
@@ -66,7 +65,7 @@ std::optional<Plan> readLimits(const RequestFacts &facts, Limits *out)
         out->verifiedSource = QStringLiteral("x-aile-verified");
     } else if (!verified.isEmpty() && verified != QLatin1String("0") && verified.compare(QLatin1String("false"), Qt::CaseInsensitive) != 0) {
         return Plan::refusal(400, QStringLiteral("x-aile-verified takes 1 or 0, not \"%1\"").arg(verified),
-                       QJsonObject{{QStringLiteral("refusedBy"), QStringLiteral("x-aile-verified")}});
+                             QJsonObject{{QStringLiteral("refusedBy"), QStringLiteral("x-aile-verified")}});
     }
     if (routing.verifiedOnly) {
         out->verifiedOnly = true;
@@ -85,9 +84,8 @@ std::optional<Plan> malformedPercent(const Limits &limits)
     for (const QList<PriceBound> &bounds : {limits.maxes, limits.mins})
         for (const PriceBound &b : bounds)
             if (b.malformed)
-                return Plan::refusal(400, QStringLiteral("%1: the percentage is malformed; send $ per million tokens (8) or a percentage of the model's list (80%)")
-                                        .arg(b.source),
-                               QJsonObject{{QStringLiteral("refusedBy"), b.source}});
+                return Plan::refusal(400, QStringLiteral("%1: the percentage is malformed; send $ per million tokens (8) or a percentage of the model's list (80%)").arg(b.source),
+                                     QJsonObject{{QStringLiteral("refusedBy"), b.source}});
     return std::nullopt;
 }
 
@@ -101,9 +99,8 @@ std::optional<Plan> checkPercentNeedsPrice(const Catalog::Catalog &catalog, cons
     for (const QList<PriceBound> &bounds : {limits.maxes, limits.mins})
         for (const PriceBound &b : bounds)
             if (b.percent)
-                return Plan::refusal(404, QStringLiteral("%1/%2 has no published list price, so %3 as a percentage cannot apply; give $ per million tokens instead")
-                                        .arg(provider, model, b.source),
-                               QJsonObject{{QStringLiteral("refusedBy"), b.source}});
+                return Plan::refusal(404, QStringLiteral("%1/%2 has no published list price, so %3 as a percentage cannot apply; give $ per million tokens instead").arg(provider, model, b.source),
+                                     QJsonObject{{QStringLiteral("refusedBy"), b.source}});
     return std::nullopt;
 }
 

@@ -11,7 +11,7 @@ namespace Aile {
 namespace Catalog {
 class Catalog;
 struct ModelInfo;
-}
+} // namespace Catalog
 
 namespace Routing {
 
@@ -20,8 +20,8 @@ struct PriceBound
 {
     double value = 0;
     bool percent = false;
-    QString source;        // the header or key setting it came from, for messages and refusedBy
-    bool malformed = false;   // "abc%": refused with 400 once the model is known to have a list price
+    QString source;         // the header or key setting it came from, for messages and refusedBy
+    bool malformed = false; // "abc%": refused with 400 once the model is known to have a list price
 };
 /// Every bound binds, so the stricter of key and header wins: a header can lower the key's
 /// ceiling and raise its floor, never the other way.
@@ -33,28 +33,31 @@ struct Limits
     QString verifiedSource;
     // The levers (Levers.h): the sharer and provider lists, the cost cap, data collection,
     // self-hosted capacity.
-    QStringList onlySharers;          // empty: any
-    bool onlyFromHeader = false;      // x-aile-sharer narrowed (or replaced) the key's list
+    QStringList onlySharers;     // empty: any
+    bool onlyFromHeader = false; // x-aile-sharer narrowed (or replaced) the key's list
     /// What made onlySharers, for the removal reasons and the 503: the route target's pin, the
     /// header, the key's one sharer, or the key's allowed sharers.
-    enum class OnlyBy { KeyList, KeySharer, Header, RoutePin };
+    enum class OnlyBy { KeyList,
+                        KeySharer,
+                        Header,
+                        RoutePin };
     OnlyBy onlyBy = OnlyBy::KeyList;
-    QString routePin;                 // "route coding target openai/gpt-5.2", when a route target's pin made the list
+    QString routePin; // "route coding target openai/gpt-5.2", when a route target's pin made the list
     QStringList keyNeverSharers;
     QStringList headerNeverSharers;
-    QStringList excludeProviders;     // key and x-aile-exclude-provider
+    QStringList excludeProviders; // key and x-aile-exclude-provider
     QStringList headerExcludeProviders;
-    QString sharerPin;                // the key's single sharer
+    QString sharerPin; // the key's single sharer
     std::optional<double> costCap;
     QString costCapSource;
     bool denyData = false;
     QString denyDataSource;
-    bool allowSelfHosted = true;      // the key's setting
+    bool allowSelfHosted = true; // the key's setting
     bool capacityLocal = false;
     bool capacityNode = false;
-    bool capacityNodeless = false;    // x-aile-capacity: nodeless, or the key's capacity
-    QString capacitySource;           // what asked for node or nodeless capacity
-    QString nodePin;                  // one machine: x-aile-node or the key's node
+    bool capacityNodeless = false; // x-aile-capacity: nodeless, or the key's capacity
+    QString capacitySource;        // what asked for node or nodeless capacity
+    QString nodePin;               // one machine: x-aile-node or the key's node
     QString nodePinSource;
     // Speed first and moving failing sharers back are read where the order is made
     // (CandidateOrder::leverOrder: RequestFacts::prefersSpeed(), the key's demoteFailing).

@@ -26,20 +26,20 @@ namespace Routing {
 struct RequestFacts
 {
     Wire::Endpoint endpoint = Wire::Endpoint::Unknown;
-    QString model;                         // as the client wrote it
+    QString model; // as the client wrote it
     const Http::HttpHeaders *headers = nullptr;
     const Keys::ApiKey *key = nullptr;
     ClientKind client = ClientKind::Unknown;
     qint64 promptTokens = 0;
     qint64 maxOutputTokens = Billing::DefaultMaxTokens;
     bool stream = false;
-    const QJsonObject *body = nullptr;     // the client's body, where one exists (the cost cap's checks)
-    std::optional<quint64> drawSeed;       // a session's stable seed; unset: a random draw
-    RequestNeeds needs;                    // capabilities the body uses (the capability filter)
-    QString sort;                          // provider.sort: price, latency or throughput; empty: default order
-    const Keys::Route *route = nullptr;    // the key's named route being planned (its name was the model)
-    const Keys::RouteTarget *routeTarget = nullptr;   // the route's target being planned
-    quint64 routeTurn = 0;                 // a round-robin route's turn (requests routed through it so far)
+    const QJsonObject *body = nullptr;              // the client's body, where one exists (the cost cap's checks)
+    std::optional<quint64> drawSeed;                // a session's stable seed; unset: a random draw
+    RequestNeeds needs;                             // capabilities the body uses (the capability filter)
+    QString sort;                                   // provider.sort: price, latency or throughput; empty: default order
+    const Keys::Route *route = nullptr;             // the key's named route being planned (its name was the model)
+    const Keys::RouteTarget *routeTarget = nullptr; // the route's target being planned
+    quint64 routeTurn = 0;                          // a round-robin route's turn (requests routed through it so far)
 
     /// Speed first: the route's prefer when it says speed or price, else the key's.
     bool prefersSpeed() const;

@@ -14,7 +14,7 @@ namespace Aile::Routing {
 QJsonObject RequestPlanner::oneLinePrompt(const QString &model)
 {
     QJsonObject body{{QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                        {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                                                                         {QStringLiteral("content"), QStringLiteral("hi")}}}}};
     if (!model.isEmpty())
         body.insert(QStringLiteral("model"), model);
     return body;

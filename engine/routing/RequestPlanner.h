@@ -20,13 +20,15 @@ struct PlanAsk
 {
     /// Who asks: a real request moves round-robin turns and session pins; a dry run and the
     /// sharers listing only read them. The listing plans the one model it names (no fallbacks).
-    enum class Purpose { Request, DryRun, Listing };
+    enum class Purpose { Request,
+                         DryRun,
+                         Listing };
     Purpose purpose = Purpose::Request;
     Wire::Endpoint endpoint = Wire::Endpoint::Unknown;
-    const QJsonObject *body = nullptr;       // the client's body, parsed
-    QByteArray rawBody;                      // as sent (the prompt estimate reads it)
+    const QJsonObject *body = nullptr; // the client's body, parsed
+    QByteArray rawBody;                // as sent (the prompt estimate reads it)
     const Http::HttpHeaders *headers = nullptr;
-    const Keys::ApiKey *key = nullptr;       // none: the defaults (dry runs and the listing may have none)
+    const Keys::ApiKey *key = nullptr; // none: the defaults (dry runs and the listing may have none)
 };
 
 /// A replay (docs/replay.md) plans a recorded request: its recorded prompt size and session seed
@@ -42,13 +44,13 @@ struct RecordedFacts
 /// removed, unavailable and ordered sharers with their quotes, or the refusal.
 struct RequestPlan
 {
-    QString bodyError;         // the body cannot be routed (a malformed model or models, provider.sort): 400, nothing planned
+    QString bodyError; // the body cannot be routed (a malformed model or models, provider.sort): 400, nothing planned
     RequestFacts facts;
     SessionEvidence evidence;
-    Plan plan;                 // plan.chain: every model a request tries, in order
-    Affinity affinity;         // placed in plan (requests and dry runs)
-    QJsonObject sent;          // a request's body as it goes upstream: the output cap a cost cap is priced at added
-    bool sentChanged = false;  // sent differs from the client's body (the client's bytes no longer say it)
+    Plan plan;                // plan.chain: every model a request tries, in order
+    Affinity affinity;        // placed in plan (requests and dry runs)
+    QJsonObject sent;         // a request's body as it goes upstream: the output cap a cost cap is priced at added
+    bool sentChanged = false; // sent differs from the client's body (the client's bytes no longer say it)
 };
 
 /// The one place a request is prepared: real requests (ApiRouter), dry runs (POST

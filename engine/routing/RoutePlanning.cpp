@@ -82,7 +82,7 @@ Plan planRoute(const Router &router, const RequestFacts &facts, const Keys::Rout
         std::rotate(order.begin(), order.begin() + qsizetype(facts.routeTurn % quint64(order.size())), order.end());
 
     QList<Target> served, refused;
-    QStringList spentTargets;   // "provider/model ($budget)", for the 402 when every target is spent
+    QStringList spentTargets; // "provider/model ($budget)", for the 402 when every target is spent
     for (const int i : order) {
         const Keys::RouteTarget &rt = route.targets.at(i);
         Target t;
@@ -149,7 +149,7 @@ Plan planRoute(const Router &router, const RequestFacts &facts, const Keys::Rout
     const Target &first = *std::find_if(refused.begin(), refused.end(), [](const Target &t) { return t.refusalCode != QLatin1String("budget_spent"); });
     out.status = first.refusalStatus;
     out.message = route.targets.size() == 1 ? first.refusal
-                                             : QStringLiteral("no target of route %1 can serve this request; %2: %3").arg(route.name, first.label(), first.refusal);
+                                            : QStringLiteral("no target of route %1 can serve this request; %2: %3").arg(route.name, first.label(), first.refusal);
     out.extra = QJsonObject{{QStringLiteral("code"), first.refusalCode}, {QStringLiteral("route"), route.name}};
     if (first.refusalStatus != 429)
         out.retryAfterMs = -1;

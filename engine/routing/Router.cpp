@@ -55,18 +55,18 @@ Plan Router::plan(const RequestFacts &facts) const
         const QString bare = autoPrefix ? facts.model.mid(5) : facts.model;
         if (!chat)
             return Plan::refusal(400, QStringLiteral("any provider (auto/) is for the chat endpoints only; name the provider as <provider>/<model> on %1")
-                                    .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))));
+                                          .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))));
         if (bare.isEmpty() || bare.contains(QLatin1Char('/')))
             return Plan::refusal(400, QStringLiteral("what follows auto/ must be a bare model id such as auto/claude-sonnet-5, not \"%1\"").arg(facts.model));
         if (!keyProvider.isEmpty())
             return Plan::refusal(400, QStringLiteral("this API key is limited to provider %1, so auto/ cannot widen it; send %1/%2 or the bare id")
-                                    .arg(keyProvider, bare));
+                                          .arg(keyProvider, bare));
         if (capacity.contains(QLatin1String("local")))
             return Plan::refusal(400, QStringLiteral("x-aile-capacity: local cannot be added to an any-provider request: self-hosted models are never chosen by auto/; send local/<model>"));
         if (autoPrefix && headerList.size() == 1 && headerList.first() != QLatin1String("any"))
             return Plan::refusal(400, QStringLiteral("x-aile-provider names one provider (%1) beside auto/, and the two name different things; send %1/%2, "
-                                              "or give a comma list of providers to limit auto/")
-                                    .arg(headerList.first(), bare));
+                                                     "or give a comma list of providers to limit auto/")
+                                          .arg(headerList.first(), bare));
         QStringList limit = headerList;
         limit.removeAll(QStringLiteral("any"));
         if (auto bad = malformedPercent(limits))
@@ -78,7 +78,7 @@ Plan Router::plan(const RequestFacts &facts) const
 
     if (!headerProvider.isEmpty() && !keyProvider.isEmpty() && headerProvider != keyProvider)
         return Plan::refusal(400, QStringLiteral("this API key is pinned to provider %1; x-aile-provider: %2 cannot change it; use a key that is not pinned")
-                                .arg(keyProvider, headerProvider));
+                                      .arg(keyProvider, headerProvider));
     const QString pinned = !headerProvider.isEmpty() ? headerProvider : keyProvider;
     const qsizetype slash = facts.model.indexOf(QLatin1Char('/'));
     const QString prefix = slash > 0 ? facts.model.left(slash) : QString();
@@ -87,7 +87,7 @@ Plan Router::plan(const RequestFacts &facts) const
         const Catalog::ProviderInfo *p = m_s.catalog.provider(pinned);
         if (!p)
             return Plan::refusal(400, QStringLiteral("unknown provider \"%1\" in %2; GET /v1/models lists the providers and models this key can use")
-                                    .arg(pinned, headerProvider.isEmpty() ? QStringLiteral("this key's provider pin") : QStringLiteral("x-aile-provider")));
+                                          .arg(pinned, headerProvider.isEmpty() ? QStringLiteral("this key's provider pin") : QStringLiteral("x-aile-provider")));
         provider = pinned;
         if (prefix == pinned) {
             id = facts.model.mid(slash + 1);
@@ -95,18 +95,18 @@ Plan Router::plan(const RequestFacts &facts) const
             id = facts.model; // an aggregator takes namespaced ids as written
         } else if (m_s.catalog.provider(prefix)) {
             return Plan::refusal(400, QStringLiteral("model %1 names provider %2, but %3 pins provider %4, whose model ids carry no prefix; "
-                                              "send the bare id %5 for %4, or drop the pin to use %2")
-                                    .arg(facts.model, prefix,
-                                         headerProvider.isEmpty() ? QStringLiteral("this API key") : QStringLiteral("x-aile-provider"),
-                                         pinned, facts.model.mid(slash + 1)));
+                                                     "send the bare id %5 for %4, or drop the pin to use %2")
+                                          .arg(facts.model, prefix,
+                                               headerProvider.isEmpty() ? QStringLiteral("this API key") : QStringLiteral("x-aile-provider"),
+                                               pinned, facts.model.mid(slash + 1)));
         } else {
             return Plan::refusal(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
-                                    .arg(prefix, facts.model));
+                                          .arg(prefix, facts.model));
         }
     } else if (slash > 0) {
         if (!m_s.catalog.provider(prefix))
             return Plan::refusal(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
-                                    .arg(prefix, facts.model));
+                                          .arg(prefix, facts.model));
         provider = prefix;
         id = facts.model.mid(slash + 1);
     } else {
@@ -118,13 +118,13 @@ Plan Router::plan(const RequestFacts &facts) const
             provider = QStringLiteral("codex");
         else
             return Plan::refusal(400, QStringLiteral("model \"%1\" names no provider; write it as <provider>/%1 (for example claude/%1 or auto/%1), "
-                                              "or send x-aile-provider; GET /v1/models lists them")
-                                    .arg(facts.model));
+                                                     "or send x-aile-provider; GET /v1/models lists them")
+                                          .arg(facts.model));
         id = facts.model;
     }
     if (!chat && slash <= 0)
         return Plan::refusal(400, QStringLiteral("%1 takes <provider>/<model>; a bare id with x-aile-provider is not accepted there")
-                                .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))));
+                                      .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))));
     if (id.isEmpty())
         return Plan::refusal(400, QStringLiteral("model \"%1\" names a provider but no model").arg(facts.model));
 
@@ -136,7 +136,7 @@ Plan Router::plan(const RequestFacts &facts) const
         QStringList wires(info->wires.begin(), info->wires.end());
         wires.sort();
         return Plan::refusal(404, QStringLiteral("provider %1 does not serve %2; it speaks %3")
-                                .arg(provider, QString::fromLatin1(Wire::pathOf(facts.endpoint)), wires.join(QStringLiteral(", "))));
+                                      .arg(provider, QString::fromLatin1(Wire::pathOf(facts.endpoint)), wires.join(QStringLiteral(", "))));
     }
     if (auto noPrice = checkPercentNeedsPrice(m_s.catalog, limits, provider, id))
         return *noPrice;
@@ -215,7 +215,7 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
     }
     if (!listed)
         return Plan::refusal(404, QStringLiteral("no provider lists %1 for %2; GET /v1/models lists what this key can use")
-                                .arg(bareId, QString::fromLatin1(Wire::pathOf(facts.endpoint))));
+                                      .arg(bareId, QString::fromLatin1(Wire::pathOf(facts.endpoint))));
     if (targets.isEmpty() && unbounded && plan.targets.isEmpty())
         return *unbounded;
     if (targets.isEmpty()) {
@@ -281,7 +281,7 @@ Plan Router::planChain(const RequestFacts &facts, const QStringList &requested, 
                     out.targets.append(t);
             continue;
         }
-        out.anyProvider = true;     // the model changes between attempts: each attempt names its target
+        out.anyProvider = true; // the model changes between attempts: each attempt names its target
         out.sampled = out.sampled || p.sampled;
         out.orderedBySpeed = out.orderedBySpeed || p.orderedBySpeed;
         out.phaseLimits = out.phaseLimits || p.phaseLimits;
@@ -291,13 +291,13 @@ Plan Router::planChain(const RequestFacts &facts, const QStringList &requested, 
         }
         out.targets += p.targets;
         if (out.route.isEmpty())
-            out.route = p.route;   // a route named in the chain: its targets still charge it (Target::route)
+            out.route = p.route; // a route named in the chain: its targets still charge it (Target::route)
     }
     if (std::none_of(out.targets.begin(), out.targets.end(), [](const Target &t) { return !t.candidates.isEmpty(); })) {
         firstRefusal->chain = out.chain;
         return *firstRefusal;
     }
-    out.maxDials = MaxChainModels;   // at most three attempts across the chain
+    out.maxDials = MaxChainModels; // at most three attempts across the chain
     return out;
 }
 

@@ -30,11 +30,14 @@ QByteArray digestOf(std::initializer_list<QByteArray> parts)
 // One message of the conversation, whatever the wire: what the opening and the answer pins read.
 struct Turn
 {
-    enum Role { System, User, Assistant, Tool };
+    enum Role { System,
+                User,
+                Assistant,
+                Tool };
     Role role = User;
-    QString text;              // normalised content: text, tool ids, tool results
-    QStringList reasoning;     // encrypted reasoning / thinking signatures it carries
-    QStringList toolCalls;     // tool call ids it made
+    QString text;          // normalised content: text, tool ids, tool results
+    QStringList reasoning; // encrypted reasoning / thinking signatures it carries
+    QStringList toolCalls; // tool call ids it made
 };
 
 // Claude Code's first system block is a billing line whose suffix changes on every request.

@@ -16,15 +16,15 @@ namespace Aile::Routing {
 /// Empty where the request carries no such evidence. Closest first:
 struct SessionEvidence
 {
-    QByteArray reasoning;      // the latest answer's encrypted reasoning, sent back by the client
-    QByteArray toolCall;       // the first distinctive tool call id of the latest answer that called one
-    QByteArray conversation;   // the conversation inside its session: the client's thread id, else its opening
-    QByteArray session;        // where the session last was (a new conversation starts there)
-    QByteArray cacheKey;       // prompt_cache_key together with the conversation's opening
-    QByteArray opening;        // the opening messages and first answer (from the second turn on)
+    QByteArray reasoning;    // the latest answer's encrypted reasoning, sent back by the client
+    QByteArray toolCall;     // the first distinctive tool call id of the latest answer that called one
+    QByteArray conversation; // the conversation inside its session: the client's thread id, else its opening
+    QByteArray session;      // where the session last was (a new conversation starts there)
+    QByteArray cacheKey;     // prompt_cache_key together with the conversation's opening
+    QByteArray opening;      // the opening messages and first answer (from the second turn on)
 
-    QString scope;             // the API key the pins belong to
-    QString sessionSource;     // the header or field that named the session, for the trace
+    QString scope;                   // the API key the pins belong to
+    QString sessionSource;           // the header or field that named the session, for the trace
     bool threadFromClient = false;   // the conversation is named by the client's own thread id
     bool subagent = false;           // a Claude Code subagent (x-claude-code-agent-id)
     bool continuing = false;         // the request carries earlier answers

@@ -35,7 +35,7 @@ QString apiReferenceRefusal(const QString &ref, const QString &handle, const QSt
 {
     const std::optional<Reference> r = Reference::parse(ref);
     if (!r)
-        return {};   // not a reference: the sharer's own parser says so, without quoting it
+        return {}; // not a reference: the sharer's own parser says so, without quoting it
     if (r->scheme == Reference::Env && isEngineVariable(r->name, adminTokenRef))
         return QStringLiteral("env:%1 names a variable the engine reads for itself, which the management API may not hand to a "
                               "sharer; give the credential itself as \"secret\", or name a variable of its own")

@@ -147,7 +147,9 @@ SecretError loadSecretsFile(const QString &path, bool forRewrite, LoadedFile *ou
             return {};
         return SecretError(SecretError::Failed, QStringLiteral("the secrets file %1 cannot be read: %2").arg(path, errnoText(errno)));
     }
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         return SecretError(SecretError::UnsafeFile, QStringLiteral("the secrets file %1 is not a regular file").arg(path));
@@ -257,7 +259,9 @@ SecretError writePrivateFile(const QString &path, QByteArray data)
         ::fsync(dfd);
         ::close(dfd);
     }
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::lstat(native.constData(), &st) != 0)
         return SecretError(SecretError::Failed, QStringLiteral("the secrets file %1 is gone after writing: %2").arg(path, errnoText(errno)));
     if (!S_ISREG(st.st_mode) || (st.st_mode & 07777) != 0600 || st.st_uid != ::geteuid()) {

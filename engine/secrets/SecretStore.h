@@ -16,7 +16,9 @@ QString defaultServiceName();
 /// OS keychain through QtKeychain) or "file:NAME" (the plain-text file the user opted into; 0600).
 struct Reference
 {
-    enum Scheme { Env, Keychain, File };
+    enum Scheme { Env,
+                  Keychain,
+                  File };
     Scheme scheme = Keychain;
     QString name;
 
@@ -32,20 +34,20 @@ class SecretError
 {
 public:
     enum Kind {
-        None,              ///< success
-        InvalidRequest,    ///< not a reference, a name that cannot be used, an empty secret, writing env:
-        NotFound,          ///< the keychain (or the file, or the environment) has no such entry
-        NoKeychain,        ///< no keychain answers: no session bus, no Secret Service on it, no backend
-        AccessDenied,      ///< the keychain is locked, or the user or the keychain refused access
-        Timeout,           ///< the keychain did not answer in time (an unlock prompt left open, a hung service)
-        NotOptedIn,        ///< file: is used but the user has not opted in to the plain-text file
-        UnsafeFile,        ///< the secrets file is readable by others or not the user's own
-        Failed,            ///< anything else; detail() says what the system said
+        None,           ///< success
+        InvalidRequest, ///< not a reference, a name that cannot be used, an empty secret, writing env:
+        NotFound,       ///< the keychain (or the file, or the environment) has no such entry
+        NoKeychain,     ///< no keychain answers: no session bus, no Secret Service on it, no backend
+        AccessDenied,   ///< the keychain is locked, or the user or the keychain refused access
+        Timeout,        ///< the keychain did not answer in time (an unlock prompt left open, a hung service)
+        NotOptedIn,     ///< file: is used but the user has not opted in to the plain-text file
+        UnsafeFile,     ///< the secrets file is readable by others or not the user's own
+        Failed,         ///< anything else; detail() says what the system said
     };
 
     SecretError() = default;
     SecretError(Kind kind, QString message, QString detail = {})
-        : m_kind(kind), m_message(std::move(message)), m_detail(std::move(detail)) {}
+        : m_kind(kind), m_message(std::move(message)), m_detail(std::move(detail)) { }
 
     Kind kind() const { return m_kind; }
     bool isError() const { return m_kind != None; }
@@ -134,7 +136,9 @@ private:
         QString text;
     };
     using KeychainDone = std::function<void(const KeychainResult &)>;
-    enum class Op { Read, Write, Remove };
+    enum class Op { Read,
+                    Write,
+                    Remove };
 
     void runKeychain(Op op, const QString &name, const QString *secret, int timeoutMs, KeychainDone done);
     SecretError keychainError(const KeychainResult &r, const QString &name, const QString &secret) const;

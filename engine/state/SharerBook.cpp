@@ -24,7 +24,7 @@ void SharerBook::noteCredentialBinding(const Catalog::Sharer &sharer, bool newCr
         credentialErrors.insert(sharer.handle, QStringLiteral("the sharer has no credential reference"));
         return;
     }
-    if (sharer.usesClientLogin()) {   // the request brings its own login: nothing to hold here
+    if (sharer.usesClientLogin()) { // the request brings its own login: nothing to hold here
         credentials.remove(sharer.handle);
         credentialErrors.remove(sharer.handle);
         return;

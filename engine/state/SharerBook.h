@@ -17,9 +17,9 @@ struct SharerBook
 {
     Catalog::Catalog catalog;
     QList<Catalog::Sharer> sharers;
-    QHash<QString, QString> credentials;        // handle → secret, in memory only
-    QHash<QString, QString> credentialErrors;   // handle → why it has none
-    QHash<QString, QString> credentialHomes;    // reference → the base URL its secret was entered for (Secrets::apiReferenceRefusal)
+    QHash<QString, QString> credentials;      // handle → secret, in memory only
+    QHash<QString, QString> credentialErrors; // handle → why it has none
+    QHash<QString, QString> credentialHomes;  // reference → the base URL its secret was entered for (Secrets::apiReferenceRefusal)
 
     const Catalog::Sharer *sharer(const QString &handle) const { return Catalog::findSharer(sharers, handle); }
     Catalog::Sharer *sharer(const QString &handle);

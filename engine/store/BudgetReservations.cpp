@@ -67,7 +67,7 @@ std::optional<BudgetLimit> BudgetReservations::reserve(const Reservation &r, con
     QSqlDatabase d = QSqlDatabase::database(m_store.connectionName(), false);
     if (!d.transaction()) {
         if (failed)
-            *failed = true;   // the store is unreachable: the caller says so (docs/team.md "Losing the database")
+            *failed = true; // the store is unreachable: the caller says so (docs/team.md "Losing the database")
         return std::nullopt;
     }
     QSqlQuery q(d);
@@ -87,7 +87,7 @@ std::optional<BudgetLimit> BudgetReservations::reserve(const Reservation &r, con
             return l;
         }
     }
-    run(q, d, QStringLiteral("DELETE FROM reservations WHERE key_id = ? AND expires_ms <= ?"), {r.keyId, nowMs});   // left by a crash
+    run(q, d, QStringLiteral("DELETE FROM reservations WHERE key_id = ? AND expires_ms <= ?"), {r.keyId, nowMs}); // left by a crash
     if (!run(q, d, QStringLiteral("INSERT INTO reservations(id, day, key_id, route, target, amount_usd, expires_ms) VALUES(?,?,?,?,?,?,?)"),
              {r.id, r.day, r.keyId, r.route, r.target, r.amountUsd, r.expiresMs})) {
         qCWarning(lcStore) << "reserve failed:" << q.lastError().text();

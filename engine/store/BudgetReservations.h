@@ -23,8 +23,8 @@ struct BudgetLimit
 /// the instance that made it died.
 struct Reservation
 {
-    QString id;          // the request id (the trace's)
-    QString day;         // UTC
+    QString id;  // the request id (the trace's)
+    QString day; // UTC
     QString keyId;
     QString route;
     QString target;
@@ -41,7 +41,8 @@ public:
     /// How long a reservation outlives a crash of the instance that made it.
     static constexpr qint64 LifetimeMs = 10 * 60 * 1000;
 
-    explicit BudgetReservations(const Store &store) : m_store(store) {}
+    explicit BudgetReservations(const Store &store)
+        : m_store(store) { }
 
     /// Reserves r when every limit still has room (what is spent and reserved is below it);
     /// otherwise reserves nothing and returns the limit that is reached, with what it holds in spent.

@@ -16,9 +16,9 @@ class ChangeFeed : public QObject
     Q_OBJECT
 public:
     /// The channels the engine listens to.
-    static constexpr const char *StateChannel = "aile_state";       // keys, sharers, settings, routes
-    static constexpr const char *HealthChannel = "aile_health";     // cooldowns, quota windows, dead keys
-    static constexpr const char *PinsChannel = "aile_pins";         // conversation pins
+    static constexpr const char *StateChannel = "aile_state";   // keys, sharers, settings, routes
+    static constexpr const char *HealthChannel = "aile_health"; // cooldowns, quota windows, dead keys
+    static constexpr const char *PinsChannel = "aile_pins";     // conversation pins
 
     explicit ChangeFeed(QString location, QObject *parent = nullptr);
     ~ChangeFeed() override;

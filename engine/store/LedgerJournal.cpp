@@ -24,29 +24,29 @@ namespace {
 
 const QLatin1String Prefix("ledger-journal-");
 const QLatin1String Suffix(".bin");
-constexpr quint32 Magic = 0x41494c32;   // "AIL2": the start of every record
+constexpr quint32 Magic = 0x41494c32; // "AIL2": the start of every record
 // A record an earlier version wrote ("AIL1": its ledger rows without the subscription fields),
 // still replayed after an upgrade.
 constexpr quint32 MagicBeforePlanValue = 0x41494c31;
 
 // The journal is read only by this class: a binary record (QDataStream) costs a few microseconds
 // where a JSON line of the same trace costs ten times that, and this runs on the request path.
-template<typename Stream, typename Attempt>
+template <typename Stream, typename Attempt>
 void attemptFields(Stream &s, Attempt &a)
 {
     s &a.seq &a.sharer &a.sharerName &a.provider &a.model &a.target &a.status &a.outcome &a.reason &a.skip &a.startedMs &a.ttfbMs
         &a.durationMs &a.inputTokens &a.outputTokens &a.quoteUsd &a.dispatched;
 }
 
-template<typename Stream, typename Trace>
+template <typename Stream, typename Trace>
 void traceFields(Stream &s, Trace &t)
 {
     s &t.id &t.startedMs &t.keyId &t.keyName &t.client &t.endpoint &t.modelAsked &t.modelServed &t.route &t.sharer &t.sharerName
         &t.status &t.attempts &t.ttfbMs &t.durationMs &t.inputTokens &t.outputTokens &t.costUsd &t.absorbedUsd &t.affinity &t.pin
-        &t.orderedBy &t.stream &t.error;
+            &t.orderedBy &t.stream &t.error;
 }
 
-template<typename Stream, typename Entry>
+template <typename Stream, typename Entry>
 void ledgerFields(Stream &s, Entry &e, quint32 magic = Magic)
 {
     s &e.traceId &e.atMs &e.day &e.keyId &e.route &e.target &e.sharer &e.costUsd &e.absorbedUsd;
@@ -58,8 +58,12 @@ void ledgerFields(Stream &s, Entry &e, quint32 magic = Magic)
 struct In
 {
     QDataStream &s;
-    template<typename T>
-    In &operator&(T &v) { s >> v; return *this; }
+    template <typename T>
+    In &operator&(T &v)
+    {
+        s >> v;
+        return *this;
+    }
 };
 
 // Writes what QDataStream (Qt_6_4, big-endian) would, straight into one buffer: the record is
@@ -69,7 +73,8 @@ struct In
 class JournalWriter
 {
 public:
-    explicit JournalWriter(QByteArray &out) : m_out(out) {}
+    explicit JournalWriter(QByteArray &out)
+        : m_out(out) { }
     JournalWriter &operator&(qint32 v) { return put<quint32>(quint32(v)); }
     JournalWriter &operator&(quint32 v) { return put<quint32>(v); }
     JournalWriter &operator&(qint64 v) { return put<quint64>(quint64(v)); }
@@ -85,7 +90,7 @@ public:
         qToBigEndian<quint16>(v.utf16(), v.size(), m_out.data() + at + 4);
         return *this;
     }
-    JournalWriter &operator&(const QJsonObject &v)   // QDataStream writes a QJsonObject as its compact JSON
+    JournalWriter &operator&(const QJsonObject &v) // QDataStream writes a QJsonObject as its compact JSON
     {
         const QByteArray json = QJsonDocument(v).toJson(QJsonDocument::Compact);
         put<quint32>(quint32(json.size()));
@@ -94,7 +99,7 @@ public:
     }
 
 private:
-    template<typename T>
+    template <typename T>
     JournalWriter &put(T v)
     {
         const qsizetype at = m_out.size();
@@ -107,7 +112,8 @@ private:
 
 } // namespace
 
-LedgerJournal::LedgerJournal(QString folder) : m_folder(std::move(folder))
+LedgerJournal::LedgerJournal(QString folder)
+    : m_folder(std::move(folder))
 {
     // Serials continue after what is there, so a file left for the next start is never reused.
     for (const QString &name : QDir(m_folder).entryList({QString(Prefix) + QLatin1Char('*') + Suffix}, QDir::Files))
@@ -198,12 +204,12 @@ QByteArray LedgerJournal::line(const TraceRecord &trace, const QList<LedgerEntry
     QByteArray out;
     out.reserve(1024);
     JournalWriter fields(out);
-    fields & Magic & quint32(0);   // the payload's size, filled in below
+    fields &Magic &quint32(0); // the payload's size, filled in below
     traceFields(fields, trace);
-    fields & quint32(trace.attemptRows.size());
+    fields &quint32(trace.attemptRows.size());
     for (const AttemptRecord &a : trace.attemptRows)
         attemptFields(fields, a);
-    fields & quint32(ledger.size());
+    fields &quint32(ledger.size());
     for (const LedgerEntry &e : ledger)
         ledgerFields(fields, e);
     qToBigEndian<quint32>(quint32(out.size() - 8), out.data() + 4);

@@ -49,8 +49,12 @@ public:
     int executed() const { return m_executed; }
 
 private:
-    enum Table { Traces, TracesIfAbsent, Ledger, Reservations, TableCount };
-    static constexpr int ChunkSizes = 7;   // 1, 2, 4, … 64 rows
+    enum Table { Traces,
+                 TracesIfAbsent,
+                 Ledger,
+                 Reservations,
+                 TableCount };
+    static constexpr int ChunkSizes = 7; // 1, 2, 4, … 64 rows
     QSqlQuery &statement(Table table, int rows);
     QString sql(Table table, int rows) const;
     bool run(QSqlQuery &q, const char *what);

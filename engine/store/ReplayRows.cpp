@@ -35,7 +35,7 @@ bool readServedAlone(const QByteArray &json, TraceRecord &r)
     while (end < json.size() && (json.at(end) == '-' || (json.at(end) >= '0' && json.at(end) <= '9')))
         ++end;
     if (end >= json.size() || (json.at(end) != ',' && json.at(end) != '}'))
-        return false;   // not a plain integer (1.78e+12)
+        return false; // not a plain integer (1.78e+12)
     bool ok = false;
     const qint64 startedMs = QByteArrayView(json).sliced(numberAt, end - numberAt).toLongLong(&ok);
     const qsizetype nameAt = sharerAt + sharer.size();

@@ -12,7 +12,7 @@ namespace Aile::Store {
 namespace {
 
 // Any 64-bit number of our own: the advisory lock every instance takes to migrate.
-constexpr qint64 MigrationLock = 0x41696c654d696772;   // "AileMigr"
+constexpr qint64 MigrationLock = 0x41696c654d696772; // "AileMigr"
 
 } // namespace
 
@@ -79,19 +79,19 @@ bool SqlDialect::open(const QString &name, bool readOnly, QString *error) const
             continue;
         }
         if (!QRegularExpression(QStringLiteral("^[a-z_]+$")).match(key).hasMatch() || value.contains(QLatin1Char(';')))
-            continue;   // never let a query item smuggle a second keyword in
+            continue; // never let a query item smuggle a second keyword in
         timeout = timeout || key == QLatin1String("connect_timeout");
         options << key + QLatin1Char('=') + value;
     }
     if (!timeout)
-        options << QStringLiteral("connect_timeout=10");   // a dead server says so instead of hanging the start
+        options << QStringLiteral("connect_timeout=10"); // a dead server says so instead of hanging the start
     d.setConnectOptions(options.join(QLatin1Char(';')));
     if (!d.open()) {
         if (error)
             *error = QStringLiteral("cannot open the store %1: %2").arg(redacted(m_location), d.lastError().text().trimmed());
         return false;
     }
-    QSqlQuery(d).exec(QStringLiteral("SET client_min_messages TO warning"));   // CREATE … IF NOT EXISTS notices
+    QSqlQuery(d).exec(QStringLiteral("SET client_min_messages TO warning")); // CREATE … IF NOT EXISTS notices
     return true;
 }
 
@@ -114,8 +114,8 @@ bool SqlDialect::setSchemaVersion(QSqlDatabase &db, int version) const
     if (!isPostgres())
         return q.exec(QStringLiteral("PRAGMA user_version=%1").arg(version));
     return q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS aile_schema(version INTEGER NOT NULL)"))
-        && q.exec(QStringLiteral("DELETE FROM aile_schema"))
-        && q.exec(QStringLiteral("INSERT INTO aile_schema(version) VALUES(%1)").arg(version));
+           && q.exec(QStringLiteral("DELETE FROM aile_schema"))
+           && q.exec(QStringLiteral("INSERT INTO aile_schema(version) VALUES(%1)").arg(version));
 }
 
 void SqlDialect::lockMigrations(QSqlDatabase &db) const

@@ -132,7 +132,7 @@ bool Store::open(QString *error)
 {
     const bool file = !m_dialect->isPostgres();
     if (file && !m_readOnly)
-        secureDatabaseFiles(m_path);   // created 0600 before SQLite makes it with the umask's mode
+        secureDatabaseFiles(m_path); // created 0600 before SQLite makes it with the umask's mode
     if (!m_dialect->open(m_connection, m_readOnly, error))
         return false;
     QSqlDatabase d = db(m_connection);
@@ -148,7 +148,7 @@ bool Store::open(QString *error)
     if (!m_readOnly && !migrate(error))
         return false;
     if (file && !m_readOnly)
-        secureDatabaseFiles(m_path);   // the -wal and -shm SQLite made, and a store left readable by others
+        secureDatabaseFiles(m_path); // the -wal and -shm SQLite made, and a store left readable by others
     m_open = true;
     return true;
 }
@@ -190,13 +190,15 @@ int Store::schemaVersion() const
 bool Store::migrate(QString *error)
 {
     QSqlDatabase d = db(m_connection);
-    m_dialect->lockMigrations(d);   // instances starting together on one server migrate one after the other
+    m_dialect->lockMigrations(d); // instances starting together on one server migrate one after the other
     const auto unlock = qScopeGuard([&] { m_dialect->unlockMigrations(d); });
     const int from = schemaVersion();
     if (from > latestSchemaVersion()) {
         if (error)
             *error = QStringLiteral("the database %1 is from a newer Aile (schema %2, this build knows %3); upgrade Aile")
-                         .arg(SqlDialect::redacted(m_path)).arg(from).arg(latestSchemaVersion());
+                         .arg(SqlDialect::redacted(m_path))
+                         .arg(from)
+                         .arg(latestSchemaVersion());
         return false;
     }
     for (int v = from; v < latestSchemaVersion(); ++v) {

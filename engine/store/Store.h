@@ -22,10 +22,10 @@ struct TraceQuery
     int offset = 0;
     qint64 sinceMs = 0;
     QString keyId;
-    QString model;     // matches asked or served
+    QString model; // matches asked or served
     QString sharer;
-    int status = 0;    // 0: any
-    QString text;      // substring of model, route, sharer name, error
+    int status = 0; // 0: any
+    QString text;   // substring of model, route, sharer name, error
     bool withAttempts = true;
 };
 
@@ -50,8 +50,8 @@ public:
     int schemaVersion() const;
     static int latestSchemaVersion();
     QString path() const { return m_path; }
-    bool isShared() const;   // PostgreSQL: other instances may write beside this one
-    QString connectionName() const { return m_connection; }   // this thread's Qt Sql connection
+    bool isShared() const;                                  // PostgreSQL: other instances may write beside this one
+    QString connectionName() const { return m_connection; } // this thread's Qt Sql connection
 
     QList<Keys::ApiKey> keys() const;
     bool saveKey(const Keys::ApiKey &key);
@@ -123,7 +123,7 @@ private:
     bool m_readOnly;
     bool m_open = false;
     bool m_unreachable = false;
-    std::unique_ptr<RecordStatements> m_record;   // the writer's prepared batch statements
+    std::unique_ptr<RecordStatements> m_record; // the writer's prepared batch statements
     std::unique_ptr<SqlDialect> m_dialect;
 };
 

@@ -21,7 +21,9 @@ namespace {
 // Removes group and other bits from an existing path, saying so once when there were any.
 void tighten(const QString &path, mode_t wanted, const char *what)
 {
-    struct stat st {};
+    struct stat st
+    {
+    };
     const QByteArray native = QFile::encodeName(path);
     if (::lstat(native.constData(), &st) != 0 || S_ISLNK(st.st_mode))
         return;

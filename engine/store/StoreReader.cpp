@@ -5,13 +5,15 @@
 
 namespace Aile::Store {
 
-StoreReader::StoreReader(const QString &path, QObject *parent) : QObject(parent), m_path(path), m_worker(new StoreReaderWorker(this))
+StoreReader::StoreReader(const QString &path, QObject *parent)
+    : QObject(parent), m_path(path), m_worker(new StoreReaderWorker(this))
 {
     m_thread.setObjectName(QStringLiteral("aile-store-reader"));
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread.start(QThread::LowPriority);
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, path] { worker->open(path); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, path] { worker->open(path); }, Qt::QueuedConnection);
 }
 
 StoreReader::~StoreReader()
@@ -24,9 +26,11 @@ StoreReader::~StoreReader()
 
 void StoreReader::post(const char *what, quint64 id, Job job)
 {
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, name = QString::fromLatin1(what), id, job = std::move(job)] {
-        worker->run(name, id, job);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, name = QString::fromLatin1(what), id, job = std::move(job)] {
+            worker->run(name, id, job);
+        },
+        Qt::QueuedConnection);
 }
 
 void StoreReader::deliver(quint64 id, const std::function<void()> &answer)

@@ -23,7 +23,7 @@ public:
     void run(const QString &what, quint64 id, const Job &job);
 
 private:
-    StoreReader *m_reader;   // lives on another thread: only its signals and queued calls are used
+    StoreReader *m_reader; // lives on another thread: only its signals and queued calls are used
     std::unique_ptr<Store> m_store;
 };
 

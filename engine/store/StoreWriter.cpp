@@ -18,7 +18,8 @@ namespace Aile::Store {
 class StoreWriter::Worker : public QObject
 {
 public:
-    Worker(QString path, QString journalFolder) : m_path(std::move(path)), m_journalFolder(std::move(journalFolder)) {}
+    Worker(QString path, QString journalFolder)
+        : m_path(std::move(path)), m_journalFolder(std::move(journalFolder)) { }
 
     bool open(QString *error)
     {
@@ -39,7 +40,7 @@ public:
 
     void close()
     {
-        drain(CloseJournalFile);   // a clean end leaves no journal file to replay
+        drain(CloseJournalFile); // a clean end leaves no journal file to replay
         m_journal.reset();
         m_store.reset();
     }
@@ -61,7 +62,8 @@ public:
             m_wakePending = true;
         }
         if (wake)
-            QMetaObject::invokeMethod(this, [this] { scheduleDrain(); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this] { scheduleDrain(); }, Qt::QueuedConnection);
     }
 
     // Group commit (docs/performance.md): at most one transaction per MinCommitIntervalMs, so that
@@ -103,11 +105,13 @@ public:
     void whenWritten(QObject *context, std::function<void()> done)
     {
         QPointer<QObject> guard(context);
-        QMetaObject::invokeMethod(this, [this, guard, done = std::move(done)] {
-            drain();
-            if (guard)
-                QMetaObject::invokeMethod(guard.data(), done, Qt::QueuedConnection);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, guard, done = std::move(done)] {
+                drain();
+                if (guard)
+                    QMetaObject::invokeMethod(guard.data(), done, Qt::QueuedConnection);
+            },
+            Qt::QueuedConnection);
     }
 
     static constexpr bool CloseJournalFile = true;
@@ -131,7 +135,7 @@ public:
                 batchJournal = m_journal->swapToNext(closeJournalFile ? 1 : LedgerJournal::RotateBytes);
         }
         if (!batchJournal.isEmpty() && std::exchange(m_journalPinned, false))
-            batchJournal.clear();   // it holds a batch kept for the next start (keepFailed): left in place
+            batchJournal.clear(); // it holds a batch kept for the next start (keepFailed): left in place
         if ((traces.isEmpty() && ledger.isEmpty()) || !m_store) {
             // Nothing new, but a closed file of earlier batches: removed once they are all in.
             if (!batchJournal.isEmpty() && m_failed.isEmpty())
@@ -141,7 +145,7 @@ public:
             return;
         }
         // Batches that failed go first, in order: a row is never written after a later one.
-        if (!m_failed.isEmpty() && (m_retryArmed || !retryFailed())) {   // while a retry is armed, its timer paces the tries
+        if (!m_failed.isEmpty() && (m_retryArmed || !retryFailed())) { // while a retry is armed, its timer paces the tries
             keepFailed({traces, ledger, batchJournal});
             return;
         }
@@ -226,19 +230,20 @@ private:
     std::unique_ptr<LedgerJournal> m_journal;
     int m_commitDelayMs = 0;
     static constexpr qint64 MinCommitIntervalMs = 10;
-    QElapsedTimer m_sinceDrain; // since the last drain started (the group commit's pace)
-    QList<FailedBatch> m_failed;   // batches the store refused, oldest first (retryFailed)
+    QElapsedTimer m_sinceDrain;  // since the last drain started (the group commit's pace)
+    QList<FailedBatch> m_failed; // batches the store refused, oldest first (retryFailed)
     qsizetype m_keptTraces = 0;
     int m_retryMs = 0;
     bool m_retryArmed = false;
-    bool m_journalPinned = false;   // the journal file in use holds a dropped batch's rows
+    bool m_journalPinned = false; // the journal file in use holds a dropped batch's rows
     QMutex m_mutex;
     QList<TraceRecord> m_traces;
     QList<LedgerEntry> m_ledger;
     bool m_wakePending = false;
 };
 
-StoreWriter::StoreWriter(QString databasePath, QObject *parent) : QObject(parent), m_path(std::move(databasePath))
+StoreWriter::StoreWriter(QString databasePath, QObject *parent)
+    : QObject(parent), m_path(std::move(databasePath))
 {
     m_thread.setObjectName(QStringLiteral("aile-store-writer"));
 }
@@ -257,10 +262,12 @@ bool StoreWriter::start(QString *error)
     QSemaphore opened;
     QString openError;
     // Start-up only: the engine is not serving yet, so waiting here delays nobody.
-    QMetaObject::invokeMethod(m_worker, [&] {
-        ok = m_worker->open(&openError);
-        opened.release();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [&] {
+            ok = m_worker->open(&openError);
+            opened.release();
+        },
+        Qt::QueuedConnection);
     opened.acquire();
     if (!ok && error)
         *error = openError;
@@ -272,10 +279,12 @@ void StoreWriter::flush()
     if (!m_worker)
         return;
     QSemaphore done;
-    QMetaObject::invokeMethod(m_worker, [&] {
-        m_worker->drain();
-        done.release();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [&] {
+            m_worker->drain();
+            done.release();
+        },
+        Qt::QueuedConnection);
     done.acquire();
 }
 
@@ -284,10 +293,12 @@ void StoreWriter::stop()
     if (!m_worker)
         return;
     QSemaphore closed;
-    QMetaObject::invokeMethod(m_worker, [&] {
-        m_worker->close();
-        closed.release();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [&] {
+            m_worker->close();
+            closed.release();
+        },
+        Qt::QueuedConnection);
     closed.acquire();
     m_thread.quit();
     m_thread.wait();

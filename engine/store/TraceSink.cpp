@@ -6,7 +6,8 @@
 
 namespace Aile::Store {
 
-TraceSink::TraceSink(StoreWriter *writer, QObject *parent) : QObject(parent), m_writer(writer) {}
+TraceSink::TraceSink(StoreWriter *writer, QObject *parent)
+    : QObject(parent), m_writer(writer) { }
 
 void TraceSink::add(const TraceRecord &trace, const QList<LedgerEntry> &ledger)
 {

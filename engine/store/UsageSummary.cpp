@@ -11,7 +11,7 @@ namespace Aile::Store {
 
 namespace {
 
-template<typename T>
+template <typename T>
 T sum(const QList<T> &values)
 {
     return std::accumulate(values.begin(), values.end(), T(0));
@@ -36,9 +36,18 @@ QList<double> doublesOf(const QJsonValue &v, qsizetype size)
 
 } // namespace
 
-double SharerUsage::totalSpent() const { return sum(spentUsd); }
-double SharerUsage::totalListValue() const { return sum(listValueUsd); }
-int SharerUsage::totalRequests() const { return sum(requests); }
+double SharerUsage::totalSpent() const
+{
+    return sum(spentUsd);
+}
+double SharerUsage::totalListValue() const
+{
+    return sum(listValueUsd);
+}
+int SharerUsage::totalRequests() const
+{
+    return sum(requests);
+}
 
 double UsageSummary::spentOn(int day) const
 {

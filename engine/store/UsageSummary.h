@@ -31,8 +31,8 @@ struct SharerUsage
 /// Charts page show.
 struct UsageSummary
 {
-    QStringList days;              // YYYY-MM-DD (UTC), oldest first; the last is "today"
-    QList<SharerUsage> sharers;    // subscriptions first, then by money spent, then by name
+    QStringList days;           // YYYY-MM-DD (UTC), oldest first; the last is "today"
+    QList<SharerUsage> sharers; // subscriptions first, then by money spent, then by name
 
     double spentOn(int day) const;
     double listValueOn(int day) const;

@@ -89,7 +89,7 @@ public:
 
 private:
     bool m_started = false;
-    QHash<int, int> m_calls;   // the chunk's tool_calls index → tool call index
+    QHash<int, int> m_calls; // the chunk's tool_calls index → tool call index
     QString m_stop = QStringLiteral("end");
     Usage m_usage;
 };
@@ -97,7 +97,8 @@ private:
 class Encoder final : public StreamEncoder
 {
 public:
-    explicit Encoder(bool includeUsage) : m_includeUsage(includeUsage) {}
+    explicit Encoder(bool includeUsage)
+        : m_includeUsage(includeUsage) { }
 
     QByteArray encode(const StreamEvent &e) override
     {
@@ -112,10 +113,7 @@ public:
             notes.drop(QStringLiteral("reasoning (the chat wire carries none)"));
             return {};
         case StreamEvent::Kind::ToolCall: {
-            const QJsonObject call{{QStringLiteral("index"), e.call}, {QStringLiteral("id"), e.id},
-                                   {QStringLiteral("type"), QStringLiteral("function")},
-                                   {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), e.name},
-                                                                            {QStringLiteral("arguments"), QString()}}}};
+            const QJsonObject call{{QStringLiteral("index"), e.call}, {QStringLiteral("id"), e.id}, {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), e.name}, {QStringLiteral("arguments"), QString()}}}};
             return chunk({{QStringLiteral("tool_calls"), QJsonArray{call}}});
         }
         case StreamEvent::Kind::ToolArguments: {
@@ -144,15 +142,13 @@ public:
 private:
     QJsonObject base() const
     {
-        return {{QStringLiteral("id"), m_id}, {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
-                {QStringLiteral("created"), 0}, {QStringLiteral("model"), m_model}};
+        return {{QStringLiteral("id"), m_id}, {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")}, {QStringLiteral("created"), 0}, {QStringLiteral("model"), m_model}};
     }
     QByteArray chunk(const QJsonObject &delta, const QString &finish = {})
     {
         QJsonObject o = base();
         o.insert(QStringLiteral("choices"),
-                 QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("delta"), delta},
-                                        {QStringLiteral("finish_reason"), finish.isEmpty() ? QJsonValue() : QJsonValue(finish)}}});
+                 QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("delta"), delta}, {QStringLiteral("finish_reason"), finish.isEmpty() ? QJsonValue() : QJsonValue(finish)}}});
         return frame({}, o);
     }
 

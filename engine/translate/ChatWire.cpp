@@ -17,7 +17,7 @@ bool readPart(const QString &type, const QJsonObject &item, Part &p)
         return true;
     }
     if (type != QLatin1String("image_url"))
-        return false;   // input_audio, file
+        return false; // input_audio, file
     p.kind = Part::Kind::Image;
     const QJsonValue url = item.value(QLatin1String("image_url"));
     p.imageUrl = url.isString() ? url.toString() : url.toObject().value(QLatin1String("url")).toString();
@@ -96,7 +96,7 @@ Request readRequest(const QJsonObject &body, Notes &notes)
             notes.refuse(where + QStringLiteral(".role=") + role);
         }
         if (role == QLatin1String("system") && r.turns.isEmpty())
-            r.system += t.parts;   // the opening instructions, as the other wires hold them
+            r.system += t.parts; // the opening instructions, as the other wires hold them
         else
             r.turns.append(t);
     }
@@ -172,9 +172,7 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
                     if (q.kind == Part::Kind::Image)
                         resultImages.append(q);
             } else if (p.kind == Part::Kind::ToolCall) {
-                calls.append(QJsonObject{{QStringLiteral("id"), p.id}, {QStringLiteral("type"), QStringLiteral("function")},
-                                         {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), p.name},
-                                                                                  {QStringLiteral("arguments"), p.arguments}}}});
+                calls.append(QJsonObject{{QStringLiteral("id"), p.id}, {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}}}});
             } else if (p.kind == Part::Kind::Reasoning) {
                 notes.drop(QStringLiteral("reasoning in earlier turns (the chat wire carries none)"));
             } else {
@@ -214,7 +212,7 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
                                                                {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), r.toolChoice.mid(5)}}}});
     else if (!r.toolChoice.isEmpty())
         body.insert(QStringLiteral("tool_choice"), r.toolChoice);
-    if (r.maxTokens > 0)   // OpenAI's own models refuse max_tokens; most compatible providers know only it
+    if (r.maxTokens > 0) // OpenAI's own models refuse max_tokens; most compatible providers know only it
         body.insert(options.maxCompletionTokens ? QStringLiteral("max_completion_tokens") : QStringLiteral("max_tokens"), r.maxTokens);
     if (!r.temperature.isUndefined() && !r.temperature.isNull())
         body.insert(QStringLiteral("temperature"), r.temperature);
@@ -294,9 +292,7 @@ QJsonObject writeAnswer(const Answer &a, Notes &notes)
     QList<Part> texts;
     for (const Part &p : a.parts) {
         if (p.kind == Part::Kind::ToolCall)
-            calls.append(QJsonObject{{QStringLiteral("id"), p.id}, {QStringLiteral("type"), QStringLiteral("function")},
-                                     {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), p.name},
-                                                                              {QStringLiteral("arguments"), p.arguments}}}});
+            calls.append(QJsonObject{{QStringLiteral("id"), p.id}, {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}}}});
         else if (p.kind == Part::Kind::Reasoning)
             notes.drop(QStringLiteral("reasoning (the chat wire carries none)"));
         else
@@ -308,11 +304,8 @@ QJsonObject writeAnswer(const Answer &a, Notes &notes)
                         {QStringLiteral("refusal"), QJsonValue()}};
     if (!calls.isEmpty())
         message.insert(QStringLiteral("tool_calls"), calls);
-    const QJsonObject choice{{QStringLiteral("index"), 0}, {QStringLiteral("message"), message},
-                             {QStringLiteral("logprobs"), QJsonValue()}, {QStringLiteral("finish_reason"), finishReason(a.stop)}};
-    return {{QStringLiteral("id"), a.id}, {QStringLiteral("object"), QStringLiteral("chat.completion")},
-            {QStringLiteral("created"), a.created}, {QStringLiteral("model"), a.model},
-            {QStringLiteral("choices"), QJsonArray{choice}}, {QStringLiteral("usage"), writeUsage(a.usage)}};
+    const QJsonObject choice{{QStringLiteral("index"), 0}, {QStringLiteral("message"), message}, {QStringLiteral("logprobs"), QJsonValue()}, {QStringLiteral("finish_reason"), finishReason(a.stop)}};
+    return {{QStringLiteral("id"), a.id}, {QStringLiteral("object"), QStringLiteral("chat.completion")}, {QStringLiteral("created"), a.created}, {QStringLiteral("model"), a.model}, {QStringLiteral("choices"), QJsonArray{choice}}, {QStringLiteral("usage"), writeUsage(a.usage)}};
 }
 
 } // namespace Aile::Translate::Chat

@@ -10,7 +10,7 @@ QJsonObject anthropicImageSource(const QString &url)
 {
     if (url.startsWith(QLatin1String("data:"))) {
         const qsizetype comma = url.indexOf(QLatin1Char(','));
-        const QString head = url.mid(5, comma - 5);   // image/png;base64
+        const QString head = url.mid(5, comma - 5); // image/png;base64
         const QString mediaType = head.section(QLatin1Char(';'), 0, 0);
         return {{QStringLiteral("type"), QStringLiteral("base64")},
                 {QStringLiteral("media_type"), mediaType},

@@ -25,8 +25,8 @@ public:
     QString feed(const QString &piece);
 
 private:
-    QString m_json;        // the arguments so far
-    qsizetype m_at = -1;   // where the input string's next undecoded character is; -1 before it starts
+    QString m_json;      // the arguments so far
+    qsizetype m_at = -1; // where the input string's next undecoded character is; -1 before it starts
     bool m_done = false;
 };
 

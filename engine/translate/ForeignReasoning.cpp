@@ -11,7 +11,7 @@ namespace {
 bool markedOrUnsigned(const QJsonObject &block)
 {
     if (str(block, "type") != QLatin1String("thinking"))
-        return false;   // redacted_thinking is Anthropic's own, encrypted: it may go back to Anthropic
+        return false; // redacted_thinking is Anthropic's own, encrypted: it may go back to Anthropic
     const QString signature = str(block, "signature");
     return signature.isEmpty() || signature.startsWith(QLatin1String(TranslatedReasoningMark));
 }

@@ -70,7 +70,7 @@ public:
                 e.kind = StreamEvent::Kind::Reasoning;
                 e.text = d.value(QLatin1String("thinking")).toString();
             } else {
-                return out;   // signature_delta, citations: nothing another wire can carry
+                return out; // signature_delta, citations: nothing another wire can carry
             }
             out.append(e);
         } else if (type == QLatin1String("message_delta")) {
@@ -101,7 +101,7 @@ public:
     }
 
 private:
-    QHash<int, int> m_calls;   // content block index → tool call index
+    QHash<int, int> m_calls; // content block index → tool call index
     Usage m_usage;
     QString m_stop = QStringLiteral("end");
     QString m_stopSequence;
@@ -132,7 +132,8 @@ public:
         }
         case StreamEvent::Kind::Reasoning: {
             QByteArray out = open(QStringLiteral("thinking"), {{QStringLiteral("type"), QStringLiteral("thinking")},
-                                                               {QStringLiteral("thinking"), QString()}, {QStringLiteral("signature"), QString()}});
+                                                               {QStringLiteral("thinking"), QString()},
+                                                               {QStringLiteral("signature"), QString()}});
             return out + delta(m_index, {{QStringLiteral("type"), QStringLiteral("thinking_delta")}, {QStringLiteral("thinking"), e.text}});
         }
         case StreamEvent::Kind::ToolCall: {
@@ -140,8 +141,7 @@ public:
             m_open = QStringLiteral("tool_use");
             m_index = m_next++;
             m_callBlock.insert(e.call, m_index);
-            const QJsonObject block{{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), e.id},
-                                    {QStringLiteral("name"), e.name}, {QStringLiteral("input"), QJsonObject()}};
+            const QJsonObject block{{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), e.id}, {QStringLiteral("name"), e.name}, {QStringLiteral("input"), QJsonObject()}};
             return out + event("content_block_start", {{QStringLiteral("index"), m_index}, {QStringLiteral("content_block"), block}});
         }
         case StreamEvent::Kind::ToolArguments:
@@ -194,7 +194,7 @@ private:
         return out + event("content_block_stop", {{QStringLiteral("index"), m_index}});
     }
 
-    QString m_open;     // the kind of the open content block, empty when none is
+    QString m_open; // the kind of the open content block, empty when none is
     int m_index = -1;
     int m_next = 0;
     QHash<int, int> m_callBlock;

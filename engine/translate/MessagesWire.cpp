@@ -75,8 +75,7 @@ QJsonObject writeBlock(const Part &p, bool keepCache)
         b = {{QStringLiteral("type"), QStringLiteral("image")}, {QStringLiteral("source"), anthropicImageSource(p.imageUrl)}};
         break;
     case Part::Kind::ToolCall:
-        b = {{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), p.id},
-             {QStringLiteral("name"), p.name}, {QStringLiteral("input"), argumentsObject(p.arguments)}};
+        b = {{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), p.id}, {QStringLiteral("name"), p.name}, {QStringLiteral("input"), argumentsObject(p.arguments)}};
         break;
     case Part::Kind::ToolResult: {
         b = {{QStringLiteral("type"), QStringLiteral("tool_result")}, {QStringLiteral("tool_use_id"), p.id}};
@@ -96,8 +95,7 @@ QJsonObject writeBlock(const Part &p, bool keepCache)
         break;
     }
     case Part::Kind::Reasoning:
-        b = {{QStringLiteral("type"), QStringLiteral("thinking")}, {QStringLiteral("thinking"), p.text},
-             {QStringLiteral("signature"), translatedSignature()}};   // the proxy's mark, never a made-up signature
+        b = {{QStringLiteral("type"), QStringLiteral("thinking")}, {QStringLiteral("thinking"), p.text}, {QStringLiteral("signature"), translatedSignature()}}; // the proxy's mark, never a made-up signature
         break;
     }
     if (keepCache && p.cacheControl.isObject())
@@ -129,7 +127,7 @@ Request readRequest(const QJsonObject &body, Notes &notes)
         const QJsonObject t = tools.at(i).toObject();
         const QString type = str(t, "type");
         if (!type.isEmpty() && type != QLatin1String("custom")) {
-            notes.refuse(QStringLiteral("tools[%1].type=").arg(i) + type);   // a server tool runs at Anthropic only
+            notes.refuse(QStringLiteral("tools[%1].type=").arg(i) + type); // a server tool runs at Anthropic only
             continue;
         }
         r.tools.append({str(t, "name"), str(t, "description"), t.value(QLatin1String("input_schema")).toObject(),
@@ -182,7 +180,7 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
         content = {};
     };
     for (const Turn &t : r.turns) {
-        if (t.role == QLatin1String("system")) {   // Messages keeps instructions out of the turns
+        if (t.role == QLatin1String("system")) { // Messages keeps instructions out of the turns
             system += t.parts;
             continue;
         }
@@ -257,7 +255,7 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
         // Extended thinking needs 1,024 tokens of budget under max_tokens and default sampling.
         if (budget >= 1024 && !sampling)
             body.insert(QStringLiteral("thinking"), QJsonObject{{QStringLiteral("type"), QStringLiteral("enabled")},
-                                                                 {QStringLiteral("budget_tokens"), budget}});
+                                                                {QStringLiteral("budget_tokens"), budget}});
         else
             notes.drop(QStringLiteral("reasoning effort (max_tokens too small or temperature/top_p set for Anthropic thinking)"));
     }
@@ -317,7 +315,7 @@ Answer readAnswer(const QJsonObject &body, Notes &notes)
         if (type == QLatin1String("thinking")) {
             Part p;
             p.kind = Part::Kind::Reasoning;
-            p.text = str(block, "thinking");   // readable; its signature stays here
+            p.text = str(block, "thinking"); // readable; its signature stays here
             a.parts.append(p);
         } else if (type == QLatin1String("redacted_thinking")) {
             notes.drop(QStringLiteral("redacted_thinking (encrypted reasoning stays with its provider)"));

@@ -93,7 +93,7 @@ public:
     }
 
 private:
-    QHash<QString, int> m_calls;   // function_call item id → tool call index
+    QHash<QString, int> m_calls; // function_call item id → tool call index
     QSet<int> m_argued;
 };
 
@@ -114,17 +114,12 @@ public:
         case StreamEvent::Kind::Text: {
             QByteArray out = open(Part::Kind::Text, {});
             m_text += e.text;
-            return out + event("response.output_text.delta", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index},
-                                                              {QStringLiteral("content_index"), 0}, {QStringLiteral("delta"), e.text},
-                                                              {QStringLiteral("logprobs"), QJsonArray()}});
+            return out + event("response.output_text.delta", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index}, {QStringLiteral("content_index"), 0}, {QStringLiteral("delta"), e.text}, {QStringLiteral("logprobs"), QJsonArray()}});
         }
         case StreamEvent::Kind::Reasoning: {
             QByteArray out = open(Part::Kind::Reasoning, {});
             m_text += e.text;
-            return out + event("response.reasoning_summary_text.delta", {{QStringLiteral("item_id"), m_itemId},
-                                                                        {QStringLiteral("output_index"), m_index},
-                                                                        {QStringLiteral("summary_index"), 0},
-                                                                        {QStringLiteral("delta"), e.text}});
+            return out + event("response.reasoning_summary_text.delta", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index}, {QStringLiteral("summary_index"), 0}, {QStringLiteral("delta"), e.text}});
         }
         case StreamEvent::Kind::ToolCall: {
             Part call;
@@ -182,8 +177,7 @@ public:
 private:
     QJsonObject response() const
     {
-        return {{QStringLiteral("id"), m_id}, {QStringLiteral("object"), QStringLiteral("response")},
-                {QStringLiteral("created_at"), 0}, {QStringLiteral("model"), m_model}, {QStringLiteral("output"), QJsonArray()}};
+        return {{QStringLiteral("id"), m_id}, {QStringLiteral("object"), QStringLiteral("response")}, {QStringLiteral("created_at"), 0}, {QStringLiteral("model"), m_model}, {QStringLiteral("output"), QJsonArray()}};
     }
     QByteArray event(const char *name, QJsonObject data)
     {
@@ -214,11 +208,9 @@ private:
         const QJsonObject empty{{QStringLiteral("type"), kind == Part::Kind::Text ? QStringLiteral("output_text") : QStringLiteral("summary_text")},
                                 {QStringLiteral("text"), QString()}};
         if (kind == Part::Kind::Text)
-            out += event("response.content_part.added", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index},
-                                                         {QStringLiteral("content_index"), 0}, {QStringLiteral("part"), empty}});
+            out += event("response.content_part.added", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index}, {QStringLiteral("content_index"), 0}, {QStringLiteral("part"), empty}});
         if (kind == Part::Kind::Reasoning)
-            out += event("response.reasoning_summary_part.added", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index},
-                                                                   {QStringLiteral("summary_index"), 0}, {QStringLiteral("part"), empty}});
+            out += event("response.reasoning_summary_part.added", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index}, {QStringLiteral("summary_index"), 0}, {QStringLiteral("part"), empty}});
         return out;
     }
     // The item's done events repeat its whole text: the wire asks for it, so the open item's
@@ -258,14 +250,14 @@ private:
     QString m_model;
     int m_sequence = 0;
     bool m_open = false;
-    Part m_part;            // the open item
-    bool m_partCustom = false;   // the open item is a custom tool's call
+    Part m_part;               // the open item
+    bool m_partCustom = false; // the open item is a custom tool's call
     QString m_text;
     int m_index = -1;
     QString m_itemId;
-    QJsonArray m_output;    // finished items, for response.completed
-    QHash<int, std::pair<int, QString>> m_callItem;   // tool call → output index and item id
-    QHash<int, CustomInputStream> m_customInput;      // a custom tool's call → its input read so far
+    QJsonArray m_output;                            // finished items, for response.completed
+    QHash<int, std::pair<int, QString>> m_callItem; // tool call → output index and item id
+    QHash<int, CustomInputStream> m_customInput;    // a custom tool's call → its input read so far
 };
 
 } // namespace

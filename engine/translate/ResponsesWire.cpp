@@ -17,7 +17,7 @@ bool readPart(const QString &type, const QJsonObject &item, Part &p)
         return true;
     }
     if (type != QLatin1String("input_image") || str(item, "image_url").isEmpty())
-        return false;   // input_file, an image by file_id: nothing another provider can fetch
+        return false; // input_file, an image by file_id: nothing another provider can fetch
     p.kind = Part::Kind::Image;
     p.imageUrl = str(item, "image_url");
     return true;
@@ -58,7 +58,7 @@ Request readRequest(const QJsonObject &body, Notes &notes)
                                    "service_tier", "text", "truncation", "stream_options"};
     for (auto it = body.begin(); it != body.end(); ++it)
         if (!known.contains(it.key()))
-            notes.refuse(it.key());   // previous_response_id, conversation, background: state kept at OpenAI
+            notes.refuse(it.key()); // previous_response_id, conversation, background: state kept at OpenAI
     for (const char *k : {"client_metadata", "metadata", "user", "safety_identifier", "service_tier", "truncation", "store"})
         if (body.contains(QLatin1String(k)))
             notes.drop(QLatin1String(k));
@@ -107,7 +107,7 @@ Request readRequest(const QJsonObject &body, Notes &notes)
     const QJsonArray tools = body.value(QLatin1String("tools")).toArray();
     for (qsizetype i = 0; i < tools.size(); ++i) {
         const QJsonObject t = tools.at(i).toObject();
-        if (str(t, "type") == QLatin1String("custom")) {   // Codex's apply_patch: a string parameter on the other wire
+        if (str(t, "type") == QLatin1String("custom")) { // Codex's apply_patch: a string parameter on the other wire
             r.tools.append(functionToolForCustom(t));
             r.customTools.append(str(t, "name"));
             continue;
@@ -165,8 +165,7 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
             cacheMarks = cacheMarks || p.cacheControl.isObject();
             if (p.kind == Part::Kind::ToolCall) {
                 flushPlain();
-                input.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("call_id"), p.id},
-                                         {QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}});
+                input.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("call_id"), p.id}, {QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}});
             } else if (p.kind == Part::Kind::ToolResult) {
                 flushPlain();
                 bool images = false;
@@ -193,8 +192,7 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
         QJsonArray tools;
         for (const Tool &t : r.tools) {
             cacheMarks = cacheMarks || t.cacheControl.isObject();
-            QJsonObject o{{QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("name"), t.name},
-                          {QStringLiteral("parameters"), t.schema}, {QStringLiteral("strict"), false}};
+            QJsonObject o{{QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("name"), t.name}, {QStringLiteral("parameters"), t.schema}, {QStringLiteral("strict"), false}};
             if (!t.description.isEmpty())
                 o.insert(QStringLiteral("description"), t.description);
             tools.append(o);
@@ -215,12 +213,12 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
     if (!r.topP.isUndefined() && !r.topP.isNull())
         body.insert(QStringLiteral("top_p"), r.topP);
     if (!r.stop.isEmpty())
-        notes.refuse(QStringLiteral("stop sequences"));   // the Responses wire has none: the answer would run on
+        notes.refuse(QStringLiteral("stop sequences")); // the Responses wire has none: the answer would run on
     if (r.stream)
         body.insert(QStringLiteral("stream"), true);
     if (!r.reasoningEffort.isEmpty())
         body.insert(QStringLiteral("reasoning"), QJsonObject{{QStringLiteral("effort"), r.reasoningEffort},
-                                                              {QStringLiteral("summary"), QStringLiteral("auto")}});
+                                                             {QStringLiteral("summary"), QStringLiteral("auto")}});
     endOpenAIRequest(body, r, cacheMarks, notes, options);
     return body;
 }
@@ -281,22 +279,13 @@ QJsonObject outputItem(const Part &p, const QString &id, bool custom)
     switch (p.kind) {
     case Part::Kind::ToolCall:
         if (custom)
-            return {{QStringLiteral("type"), QStringLiteral("custom_tool_call")}, {QStringLiteral("id"), QString(QStringLiteral("ctc_") + id)},
-                    {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("call_id"), p.id},
-                    {QStringLiteral("name"), p.name}, {QStringLiteral("input"), customInput(p.arguments)}};
-        return {{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("id"), QString(QStringLiteral("fc_") + id)},
-                {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("call_id"), p.id},
-                {QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}};
+            return {{QStringLiteral("type"), QStringLiteral("custom_tool_call")}, {QStringLiteral("id"), QString(QStringLiteral("ctc_") + id)}, {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("call_id"), p.id}, {QStringLiteral("name"), p.name}, {QStringLiteral("input"), customInput(p.arguments)}};
+        return {{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("id"), QString(QStringLiteral("fc_") + id)}, {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("call_id"), p.id}, {QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}};
     case Part::Kind::Reasoning:
-        return {{QStringLiteral("type"), QStringLiteral("reasoning")}, {QStringLiteral("id"), translatedReasoningId(id)},
-                {QStringLiteral("summary"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("summary_text")},
-                                                                   {QStringLiteral("text"), p.text}}}}};
+        return {{QStringLiteral("type"), QStringLiteral("reasoning")}, {QStringLiteral("id"), translatedReasoningId(id)}, {QStringLiteral("summary"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("summary_text")}, {QStringLiteral("text"), p.text}}}}};
     default: {
-        const QJsonObject text{{QStringLiteral("type"), QStringLiteral("output_text")}, {QStringLiteral("text"), p.text},
-                               {QStringLiteral("annotations"), QJsonArray()}};
-        return {{QStringLiteral("type"), QStringLiteral("message")}, {QStringLiteral("id"), QString(QStringLiteral("msg_") + id)},
-                {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("role"), QStringLiteral("assistant")},
-                {QStringLiteral("content"), QJsonArray{text}}};
+        const QJsonObject text{{QStringLiteral("type"), QStringLiteral("output_text")}, {QStringLiteral("text"), p.text}, {QStringLiteral("annotations"), QJsonArray()}};
+        return {{QStringLiteral("type"), QStringLiteral("message")}, {QStringLiteral("id"), QString(QStringLiteral("msg_") + id)}, {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QJsonArray{text}}};
     }
     }
 }
@@ -307,8 +296,8 @@ void writeStatus(QJsonObject &response, const QString &stop)
     response.insert(QStringLiteral("status"), cut ? QStringLiteral("incomplete") : QStringLiteral("completed"));
     response.insert(QStringLiteral("incomplete_details"),
                     cut ? QJsonValue(QJsonObject{{QStringLiteral("reason"), stop == QLatin1String("length")
-                                                                               ? QStringLiteral("max_output_tokens")
-                                                                               : QStringLiteral("content_filter")}})
+                                                                                ? QStringLiteral("max_output_tokens")
+                                                                                : QStringLiteral("content_filter")}})
                         : QJsonValue());
 }
 
@@ -323,9 +312,7 @@ QJsonObject writeAnswer(const Answer &a, Notes &notes)
         output.append(outputItem(p, QStringLiteral("%1_%2").arg(a.id).arg(i),
                                  p.kind == Part::Kind::ToolCall && a.customTools.contains(p.name)));
     }
-    QJsonObject response{{QStringLiteral("id"), a.id}, {QStringLiteral("object"), QStringLiteral("response")},
-                         {QStringLiteral("created_at"), a.created}, {QStringLiteral("model"), a.model},
-                         {QStringLiteral("output"), output}, {QStringLiteral("usage"), writeUsage(a.usage)}};
+    QJsonObject response{{QStringLiteral("id"), a.id}, {QStringLiteral("object"), QStringLiteral("response")}, {QStringLiteral("created_at"), a.created}, {QStringLiteral("model"), a.model}, {QStringLiteral("output"), output}, {QStringLiteral("usage"), writeUsage(a.usage)}};
     writeStatus(response, a.stop);
     return response;
 }

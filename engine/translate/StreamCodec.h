@@ -27,7 +27,7 @@ public:
     virtual QByteArray encode(const StreamEvent &event) = 0;
     bool finished() const { return m_finished; }
     Notes notes;
-    QStringList customTools;   // the request's Responses custom tools (CustomTools.h)
+    QStringList customTools; // the request's Responses custom tools (CustomTools.h)
 
 protected:
     static QByteArray frame(const QByteArray &name, const QJsonObject &data);

@@ -135,7 +135,8 @@ QByteArray translateError(Endpoint client, Endpoint upstream, int status, const 
     QString message = error.value(QLatin1String("message")).toString();
     if (message.isEmpty())
         message = QStringLiteral("The %1 provider answered %2 without an error message it is possible to read.")
-                      .arg(Wire::wireName(upstream)).arg(status);
+                      .arg(Wire::wireName(upstream))
+                      .arg(status);
     // The type names differ between the two shapes; the client's own type for the status reads right.
     return Wire::errorBody(Wire::errorShapeFor(client), status, message);
 }

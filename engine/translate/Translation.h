@@ -18,13 +18,13 @@ class StreamEncoder;
 /// A client's chat request rewritten for an upstream that speaks another wire.
 struct RequestTranslation
 {
-    QByteArray body;           // the upstream body; empty when refused
-    QString refusedField;      // the field no target of this wire can carry
-    QString refusal;           // the 400 message: the field, the target wire and the fix
-    QStringList dropped;       // fields left out that the answer does not depend on (for the trace)
+    QByteArray body;      // the upstream body; empty when refused
+    QString refusedField; // the field no target of this wire can carry
+    QString refusal;      // the 400 message: the field, the target wire and the fix
+    QStringList dropped;  // fields left out that the answer does not depend on (for the trace)
     bool stream = false;
-    bool clientWantsUsage = false;   // a chat client's stream_options.include_usage
-    QStringList customTools;         // a Responses client's custom tools: their calls go back as custom_tool_call
+    bool clientWantsUsage = false; // a chat client's stream_options.include_usage
+    QStringList customTools;       // a Responses client's custom tools: their calls go back as custom_tool_call
     bool ok() const { return refusedField.isEmpty(); }
 };
 
@@ -42,7 +42,7 @@ struct AnswerTranslation
 {
     QByteArray body;
     QStringList dropped;
-    bool ok = true;   // false: the upstream body was not an answer of its wire (body is an error)
+    bool ok = true; // false: the upstream body was not an answer of its wire (body is an error)
 };
 
 /// A non-streamed answer of the upstream's wire, rewritten for the client's.

@@ -36,7 +36,7 @@ ModelEcho::ModelEcho(const QString &clientModel)
     if (clientModel.isEmpty())
         return;
     const QByteArray array = QJsonDocument(QJsonArray{clientModel}).toJson(QJsonDocument::Compact);
-    m_model = array.mid(1, array.size() - 2);   // ["auto/x"] → "auto/x"
+    m_model = array.mid(1, array.size() - 2); // ["auto/x"] → "auto/x"
 }
 
 QByteArray ModelEcho::event(const QByteArray &raw) const

@@ -25,7 +25,7 @@ public:
     QByteArray body(const QByteArray &whole) const;
 
 private:
-    QByteArray m_model;    // the client's id as a JSON string, quotes included
+    QByteArray m_model; // the client's id as a JSON string, quotes included
 };
 
 } // namespace Aile::Wire

@@ -13,7 +13,7 @@ struct RawMember
 {
     QByteArrayView key;
     qsizetype valueStart = 0;
-    qsizetype valueEnd = 0;   // one past the value's last byte
+    qsizetype valueEnd = 0; // one past the value's last byte
 };
 
 /// The top-level members of the JSON object in json, in the order written, read without decoding

@@ -35,7 +35,7 @@ qint64 ResponseMeter::count(const QJsonObject &o, const char *key, qint64 fallba
 {
     const QJsonValue v = o.value(QLatin1String(key));
     if (!m_usage.rejected.isEmpty())
-        return -1;   // one unbelievable figure and the whole report is unknown
+        return -1; // one unbelievable figure and the whole report is unknown
     if (v.isUndefined() || v.isNull())
         return fallback;
     const double d = v.toDouble(-1);
@@ -74,7 +74,8 @@ void readChatReasoning(const QJsonObject &o, QStringList *out)
     }
 }
 
-ResponseMeter::ResponseMeter(Endpoint endpoint, bool streamed) : m_endpoint(endpoint), m_streamed(streamed) {}
+ResponseMeter::ResponseMeter(Endpoint endpoint, bool streamed)
+    : m_endpoint(endpoint), m_streamed(streamed) { }
 
 QList<SseEvent> ResponseMeter::feedStream(const QByteArray &bytes)
 {
@@ -90,7 +91,7 @@ void ResponseMeter::feedBody(const QByteArray &bytes)
         return;
     if (m_body.size() + bytes.size() > MaxBodyBytes) {
         m_bodyOverflowed = true;
-        m_body = QByteArray();   // the memory goes back now, not when the attempt ends
+        m_body = QByteArray(); // the memory goes back now, not when the attempt ends
         return;
     }
     m_body += bytes;
@@ -174,7 +175,7 @@ void ResponseMeter::readEvent(SseEvent &ev)
         } else if (type == QLatin1String("response.created")) {
             m_model = o.value(QLatin1String("response")).toObject().value(QLatin1String("model")).toString();
         } else if (type.endsWith(QLatin1String(".delta")) || type == QLatin1String("response.output_item.added")) {
-            m_sawOutput = true;   // text, arguments, reasoning, or a new output item
+            m_sawOutput = true; // text, arguments, reasoning, or a new output item
         } else if (type == QLatin1String("response.output_item.done")) {
             collectEvidence(o.value(QLatin1String("item")).toObject(), 0);
         }
@@ -191,7 +192,7 @@ void ResponseMeter::readEvent(SseEvent &ev)
         } else if (type == QLatin1String("content_block_start")) {
             collectEvidence(o.value(QLatin1String("content_block")).toObject(), 0);
             if (o.value(QLatin1String("content_block")).toObject().value(QLatin1String("type")).toString() != QLatin1String("text"))
-                m_sawOutput = true;   // a tool call or a thinking block has begun
+                m_sawOutput = true; // a tool call or a thinking block has begun
         } else if (type == QLatin1String("content_block_delta")) {
             m_sawOutput = true;
             const QJsonObject delta = o.value(QLatin1String("delta")).toObject();

@@ -23,8 +23,8 @@ struct Usage
     qint64 outputTokens = -1;
     qint64 cacheReadTokens = 0;
     qint64 cacheWriteTokens = 0;
-    bool cacheInInput = false;   // OpenAI's wires count cached tokens inside the prompt's
-    QString rejected;            // why the report was not believed: every figure reads as unknown
+    bool cacheInInput = false; // OpenAI's wires count cached tokens inside the prompt's
+    QString rejected;          // why the report was not believed: every figure reads as unknown
     bool known() const { return rejected.isEmpty() && (inputTokens >= 0 || outputTokens >= 0); }
     /// Every prompt token, cached or not, counted once (the long-context band reads it).
     qint64 promptTokens() const;

@@ -73,7 +73,7 @@ QList<SseEvent> SseParser::feed(const QByteArray &bytes)
         if (end < 0)
             break;
         if (end - consumed > MaxEventBytes)
-            break;   // an oversized event that completed within this feed
+            break; // an oversized event that completed within this feed
         SseEvent ev;
         ev.raw = m_buffer.mid(consumed, end - consumed);
         parseFields(ev);

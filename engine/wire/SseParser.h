@@ -10,10 +10,10 @@ namespace Aile::Wire {
 /// One server-sent event as it came over the wire.
 struct SseEvent
 {
-    QByteArray raw;     // every byte of the event including its terminating blank line
-    QByteArray name;    // "event:" field, empty when absent
-    QByteArray data;    // "data:" lines joined with '\n'
-    bool usageOnly = false;   // a chat chunk carrying only usage (set by ResponseMeter)
+    QByteArray raw;         // every byte of the event including its terminating blank line
+    QByteArray name;        // "event:" field, empty when absent
+    QByteArray data;        // "data:" lines joined with '\n'
+    bool usageOnly = false; // a chat chunk carrying only usage (set by ResponseMeter)
     bool isComment() const { return name.isEmpty() && data.isEmpty(); }
 };
 
@@ -30,7 +30,11 @@ public:
     QList<SseEvent> feed(const QByteArray &bytes);
     /// Whatever is buffered without a terminating blank line (a cut stream's tail).
     QByteArray pending() const { return m_buffer; }
-    QByteArray takePending() { m_scanFrom = 0; return std::exchange(m_buffer, QByteArray()); }
+    QByteArray takePending()
+    {
+        m_scanFrom = 0;
+        return std::exchange(m_buffer, QByteArray());
+    }
     qsizetype pendingSize() const { return m_buffer.size(); }
     /// An event grew past MaxEventBytes; nothing more is parsed.
     bool overflowed() const { return m_overflowed; }

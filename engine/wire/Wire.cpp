@@ -75,7 +75,7 @@ QString outputCapField(Endpoint endpoint)
 ErrorShape errorShapeFor(Endpoint endpoint)
 {
     return endpoint == Endpoint::Messages || endpoint == Endpoint::CountTokens ? ErrorShape::Anthropic
-                                                                                : ErrorShape::OpenAI;
+                                                                               : ErrorShape::OpenAI;
 }
 
 ErrorShape errorShapeForPath(const QByteArray &path)

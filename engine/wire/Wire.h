@@ -10,13 +10,13 @@ namespace Aile::Wire {
 /// responses and messages (count_tokens rides the messages wire).
 enum class Endpoint {
     Unknown,
-    ChatCompletions,   // POST /v1/chat/completions
-    Responses,         // POST /v1/responses
-    Messages,          // POST /v1/messages
-    CountTokens,       // POST /v1/messages/count_tokens
-    Embeddings,        // POST /v1/embeddings
-    Moderations,       // POST /v1/moderations
-    Rerank,            // POST /v1/rerank
+    ChatCompletions, // POST /v1/chat/completions
+    Responses,       // POST /v1/responses
+    Messages,        // POST /v1/messages
+    CountTokens,     // POST /v1/messages/count_tokens
+    Embeddings,      // POST /v1/embeddings
+    Moderations,     // POST /v1/moderations
+    Rerank,          // POST /v1/rerank
 };
 
 Endpoint endpointForPath(const QByteArray &path);
@@ -28,7 +28,8 @@ bool isChat(Endpoint endpoint);
 /// The request field that caps output tokens on this endpoint, or empty when it has none.
 QString outputCapField(Endpoint endpoint);
 
-enum class ErrorShape { OpenAI, Anthropic };
+enum class ErrorShape { OpenAI,
+                        Anthropic };
 ErrorShape errorShapeFor(Endpoint endpoint);
 ErrorShape errorShapeForPath(const QByteArray &path);
 

@@ -107,16 +107,15 @@ private Q_SLOTS:
         // The engine made an admin token, readable only by this user, where the CLI looks.
         const QString tokenFile = dataDir + QStringLiteral("/admin-token");
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(tokenFile), 5000);
-        struct stat st{};
+        struct stat st
+        {
+        };
         QCOMPARE(::stat(QFile::encodeName(tokenFile).constData(), &st), 0);
         QCOMPARE(int(st.st_mode & 0777), 0600);
 
         // No configuration file, no token on any command line: the CLI finds it by itself.
         const QString upstreamSecret = QStringLiteral("sk-upstream-not-in-any-log");
-        Run r = aile(env, QStringList{QStringLiteral("sharers"), QStringLiteral("add"), QStringLiteral("openai"), QStringLiteral("--name"),
-                                      QStringLiteral("my openai key"), QStringLiteral("--base-url"), upstream.baseUrl(), QStringLiteral("--models"),
-                                      QStringLiteral("gpt-5.2"), QStringLiteral("--credential"), QStringLiteral("file:x"),
-                                      QStringLiteral("--secret-file"), QStringLiteral("-")} + url,
+        Run r = aile(env, QStringList{QStringLiteral("sharers"), QStringLiteral("add"), QStringLiteral("openai"), QStringLiteral("--name"), QStringLiteral("my openai key"), QStringLiteral("--base-url"), upstream.baseUrl(), QStringLiteral("--models"), QStringLiteral("gpt-5.2"), QStringLiteral("--credential"), QStringLiteral("file:x"), QStringLiteral("--secret-file"), QStringLiteral("-")} + url,
                      upstreamSecret.toUtf8() + '\n');
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY2(r.out.startsWith(QLatin1String("added L")), qPrintable(r.out));
@@ -128,7 +127,8 @@ private Q_SLOTS:
         QVERIFY2(key.startsWith(QLatin1String("sk-aile-")), qPrintable(r.out));
 
         r = aile(env, QStringList{QStringLiteral("keys"), QStringLiteral("routing"), QStringLiteral("laptop"), QStringLiteral("maxCostUsd=0.5"),
-                                  QStringLiteral("dataCollection=allow")} + url);
+                                  QStringLiteral("dataCollection=allow")}
+                          + url);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject routing = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(routing.value(QLatin1String("maxCostUsd")).toDouble(), 0.5);
@@ -152,10 +152,10 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QLatin1String("requires_openai_auth = true")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QLatin1String("x-aile-key")), qPrintable(r.out));
         r = aile(env, QStringList{QStringLiteral("connect"), QStringLiteral("openai-sdk"), QStringLiteral("--own-login")} + url);
-        QCOMPARE(r.exitCode, 2);   // the SDKs have no login of their own
+        QCOMPARE(r.exitCode, 2); // the SDKs have no login of their own
         QVERIFY2(r.err.contains(QLatin1String("--own-login is for claude-code and codex")), qPrintable(r.err));
         r = aile(env, QStringList{QStringLiteral("connect"), QStringLiteral("claude-code")} + url);
-        QCOMPARE(r.exitCode, 1);   // no sharer speaks the messages wire: said, and no snippet
+        QCOMPARE(r.exitCode, 1); // no sharer speaks the messages wire: said, and no snippet
         QVERIFY2(r.err.contains(QLatin1String("No sharer can serve Claude Code yet")), qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
 
@@ -211,9 +211,7 @@ private Q_SLOTS:
         QVERIFY(!base.isEmpty());
         const QStringList url{QStringLiteral("--url"), base};
         const QString upstreamSecret = QStringLiteral("sk-keychain-held-%1").arg(QCoreApplication::applicationPid());
-        Run r = aile(env, QStringList{QStringLiteral("sharers"), QStringLiteral("add"), QStringLiteral("openai"), QStringLiteral("--name"),
-                                      QStringLiteral("in the keychain"), QStringLiteral("--base-url"), upstream.baseUrl(), QStringLiteral("--models"),
-                                      QStringLiteral("gpt-5.2"), QStringLiteral("--secret-file"), QStringLiteral("-")} + url,
+        Run r = aile(env, QStringList{QStringLiteral("sharers"), QStringLiteral("add"), QStringLiteral("openai"), QStringLiteral("--name"), QStringLiteral("in the keychain"), QStringLiteral("--base-url"), upstream.baseUrl(), QStringLiteral("--models"), QStringLiteral("gpt-5.2"), QStringLiteral("--secret-file"), QStringLiteral("-")} + url,
                      upstreamSecret.toUtf8() + '\n');
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY2(r.out.contains(QLatin1String("credential stored as keychain:aile-sharer-")), qPrintable(r.out));
@@ -251,11 +249,12 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QLatin1String("refused the admin token from stdin")), qPrintable(r.err));
         r = aile(env, QStringList{QStringLiteral("sharers"), QStringLiteral("add"), QStringLiteral("openai"), QStringLiteral("--base-url"),
                                   upstream.baseUrl(), QStringLiteral("--models"), QStringLiteral("gpt-5.2"), QStringLiteral("--credential"),
-                                  QStringLiteral("env:AILE_TEST_HEADLESS_KEY")} + url);
+                                  QStringLiteral("env:AILE_TEST_HEADLESS_KEY")}
+                          + url);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const Reply answer = send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"),
                                   R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})", {{"authorization", "Bearer " + key.toUtf8()}});
-        QCOMPARE(answer.status, 503);   // the variable is not set in the engine's environment: nothing can serve
+        QCOMPARE(answer.status, 503); // the variable is not set in the engine's environment: nothing can serve
         QTRY_VERIFY_WITH_TIMEOUT(aile(env, QStringList{QStringLiteral("traces"), QStringLiteral("--json")} + url).out.contains(QLatin1String("\"status\":503")), 5000);
         const QStringList lines = stopAndReadErr(server).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         bool sawToken = false, sawAccess = false;
@@ -290,8 +289,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QTemporaryDir root;
-        const Run r = aile(isolated(root.path()), args + QStringList{QStringLiteral("--admin-token"), QStringLiteral("visible-in-ps"),
-                                                                     QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9")});
+        const Run r = aile(isolated(root.path()), args + QStringList{QStringLiteral("--admin-token"), QStringLiteral("visible-in-ps"), QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QLatin1String("--admin-token is not taken")) && r.err.contains(QLatin1String("--admin-token-file FILE"))
                      && r.err.contains(QLatin1String("$AILE_ADMIN_TOKEN")),

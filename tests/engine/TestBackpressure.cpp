@@ -51,7 +51,8 @@ private Q_SLOTS:
         }
         QVERIFY2(upstream.pendingBytes() > total - 24 * 1024 * 1024,
                  qPrintable(QStringLiteral("only %1 of %2 bytes still queued upstream: the engine buffered the rest")
-                                .arg(upstream.pendingBytes()).arg(total)));
+                                .arg(upstream.pendingBytes())
+                                .arg(total)));
 
         // Now the client reads: every byte arrives, in order.
         client.setReadBufferSize(0);

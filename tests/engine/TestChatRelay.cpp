@@ -61,12 +61,18 @@ private Q_SLOTS:
         QTest::addColumn<bool>("stream");
         QTest::addColumn<bool>("anthropic");
         QTest::addColumn<QByteArray>("upstreamPath");
-        QTest::newRow("chat completions") << "/v1/chat/completions" << "openai/gpt-5.2" << false << false << QByteArray("/v1/chat/completions");
-        QTest::newRow("chat completions streamed") << "/v1/chat/completions" << "openai/gpt-5.2" << true << false << QByteArray("/v1/chat/completions");
-        QTest::newRow("responses") << "/v1/responses" << "openai/gpt-5.5" << false << false << QByteArray("/v1/responses");
-        QTest::newRow("responses streamed") << "/v1/responses" << "openai/gpt-5.5" << true << false << QByteArray("/v1/responses");
-        QTest::newRow("messages") << "/v1/messages" << "claude/claude-sonnet-5" << false << true << QByteArray("/v1/messages");
-        QTest::newRow("messages streamed") << "/v1/messages" << "claude/claude-sonnet-5" << true << true << QByteArray("/v1/messages");
+        QTest::newRow("chat completions") << "/v1/chat/completions"
+                                          << "openai/gpt-5.2" << false << false << QByteArray("/v1/chat/completions");
+        QTest::newRow("chat completions streamed") << "/v1/chat/completions"
+                                                   << "openai/gpt-5.2" << true << false << QByteArray("/v1/chat/completions");
+        QTest::newRow("responses") << "/v1/responses"
+                                   << "openai/gpt-5.5" << false << false << QByteArray("/v1/responses");
+        QTest::newRow("responses streamed") << "/v1/responses"
+                                            << "openai/gpt-5.5" << true << false << QByteArray("/v1/responses");
+        QTest::newRow("messages") << "/v1/messages"
+                                  << "claude/claude-sonnet-5" << false << true << QByteArray("/v1/messages");
+        QTest::newRow("messages streamed") << "/v1/messages"
+                                           << "claude/claude-sonnet-5" << true << true << QByteArray("/v1/messages");
     }
 
     void relaysEachWire()
@@ -102,7 +108,7 @@ private Q_SLOTS:
             body = QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("input"), QStringLiteral("hi")}};
         else
             body.insert(QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                          {QStringLiteral("content"), QStringLiteral("hi")}}});
+                                                                           {QStringLiteral("content"), QStringLiteral("hi")}}});
         if (stream)
             body.insert(QStringLiteral("stream"), true);
         const Reply r = send(QStringLiteral("POST"), m_engine->baseUrl() + path, QJsonDocument(body).toJson(), auth(anthropic));
@@ -148,7 +154,7 @@ private Q_SLOTS:
     {
         const QJsonObject body{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")},
                                {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                  {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                                                                                   {QStringLiteral("content"), QStringLiteral("hi")}}}}};
         const Reply r = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/v1/messages/count_tokens?beta=true"),
                              QJsonDocument(body).toJson(), auth(true));
         QCOMPARE(r.status, 200);
@@ -165,7 +171,7 @@ private Q_SLOTS:
                                {QStringLiteral("stream"), true},
                                {QStringLiteral("stream_options"), QJsonObject{{QStringLiteral("include_usage"), true}}},
                                {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                  {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                                                                                   {QStringLiteral("content"), QStringLiteral("hi")}}}}};
         const Reply r = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/v1/chat/completions"),
                              QJsonDocument(body).toJson(), auth());
         QCOMPARE(r.status, 200);
@@ -180,8 +186,7 @@ private Q_SLOTS:
         s.events = {{"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n", 0},
                     {"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", 0}};
         m_upstream->enqueue(s);
-        const QJsonObject body{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")}, {QStringLiteral("stream"), true},
-                               {QStringLiteral("max_tokens"), 10}, {QStringLiteral("messages"), QJsonArray{}}};
+        const QJsonObject body{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")}, {QStringLiteral("stream"), true}, {QStringLiteral("max_tokens"), 10}, {QStringLiteral("messages"), QJsonArray{}}};
         const Reply r = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/v1/messages"), QJsonDocument(body).toJson(), auth(true));
         QCOMPARE(r.status, 200);
         QVERIFY(r.body.contains("event: error"));

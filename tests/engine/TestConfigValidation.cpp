@@ -148,7 +148,7 @@ private Q_SLOTS:
     void aMistakeGetsTheSameMessageEverywhere_data()
     {
         QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<QByteArray>("at");    // where the message must point: the first occurrence of this
+        QTest::addColumn<QByteArray>("at"); // where the message must point: the first occurrence of this
         QTest::addColumn<QString>("says");
         const QByteArray s = R"({"sharers": [{"handle": "L0123456789abcdef", "provider": "openai", )";
         QTest::newRow("sharer: unknown field") << s + R"("prioritty": 5}]})" << QByteArray("\"prioritty\"")
@@ -243,8 +243,7 @@ private Q_SLOTS:
         const QJsonArray problems = imported.json().value(QLatin1String("error")).toObject().value(QLatin1String("problems")).toArray();
         QCOMPARE(problems.size(), 1);
         QCOMPARE(problems.first().toObject().value(QLatin1String("message")).toString(), message);
-        QCOMPARE(QStringLiteral("%1:%2").arg(problems.first().toObject().value(QLatin1String("line")).toInt())
-                     .arg(problems.first().toObject().value(QLatin1String("column")).toInt()),
+        QCOMPARE(QStringLiteral("%1:%2").arg(problems.first().toObject().value(QLatin1String("line")).toInt()).arg(problems.first().toObject().value(QLatin1String("column")).toInt()),
                  place);
         QVERIFY(imported.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(message));
         QCOMPARE(admin(*m_engine, "GET", QStringLiteral("/admin/config")), exportBefore);
@@ -360,8 +359,7 @@ private Q_SLOTS:
         Reply r = send(QStringLiteral("PUT"), m_engine->baseUrl() + QStringLiteral("/sharers/L00000000000000a1"), R"({"prioritty": 5})",
                        {{"authorization", QByteArray("Bearer ") + AdminToken}});
         QCOMPARE(r.status, 400);
-        QVERIFY2(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().startsWith(
-                     QLatin1String(R"(sharer L00000000000000a1: "prioritty" is not a sharer field; the known ones are handle)")),
+        QVERIFY2(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().startsWith(QLatin1String(R"(sharer L00000000000000a1: "prioritty" is not a sharer field; the known ones are handle)")),
                  r.body.constData());
         r = send(QStringLiteral("PUT"), m_engine->baseUrl() + QStringLiteral("/sharers/L00000000000000a1"), R"({"priority": 20000})",
                  {{"authorization", QByteArray("Bearer ") + AdminToken}});
@@ -376,8 +374,7 @@ private Q_SLOTS:
         const Reply imported = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/admin/config"),
                                     R"({"keys": [{"name": "test", "routing": {"maxCostUsdd": 0.5}}]})",
                                     {{"authorization", QByteArray("Bearer ") + AdminToken}});
-        QCOMPARE(imported.json().value(QLatin1String("error")).toObject().value(QLatin1String("problems")).toArray().first().toObject()
-                     .value(QLatin1String("message")).toString(),
+        QCOMPARE(imported.json().value(QLatin1String("error")).toObject().value(QLatin1String("problems")).toArray().first().toObject().value(QLatin1String("message")).toString(),
                  keyMessage);
         // PUT /v1/routing: the file's "routing" message.
         r = send(QStringLiteral("PUT"), m_engine->baseUrl() + QStringLiteral("/v1/routing"), R"({"selection": "fastest"})",

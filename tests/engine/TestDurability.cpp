@@ -28,7 +28,7 @@ QString serve(QProcess &aile, const QString &dataDir, const QString &config)
 {
     aile.setProcessChannelMode(QProcess::SeparateChannels);
     aile.start(QStringLiteral(AILE_BIN), {QStringLiteral("serve"), QStringLiteral("--data-dir"), dataDir, QStringLiteral("--listen"),
-                                         QStringLiteral("127.0.0.1:0"), QStringLiteral("--config"), config});
+                                          QStringLiteral("127.0.0.1:0"), QStringLiteral("--config"), config});
     if (!aile.waitForStarted())
         return {};
     QByteArray out;
@@ -123,7 +123,7 @@ private Q_SLOTS:
         QVERIFY(!config.isEmpty());
         const QString data = dir.filePath(QStringLiteral("data"));
         qputenv("AILE_TEST_COMMIT_DELAY_MS", "300");
-        QRandomGenerator draw(14);   // where each round's kill lands, repeatably
+        QRandomGenerator draw(14); // where each round's kill lands, repeatably
         QSet<QString> received;
         int sent = 0;
         for (int round = 0; round < 12; ++round) {
@@ -155,7 +155,7 @@ private Q_SLOTS:
                     if (whole)
                         received.insert(QString::fromLatin1(reply->rawHeader("x-aile-request-id")));
                     if (whole && ++answered >= killAfter) {
-                        ::kill(pid_t(aile.processId()), SIGKILL);   // with up to seven more in flight
+                        ::kill(pid_t(aile.processId()), SIGKILL); // with up to seven more in flight
                         killed = true;
                         return;
                     }
@@ -196,7 +196,9 @@ private Q_SLOTS:
             if (!booked.contains(id))
                 missing << id;
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("%1 of %2 answered requests have no ledger row: %3")
-                                                   .arg(missing.size()).arg(received.size()).arg(missing.join(QLatin1Char(' ')))));
+                                                   .arg(missing.size())
+                                                   .arg(received.size())
+                                                   .arg(missing.join(QLatin1Char(' ')))));
         for (auto it = booked.begin(); it != booked.end(); ++it)
             QVERIFY2(it.value() == 1, qPrintable(QStringLiteral("%1 is booked %2 times").arg(it.key()).arg(it.value())));
         QVERIFY(booked.size() <= sent);
@@ -224,7 +226,7 @@ private Q_SLOTS:
 
         const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("coding")},
                                                           {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                             {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                                                                                              {QStringLiteral("content"), QStringLiteral("hi")}}}}})
                                     .toJson(QJsonDocument::Compact);
         const QList<QPair<QByteArray, QByteArray>> auth{{"authorization", QByteArray("Bearer ") + TestKey}};
         {
@@ -234,7 +236,11 @@ private Q_SLOTS:
             QCOMPARE(send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"), body, auth).status, 200);
             // Committed once the traces endpoint lists it; then killed.
             QCOMPARE(send(QStringLiteral("GET"), base + QStringLiteral("/keys/usage/requests?limit=10"), {}, {{"authorization", QByteArray("Bearer ") + AdminToken}})
-                         .json().value(QLatin1String("data")).toArray().size(), 1);
+                         .json()
+                         .value(QLatin1String("data"))
+                         .toArray()
+                         .size(),
+                     1);
             ::kill(pid_t(aile.processId()), SIGKILL);
             QVERIFY(aile.waitForFinished(5000));
         }

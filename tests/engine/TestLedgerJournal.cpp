@@ -21,7 +21,7 @@ Store::TraceRecord traceWith(const QString &text, qint64 number)
     t.endpoint = QStringLiteral("/v1/messages");
     t.modelAsked = text;
     t.modelServed = QStringLiteral("anthropic/claude-sonnet-5");
-    t.route = QString();   // absent
+    t.route = QString(); // absent
     t.sharer = QStringLiteral("L00000000000000b1");
     t.sharerName = text;
     t.status = 529;
@@ -112,7 +112,7 @@ private Q_SLOTS:
         QCOMPARE(back.size(), 2);
         QCOMPARE(back[1].ledger.size(), 0);
         const Store::TraceRecord &r = back[0].trace;
-        QCOMPARE(r.toJson(), t.toJson());   // every field the journal keeps, attempt rows included
+        QCOMPARE(r.toJson(), t.toJson()); // every field the journal keeps, attempt rows included
         QCOMPARE(r.attemptRows.size(), 2);
         QCOMPARE(r.attemptRows[0].dispatched, false);
         QCOMPARE(r.attemptRows[1].ttfbMs, 40);

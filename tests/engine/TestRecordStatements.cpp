@@ -183,7 +183,7 @@ private Q_SLOTS:
             d.close();
             return names;
         };
-        {   // back to schema 8 as a build before this change left it
+        { // back to schema 8 as a build before this change left it
             QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("eight"));
             d.setDatabaseName(path);
             QVERIFY(d.open());
@@ -200,7 +200,7 @@ private Q_SLOTS:
         QCOMPARE(store.schemaVersion(), Store::Store::latestSchemaVersion());
         QVERIFY(!indexes().contains(QStringLiteral("ledger_trace")));
         QSqlDatabase::removeDatabase(QStringLiteral("probe"));
-        QVERIFY(indexes().contains(QStringLiteral("ledger_day")));   // what budgets read by stays
+        QVERIFY(indexes().contains(QStringLiteral("ledger_day"))); // what budgets read by stays
         QSqlDatabase::removeDatabase(QStringLiteral("probe"));
         QVERIFY(store.record({t}, {charge(t, 0.5)}));
         QCOMPARE(store.ledger(Store::utcDay(Base)).size(), 1);

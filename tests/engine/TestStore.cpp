@@ -124,9 +124,9 @@ private Q_SLOTS:
         Keys::ApiKey first = Keys::ApiKey::fromPlain(QStringLiteral("dev"), QStringLiteral("sk-aile-first-0123456789abcdef"), 1000);
         QVERIFY(store.saveKey(first));
         first.name = QStringLiteral("dev renamed");
-        QVERIFY(store.saveKey(first));   // the same id: replaced, not added
+        QVERIFY(store.saveKey(first)); // the same id: replaced, not added
         QVERIFY(store.saveKey(Keys::ApiKey::fromPlain(QStringLiteral("dev renamed"), QStringLiteral("sk-aile-second-0123456789abcd"), 2000)));
-        QCOMPARE(store.keys().size(), 1);   // provisioned again under the same name: the old one goes
+        QCOMPARE(store.keys().size(), 1); // provisioned again under the same name: the old one goes
         QCOMPARE(store.keys().first().hash, Keys::hashKey(QStringLiteral("sk-aile-second-0123456789abcd")));
 
         QVERIFY(store.saveSetting(QStringLiteral("settings"), QJsonObject{{QStringLiteral("pinTtlSeconds"), 300}}));
@@ -144,7 +144,7 @@ private Q_SLOTS:
         QVERIFY2(store.saveSharer(sharer, &error), qPrintable(error));
         QCOMPARE(store.sharers().size(), 1);
         QCOMPARE(store.sharer(sharer.handle)->name, QStringLiteral("renamed"));
-        QCOMPARE(store.sharer(sharer.handle)->credentialRef, QStringLiteral("env:OPENAI_API_KEY"));   // a reference, never the secret
+        QCOMPARE(store.sharer(sharer.handle)->credentialRef, QStringLiteral("env:OPENAI_API_KEY")); // a reference, never the secret
         QVERIFY(store.removeSharer(sharer.handle));
         QVERIFY(store.sharers().isEmpty());
 

@@ -22,7 +22,9 @@ void keepMessage(QtMsgType, const QMessageLogContext &, const QString &message)
 
 int modeOf(const QString &path)
 {
-    struct stat st {};
+    struct stat st
+    {
+    };
     return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 0777) : -1;
 }
 
@@ -69,7 +71,7 @@ private Q_SLOTS:
         const QString data = engine.dataDir() + QStringLiteral("/data");
         QCOMPARE(octal(modeOf(data)), QStringLiteral("700"));
         const QStringList files = storeFiles(data);
-        QVERIFY2(files.size() >= 3, qPrintable(files.join(QLatin1Char(' '))));   // the database, its WAL, the journal at least
+        QVERIFY2(files.size() >= 3, qPrintable(files.join(QLatin1Char(' ')))); // the database, its WAL, the journal at least
         for (const QString &f : files)
             QVERIFY2(modeOf(f) == 0600, qPrintable(f + QStringLiteral(": ") + octal(modeOf(f))));
     }

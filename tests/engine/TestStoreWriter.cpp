@@ -21,7 +21,7 @@ Store::TraceRecord trace(int n)
     t.startedMs = 1'800'000'000'000 + n;
     t.keyId = QStringLiteral("k_1");
     t.status = 200;
-    t.error = QString(200, QLatin1Char('e'));   // about 1 KiB a record, with the UTF-16 text
+    t.error = QString(200, QLatin1Char('e')); // about 1 KiB a record, with the UTF-16 text
     return t;
 }
 
@@ -62,14 +62,14 @@ private Q_SLOTS:
         for (int n = 0; n < 20; ++n) {
             const Store::TraceRecord t = trace(n);
             writer.enqueue(t, {charge(t)});
-            writer.flush();   // a group commit each
+            writer.flush(); // a group commit each
         }
         QCOMPARE(writer.committed(), 20);
         // The file in use and the next one, opened ahead: no file made and removed per commit.
         QCOMPARE(journalFiles(dir.path()),
                  QStringList({QStringLiteral("ledger-journal-000001.bin"), QStringLiteral("ledger-journal-000002.bin")}));
         writer.stop();
-        QVERIFY(journalFiles(dir.path()).isEmpty());   // a clean stop: nothing left to replay
+        QVERIFY(journalFiles(dir.path()).isEmpty()); // a clean stop: nothing left to replay
         Store::Store store(dir.filePath(QStringLiteral("aile.db")));
         QVERIFY(store.open(nullptr));
         QCOMPARE(store.ledger(Store::utcDay(trace(0).startedMs)).size(), 20);

@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QByteArray body = QByteArray::fromRawData(reinterpret_cast<const char *>(data) + 2, qsizetype(size - 2));
 
     ResponseMeter meter(endpoint, streamed);
-    SseParser plain;   // the bare parser beside the meter: the same events, byte for byte
+    SseParser plain; // the bare parser beside the meter: the same events, byte for byte
     QByteArray relayed, parsed;
     qsizetype at = 0;
     while (at < body.size()) {

@@ -16,21 +16,24 @@ using namespace Aile::Test;
 
 namespace {
 
-const QString Node = QStringLiteral("L00000000000000d1");       // the desktop's node-backed sharer
-const QString Local = QStringLiteral("L00000000000000a1");      // the desktop's own claude account
-const QString Remote = QStringLiteral("L00000000000000b1");     // the node's claude account
+const QString Node = QStringLiteral("L00000000000000d1");   // the desktop's node-backed sharer
+const QString Local = QStringLiteral("L00000000000000a1");  // the desktop's own claude account
+const QString Remote = QStringLiteral("L00000000000000b1"); // the node's claude account
 const QString Model = QStringLiteral("claude/claude-sonnet-5");
 
 const QList<QPair<QByteArray, QByteArray>> Admin{{"authorization", QByteArray("Bearer ") + AdminToken}, {"content-type", "application/json"}};
 
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; }
+QJsonObject percent(int p)
+{
+    return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}};
+}
 
 QByteArray messages()
 {
     return QJsonDocument(QJsonObject{{QStringLiteral("model"), Model},
                                      {QStringLiteral("max_tokens"), 1000},
                                      {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                        {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                                                                         {QStringLiteral("content"), QStringLiteral("hi")}}}}})
         .toJson(QJsonDocument::Compact);
 }
 
@@ -73,7 +76,7 @@ class TestNodeSharer : public QObject
     {
         const Health::NodeBook *book = m_desktop->context().nodes;
         for (int i = 0; i < 200 && !book->silence(Node, m_clock->nowMs()).isEmpty(); ++i)
-            QTest::qWait(10);   // the ping is real HTTP between two engines: wait for its answer, not for time
+            QTest::qWait(10); // the ping is real HTTP between two engines: wait for its answer, not for time
         return book->silence(Node, m_clock->nowMs()).isEmpty();
     }
     Reply ask(const QList<QPair<QByteArray, QByteArray>> &extra = {})
@@ -86,14 +89,20 @@ class TestNodeSharer : public QObject
     {
         return send(QStringLiteral("POST"), m_desktop->baseUrl() + QStringLiteral("/keys/route-dry-run"),
                     QJsonDocument(QJsonObject{{QStringLiteral("model"), Model}, {QStringLiteral("endpoint"), QStringLiteral("/v1/messages")}}).toJson(), Admin)
-            .json().value(QLatin1String("targets")).toArray().first().toObject();
+            .json()
+            .value(QLatin1String("targets"))
+            .toArray()
+            .first()
+            .toObject();
     }
     // The desktop's stored trace of a request, once written.
     QJsonObject trace(const QByteArray &id)
     {
         for (int i = 0; i < 200; ++i) {
             const QJsonArray rows = send(QStringLiteral("GET"), m_desktop->baseUrl() + QStringLiteral("/keys/usage/requests"), {}, Admin)
-                                        .json().value(QLatin1String("data")).toArray();
+                                        .json()
+                                        .value(QLatin1String("data"))
+                                        .toArray();
             for (const QJsonValue &v : rows)
                 if (v.toObject().value(QLatin1String("id")).toString().toLatin1() == id)
                     return v.toObject();
@@ -136,7 +145,9 @@ private Q_SLOTS:
         // The desktop's own model list has what the node serves (its local account has passed no test).
         const QJsonArray models = send(QStringLiteral("GET"), m_desktop->baseUrl() + QStringLiteral("/v1/models"), {},
                                        {{"authorization", QByteArray("Bearer ") + TestKey}})
-                                      .json().value(QLatin1String("data")).toArray();
+                                      .json()
+                                      .value(QLatin1String("data"))
+                                      .toArray();
         QCOMPARE(models.size(), 1);
         QCOMPARE(models.first().toObject().value(QLatin1String("id")).toString(), Model);
         QCOMPARE(models.first().toObject().value(QLatin1String("owned_by")).toString(), QStringLiteral("aile-node"));
@@ -144,7 +155,7 @@ private Q_SLOTS:
         const Reply r = ask();
         QCOMPARE(r.status, 200);
         QCOMPARE(r.header("x-aile-sharer"), (throughNode ? Node : Local).toLatin1());
-        QVERIFY(r.json().value(QLatin1String("content")).isArray());   // the Messages answer, relayed
+        QVERIFY(r.json().value(QLatin1String("content")).isArray()); // the Messages answer, relayed
         // The provider was dialled once, by the node's account or the local one.
         QCOMPARE(m_upstream->received().size(), 1);
         QCOMPARE(FakeUpstream::credentialOf(m_upstream->received().first()), (throughNode ? Remote : Local).toLatin1());
@@ -175,7 +186,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("header");
         QTest::addColumn<QByteArray>("value");
         QTest::addColumn<int>("status");
-        QTest::addColumn<QString>("sharer");      // who served, or the error message's start
+        QTest::addColumn<QString>("sharer"); // who served, or the error message's start
         const QJsonObject none;
         QTest::newRow("capacity node: the dearer node serves") << 90 << 60 << none << QByteArray("x-aile-capacity") << QByteArray("node") << 200 << Node;
         QTest::newRow("capacity nodeless: the dearer local account serves") << 50 << 80 << none << QByteArray("x-aile-capacity") << QByteArray("nodeless") << 200 << Local;
@@ -214,7 +225,7 @@ private Q_SLOTS:
         if (status == 200) {
             QCOMPARE(r.header("x-aile-sharer"), sharer.toLatin1());
             if (header == "x-aile-node" || keyRouting.contains(QLatin1String("node")))
-                QCOMPARE(r.header("x-aile-session-affinity"), QByteArray("skipped: machine named"));   // a named machine keeps no pin
+                QCOMPARE(r.header("x-aile-session-affinity"), QByteArray("skipped: machine named")); // a named machine keeps no pin
             return;
         }
         // Refused in the Messages wire's own error shape, naming the lever.
@@ -235,7 +246,7 @@ private Q_SLOTS:
         const QString openai = QStringLiteral("L00000000000000b2");
         QJsonObject body = sharer(openai, QStringLiteral("openai"), m_upstream->baseUrl(), {QStringLiteral("gpt-5.2")}, tested);
         QCOMPARE(send(QStringLiteral("POST"), m_node->baseUrl() + QStringLiteral("/sharers"), QJsonDocument(body).toJson(), Admin).status, 200);
-        m_clock->advance(30'000);   // the next ping reads the node's new listing
+        m_clock->advance(30'000); // the next ping reads the node's new listing
         const Health::NodeBook *book = m_desktop->context().nodes;
         for (int i = 0; i < 200 && !book->offer(Node, QStringLiteral("openai"), {QStringLiteral("gpt-5.2")}); ++i)
             QTest::qWait(10);
@@ -263,7 +274,7 @@ private Q_SLOTS:
     void aSilentNodeLeavesSelectionAndComesBackOnItsNextAnswer()
     {
         QVERIFY(startPair(50, 80));
-        QCOMPARE(ask().header("x-aile-sharer"), Node.toLatin1());   // heard from now: its answer is a message
+        QCOMPARE(ask().header("x-aile-sharer"), Node.toLatin1()); // heard from now: its answer is a message
         const quint16 port = m_node->port();
         m_node->engine().stop();
 
@@ -282,7 +293,9 @@ private Q_SLOTS:
         // The sharers listing reads the same gate: the node's row is unavailable, with the reason.
         bool listed = false;
         for (const QJsonValue &v : send(QStringLiteral("GET"), m_desktop->baseUrl() + QStringLiteral("/sharers?model=") + Model, {}, Admin)
-                                       .json().value(QLatin1String("data")).toArray()) {
+                                       .json()
+                                       .value(QLatin1String("data"))
+                                       .toArray()) {
             const QJsonObject row = v.toObject();
             if (row.value(QLatin1String("handle")).toString() != Node)
                 continue;
@@ -291,7 +304,7 @@ private Q_SLOTS:
             QCOMPARE(row.value(QLatin1String("skip")).toString(), QStringLiteral("silent_node"));
         }
         QVERIFY(listed);
-        QCOMPARE(ask().header("x-aile-sharer"), Local.toLatin1());   // the local account serves meanwhile
+        QCOMPARE(ask().header("x-aile-sharer"), Local.toLatin1()); // the local account serves meanwhile
         // Only a node would do: refused in the Messages wire's shape, naming the silent node.
         const Reply refused = ask({{"x-aile-capacity", "node"}});
         QCOMPARE(refused.status, 503);
@@ -301,7 +314,7 @@ private Q_SLOTS:
 
         // The node starts again where it was; the next ping's answer brings it back.
         QVERIFY(m_node->restartOnPort(port));
-        m_clock->advance(15'000);   // 90 s: the third ping
+        m_clock->advance(15'000); // 90 s: the third ping
         QVERIFY(waitHeard());
         QCOMPARE(ask().header("x-aile-sharer"), Node.toLatin1());
     }

@@ -30,7 +30,7 @@ QByteArray chat()
     return QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
                                      {QStringLiteral("max_tokens"), 100},
                                      {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                        {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                                                                         {QStringLiteral("content"), QStringLiteral("hi")}}}}})
         .toJson(QJsonDocument::Compact);
 }
 
@@ -81,7 +81,7 @@ private Q_SLOTS:
         // A key without one is served; its ledger row waits for the store.
         const Reply served = send(QStringLiteral("POST"), a.baseUrl() + QStringLiteral("/v1/chat/completions"), chat(), auth(TestKey));
         QCOMPARE(served.status, 200);
-        QCOMPARE(int(upstream.received().size()), dialled + 1);   // the refused one dialled nothing
+        QCOMPARE(int(upstream.received().size()), dialled + 1); // the refused one dialled nothing
         const QString id = QString::fromLatin1(served.header("x-aile-request-id"));
 
         // The same server comes back; both engines reconnect by themselves (bounded backoff).

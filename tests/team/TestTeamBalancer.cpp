@@ -102,10 +102,11 @@ QByteArray chatRequest(const QByteArray &session = {}, const char *key = TestKey
     const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
                                                       {QStringLiteral("max_tokens"), 1000},
                                                       {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                         {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                                                                                          {QStringLiteral("content"), QStringLiteral("hi")}}}}})
                                 .toJson(QJsonDocument::Compact);
     QByteArray r = "POST /v1/chat/completions HTTP/1.1\r\nHost: team.example\r\nConnection: close\r\nContent-Type: application/json\r\n"
-                   "Authorization: Bearer " + QByteArray(key) + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+                   "Authorization: Bearer "
+                   + QByteArray(key) + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
     if (!session.isEmpty())
         r += "x-aile-session: " + session + "\r\n";
     return r + "\r\n" + body;
@@ -139,8 +140,8 @@ class TestTeamBalancer : public QObject
         i.process = std::make_unique<QProcess>();
         i.process->setProcessChannelMode(QProcess::SeparateChannels);
         i.process->start(QStringLiteral(AILE_BIN), {QStringLiteral("serve"), QStringLiteral("--data-dir"), i.dir.path(), QStringLiteral("--listen"),
-                                                   QStringLiteral("%1:%2").arg(i.address).arg(m_instancePort), QStringLiteral("--store"), m_store,
-                                                   QStringLiteral("--config"), m_config});
+                                                    QStringLiteral("%1:%2").arg(i.address).arg(m_instancePort), QStringLiteral("--store"), m_store,
+                                                    QStringLiteral("--config"), m_config});
         if (!i.process->waitForStarted())
             return false;
         QByteArray out;
@@ -222,7 +223,10 @@ private Q_SLOTS:
                                  "    http-check expect status 200\n"
                                  "    server a %3:%4 check inter 300ms fall 2 rise 1\n"
                                  "    server b %5:%4 check inter 300ms fall 2 rise 1\n")
-                      .arg(m_balancerPort).arg(host, AddressA).arg(m_instancePort).arg(AddressB)
+                      .arg(m_balancerPort)
+                      .arg(host, AddressA)
+                      .arg(m_instancePort)
+                      .arg(AddressB)
                       .toUtf8());
         cfg.close();
         m_haproxy.setProcessChannelMode(QProcess::MergedChannels);
@@ -232,7 +236,8 @@ private Q_SLOTS:
                      QTcpSocket s;
                      s.connectToHost(QHostAddress::LocalHost, m_balancerPort);
                      return s.waitForConnected(200);
-                 }, 10000),
+                 },
+                                 10000),
                  m_haproxy.readAll().constData());
     }
 
@@ -256,7 +261,7 @@ private Q_SLOTS:
             if (turn == 0)
                 account = got.first().header("x-aile-sharer");
             QCOMPARE(got.first().header("x-aile-sharer"), account);
-            QTest::qWait(200);   // a member's next turn comes after the answer, never within a millisecond
+            QTest::qWait(200); // a member's next turn comes after the answer, never within a millisecond
         }
     }
 

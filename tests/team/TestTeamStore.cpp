@@ -25,7 +25,7 @@ QByteArray chat(const QString &model = QStringLiteral("openai/gpt-5.2"))
     return QJsonDocument(QJsonObject{{QStringLiteral("model"), model},
                                      {QStringLiteral("max_tokens"), 1000},
                                      {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                        {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                                                                         {QStringLiteral("content"), QStringLiteral("hi")}}}}})
         .toJson(QJsonDocument::Compact);
 }
 
@@ -79,7 +79,7 @@ private Q_SLOTS:
 
         // The request served by b is in the ledger and the traces a reads.
         a->engine().stop();
-        b->engine().stop();   // the writers commit what they hold
+        b->engine().stop(); // the writers commit what they hold
         const QString id = QString::fromLatin1(served.header("x-aile-request-id"));
         QVERIFY(a->context().store->trace(id).has_value());
         const auto ledger = a->context().store->ledger(Store::utcDay(QDateTime::currentMSecsSinceEpoch()));
@@ -93,7 +93,7 @@ private Q_SLOTS:
         FakeUpstream upstream;
         QVERIFY(upstream.listen());
         upstream.setChooser([](const ReceivedRequest &) {
-            Script s = FakeUpstream::chatCompletion(QStringLiteral("ok"), 12, 1000);   // costs what it quoted
+            Script s = FakeUpstream::chatCompletion(QStringLiteral("ok"), 12, 1000); // costs what it quoted
             s.headDelayMs = 300;
             return std::optional<Script>(s);
         });
@@ -149,7 +149,7 @@ private Q_SLOTS:
         const qint64 later = now + Store::BudgetReservations::LifetimeMs;
         r.expiresMs = later + Store::BudgetReservations::LifetimeMs;
         QVERIFY(!reservations.reserve(r, {{QString(), QString(), 1.0}}, later, &held));
-        QCOMPARE(reservations.live(later), 1);   // the new one; the dead one is gone
+        QCOMPARE(reservations.live(later), 1); // the new one; the dead one is gone
     }
 
     void aRateLimitSeenByOneIsHonouredByTheOther()
@@ -167,7 +167,7 @@ private Q_SLOTS:
         upstream.enqueueFor(first.toLatin1(), FakeUpstream::error(429, QStringLiteral("slow down"), false, 120));
         const Reply onA = send(QStringLiteral("POST"), a->baseUrl() + QStringLiteral("/v1/chat/completions"), chat(), Auth);
         QCOMPARE(onA.status, 200);
-        QCOMPARE(onA.header("x-aile-sharer"), second.toLatin1());   // a failed over
+        QCOMPARE(onA.header("x-aile-sharer"), second.toLatin1()); // a failed over
         // Within a second b knows: its next request never dials the limited account.
         QTRY_VERIFY_WITH_TIMEOUT(b->context().health->coolingUntil(first, QStringLiteral("gpt-5.2")) > 0, 1000);
         const int dialledBefore = int(upstream.received().size());

@@ -86,7 +86,7 @@ std::optional<Script> FakeSubscriptions::anthropic(const ReceivedRequest &r, Htt
         return anthropicError(401, "authentication_error", QStringLiteral("invalid x-api-key"));
     const QByteArray token = bearerOf(r);
     if (!token.startsWith("sk-ant-oat"))
-        return std::nullopt;   // an API key: not a subscription call
+        return std::nullopt; // an API key: not a subscription call
     if (!hasBeta(r, "oauth-2025-04-20"))
         return anthropicError(401, "authentication_error", QStringLiteral("OAuth authentication is currently not supported."));
     bool spent = false;

@@ -55,7 +55,8 @@ QJsonObject ReceivedRequest::json() const
     return QJsonDocument::fromJson(body).object();
 }
 
-FakeUpstream::FakeUpstream(Clock *clock, QObject *parent) : QObject(parent), m_clock(clock)
+FakeUpstream::FakeUpstream(Clock *clock, QObject *parent)
+    : QObject(parent), m_clock(clock)
 {
     if (!m_clock) {
         m_ownClock = std::make_unique<SystemClock>();
@@ -139,7 +140,7 @@ void FakeUpstream::play(QPointer<Http::HttpExchange> exchange, Script script)
         if (!script.raw.isEmpty()) {
             socket->write(script.raw);
             if (!script.hangAfterAnswer)
-                socket->disconnectFromHost();   // after the bytes: a close-delimited answer ends here
+                socket->disconnectFromHost(); // after the bytes: a close-delimited answer ends here
             return;
         }
     }
@@ -199,9 +200,9 @@ Script FakeUpstream::chatCompletion(const QString &text, int inputTokens, int ou
         {QStringLiteral("created"), 1767225600},
         {QStringLiteral("model"), model},
         {QStringLiteral("choices"), QJsonArray{QJsonObject{
-             {QStringLiteral("index"), 0},
-             {QStringLiteral("message"), QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), text}}},
-             {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
+                                        {QStringLiteral("index"), 0},
+                                        {QStringLiteral("message"), QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), text}}},
+                                        {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
         {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), inputTokens},
                                               {QStringLiteral("completion_tokens"), outputTokens},
                                               {QStringLiteral("total_tokens"), inputTokens + outputTokens}}}});
@@ -248,13 +249,13 @@ Script FakeUpstream::responsesAnswer(const QString &text, int inputTokens, int o
         {QStringLiteral("status"), QStringLiteral("completed")},
         {QStringLiteral("model"), model},
         {QStringLiteral("output"), QJsonArray{QJsonObject{
-             {QStringLiteral("type"), QStringLiteral("message")},
-             {QStringLiteral("id"), QStringLiteral("msg_fake1")},
-             {QStringLiteral("status"), QStringLiteral("completed")},
-             {QStringLiteral("role"), QStringLiteral("assistant")},
-             {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("output_text")},
-                                                                {QStringLiteral("text"), text},
-                                                                {QStringLiteral("annotations"), QJsonArray{}}}}}}}},
+                                       {QStringLiteral("type"), QStringLiteral("message")},
+                                       {QStringLiteral("id"), QStringLiteral("msg_fake1")},
+                                       {QStringLiteral("status"), QStringLiteral("completed")},
+                                       {QStringLiteral("role"), QStringLiteral("assistant")},
+                                       {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("output_text")},
+                                                                                          {QStringLiteral("text"), text},
+                                                                                          {QStringLiteral("annotations"), QJsonArray{}}}}}}}},
         {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), inputTokens},
                                               {QStringLiteral("output_tokens"), outputTokens},
                                               {QStringLiteral("total_tokens"), inputTokens + outputTokens}}}});
@@ -275,15 +276,12 @@ Script FakeUpstream::responsesStream(const QStringList &pieces, int inputTokens,
     events.append(namedEvent("response.created", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.created")},
                                                              {QStringLiteral("sequence_number"), seq++},
                                                              {QStringLiteral("response"), response}}));
-    const QJsonObject item{{QStringLiteral("type"), QStringLiteral("message")}, {QStringLiteral("id"), QStringLiteral("msg_fake2")},
-                           {QStringLiteral("status"), QStringLiteral("in_progress")}, {QStringLiteral("role"), QStringLiteral("assistant")},
-                           {QStringLiteral("content"), QJsonArray{}}};
+    const QJsonObject item{{QStringLiteral("type"), QStringLiteral("message")}, {QStringLiteral("id"), QStringLiteral("msg_fake2")}, {QStringLiteral("status"), QStringLiteral("in_progress")}, {QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QJsonArray{}}};
     events.append(namedEvent("response.output_item.added", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.output_item.added")},
                                                                        {QStringLiteral("sequence_number"), seq++},
                                                                        {QStringLiteral("output_index"), 0},
                                                                        {QStringLiteral("item"), item}}));
-    const QJsonObject emptyPart{{QStringLiteral("type"), QStringLiteral("output_text")}, {QStringLiteral("text"), QString()},
-                                {QStringLiteral("annotations"), QJsonArray{}}};
+    const QJsonObject emptyPart{{QStringLiteral("type"), QStringLiteral("output_text")}, {QStringLiteral("text"), QString()}, {QStringLiteral("annotations"), QJsonArray{}}};
     events.append(namedEvent("response.content_part.added", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.content_part.added")},
                                                                         {QStringLiteral("sequence_number"), seq++},
                                                                         {QStringLiteral("item_id"), QStringLiteral("msg_fake2")},
@@ -357,29 +355,27 @@ Script FakeUpstream::messagesStream(const QStringList &pieces, int inputTokens, 
 {
     QList<QByteArray> events;
     events.append(namedEvent("message_start", QJsonObject{
-        {QStringLiteral("type"), QStringLiteral("message_start")},
-        {QStringLiteral("message"), QJsonObject{{QStringLiteral("id"), QStringLiteral("msg_fake2")},
-                                                {QStringLiteral("type"), QStringLiteral("message")},
-                                                {QStringLiteral("role"), QStringLiteral("assistant")},
-                                                {QStringLiteral("model"), model},
-                                                {QStringLiteral("content"), QJsonArray{}},
-                                                {QStringLiteral("stop_reason"), QJsonValue()},
-                                                {QStringLiteral("stop_sequence"), QJsonValue()},
-                                                {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), inputTokens},
-                                                                                      {QStringLiteral("output_tokens"), 1}}}}}}));
+                                                  {QStringLiteral("type"), QStringLiteral("message_start")},
+                                                  {QStringLiteral("message"), QJsonObject{{QStringLiteral("id"), QStringLiteral("msg_fake2")},
+                                                                                          {QStringLiteral("type"), QStringLiteral("message")},
+                                                                                          {QStringLiteral("role"), QStringLiteral("assistant")},
+                                                                                          {QStringLiteral("model"), model},
+                                                                                          {QStringLiteral("content"), QJsonArray{}},
+                                                                                          {QStringLiteral("stop_reason"), QJsonValue()},
+                                                                                          {QStringLiteral("stop_sequence"), QJsonValue()},
+                                                                                          {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), inputTokens},
+                                                                                                                                {QStringLiteral("output_tokens"), 1}}}}}}));
     events.append(namedEvent("content_block_start", QJsonObject{
-        {QStringLiteral("type"), QStringLiteral("content_block_start")}, {QStringLiteral("index"), 0},
-        {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), QString()}}}}));
+                                                        {QStringLiteral("type"), QStringLiteral("content_block_start")}, {QStringLiteral("index"), 0}, {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), QString()}}}}));
     events.append("event: ping\ndata: {\"type\": \"ping\"}\n\n");
     for (const QString &p : pieces)
         events.append(namedEvent("content_block_delta", QJsonObject{
-            {QStringLiteral("type"), QStringLiteral("content_block_delta")}, {QStringLiteral("index"), 0},
-            {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text_delta")}, {QStringLiteral("text"), p}}}}));
+                                                            {QStringLiteral("type"), QStringLiteral("content_block_delta")}, {QStringLiteral("index"), 0}, {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text_delta")}, {QStringLiteral("text"), p}}}}));
     events.append(namedEvent("content_block_stop", QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 0}}));
     events.append(namedEvent("message_delta", QJsonObject{
-        {QStringLiteral("type"), QStringLiteral("message_delta")},
-        {QStringLiteral("delta"), QJsonObject{{QStringLiteral("stop_reason"), QStringLiteral("end_turn")}, {QStringLiteral("stop_sequence"), QJsonValue()}}},
-        {QStringLiteral("usage"), QJsonObject{{QStringLiteral("output_tokens"), outputTokens}}}}));
+                                                  {QStringLiteral("type"), QStringLiteral("message_delta")},
+                                                  {QStringLiteral("delta"), QJsonObject{{QStringLiteral("stop_reason"), QStringLiteral("end_turn")}, {QStringLiteral("stop_sequence"), QJsonValue()}}},
+                                                  {QStringLiteral("usage"), QJsonObject{{QStringLiteral("output_tokens"), outputTokens}}}}));
     events.append(namedEvent("message_stop", QJsonObject{{QStringLiteral("type"), QStringLiteral("message_stop")}}));
     return sse(events);
 }
@@ -402,7 +398,7 @@ Script FakeUpstream::error(int status, const QString &message, bool anthropic, i
     if (anthropic)
         s.body = json(QJsonObject{{QStringLiteral("type"), QStringLiteral("error")},
                                   {QStringLiteral("error"), QJsonObject{{QStringLiteral("type"), status == 429 ? QStringLiteral("rate_limit_error")
-                                                                                                                : QStringLiteral("api_error")},
+                                                                                                               : QStringLiteral("api_error")},
                                                                         {QStringLiteral("message"), message}}}});
     else
         s.body = json(QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), message},

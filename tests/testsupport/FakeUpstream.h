@@ -23,7 +23,7 @@ namespace Aile::Test {
 /// One event of a scripted stream, sent after delayMs (counted from the previous one).
 struct ScriptedEvent
 {
-    QByteArray bytes;      // raw SSE bytes, e.g. "data: {...}\n\n"
+    QByteArray bytes; // raw SSE bytes, e.g. "data: {...}\n\n"
     qint64 delayMs = 0;
 };
 
@@ -31,18 +31,18 @@ struct ScriptedEvent
 struct Script
 {
     int status = 200;
-    Http::HttpHeaders headers;     // content-type is set from the kind of answer when absent
-    QByteArray body;               // a non-streamed answer
-    QList<ScriptedEvent> events;   // a streamed answer (text/event-stream) when not empty
-    qint64 headDelayMs = 0;        // wait before the response head
-    bool cutBeforeEnd = false;     // close the connection after the events, without ending the body
-    bool closeWithoutAnswer = false;   // close the connection as soon as the request is read
-    bool hangForever = false;      // send nothing, keep the connection open
+    Http::HttpHeaders headers;       // content-type is set from the kind of answer when absent
+    QByteArray body;                 // a non-streamed answer
+    QList<ScriptedEvent> events;     // a streamed answer (text/event-stream) when not empty
+    qint64 headDelayMs = 0;          // wait before the response head
+    bool cutBeforeEnd = false;       // close the connection after the events, without ending the body
+    bool closeWithoutAnswer = false; // close the connection as soon as the request is read
+    bool hangForever = false;        // send nothing, keep the connection open
     // Hostile behaviours (docs/hardening.md "Upstreams"); off by default.
-    QList<QByteArray> interimHeads;  // raw interim heads ("HTTP/1.1 103 Early Hints\r\n…\r\n\r\n") before the answer
-    QByteArray raw;                // when set: these bytes go to the socket as they are (head, body, anything)
-                                   // instead of an answer, then the connection closes (or hangs: hangAfterAnswer)
-    bool hangAfterAnswer = false;  // after the raw bytes or the last event: neither end nor close, ever
+    QList<QByteArray> interimHeads; // raw interim heads ("HTTP/1.1 103 Early Hints\r\n…\r\n\r\n") before the answer
+    QByteArray raw;                 // when set: these bytes go to the socket as they are (head, body, anything)
+                                    // instead of an answer, then the connection closes (or hangs: hangAfterAnswer)
+    bool hangAfterAnswer = false;   // after the raw bytes or the last event: neither end nor close, ever
 };
 
 /// A request as the fake upstream received it.

@@ -170,7 +170,7 @@ QString TestPostgres::url(const QString &database) const
 {
     // Concatenated: the folder's percent-encoding ("%2F") must not meet QString::arg.
     return QStringLiteral("postgresql://aile@localhost/") + database + QStringLiteral("?host=")
-        + QString::fromUtf8(QUrl::toPercentEncoding(m_dir->path())) + QStringLiteral("&port=") + QString::number(m_port);
+           + QString::fromUtf8(QUrl::toPercentEncoding(m_dir->path())) + QStringLiteral("&port=") + QString::number(m_port);
 }
 
 QString TestPostgres::createDatabase(const QString &name)

@@ -49,11 +49,11 @@ int main(int argc, char **argv)
         const bool anthropic = r.path.endsWith("/messages");
         if (model.endsWith(QLatin1String("-fail-429")))
             return Aile::Test::FakeUpstream::error(429, QStringLiteral("rate limited (fake)"), anthropic, 1);
-        if (model.endsWith(QLatin1String("-fail-529")))   // Anthropic's "overloaded"
+        if (model.endsWith(QLatin1String("-fail-529"))) // Anthropic's "overloaded"
             return Aile::Test::FakeUpstream::error(529, QStringLiteral("Overloaded (fake)"), anthropic);
         if (model.endsWith(QLatin1String("-fail-500")))
             return Aile::Test::FakeUpstream::error(500, QStringLiteral("internal error (fake)"), anthropic);
-        if (auto turn = Aile::Test::fileReadingTurn(r))   // "[fake-tool-call] read <path>": a tool-using turn
+        if (auto turn = Aile::Test::fileReadingTurn(r)) // "[fake-tool-call] read <path>": a tool-using turn
             return turn;
         const qsizetype slow = model.indexOf(QLatin1String("-slow-"));
         if (slow > 0) {

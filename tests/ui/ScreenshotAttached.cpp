@@ -88,7 +88,8 @@ int renderAttached(const QString &outDir, const QString &aileProgram)
         const bool attached = QTest::qWaitFor([&] {
             return window.engineLink()->kind() == Ui::EngineLink::Kind::Service && window.engineLink()->pid() > 0
                    && window.sharersView()->model()->rowCount() > 0;
-        }, 10000);
+        },
+                                              10000);
         bool ok = attached && saveShot(&window, outDir, QStringLiteral("attached"));
 
         window.showTeamServerDialog();

@@ -18,7 +18,7 @@ struct SharerInfo
     const char *name;
     const char *provider;
     const char *model;
-    int ttfb;   // typical first byte, ms
+    int ttfb; // typical first byte, ms
 };
 
 const SharerInfo Sharers[] = {
@@ -125,7 +125,7 @@ bool ScreenshotData::seedStore(const QString &dataDir, qint64 now, QString *erro
     Store::Store store(QDir(dataDir).filePath(QStringLiteral("aile.db")));
     if (!store.open(error))
         return false;
-    QRandomGenerator rng(2453);   // the same pictures on every run
+    QRandomGenerator rng(2453); // the same pictures on every run
     const QString laptop = keyId(LaptopKey);
     const QString ci = keyId(CiKey);
     QList<Store::TraceRecord> traces;
@@ -216,7 +216,8 @@ bool ScreenshotData::seedStore(const QString &dataDir, qint64 now, QString *erro
             r.durationMs = first.durationMs;
         }
         // The laptop's Claude traffic goes through its coding route, its OpenAI traffic through review.
-        r.route = fromCi ? QString() : r.modelServed.startsWith(QLatin1String("openai/")) ? QStringLiteral("review") : QStringLiteral("coding");
+        r.route = fromCi ? QString() : r.modelServed.startsWith(QLatin1String("openai/")) ? QStringLiteral("review")
+                                                                                          : QStringLiteral("coding");
         r.attempts = int(r.attemptRows.size());
         if (r.status == 200) {
             r.inputTokens = 2000 + rng.bounded(30000);

@@ -81,7 +81,7 @@ QByteArray chatBody(const QString &model, bool stream)
     QJsonObject body{{QStringLiteral("model"), model},
                      {QStringLiteral("max_tokens"), 200},
                      {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                        {QStringLiteral("content"), QStringLiteral("Refactor this function")}}}}};
+                                                                         {QStringLiteral("content"), QStringLiteral("Refactor this function")}}}}};
     if (stream)
         body.insert(QStringLiteral("stream"), true);
     return QJsonDocument(body).toJson(QJsonDocument::Compact);
@@ -89,7 +89,7 @@ QByteArray chatBody(const QString &model, bool stream)
 
 bool save(QWidget *w, const QString &dir, const QString &name)
 {
-    QTest::qWait(400);   // let layouts, charts and the table settle
+    QTest::qWait(400); // let layouts, charts and the table settle
     const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
     const bool ok = w->grab().save(path);
     QTextStream(stdout) << (ok ? "wrote " : "FAILED ") << path << '\n';
@@ -120,7 +120,8 @@ int main(int argc, char **argv)
     }
     const bool dark = parser.isSet(QStringLiteral("dark"));
     const bool french = parser.value(QStringLiteral("lang")) == QLatin1String("fr");
-    const QString suffix = dark ? QStringLiteral("-dark") : french ? QStringLiteral("-fr") : QString();
+    const QString suffix = dark ? QStringLiteral("-dark") : french ? QStringLiteral("-fr")
+                                                                   : QString();
 
     // The same look on every machine: Fusion, a fixed locale, and the palette asked for.
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
@@ -230,7 +231,7 @@ int main(int argc, char **argv)
     // The traces page with the failover's attempts in the detail pane.
     window.tabs()->setCurrentWidget(window.tracesView());
     Ui::TraceTableModel *model = window.tracesView()->model();
-    (void)QTest::qWaitFor([model] { return !model->isReading() && model->rowCount() > 0; }, 5000);   // read off the GUI thread
+    (void)QTest::qWaitFor([model] { return !model->isReading() && model->rowCount() > 0; }, 5000); // read off the GUI thread
     int failoverRow = 0;
     for (int row = 0; row < model->rowCount(); ++row)
         if (model->trace(row).attempts > 1) {
@@ -244,7 +245,7 @@ int main(int argc, char **argv)
         QSignalSpy drawn(window.chartsView(), &Ui::ChartsView::drawn);
         window.tabs()->setCurrentIndex(2);
         if (drawn.isEmpty())
-            drawn.wait(3000);   // the figures are summed on the store reader's thread
+            drawn.wait(3000); // the figures are summed on the store reader's thread
         ok = save(&window, out, QStringLiteral("charts") + suffix) && ok;
     }
     if (!dark) {
@@ -265,8 +266,7 @@ int main(int argc, char **argv)
         QSignalSpy replied(&host, &EngineHost::managementReplied);
         host.manage(QStringLiteral("POST"), QStringLiteral("/keys"), QByteArrayLiteral("{\"name\":\"old-laptop\"}"));
         replied.wait(5000);
-        const QString oldId = QJsonDocument::fromJson(replied.value(0).value(2).toByteArray()).object()
-                                  .value(QLatin1String("key")).toObject().value(QLatin1String("id")).toString();
+        const QString oldId = QJsonDocument::fromJson(replied.value(0).value(2).toByteArray()).object().value(QLatin1String("key")).toObject().value(QLatin1String("id")).toString();
         host.manage(QStringLiteral("DELETE"), QStringLiteral("/keys/") + oldId);
         replied.wait(5000);
         keys->refresh();

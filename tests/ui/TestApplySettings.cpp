@@ -61,10 +61,10 @@ private Q_SLOTS:
         auto *preview = dialog.findChild<Ui::ApplySettingsDialog *>();
         QVERIFY(preview);
         QVERIFY(preview->isVisible());
-        QCOMPARE(readFile(m_config), UserToml);   // nothing written yet
+        QCOMPARE(readFile(m_config), UserToml); // nothing written yet
         QVERIFY(preview->diffText().contains(QStringLiteral("+model_provider = \"aile\"")));
         QVERIFY(preview->diffText().contains(QStringLiteral("-model = \"o3\"")));
-        QVERIFY(!preview->diffText().contains(Key));   // only the key's start
+        QVERIFY(!preview->diffText().contains(Key)); // only the key's start
         QVERIFY(preview->explanation().contains(QStringLiteral("your Aile key in full")));
         preview->confirmButton()->click();
 
@@ -92,7 +92,7 @@ private Q_SLOTS:
         fill(&dialog, Tool::ClaudeCode, QStringLiteral("claude/claude-sonnet-5"));
         Ui::ApplySettingsDialog *preview = dialog.applyForMe();
         QVERIFY(preview);
-        QVERIFY(preview->diffText().startsWith(QStringLiteral("--- /dev/null\n")));   // a new file
+        QVERIFY(preview->diffText().startsWith(QStringLiteral("--- /dev/null\n"))); // a new file
         preview->reject();
         QVERIFY(!QFile::exists(dialog.toolFile()));
     }

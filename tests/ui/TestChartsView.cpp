@@ -20,7 +20,7 @@ using namespace Aile;
 
 namespace {
 
-constexpr qint64 Now = 1'780'000'000'000;   // a fixed "now", injected into the view
+constexpr qint64 Now = 1'780'000'000'000; // a fixed "now", injected into the view
 constexpr qint64 Minute = 60'000;
 constexpr qint64 Day = 24 * 60 * Minute;
 
@@ -38,7 +38,7 @@ Store::TraceRecord trace(const QString &id, qint64 startedMs, const QString &sha
 Store::LedgerEntry charge(qint64 atMs, const QString &keyId, const QString &route, double usd)
 {
     Store::LedgerEntry e;
-    e.traceId = QStringLiteral("req_%1_%2").arg(keyId).arg(atMs);   // one ledger row per request
+    e.traceId = QStringLiteral("req_%1_%2").arg(keyId).arg(atMs); // one ledger row per request
     e.atMs = atMs;
     e.day = Store::utcDay(atMs);
     e.keyId = keyId;
@@ -89,11 +89,11 @@ private Q_SLOTS:
             traces << trace(QStringLiteral("w%1").arg(i), Now - 50 * Minute + i * Minute, QStringLiteral("work"), 200, 300 + i * 10);
             traces << trace(QStringLiteral("h%1").arg(i), Now - 50 * Minute + i * Minute + 500, QStringLiteral("home"), i % 3 ? 200 : 503, 900);
         }
-        traces << trace(QStringLiteral("old"), Now - 3 * 60 * Minute, QStringLiteral("stale"), 200, 100);   // outside the hour
+        traces << trace(QStringLiteral("old"), Now - 3 * 60 * Minute, QStringLiteral("stale"), 200, 100); // outside the hour
         QList<Store::LedgerEntry> ledger{charge(Now - 2 * Day, QStringLiteral("k_laptop"), QStringLiteral("coding"), 1.25),
                                          charge(Now - 2 * Day, QStringLiteral("k_ci"), QString(), 0.50),
                                          charge(Now - Minute, QStringLiteral("k_laptop"), QStringLiteral("coding"), 0.75),
-                                         charge(Now - 30 * Day, QStringLiteral("k_ci"), QString(), 9.0)};   // outside two weeks
+                                         charge(Now - 30 * Day, QStringLiteral("k_ci"), QString(), 9.0)}; // outside two weeks
         QVERIFY(m_writer->record(traces, ledger));
         m_reader = Test::openedReader(m_path);
         QVERIFY(m_reader);
@@ -112,7 +112,7 @@ private Q_SLOTS:
             failures += m.failures;
         }
         QCOMPARE(requests, 3);
-        QCOMPARE(failures, 2);   // a 429 and no answer at all
+        QCOMPARE(failures, 2); // a 429 and no answer at all
     }
 
     void firstTokenKeepsTheBusiestSharers()
@@ -148,7 +148,7 @@ private Q_SLOTS:
         Ui::ChartsView view;
         view.setNow([] { return Now; });
         view.setKeys(Api::Json::listOf<Api::KeyInfo>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
-                                QJsonObject{{QStringLiteral("id"), QStringLiteral("k_ci")}, {QStringLiteral("name"), QStringLiteral("ci")}}}));
+                                                                QJsonObject{{QStringLiteral("id"), QStringLiteral("k_ci")}, {QStringLiteral("name"), QStringLiteral("ci")}}}));
         view.setReader(m_reader.get());
         QSignalSpy drawn(&view, &Ui::ChartsView::drawn);
         view.refresh();

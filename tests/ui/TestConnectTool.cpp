@@ -144,13 +144,12 @@ private Q_SLOTS:
     {
         Ui::ConnectToolDialog dialog;
         dialog.setBaseUrl(Base);
-        const QJsonArray keys{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")}, {QStringLiteral("name"), QStringLiteral("laptop")},
-                                          {QStringLiteral("prefix"), QStringLiteral("sk-aile-0123")}}};
+        const QJsonArray keys{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")}, {QStringLiteral("name"), QStringLiteral("laptop")}, {QStringLiteral("prefix"), QStringLiteral("sk-aile-0123")}}};
         dialog.setKeys(Api::Json::listOf<Api::KeyInfo>(keys), {{QStringLiteral("laptop"), Key}});
         QCOMPARE(dialog.key(), Key);
         dialog.setProviders(Api::Json::listOf<Api::ProviderStatus>(builtInProviders()));
         dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{sharerRow(QStringLiteral("claude"), {QStringLiteral("claude-sonnet-5")}),
-                                     sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2")})}));
+                                                                          sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2")})}));
         dialog.show();
         auto *list = dialog.findChild<QListWidget *>(QStringLiteral("toolList"));
         QCOMPARE(list->count(), 5);
@@ -165,7 +164,7 @@ private Q_SLOTS:
         keyEdit->setText(QStringLiteral("sk-aile-other"));
         dialog.selectTool(Tool::ClaudeCode);
         QVERIFY(dialog.blockText(0).contains(QLatin1String("sk-aile-other")));
-        QCOMPARE(keyEdit->echoMode(), QLineEdit::Password);   // a secret is not shown unless asked
+        QCOMPARE(keyEdit->echoMode(), QLineEdit::Password); // a secret is not shown unless asked
         // The engine's next status does not undo what the user typed.
         dialog.setKeys(Api::Json::listOf<Api::KeyInfo>(keys), {{QStringLiteral("laptop"), Key}});
         QCOMPARE(dialog.key(), QStringLiteral("sk-aile-other"));

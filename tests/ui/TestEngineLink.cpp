@@ -183,7 +183,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         // The team-server dialog keeps its token in the keychain: never this machine's real one.
-        if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))   // where none is set, make sure none is found
+        if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")) // where none is set, make sure none is found
             qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/aile-engine-link-test");
         QVERIFY(m_upstream.listen());
     }
@@ -205,7 +205,7 @@ private Q_SLOTS:
         const QString pid = QString::number(service.process.processId());
         QTRY_COMPARE_WITH_TIMEOUT(bannerText(d), QStringLiteral("Attached to aile serve (pid %1) on 127.0.0.1:%2").arg(pid).arg(service.port), 5000);
         QVERIFY(d.window->windowTitle().contains(pid));
-        QVERIFY(!d.host->isRunning());   // no second engine fighting for the port
+        QVERIFY(!d.host->isRunning()); // no second engine fighting for the port
         auto *takeOver = d.window->banner()->findChild<QPushButton *>(QStringLiteral("takeOverButton"));
         QVERIFY(takeOver && takeOver->isVisible());
 
@@ -295,13 +295,13 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(service.process.state(), QProcess::NotRunning, 10000);
         QCOMPARE(service.process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(service.process.exitCode(), 0);
-        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);   // it may have started while the line above waited
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000); // it may have started while the line above waited
         QCOMPARE(started.first().at(1).value<quint16>(), service.port);
         QCOMPARE(d.window->engineLink()->kind(), Ui::EngineLink::Kind::Embedded);
         QTRY_COMPARE(bannerText(d), QStringLiteral("Proxy listening on 127.0.0.1:%1").arg(service.port));
         QVERIFY(!d.window->banner()->actionButton()->isVisible());
         QTRY_COMPARE_WITH_TIMEOUT(d.sharerNames(), QStringList{QStringLiteral("mine")}, 5000);
-        QTRY_VERIFY_WITH_TIMEOUT(!d.traceIds().contains(live), 5000);   // the service's history left with it
+        QTRY_VERIFY_WITH_TIMEOUT(!d.traceIds().contains(live), 5000); // the service's history left with it
         QCOMPARE(d.window->windowTitle(), QStringLiteral("Aile"));
     }
 
@@ -334,7 +334,7 @@ private Q_SLOTS:
         QVERIFY(another && another->isVisible());
         QSignalSpy started(d.host.get(), &EngineHost::started);
         QTest::mouseClick(another, Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);   // it may have started while the line above waited
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000); // it may have started while the line above waited
         const quint16 port = started.first().at(1).value<quint16>();
         QVERIFY(port != 0 && port != other.serverPort());
         QTRY_COMPARE(bannerText(d), QStringLiteral("Proxy listening on 127.0.0.1:%1").arg(port));
@@ -348,10 +348,10 @@ private Q_SLOTS:
 
         Desktop d;
         d.open(0, Test::configWith(QJsonArray{Test::sharer(QStringLiteral("L00000000000000e1"), QStringLiteral("openai"), m_upstream.baseUrl(),
-                                                              {QStringLiteral("gpt-5.2")}, QJsonObject{{QStringLiteral("name"), QStringLiteral("mine")}})}));
+                                                           {QStringLiteral("gpt-5.2")}, QJsonObject{{QStringLiteral("name"), QStringLiteral("mine")}})}));
         QSignalSpy started(d.host.get(), &EngineHost::started);
         d.window->engineLink()->start();
-        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);   // it may have started while the line above waited
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000); // it may have started while the line above waited
         QTRY_COMPARE_WITH_TIMEOUT(d.sharerNames(), QStringList{QStringLiteral("mine")}, 5000);
 
         // File ▸ Connect to a team server…: a plain http:// address elsewhere and a wrong token are refused.

@@ -68,7 +68,9 @@ private Q_SLOTS:
         QTRY_VERIFY(panel->isDone(Panel::AddSharer));
         QVERIFY(!panel->stepText(Panel::AddSharer).contains(QLatin1String("test passed")));
         QCOMPARE(w.admin(QStringLiteral("POST"), QStringLiteral("/sharers/%1/test").arg(handle), {{QStringLiteral("model"), QStringLiteral("gpt-5.2")}})
-                     .json().value(QLatin1String("ok")).toBool(),
+                     .json()
+                     .value(QLatin1String("ok"))
+                     .toBool(),
                  true);
         w.host()->requestStatus();
         QTRY_VERIFY(panel->stepText(Panel::AddSharer).contains(QLatin1String("a model test passed")));
@@ -92,7 +94,7 @@ private Q_SLOTS:
         QTRY_VERIFY(connect->isVisible());
         connect->selectTool(Ui::ClientSnippets::Tool::Codex);
         QCOMPARE(connect->key(), plain);
-        QCOMPARE(connect->model(), QStringLiteral("openai/gpt-5.2"));   // never codex/gpt-5.5: no sharer has it
+        QCOMPARE(connect->model(), QStringLiteral("openai/gpt-5.2")); // never codex/gpt-5.5: no sharer has it
         QVERIFY(connect->blockText(0).contains(QLatin1String("model = \"openai/gpt-5.2\"")));
 
         // 4. Send a test request: it goes through the proxy to the fake upstream, and both last

@@ -69,7 +69,7 @@ struct TwoWays
     }
 };
 
-template<typename T>
+template <typename T>
 Ui::Reply<T> waitFor(std::function<void(Ui::ManagementClient::Handler<T>)> call)
 {
     std::optional<Ui::Reply<T>> got;
@@ -168,14 +168,11 @@ private Q_SLOTS:
             compareBoth<Api::Charts::ChartFigures>([&](Ui::ManagementClient &c, auto done) { c.charts(ask, this, done); },
                                                    [&](const auto &x, const auto &y) {
                                                        return x.toJson() == y.toJson()
-                                                              && (call == QLatin1String("charts-bad") || (x.requests >= 1 && x.failures == 0
-                                                                                                          && x.firstToken.size() == 1));
+                                                              && (call == QLatin1String("charts-bad") || (x.requests >= 1 && x.failures == 0 && x.firstToken.size() == 1));
                                                    });
         } else if (call == QLatin1String("status")) {
             // Who runs the engine: the same pid and program both ways, and the same lists.
-            compareBoth<Api::EngineStatus>([&](Ui::ManagementClient &c, auto done) { c.status(this, done); }, [](const auto &x, const auto &y) {
-                return x.pid == QCoreApplication::applicationPid() && x.toJson() == y.toJson() && !x.sharers.isEmpty();
-            });
+            compareBoth<Api::EngineStatus>([&](Ui::ManagementClient &c, auto done) { c.status(this, done); }, [](const auto &x, const auto &y) { return x.pid == QCoreApplication::applicationPid() && x.toJson() == y.toJson() && !x.sharers.isEmpty(); });
         }
     }
 
@@ -197,7 +194,7 @@ private Q_SLOTS:
         probe.close();
         Ui::ManagementClient client{std::make_unique<Ui::HttpTransport>(QUrl(url), QLatin1String(Test::AdminToken))};
         const auto reply = waitFor<QList<Api::KeyInfo>>([&](auto done) { client.keys(this, done); });
-        QCOMPARE(reply.status, 0);   // as the in-process transport without a running engine
+        QCOMPARE(reply.status, 0); // as the in-process transport without a running engine
         QVERIFY2(reply.error.startsWith(QStringLiteral("No Aile engine answered at ") + url), qPrintable(reply.error));
         QCOMPARE(client.pending(), 0);
     }
@@ -265,7 +262,7 @@ private Q_SLOTS:
         for (int i = 1; i < Api::TraceStream::MaxSubscribers; ++i) {
             QNetworkReply *reply = openStream();
             QVERIFY(reply);
-            QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);   // "event: ready" came
+            QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200); // "event: ready" came
             QVERIFY(reply->header(QNetworkRequest::ContentTypeHeader).toString().startsWith(QLatin1String("text/event-stream")));
             open.append(reply);
         }
@@ -273,8 +270,7 @@ private Q_SLOTS:
                                                {{"authorization", QByteArray("Bearer ") + Test::AdminToken}});
         QCOMPARE(refused.status, 503);
         QCOMPARE(refused.header("retry-after"), QByteArray("30"));
-        QVERIFY2(refused.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(
-                     QLatin1String("live trace streams are open already")),
+        QVERIFY2(refused.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(QLatin1String("live trace streams are open already")),
                  refused.body.constData());
         // One closes: once the engine noticed, the next is served again.
         open.takeFirst()->abort();
@@ -307,12 +303,12 @@ private Q_SLOTS:
         const QByteArray event = Api::TraceStream::event({t});
         QVERIFY(event.startsWith("event: traces\ndata: ["));
         QVERIFY(event.endsWith("]\n\n"));
-        QCOMPARE(event.count('\n'), 3);   // one data line: a JSON document never spans lines here
+        QCOMPARE(event.count('\n'), 3); // one data line: a JSON document never spans lines here
     }
 
 private:
     /// The same call through the in-process transport and over HTTP: the same status, message and value.
-    template<typename T>
+    template <typename T>
     void compareBoth(std::function<void(Ui::ManagementClient &, Ui::ManagementClient::Handler<T>)> ask,
                      std::function<bool(const T &, const T &)> same = std::equal_to<T>())
     {

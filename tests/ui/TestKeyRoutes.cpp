@@ -43,7 +43,7 @@ using namespace Aile::Test;
 namespace {
 
 const QString Failing = QStringLiteral("L00000000000000a1");   // openai: scripted to fail
-const QString Answering = QStringLiteral("L00000000000000d1");  // deepseek: answers
+const QString Answering = QStringLiteral("L00000000000000d1"); // deepseek: answers
 const QString FirstTarget = QStringLiteral("openai/gpt-5.2");
 const QString SecondTarget = QStringLiteral("deepseek/deepseek-chat");
 
@@ -145,7 +145,7 @@ private Q_SLOTS:
         m_app = std::make_unique<WindowUnderTest>();
         QVERIFY(m_app->start(configWith(sharers)));
         m_window = m_app->window();
-        QVERIFY(m_app->openKeysPage());   // the route dialog offers the sharers of the status
+        QVERIFY(m_app->openKeysPage()); // the route dialog offers the sharers of the status
         QCOMPARE(view()->model()->rowCount(), 1);
         m_keyId = view()->model()->key(0).id;
         QVERIFY(!m_keyId.isEmpty());
@@ -188,7 +188,7 @@ private Q_SLOTS:
         QVERIFY(click(dialog, "moveTargetUp"));
         QCOMPARE(modelsOf(dialog->route().toJson().value(QLatin1String("targets")).toArray()),
                  (QStringList{QStringLiteral("openai/gpt-5.2"), QStringLiteral("openai/gpt-5.5"), QStringLiteral("deepseek/deepseek-chat")}));
-        QCOMPARE(table->selectedRow(), 1);   // the selection follows the row
+        QCOMPARE(table->selectedRow(), 1); // the selection follows the row
         QVERIFY(click(dialog, "moveTargetUp"));
         QCOMPARE(table->selectedRow(), 0);
         QVERIFY(!dialog->findChild<QPushButton *>(QStringLiteral("moveTargetUp"))->isEnabled());
@@ -222,7 +222,7 @@ private Q_SLOTS:
         QVERIFY(ttft->toolTip().contains(QLatin1String("two targets")));
         QVERIFY(addTarget(dialog, SecondTarget));
         QVERIFY(ttft->isEnabled());
-        ttft->setValue(12);   // the dialog takes seconds, the API milliseconds
+        ttft->setValue(12); // the dialog takes seconds, the API milliseconds
         QCOMPARE(dialog->route().toJson().value(QLatin1String("ttftMs")).toInt(), 12000);
         QVERIFY(click(dialog, "removeTarget"));
         QVERIFY(!ttft->isEnabled());
@@ -285,7 +285,7 @@ private Q_SLOTS:
         auto *error = dialog->findChild<QLabel *>(QStringLiteral("routeError"));
         QCOMPARE(error->text(), message);
         QVERIFY(error->isVisible());
-        QVERIFY(dialog->isVisible());   // stays open to fix it
+        QVERIFY(dialog->isVisible()); // stays open to fix it
         QCOMPARE(storedKey().value(QLatin1String("routes")).toArray(), QJsonArray());
 
         // Fixed in place, it saves and closes.
@@ -355,7 +355,7 @@ private Q_SLOTS:
         // A real request naming the route: the first target's sharer fails, the second answers.
         m_upstream->enqueueFor(Failing.toLatin1(), FakeUpstream::error(500, QStringLiteral("upstream exploded")));
         m_upstream->enqueueFor(Answering.toLatin1(), FakeUpstream::chatCompletion(QStringLiteral("Served by the second"), 100000, 50000,
-                                                                                 QStringLiteral("deepseek-chat")));
+                                                                                  QStringLiteral("deepseek-chat")));
         const Reply r = m_app->chat(QLatin1String(TestKey), QStringLiteral("fallback"));
         QVERIFY2(r.status == 200, r.body.constData());
         QCOMPARE(QString::fromLatin1(r.header("x-aile-sharer")), Answering);

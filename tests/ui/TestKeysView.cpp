@@ -39,8 +39,8 @@ using namespace Aile::Test;
 
 namespace {
 
-const QString Cheap = QStringLiteral("L00000000000000a1");   // half of list
-const QString Dear = QStringLiteral("L00000000000000a2");    // at list
+const QString Cheap = QStringLiteral("L00000000000000a1"); // half of list
+const QString Dear = QStringLiteral("L00000000000000a2");  // at list
 
 void tick(QListWidget *list, const QString &handle, bool on)
 {
@@ -222,7 +222,7 @@ private Q_SLOTS:
     {
         QFETCH(bool, userCopiesSomethingElse);
         Ui::NewKeyDialog *dialog = view()->newKey();
-        dialog->setClipboardClearAfter(std::chrono::milliseconds(200));   // 30 s in the app
+        dialog->setClipboardClearAfter(std::chrono::milliseconds(200)); // 30 s in the app
         dialog->setKeyName(userCopiesSomethingElse ? QStringLiteral("clip-replaced") : QStringLiteral("clip-kept"));
         QSignalSpy created(dialog, &Ui::NewKeyDialog::created);
         dialog->create();
@@ -233,7 +233,7 @@ private Q_SLOTS:
         const QList<Ui::SecretClipboard *> clearers = qApp->findChildren<Ui::SecretClipboard *>(QStringLiteral("secretClipboard"));
         QVERIFY(!clearers.isEmpty());
         QSignalSpy finished(clearers.last(), &Ui::SecretClipboard::finished);
-        dialog->close();   // the clearing outlives the dialog
+        dialog->close(); // the clearing outlives the dialog
         if (userCopiesSomethingElse)
             QGuiApplication::clipboard()->setText(QStringLiteral("what the user copied since"));
         QVERIFY(finished.wait(5000));
@@ -334,8 +334,7 @@ private Q_SLOTS:
         QVERIFY(dialog);
         tick(dialog->findChild<QListWidget *>(QStringLiteral("neverSharers")), Cheap, true);
         QVERIFY(saveAndWait(dialog));
-        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId).json().value(QLatin1String("key")).toObject()
-                     .value(QLatin1String("routing")).toObject().value(QLatin1String("neverSharers")).toArray(),
+        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId).json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject().value(QLatin1String("neverSharers")).toArray(),
                  QJsonArray{Cheap});
         Reply r = chat(QLatin1String(TestKey));
         QCOMPARE(r.status, 200);
@@ -351,8 +350,7 @@ private Q_SLOTS:
     {
         // Each box of the dialog says what the key keeps: unticked is not stored, whatever was loaded.
         const auto stored = [&] {
-            return admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId).json().value(QLatin1String("key")).toObject()
-                .value(QLatin1String("routing")).toObject();
+            return admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId).json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject();
         };
         Ui::KeyRoutingDialog *dialog = openRouting(m_testKeyId);
         QVERIFY(dialog);
@@ -415,7 +413,7 @@ private Q_SLOTS:
         auto *error = dialog->findChild<QLabel *>(QStringLiteral("routingError"));
         QCOMPARE(error->text(), message);
         QVERIFY(error->isVisible());
-        QVERIFY(dialog->isVisible());   // stays open to fix it
+        QVERIFY(dialog->isVisible()); // stays open to fix it
 
         // A floor above the key's own ceiling is refused the same way.
         tick(dialog->findChild<QListWidget *>(QStringLiteral("onlySharers")), Dear, false);
@@ -461,7 +459,11 @@ private Q_SLOTS:
 
         // What the engine stored is what was sent.
         const QJsonObject stored = admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId)
-                                       .json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject();
+                                       .json()
+                                       .value(QLatin1String("key"))
+                                       .toObject()
+                                       .value(QLatin1String("routing"))
+                                       .toObject();
         for (auto it = sent.begin(); it != sent.end(); ++it)
             QVERIFY2(stored.value(it.key()) == it.value(), qPrintable(it.key()));
 

@@ -46,7 +46,7 @@ private:
         const QJsonObject body{{QStringLiteral("model"), model},
                                {QStringLiteral("max_tokens"), 50},
                                {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                  {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                                                                                   {QStringLiteral("content"), QStringLiteral("hi")}}}}};
         return send(QStringLiteral("POST"), m_window->baseUrl() + QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(),
                     {{"authorization", QByteArray("Bearer ") + TestKey}});
     }
@@ -118,7 +118,7 @@ private Q_SLOTS:
 
     void aRequestThroughTheEngineAppearsInTheTracesTable()
     {
-        QTRY_VERIFY(m_window->storeReader());   // the window reads the store, off the GUI thread
+        QTRY_VERIFY(m_window->storeReader()); // the window reads the store, off the GUI thread
         QVERIFY(tracesTable());
         QCOMPARE(tracesTable()->model()->rowCount(), 0);
 
@@ -149,7 +149,7 @@ private Q_SLOTS:
     {
         m_window->tabs()->setCurrentWidget(m_window->tracesView());
         QTableView *table = tracesTable();
-        const int servedRow = 1;   // newest first: the 400 is on top
+        const int servedRow = 1; // newest first: the 400 is on top
         const QRect rect = table->visualRect(table->model()->index(servedRow, Ui::TraceColumns::ModelAsked));
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, rect.center());
         QCOMPARE(table->currentIndex().row(), servedRow);
@@ -173,7 +173,7 @@ private Q_SLOTS:
         const QJsonObject body{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")},
                                {QStringLiteral("max_tokens"), 50},
                                {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                  {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                                                                                   {QStringLiteral("content"), QStringLiteral("hi")}}}}};
         const Reply r = send(QStringLiteral("POST"), m_window->baseUrl() + QStringLiteral("/v1/messages"), QJsonDocument(body).toJson(),
                              {{"x-api-key", TestKey}, {"anthropic-version", "2023-06-01"}});
         QCOMPARE(r.status, 200);

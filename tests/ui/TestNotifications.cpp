@@ -26,19 +26,19 @@ struct Told
     QString message;
 };
 
-const qint64 Noon = 1'790'000'000'000;   // some day, at a fixed time
+const qint64 Noon = 1'790'000'000'000; // some day, at a fixed time
 
 Api::EngineStatus status()
 {
     Api::EngineStatus s;
     s.keys = Api::Json::listOf<Api::KeyInfo>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")},
-                                    {QStringLiteral("name"), QStringLiteral("laptop")},
-                                    {QStringLiteral("routing"), QJsonObject{{QStringLiteral("spendLimitUsdPerDay"), 2.0}}},
-                                    {QStringLiteral("routes"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("fast")},
-                                                                                      {QStringLiteral("budgetUsdPerDay"), 1.0}}}}}});
+                                                                    {QStringLiteral("name"), QStringLiteral("laptop")},
+                                                                    {QStringLiteral("routing"), QJsonObject{{QStringLiteral("spendLimitUsdPerDay"), 2.0}}},
+                                                                    {QStringLiteral("routes"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("fast")},
+                                                                                                                      {QStringLiteral("budgetUsdPerDay"), 1.0}}}}}});
     s.sharers = Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000a1")},
-                                       {QStringLiteral("name"), QStringLiteral("openai-one")},
-                                       {QStringLiteral("provider"), QStringLiteral("openai")}}});
+                                                                            {QStringLiteral("name"), QStringLiteral("openai-one")},
+                                                                            {QStringLiteral("provider"), QStringLiteral("openai")}}});
     return s;
 }
 
@@ -217,7 +217,7 @@ private Q_SLOTS:
         const Reply r = send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/v1/chat/completions"),
                              QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
                                                        {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                          {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                                                                                           {QStringLiteral("content"), QStringLiteral("hi")}}}}})
                                  .toJson(),
                              {{"authorization", QByteArray("Bearer ") + TestKey}});
         QVERIFY(r.status >= 400);

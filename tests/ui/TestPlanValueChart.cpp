@@ -136,7 +136,7 @@ private Q_SLOTS:
         QVERIFY(drawFromStore(view));
         QChart *chart = view.planValueChart();
         QCOMPARE(chart->series().size(), 1);
-        QVERIFY(qobject_cast<QBarSeries *>(chart->series().first()));   // grouped, not stacked
+        QVERIFY(qobject_cast<QBarSeries *>(chart->series().first())); // grouped, not stacked
         QVERIFY(!qobject_cast<QStackedBarSeries *>(chart->series().first()));
         QBarSet *money = setNamed(chart, QStringLiteral("Money spent (API keys)"));
         QBarSet *plan = setNamed(chart, QStringLiteral("Claude Max at list price (not spent)"));

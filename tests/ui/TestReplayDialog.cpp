@@ -31,9 +31,12 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString Cheap = QStringLiteral("L00000000000000a1");   // openai gpt-5.2
-const QString Dear = QStringLiteral("L00000000000000b1");    // openai gpt-5.5
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; }
+const QString Cheap = QStringLiteral("L00000000000000a1"); // openai gpt-5.2
+const QString Dear = QStringLiteral("L00000000000000b1");  // openai gpt-5.5
+QJsonObject percent(int p)
+{
+    return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}};
+}
 } // namespace
 
 class TestReplayDialog : public QObject

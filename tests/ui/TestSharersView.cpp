@@ -92,7 +92,7 @@ struct Harness
     }
 
     Ui::SharersView *view() const { return window->sharersView(); }
-    template<typename T>
+    template <typename T>
     T *child(const char *name) const { return window->findChild<T *>(QLatin1String(name)); }
 
     QStringList viewHandles() const
@@ -124,7 +124,7 @@ struct Harness
         dialog->findChild<QLineEdit *>(QStringLiteral("sharerName"))->setText(name);
         dialog->selectProvider(QStringLiteral("openai"));
         dialog->findChild<QLineEdit *>(QStringLiteral("sharerBaseUrl"))->setText(upstream->baseUrl());
-        dialog->findChild<QComboBox *>(QStringLiteral("sharerPriceMode"))->setCurrentIndex(1);   // percent of list
+        dialog->findChild<QComboBox *>(QStringLiteral("sharerPriceMode"))->setCurrentIndex(1); // percent of list
         dialog->findChild<QDoubleSpinBox *>(QStringLiteral("sharerPercent"))->setValue(percent);
         dialog->findChild<QLineEdit *>(QStringLiteral("sharerModels"))->setText(QStringLiteral("gpt-5.2, gpt-5.5"));
         dialog->findChild<QLineEdit *>(QStringLiteral("sharerSecret"))->setText(secret);
@@ -179,8 +179,8 @@ private:
     {
         QProcess cli;
         cli.start(QStringLiteral(AILE_BIN), {QStringLiteral("sharers"), QStringLiteral("--model"), Gpt, QStringLiteral("--url"),
-                                            h.window->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile(),
-                                            QStringLiteral("--json")});
+                                             h.window->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile(),
+                                             QStringLiteral("--json")});
         if (!QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 20000) || cli.exitCode() != 0)
             return {QStringLiteral("the CLI failed: ") + QString::fromUtf8(cli.readAllStandardError())};
         return handles(QJsonDocument::fromJson(cli.readAllStandardOutput()).object());
@@ -217,7 +217,7 @@ private Q_SLOTS:
     {
         h.child<QLineEdit>("sharersModelFilter")->setText(Gpt);
         view()->refresh();
-        QTRY_COMPARE(view()->model()->rowCount(), 1);   // openai-one at list price
+        QTRY_COMPARE(view()->model()->rowCount(), 1); // openai-one at list price
 
         // One with a handle typed in any case (read as lower case), one without (the engine derives it).
         for (const auto &[name, percent] : {std::pair{QStringLiteral("dear"), 80.0}, std::pair{QStringLiteral("cheap"), 50.0}}) {
@@ -244,7 +244,7 @@ private Q_SLOTS:
             QInputDialog *ask = nullptr;
             QTRY_VERIFY((ask = view()->findChild<QInputDialog *>(QStringLiteral("testModelDialog"))));
             QCOMPARE(ask->textValue(), QStringLiteral("gpt-5.2"));
-            QVERIFY(ask->comboBoxItems().contains(QStringLiteral("gpt-5.5")));   // what the sharer offers
+            QVERIFY(ask->comboBoxItems().contains(QStringLiteral("gpt-5.5"))); // what the sharer offers
             ask->accept();
             QTRY_VERIFY2(h.message().contains(QLatin1String("passed")), qPrintable(h.message()));
             QVERIFY(h.message().contains(handle));
@@ -271,7 +271,7 @@ private Q_SLOTS:
         const Reply served = send(QStringLiteral("POST"), h.window->baseUrl() + QStringLiteral("/v1/chat/completions"),
                                   QJsonDocument(QJsonObject{{QStringLiteral("model"), Gpt},
                                                             {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                               {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                                                                                                {QStringLiteral("content"), QStringLiteral("hi")}}}}})
                                       .toJson(),
                                   {{"authorization", QByteArray("Bearer ") + TestKey}});
         QCOMPARE(served.status, 200);
@@ -290,7 +290,7 @@ private Q_SLOTS:
         const Reply served = send(QStringLiteral("POST"), h.window->baseUrl() + QStringLiteral("/v1/chat/completions"),
                                   QJsonDocument(QJsonObject{{QStringLiteral("model"), Gpt},
                                                             {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                               {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                                                                                                {QStringLiteral("content"), QStringLiteral("hi")}}}}})
                                       .toJson(),
                                   {{"authorization", QByteArray("Bearer ") + TestKey}});
         QCOMPARE(served.status, 200);
@@ -301,8 +301,7 @@ private Q_SLOTS:
         QVERIFY2(h.cell(handle, Ui::SharerOrderModel::Quota).contains(QStringLiteral(" · secondary 90% used, resets ")),
                  qPrintable(h.cell(handle, Ui::SharerOrderModel::Quota)));
         // A window used up (it takes the sharer out until its reset, so not played through the engine here).
-        const QJsonArray usedUp{QJsonObject{{QStringLiteral("name"), QStringLiteral("5h")}, {QStringLiteral("exhausted"), true},
-                                            {QStringLiteral("used"), 1.0}, {QStringLiteral("fresh"), false}}};
+        const QJsonArray usedUp{QJsonObject{{QStringLiteral("name"), QStringLiteral("5h")}, {QStringLiteral("exhausted"), true}, {QStringLiteral("used"), 1.0}, {QStringLiteral("fresh"), false}}};
         QCOMPARE(Ui::SharerOrderModel::quota(Api::Json::listOf<Api::QuotaWindow>(usedUp)), QStringLiteral("5h used up (older than 10 min)"));
         QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).startsWith(QLatin1String("not enough data (")));
         QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).endsWith(QLatin1String("/100 served)")));
@@ -317,7 +316,8 @@ private Q_SLOTS:
         for (const QJsonValue &v : h.apiListing(QStringLiteral("model=openai/gpt-5.2")).value(QLatin1String("data")).toArray()) {
             const QJsonObject row = v.toObject();
             const QString expected = row.value(QLatin1String("handle")).toString() == QLatin1String("L00000000000000a1")
-                                         ? QStringLiteral("env") : QStringLiteral("file");
+                                         ? QStringLiteral("env")
+                                         : QStringLiteral("file");
             QCOMPARE(row.value(QLatin1String("credentialStore")).toString(), expected);
         }
         const QModelIndex cheap = view()->model()->index(view()->model()->rowOf(m_cheap), Ui::SharerOrderModel::Credential);
@@ -338,7 +338,7 @@ private Q_SLOTS:
                           QPoint(header->sectionViewportPosition(Ui::SharerOrderModel::Name) + 5, header->height() / 2));
         QTRY_VERIFY(view()->footer().contains(QLatin1String("a reading order, not the routing order")));
         QCOMPARE(h.viewHandles(), handles(h.apiListing(QStringLiteral("model=openai/gpt-5.2&sort=name"))));
-        QCOMPARE(h.viewHandles().first(), m_cheap);   // "cheap" < "dear" < "openai-one"
+        QCOMPARE(h.viewHandles().first(), m_cheap); // "cheap" < "dear" < "openai-one"
         QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
                           QPoint(header->sectionViewportPosition(Ui::SharerOrderModel::Rank) + 5, header->height() / 2));
         QTRY_COMPARE(view()->footer(), routingFooter);

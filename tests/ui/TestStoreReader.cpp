@@ -48,12 +48,13 @@ struct Ran
     explicit Ran(Store::StoreReader *reader)
     {
         // Direct: recorded on the reader's thread itself, as it runs the query.
-        m_connection = QObject::connect(reader, &Store::StoreReader::ran, reader,
-                         [this](const QString &what, Qt::HANDLE thread) {
-                             const QMutexLocker lock(&mutex);
-                             threads.insert(what, thread);
-                         },
-                         Qt::DirectConnection);
+        m_connection = QObject::connect(
+            reader, &Store::StoreReader::ran, reader,
+            [this](const QString &what, Qt::HANDLE thread) {
+                const QMutexLocker lock(&mutex);
+                threads.insert(what, thread);
+            },
+            Qt::DirectConnection);
     }
     QList<Qt::HANDLE> of(const QString &what)
     {
@@ -103,9 +104,8 @@ private Q_SLOTS:
             },
             this, [&](int n) {
                 answeredOn = QThread::currentThread();
-                count = n;
-            });
-        QVERIFY(!count.has_value());   // nothing answered before the event loop runs
+                count = n; });
+        QVERIFY(!count.has_value()); // nothing answered before the event loop runs
         QTRY_VERIFY(count.has_value());
         QCOMPARE(*count, 1000);
         QVERIFY(queriedOn != nullptr);
@@ -156,7 +156,7 @@ private Q_SLOTS:
         model.setReader(reader.get());
         Ui::TraceFilter none;
         none.text = QStringLiteral("no trace has this");
-        model.setFilter(none);   // the first page's answer is on its way and must not show
+        model.setFilter(none); // the first page's answer is on its way and must not show
         QVERIFY(Test::settled(model));
         QCOMPARE(model.rowCount(), 0);
         QCOMPARE(model.totalCount(), 0);
@@ -192,13 +192,15 @@ private Q_SLOTS:
         bool called = false;
         {
             QObject context;
-            reader->read<int>("count", [](const Store::Store &store) { return store.traceCount({}); }, &context, [&](int) { called = true; });
+            reader->read<int>(
+                "count", [](const Store::Store &store) { return store.traceCount({}); }, &context, [&](int) { called = true; });
         }
         QTRY_COMPARE(reader->pending(), 0);
         QVERIFY(!called);
         // Queries still queued when the reader goes: never answered, nothing crashes.
         for (int i = 0; i < 20; ++i)
-            reader->read<int>("count", [](const Store::Store &store) { return store.traceCount({}); }, this, [&](int) { called = true; });
+            reader->read<int>(
+                "count", [](const Store::Store &store) { return store.traceCount({}); }, this, [&](int) { called = true; });
         reader.reset();
         QTest::qWait(50);
         QVERIFY(!called);

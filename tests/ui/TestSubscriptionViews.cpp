@@ -35,10 +35,7 @@ QString iso(qint64 ms)
 
 QJsonObject window(const QString &name, double used, qint64 resetMs, bool exhausted = false)
 {
-    return QJsonObject{{QStringLiteral("name"), name},       {QStringLiteral("kind"), QStringLiteral("subscription")},
-                       {QStringLiteral("used"), used},       {QStringLiteral("exhausted"), exhausted},
-                       {QStringLiteral("fresh"), true},      {QStringLiteral("resetsAt"), iso(resetMs)},
-                       {QStringLiteral("lengthSeconds"), name == QLatin1String("5h") ? 5 * 3600 : 7 * 86400}};
+    return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("kind"), QStringLiteral("subscription")}, {QStringLiteral("used"), used}, {QStringLiteral("exhausted"), exhausted}, {QStringLiteral("fresh"), true}, {QStringLiteral("resetsAt"), iso(resetMs)}, {QStringLiteral("lengthSeconds"), name == QLatin1String("5h") ? 5 * 3600 : 7 * 86400}};
 }
 
 // GET /sharers rows (no model named): the subscription in tier 10, the API key below it.
@@ -123,7 +120,7 @@ private Q_SLOTS:
         QCOMPARE(said.size(), 1);
         QCOMPARE(said.last().first, QStringLiteral("Claude Max: 5h window at 84%"));
         watch.noteListing(listing(0.9), Now + 20 * 60 * 1000);
-        QCOMPARE(said.size(), 1);   // said once per window
+        QCOMPARE(said.size(), 1); // said once per window
         watch.noteListing(listing(1.0, true), Now + Hour);
         QCOMPARE(said.size(), 2);
         QCOMPARE(said.last().first, QStringLiteral("Claude Max is used up"));
@@ -174,13 +171,13 @@ private Q_SLOTS:
         ConnectToolDialog dialog;
         dialog.setBaseUrl(QStringLiteral("http://127.0.0.1:2453"));
         dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000005b1")},
-                                                 {QStringLiteral("provider"), QStringLiteral("claude")},
-                                                 {QStringLiteral("models"), QJsonArray{QStringLiteral("claude-sonnet-5")}}},
-                                     QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000005c1")},
-                                                 {QStringLiteral("provider"), QStringLiteral("codex")},
-                                                 {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.5")}}}}));
+                                                                                      {QStringLiteral("provider"), QStringLiteral("claude")},
+                                                                                      {QStringLiteral("models"), QJsonArray{QStringLiteral("claude-sonnet-5")}}},
+                                                                          QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000005c1")},
+                                                                                      {QStringLiteral("provider"), QStringLiteral("codex")},
+                                                                                      {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.5")}}}}));
         dialog.setProviders(Api::Json::listOf<Api::ProviderStatus>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("claude")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("messages")}}},
-                                       QJsonObject{{QStringLiteral("id"), QStringLiteral("codex")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("responses")}}}}));
+                                                                              QJsonObject{{QStringLiteral("id"), QStringLiteral("codex")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("responses")}}}}));
         dialog.selectTool(ClientSnippets::Tool::ClaudeCode);
         auto *own = dialog.findChild<QWidget *>(QStringLiteral("ownLogin"));
         QVERIFY(own);

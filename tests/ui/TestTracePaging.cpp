@@ -17,7 +17,7 @@ using Ui::TraceTableModel;
 
 namespace {
 
-constexpr qint64 Base = 1'780'000'000'000;   // a fixed moment: no test depends on the host's clock
+constexpr qint64 Base = 1'780'000'000'000; // a fixed moment: no test depends on the host's clock
 
 Store::TraceRecord makeTrace(int i, qint64 startedMs)
 {
@@ -69,8 +69,8 @@ class TestTracePaging : public QObject
 private:
     QTemporaryDir m_dir;
     QString m_bigPath;
-    std::unique_ptr<Store::Store> m_big;   // read-only, for the test's own checks
-    std::unique_ptr<Store::StoreReader> m_bigReader;   // as the GUI reads it, off the GUI thread
+    std::unique_ptr<Store::Store> m_big;             // read-only, for the test's own checks
+    std::unique_ptr<Store::StoreReader> m_bigReader; // as the GUI reads it, off the GUI thread
 
 private Q_SLOTS:
     void initTestCase()
@@ -157,7 +157,7 @@ private Q_SLOTS:
         filter.keyId = QStringLiteral("beta");
         model.setFilter(filter);
         QVERIFY(Test::settled(model));
-        QCOMPARE(model.totalCount(), 10000);   // every tenth trace, all of them even: key beta
+        QCOMPARE(model.totalCount(), 10000); // every tenth trace, all of them even: key beta
         QCOMPARE(model.rowCount(), TraceTableModel::PageSize);
         for (int row = 0; row < model.rowCount(); ++row) {
             QCOMPARE(model.trace(row).status, 429);
@@ -201,7 +201,7 @@ private Q_SLOTS:
         QCOMPARE(model.trace(0).id, newer2.id);
         QCOMPARE(model.trace(1).id, newer1.id);
         QVERIFY(model.rowOf(inside.id) > 0);
-        QCOMPARE(model.rowOf(past.id), -1);   // paging will bring it
+        QCOMPARE(model.rowOf(past.id), -1); // paging will bring it
         QCOMPARE(model.totalCount(), 1004);
 
         // A reload before the commit still shows the uncommitted rows.
@@ -212,7 +212,7 @@ private Q_SLOTS:
         QCOMPARE(model.trace(0).id, newer2.id);
         QVERIFY(model.rowOf(inside.id) > 0);
 
-        model.fetchMore({});   // before the commit
+        model.fetchMore({}); // before the commit
         QVERIFY(Test::settled(model));
         QVERIFY(writer.record({newer1, newer2, inside, past}, {}));
         while (model.canFetchMore({})) {
@@ -238,7 +238,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.trace(0).id, QStringLiteral("req_00000003"));
         Ui::TraceFilter f;
-        f.keyId = QStringLiteral("alpha");   // odd ids
+        f.keyId = QStringLiteral("alpha"); // odd ids
         model.setFilter(f);
         QCOMPARE(ids(model), (QStringList{QStringLiteral("req_00000003"), QStringLiteral("req_00000001")}));
         model.setFilter({});

@@ -23,9 +23,9 @@
 using namespace Aile;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // first tier: fails, then cools
-const QString B = QStringLiteral("L00000000000000b1");   // serves
-const QString C = QStringLiteral("L00000000000000c1");   // top tier, never tested: the key's verified-only removes it
+const QString A = QStringLiteral("L00000000000000a1"); // first tier: fails, then cools
+const QString B = QStringLiteral("L00000000000000b1"); // serves
+const QString C = QStringLiteral("L00000000000000c1"); // top tier, never tested: the key's verified-only removes it
 const QString Model = QStringLiteral("gpt-5.2");
 } // namespace
 
@@ -93,8 +93,8 @@ private Q_SLOTS:
                                          QJsonObject{{QStringLiteral("probeIntervalMs"), 1e12}})));
 
         upstream.enqueueFor(A.toLatin1(), Test::FakeUpstream::error(500, QStringLiteral("upstream broke")));
-        QCOMPARE(w.chat(QLatin1String(Test::TestKey), QStringLiteral("openai/gpt-5.2")).status, 200);   // A fails, B serves
-        const Test::Reply second = w.chat(QLatin1String(Test::TestKey), QStringLiteral("openai/gpt-5.2"));   // A cools: passed over
+        QCOMPARE(w.chat(QLatin1String(Test::TestKey), QStringLiteral("openai/gpt-5.2")).status, 200);      // A fails, B serves
+        const Test::Reply second = w.chat(QLatin1String(Test::TestKey), QStringLiteral("openai/gpt-5.2")); // A cools: passed over
         QCOMPARE(second.header("x-aile-sharer"), B.toLatin1());
         const QString traceId = QString::fromLatin1(second.header("x-aile-request-id"));
 
@@ -141,8 +141,14 @@ private Q_SLOTS:
         QVERIFY(pane->actionResult().contains(QLatin1String("back in selection")));
         // The engine recorded the action as a trace of its own.
         QTRY_VERIFY(w.admin(QStringLiteral("GET"), QStringLiteral("/keys/usage/requests?limit=1"))
-                        .json().value(QLatin1String("data")).toArray().first().toObject()
-                        .value(QLatin1String("client")).toString() == QLatin1String("aile-action"));
+                        .json()
+                        .value(QLatin1String("data"))
+                        .toArray()
+                        .first()
+                        .toObject()
+                        .value(QLatin1String("client"))
+                        .toString()
+                    == QLatin1String("aile-action"));
 
         // C's row opens the key's Routing with "verified" highlighted.
         Ui::KeyRoutingDialog *routing = pane->runAction(rowC);

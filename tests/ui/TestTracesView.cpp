@@ -59,7 +59,7 @@ Store::TraceRecord failover()
     t.modelAsked = QStringLiteral("claude-sonnet-5");
     t.modelServed = QStringLiteral("claude/claude-sonnet-5");
     t.sharer = QStringLiteral("L0000000000000003");
-    t.sharerName = QStringLiteral("team, \"backup\"");   // a name that needs quoting in CSV
+    t.sharerName = QStringLiteral("team, \"backup\""); // a name that needs quoting in CSV
     t.status = 200;
     t.attempts = 3;
     t.ttfbMs = 1400;
@@ -67,7 +67,7 @@ Store::TraceRecord failover()
     t.inputTokens = 1200;
     t.outputTokens = 300;
     t.costUsd = 0.0081;
-    t.affinity = QStringLiteral("moved: failed");   // the conversation was on "work", which failed
+    t.affinity = QStringLiteral("moved: failed"); // the conversation was on "work", which failed
     t.pin = QJsonObject{{QStringLiteral("sharer"), t.sharer},
                         {QStringLiteral("sharerName"), t.sharerName},
                         {QStringLiteral("by"), QJsonArray{QStringLiteral("tool call"), QStringLiteral("session")}},
@@ -129,7 +129,7 @@ private Q_SLOTS:
         Ui::TracesView view;
         view.setReader(m_reader.get(), m_path);
         view.setKeys(Api::Json::listOf<Api::KeyInfo>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
-                                QJsonObject{{QStringLiteral("id"), QStringLiteral("k_2")}, {QStringLiteral("name"), QStringLiteral("ci")}}}));
+                                                                QJsonObject{{QStringLiteral("id"), QStringLiteral("k_2")}, {QStringLiteral("name"), QStringLiteral("ci")}}}));
         QTRY_COMPARE(view.model()->rowCount(), 4);
 
         auto *status = view.findChild<QComboBox *>(QStringLiteral("filterStatus"));
@@ -149,12 +149,12 @@ private Q_SLOTS:
 
         auto *model = view.findChild<QComboBox *>(QStringLiteral("filterModel"));
         model->setEditText(QStringLiteral("deepseek/deepseek-chat"));
-        QTRY_COMPARE(view.model()->rowCount(), 1);   // typing is debounced
+        QTRY_COMPARE(view.model()->rowCount(), 1); // typing is debounced
         model->setEditText(QString());
         QTRY_COMPARE(view.model()->rowCount(), 4);
 
         auto *text = view.findChild<QLineEdit *>(QStringLiteral("filterText"));
-        QTest::keyClicks(text, QStringLiteral("BACKUP"));   // case-insensitive, as SQLite's LIKE
+        QTest::keyClicks(text, QStringLiteral("BACKUP")); // case-insensitive, as SQLite's LIKE
         QTRY_COMPARE(view.model()->rowCount(), 1);
         QCOMPARE(view.model()->trace(0).id, QStringLiteral("req_failover"));
     }
@@ -197,13 +197,13 @@ private Q_SLOTS:
         QVERIFY2(described.indexOf(QLatin1String("#1 work")) < described.indexOf(QLatin1String("#2 home")), qPrintable(described));
         QVERIFY(described.indexOf(QLatin1String("#2 home")) < described.indexOf(QLatin1String("#3 team")));
         QVERIFY(described.contains(QLatin1String("refused")));
-        QTRY_VERIFY(timeline->height() >= timeline->sizeHint().height());   // three lanes fit
+        QTRY_VERIFY(timeline->height() >= timeline->sizeHint().height()); // three lanes fit
 
         // The keyboard moves through the rows and the pane follows.
         table->setFocus();
         QTest::keyClick(table, Qt::Key_Down);
         QCOMPARE(table->currentIndex().row(), 1);
-        QTRY_COMPARE(attempts->rowCount(), 0);   // req_c was stored without attempt rows
+        QTRY_COMPARE(attempts->rowCount(), 0); // req_c was stored without attempt rows
     }
 
     void exportsTheFilteredRowsAsJson()
@@ -226,7 +226,7 @@ private Q_SLOTS:
         QFile g(all);
         QVERIFY(g.open(QIODevice::ReadOnly));
         const QJsonObject first = QJsonDocument::fromJson(g.readAll()).array().at(0).toObject();
-        QCOMPARE(first.value(QLatin1String("attemptRows")).toArray().size(), 3);   // JSON keeps the attempts
+        QCOMPARE(first.value(QLatin1String("attemptRows")).toArray().size(), 3); // JSON keeps the attempts
     }
 
     void exportsCsvThatSpreadsheetsReadSafely()
@@ -237,7 +237,7 @@ private Q_SLOTS:
         QFile f(file);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = f.readAll().split('\n');
-        QCOMPARE(lines.size(), 6);   // header, four rows, the empty rest after the last newline
+        QCOMPARE(lines.size(), 6); // header, four rows, the empty rest after the last newline
         QVERIFY(lines.at(0).startsWith("time,key,tool,model_asked,model_served,route,sharer,status,"));
         QVERIFY(lines.at(1).contains(",\"team, \"\"backup\"\"\","));
         QVERIFY(lines.at(1).contains("2026-05-28T"));

@@ -76,7 +76,7 @@ private Q_SLOTS:
     {
         QByteArray splitterState;
         {
-            EngineHost host(engineOptions());   // never started: stop() answers at once
+            EngineHost host(engineOptions()); // never started: stop() answers at once
             auto window = makeWindow(host);
             window->show();
             QVERIFY(QTest::qWaitForWindowExposed(window.get()));
@@ -135,8 +135,8 @@ private Q_SLOTS:
         Ui::ManagementClient client(nullptr);
         Ui::KeyRoutingDialog routing(&client);
         routing.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000a1")},
-                                                  {QStringLiteral("name"), QStringLiteral("openai-one")},
-                                                  {QStringLiteral("provider"), QStringLiteral("openai")}}}));
+                                                                                       {QStringLiteral("name"), QStringLiteral("openai-one")},
+                                                                                       {QStringLiteral("provider"), QStringLiteral("openai")}}}));
         // The legacy switch shows only while it is on: on here, so that it is checked too.
         Api::KeyRoutingValue legacy;
         legacy.bareModelAnyProvider = true;
@@ -181,7 +181,7 @@ private Q_SLOTS:
 
     void aFailedStartSaysWhy()
     {
-        EngineOptions options;   // no data directory: the engine refuses to start
+        EngineOptions options; // no data directory: the engine refuses to start
         options.port = 0;
         EngineHost host(options);
         auto window = makeWindow(host);

@@ -95,7 +95,7 @@ Reply WindowUnderTest::chat(const QString &key, const QString &model) const
     const QJsonObject body{{QStringLiteral("model"), model},
                            {QStringLiteral("max_tokens"), 50},
                            {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                              {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                                                                               {QStringLiteral("content"), QStringLiteral("hi")}}}}};
     return send(QStringLiteral("POST"), baseUrl() + QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(QJsonDocument::Compact),
                 {{"authorization", QByteArray("Bearer ") + key.toLatin1()}});
 }

@@ -82,25 +82,43 @@ QChartView *ChartsView::makeView(const char *name, const QString &accessibleName
     // The chart is drawn on the viewport, which takes the focus for the view: name it too.
     view->viewport()->setAccessibleName(accessibleName);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(320, 140);   // three rows of charts and the summary still fit a window 690 pixels tall
+    view->setMinimumSize(320, 140); // three rows of charts and the summary still fit a window 690 pixels tall
     view->chart()->setTitle(accessibleName);
     view->chart()->legend()->setAlignment(Qt::AlignBottom);
     view->chart()->setAnimationOptions(QChart::NoAnimation);
     return view;
 }
 
-QChart *ChartsView::firstTokenChart() const { return m_firstToken->chart(); }
-QChart *ChartsView::perMinuteChart() const { return m_perMinute->chart(); }
-QChart *ChartsView::spendByKeyChart() const { return m_spendByKey->chart(); }
-QChart *ChartsView::spendByRouteChart() const { return m_spendByRoute->chart(); }
-QChart *ChartsView::planValueChart() const { return m_planValue->chart(); }
-QString ChartsView::summaryText() const { return m_summary->text(); }
+QChart *ChartsView::firstTokenChart() const
+{
+    return m_firstToken->chart();
+}
+QChart *ChartsView::perMinuteChart() const
+{
+    return m_perMinute->chart();
+}
+QChart *ChartsView::spendByKeyChart() const
+{
+    return m_spendByKey->chart();
+}
+QChart *ChartsView::spendByRouteChart() const
+{
+    return m_spendByRoute->chart();
+}
+QChart *ChartsView::planValueChart() const
+{
+    return m_planValue->chart();
+}
+QString ChartsView::summaryText() const
+{
+    return m_summary->text();
+}
 
 void ChartsView::setReader(Store::StoreReader *reader)
 {
     m_reader = reader;
     m_reading = false;
-    ++m_generation;   // an answer of the previous source is not drawn
+    ++m_generation; // an answer of the previous source is not drawn
     m_dirty = true;
     if (isVisible())
         refresh();
@@ -168,7 +186,7 @@ ChartData::ChartAsk ChartsView::ask() const
 void ChartsView::refresh()
 {
     if (m_reading) {
-        m_dirty = true;   // one read at a time: the next starts when this one is drawn
+        m_dirty = true; // one read at a time: the next starts when this one is drawn
         return;
     }
     m_dirty = false;
@@ -181,8 +199,7 @@ void ChartsView::refresh()
                 if (generation != m_generation)
                     return;
                 draw(f);
-                readFinished();
-            });
+                readFinished(); });
         return;
     }
     if (!m_client)

@@ -20,7 +20,7 @@ class QTimer;
 namespace Aile::Store {
 class Store;
 class StoreReader;
-}
+} // namespace Aile::Store
 
 namespace Aile::Ui {
 
@@ -105,7 +105,7 @@ private:
     QTimer *m_tick;
     bool m_dirty = true;
     std::function<qint64()> m_now;
-    bool m_engineClock = true;   // an attached engine's "now" is its own clock's
+    bool m_engineClock = true; // an attached engine's "now" is its own clock's
 };
 
 } // namespace Aile::Ui

@@ -50,7 +50,7 @@ QNetworkRequest HttpTransport::request(const QString &path) const
     QNetworkRequest r(QUrl(m_base.toString(QUrl::FullyEncoded) + path));
     r.setRawHeader("authorization", m_authorization);
     r.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);   // the token goes nowhere else
+    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy); // the token goes nowhere else
     return r;
 }
 
@@ -102,7 +102,7 @@ void HttpTransport::readStream()
     if (!m_stream)
         return;
     if (m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200)
-        return;   // an error answer: read whole in handleStreamEnd
+        return; // an error answer: read whole in handleStreamEnd
     m_streamBuffer += m_stream->readAll();
     // Events end with a blank line; a partial one waits for its next bytes.
     for (qsizetype end; (end = m_streamBuffer.indexOf("\n\n")) >= 0;) {
@@ -156,8 +156,7 @@ void HttpTransport::handleStreamEnd()
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QString why = status == 0 ? reply->errorString()
-                                    : QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject()
-                                          .value(QLatin1String("message")).toString();
+                                    : QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
     qCInfo(lcHttpTransport).noquote() << "live trace stream from" << m_base.toDisplayString(QUrl::RemoveUserInfo) << "ended"
                                       << (why.isEmpty() ? QString() : QStringLiteral("(%1)").arg(why)) << "; again in" << m_retryMs << "ms";
     m_retry->start(m_retryMs);

@@ -25,10 +25,10 @@ class HttpTransport : public IManagementTransport
 {
     Q_OBJECT
 public:
-    static constexpr int CallTimeoutMs = 60'000;    // a model test may take this long
+    static constexpr int CallTimeoutMs = 60'000; // a model test may take this long
     static constexpr int FirstRetryMs = 1'000;
     static constexpr int MaxRetryMs = 30'000;
-    static constexpr qsizetype MaxEventBytes = 16 * 1024 * 1024;   // one event past this: the stream is cut
+    static constexpr qsizetype MaxEventBytes = 16 * 1024 * 1024; // one event past this: the stream is cut
 
     HttpTransport(const QUrl &baseUrl, const QString &adminToken, QObject *parent = nullptr);
     ~HttpTransport() override;

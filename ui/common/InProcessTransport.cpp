@@ -6,7 +6,8 @@
 
 namespace Aile::Ui {
 
-InProcessTransport::InProcessTransport(EngineHost *host, QObject *parent) : IManagementTransport(parent), m_host(host)
+InProcessTransport::InProcessTransport(EngineHost *host, QObject *parent)
+    : IManagementTransport(parent), m_host(host)
 {
     if (m_host) {
         connect(m_host, &EngineHost::managementReplied, this, &InProcessTransport::handleReply);
@@ -36,7 +37,7 @@ void InProcessTransport::handleReply(quint64 id, int status, const QByteArray &b
 {
     const auto it = m_pending.find(id);
     if (it == m_pending.end())
-        return;   // a call of another transport on the same host
+        return; // a call of another transport on the same host
     const Pending pending = it.value();
     m_pending.erase(it);
     if (pending.hasContext && pending.context.isNull())

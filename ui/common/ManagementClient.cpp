@@ -2,7 +2,6 @@
 
 #include "InProcessTransport.h"
 
-
 #include "store/Store.h"
 
 #include <QtCore/QElapsedTimer>
@@ -54,7 +53,8 @@ ManagementClient::ManagementClient(EngineHost *host, QObject *parent)
 {
 }
 
-ManagementClient::ManagementClient(std::unique_ptr<IManagementTransport> transport, QObject *parent) : QObject(parent)
+ManagementClient::ManagementClient(std::unique_ptr<IManagementTransport> transport, QObject *parent)
+    : QObject(parent)
 {
     adopt(transport.release());
 }
@@ -129,7 +129,7 @@ void ManagementClient::send(const QString &method, const QString &path, const QJ
     });
 }
 
-template<typename T, typename Read>
+template <typename T, typename Read>
 void ManagementClient::request(const QString &method, const QString &path, const QJsonObject &body, QObject *context,
                                Handler<T> done, Read read)
 {
@@ -358,8 +358,7 @@ void ManagementClient::testTool(const QString &baseUrl, Clients::ClientSnippets:
                 if (r.status == 0)
                     r.error = reply->errorString();
                 else if (r.status >= 400)
-                    r.error = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject()
-                                  .value(QLatin1String("message")).toString();
+                    r.error = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
                 done(r);
             });
 }

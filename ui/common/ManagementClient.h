@@ -32,10 +32,10 @@ class IManagementTransport;
 
 /// An answer of the management API: the HTTP status, the typed value on success, and the
 /// engine's own message (cause and fix) otherwise.
-template<typename T>
+template <typename T>
 struct Reply
 {
-    int status = 0;                // 0: no engine answered (the proxy is not running)
+    int status = 0; // 0: no engine answered (the proxy is not running)
     T value{};
     QString error;
     bool ok() const { return status >= 200 && status < 300; }
@@ -44,23 +44,23 @@ struct Reply
 /// What the Sharers page asks GET /sharers for (the x-aile-* filters a request would carry).
 struct SharerQuery
 {
-    QString model;                 // provider/model; empty: every sharer by handle
+    QString model; // provider/model; empty: every sharer by handle
     QString provider;
     QString maxPrice;
     QString minPrice;
     bool verified = false;
-    QString sort;                  // name, price, speed; empty: the routing order
+    QString sort; // name, price, speed; empty: the routing order
     QString path() const;
 };
 
 /// What one request through the proxy got (Connect a tool's Test connection).
 struct ToolTestResult
 {
-    int status = 0;                // 0: the proxy was not reached
+    int status = 0; // 0: the proxy was not reached
     qint64 elapsedMs = 0;
-    QString sharer;                // the handle that served it (x-aile-sharer)
-    QString traceId;               // x-aile-request-id
-    QString error;                 // the network's words (status 0) or the proxy's message (an error status)
+    QString sharer;  // the handle that served it (x-aile-sharer)
+    QString traceId; // x-aile-request-id
+    QString error;   // the network's words (status 0) or the proxy's message (an error status)
 };
 
 /// One page of GET /keys/usage/requests: the rows and how many match in all.
@@ -78,7 +78,7 @@ class ManagementClient : public QObject
 {
     Q_OBJECT
 public:
-    template<typename T>
+    template <typename T>
     using Handler = std::function<void(const Reply<T> &)>;
 
     /// The embedded engine, in-process (InProcessTransport). Without a host every call answers 0.
@@ -164,13 +164,13 @@ Q_SIGNALS:
 private:
     using Raw = std::function<void(int status, const QJsonDocument &body)>;
     void send(const QString &method, const QString &path, const QJsonObject &body, QObject *context, Raw done);
-    template<typename T, typename Read>
+    template <typename T, typename Read>
     void request(const QString &method, const QString &path, const QJsonObject &body, QObject *context, Handler<T> done, Read read);
 
     void adopt(IManagementTransport *transport);
 
     IManagementTransport *m_transport = nullptr;
-    QNetworkAccessManager *m_network = nullptr;   // made on the first testTool
+    QNetworkAccessManager *m_network = nullptr; // made on the first testTool
     bool m_watching = false;
     bool m_statusQueued = false;
 };

@@ -28,7 +28,7 @@ public:
     virtual int pending() const = 0;
     /// Starts delivering the engine's finished requests as tracesRecorded (the in-process
     /// transport relays the engine's signal; the HTTP one opens GET /admin/traces/stream).
-    virtual void watchTraces() {}
+    virtual void watchTraces() { }
     /// Whether statusChanged comes by itself after each change (the embedded engine's signal);
     /// otherwise ManagementClient asks GET /admin/status after each change it makes.
     virtual bool pushesStatus() const { return false; }

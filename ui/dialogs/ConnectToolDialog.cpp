@@ -366,8 +366,7 @@ void ConnectToolDialog::rebuild()
     m_test->setEnabled(!m_baseUrl.isEmpty() && !picked.isEmpty());
     const QString base = m_baseUrl.isEmpty() ? QStringLiteral("http://127.0.0.1:2453") : m_baseUrl;
     // No model a sharer serves: no snippet, rather than one that ends in 503s.
-    const QList<ClientSnippets::Block> blocks = picked.isEmpty() ? QList<ClientSnippets::Block>() : (ownLogin() ? ClientSnippets::ownLoginBlocks(t, base, key(), picked)
-                                                                                                  : ClientSnippets::blocks(t, base, key(), picked));
+    const QList<ClientSnippets::Block> blocks = picked.isEmpty() ? QList<ClientSnippets::Block>() : (ownLogin() ? ClientSnippets::ownLoginBlocks(t, base, key(), picked) : ClientSnippets::blocks(t, base, key(), picked));
     for (int i = 0; i < MaxBlocks; ++i) {
         const bool used = i < blocks.size();
         m_captions[i]->setVisible(used);
@@ -404,7 +403,7 @@ ApplySettingsDialog *ConnectToolDialog::applyForMe()
 {
     if (m_baseUrl.isEmpty() || key().isEmpty() || model().isEmpty()) {
         m_result->setText(m_baseUrl.isEmpty() ? tr("The proxy is not listening.") : key().isEmpty() ? tr("Paste a key first.")
-                                                                                               : ClientSnippets::noSharerMessage(tool()));
+                                                                                                    : ClientSnippets::noSharerMessage(tool()));
         return nullptr;
     }
     const Clients::ToolConfigFile::Preview p =
@@ -465,24 +464,26 @@ void ConnectToolDialog::testConnection()
     if (!m_client && !m_ownClient)
         m_ownClient = new ManagementClient(static_cast<EngineHost *>(nullptr), this);
     ManagementClient *client = m_client ? m_client : m_ownClient;
-    client->testTool(m_baseUrl, ClientSnippets::wire(tool()), key(), model(), this, [this](const ToolTestResult &r) {
-        m_test->setEnabled(true);
-        const QString ms = QString::number(r.elapsedMs);
-        if (r.status == 0)
-            m_result->setText(tr("Could not reach the proxy: %1").arg(r.error));
-        else if (r.status < 400)
-            m_result->setText(tr("HTTP %1 in %2 ms, served by %3 (trace %4).")
-                                  .arg(QString::number(r.status), ms, m_sharerNames.value(r.sharer, r.sharer), r.traceId));
-        else
-            m_result->setText(tr("HTTP %1 in %2 ms: %3").arg(QString::number(r.status), ms, r.error));
-        if (ownLogin())
-            m_result->setText(m_result->text() + QLatin1Char(' ')
-                              + tr("Sent with your key in x-aile-key and no subscription login: a sharer using the tool's own "
-                                   "login was passed over (\"no subscription login on this request\"); from the tool it serves."));
-        m_lastTraceId = r.traceId;
-        m_showTrace->setEnabled(!r.traceId.isEmpty());
-        Q_EMIT testFinished(r.status, r.traceId);
-    }, ownLogin());
+    client->testTool(
+        m_baseUrl, ClientSnippets::wire(tool()), key(), model(), this, [this](const ToolTestResult &r) {
+            m_test->setEnabled(true);
+            const QString ms = QString::number(r.elapsedMs);
+            if (r.status == 0)
+                m_result->setText(tr("Could not reach the proxy: %1").arg(r.error));
+            else if (r.status < 400)
+                m_result->setText(tr("HTTP %1 in %2 ms, served by %3 (trace %4).")
+                                      .arg(QString::number(r.status), ms, m_sharerNames.value(r.sharer, r.sharer), r.traceId));
+            else
+                m_result->setText(tr("HTTP %1 in %2 ms: %3").arg(QString::number(r.status), ms, r.error));
+            if (ownLogin())
+                m_result->setText(m_result->text() + QLatin1Char(' ')
+                                  + tr("Sent with your key in x-aile-key and no subscription login: a sharer using the tool's own "
+                                       "login was passed over (\"no subscription login on this request\"); from the tool it serves."));
+            m_lastTraceId = r.traceId;
+            m_showTrace->setEnabled(!r.traceId.isEmpty());
+            Q_EMIT testFinished(r.status, r.traceId);
+        },
+        ownLogin());
 }
 
 bool ConnectToolDialog::testAppliedPath()

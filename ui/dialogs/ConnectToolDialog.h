@@ -20,7 +20,6 @@ namespace Aile::Ui {
 // The snippets live in the engine library, so that `aile connect` prints the same ones.
 using ClientSnippets = Clients::ClientSnippets;
 
-
 class ApplySettingsDialog;
 class ToolPathTest;
 class ManagementClient;
@@ -121,15 +120,15 @@ private:
     QPushButton *m_showTrace;
     QLabel *m_result;
     ManagementClient *m_ownClient = nullptr;
-    ToolPathTest *m_pathTest = nullptr;   // for a dialog without the window's client
+    ToolPathTest *m_pathTest = nullptr; // for a dialog without the window's client
     QString m_baseUrl;
     QString m_lastTraceId;
     QHash<QString, QString> m_plainKeys;
-    QHash<QString, QString> m_createdKeys;   // made with New key… while this dialog lives
-    QHash<QString, QString> m_sharerNames;   // handle → name, for the test's answer
+    QHash<QString, QString> m_createdKeys; // made with New key… while this dialog lives
+    QHash<QString, QString> m_sharerNames; // handle → name, for the test's answer
     QJsonArray m_sharers;
     QJsonArray m_providers;
-    QString m_preselected;                   // the model the dialog chose; replaced while the user has not typed another
+    QString m_preselected; // the model the dialog chose; replaced while the user has not typed another
 };
 
 } // namespace Aile::Ui

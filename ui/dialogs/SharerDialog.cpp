@@ -23,12 +23,14 @@ namespace Aile::Ui {
 
 namespace {
 
-enum PriceMode { List, Percent, Quotes };
+enum PriceMode { List,
+                 Percent,
+                 Quotes };
 
 const QString CustomOpenAi = QStringLiteral("custom:openai");
 const QString CustomAnthropic = QStringLiteral("custom:anthropic");
 
-template<typename W>
+template <typename W>
 W *named(W *w, const char *objectName, const QString &accessible)
 {
     w->setObjectName(QLatin1String(objectName));
@@ -233,7 +235,7 @@ void SharerDialog::updateProvider()
     for (const Api::ProviderStatus &p : m_providers)
         if (p.id == id)
             defaultUrl = p.baseUrl;
-    m_baseUrl->setPlaceholderText(custom               ? tr("required: scheme and host, e.g. http://localhost:8080")
+    m_baseUrl->setPlaceholderText(custom                 ? tr("required: scheme and host, e.g. http://localhost:8080")
                                   : defaultUrl.isEmpty() ? tr("required for this provider")
                                                          : tr("the provider's: %1").arg(defaultUrl));
 }
@@ -291,7 +293,7 @@ Api::SharerEdit SharerDialog::body() const
     o.dataCollection = m_dataCollection->currentData().toString();
     const QString secret = m_secret->text().trimmed();
     if (secret.startsWith(QLatin1String("env:"))) {
-        o.credential = secret;   // a reference, not the secret
+        o.credential = secret; // a reference, not the secret
     } else if (!secret.isEmpty()) {
         o.secret = secret;
         if (m_fileSecret->isChecked())

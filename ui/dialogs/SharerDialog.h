@@ -22,11 +22,11 @@ class ManagementClient;
 /// Where the engine can keep a credential, from its status.
 struct SecretStorage
 {
-    bool probed = false;      // the keychain probe answered
-    bool keychain = false;    // a keychain answers
-    QString keychainError;    // why not, in the engine's words
-    int keychainErrorKind = 0;   // why not, as a code: Secrets::SecretError::Kind (NoKeychain, AccessDenied, …)
-    QString file;             // the opted-in plain-text secrets file, or empty
+    bool probed = false;       // the keychain probe answered
+    bool keychain = false;     // a keychain answers
+    QString keychainError;     // why not, in the engine's words
+    int keychainErrorKind = 0; // why not, as a code: Secrets::SecretError::Kind (NoKeychain, AccessDenied, …)
+    QString file;              // the opted-in plain-text secrets file, or empty
 };
 
 /// Add or edit one sharer. OK sends `POST /sharers` (or `PUT /sharers/{handle}`) in-process and
@@ -69,7 +69,7 @@ private:
     ManagementClient *m_client;
     QList<Api::ProviderStatus> m_providers;
     QString m_handle;
-    bool m_busy = false;      // a save is on its way: Enter does not send it twice
+    bool m_busy = false; // a save is on its way: Enter does not send it twice
     QLineEdit *m_handleEdit;
     QLineEdit *m_name;
     QComboBox *m_provider;

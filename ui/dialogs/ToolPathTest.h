@@ -13,12 +13,12 @@ namespace Aile::Ui {
 /// What one step of a tool's start-up path got back.
 struct ToolPathStepResult
 {
-    QString label;      // "HEAD /", "POST /v1/messages"
-    int status = 0;     // 0: no answer
+    QString label;  // "HEAD /", "POST /v1/messages"
+    int status = 0; // 0: no answer
     qint64 elapsedMs = 0;
-    QString traceId;    // x-aile-request-id, when the proxy traced it
-    QString sharer;     // x-aile-sharer
-    QString error;      // the transport's or the proxy's message
+    QString traceId; // x-aile-request-id, when the proxy traced it
+    QString sharer;  // x-aile-sharer
+    QString error;   // the transport's or the proxy's message
 };
 
 /// Runs a tool's start-up requests (Clients::ToolRequestPath) one after the other through the

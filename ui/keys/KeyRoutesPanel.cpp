@@ -141,7 +141,7 @@ RouteDialog *KeyRoutesPanel::openDialog(const QString &routeName)
     dialog->setSharers(m_sharers);
     dialog->load(keyId, routeName);
     connect(dialog, &RouteDialog::saved, this, [this](const QString &keyId, const QString &name) {
-        m_lastKeyId = keyId;   // selected once the list is read again
+        m_lastKeyId = keyId; // selected once the list is read again
         m_lastRoute = name;
         Q_EMIT routesChanged(tr("Route %1 saved.").arg(name));
     });

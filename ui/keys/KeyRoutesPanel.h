@@ -56,7 +56,7 @@ private:
 
     ManagementClient *m_client = nullptr;
     Api::KeyInfo m_key;
-    QString m_lastKeyId;   // the route last chosen, and its key's id
+    QString m_lastKeyId; // the route last chosen, and its key's id
     QString m_lastRoute;
     QList<Api::SharerStatus> m_sharers;
     RoutesModel *m_model;

@@ -26,10 +26,10 @@ namespace {
 // The settings the fields decide (docs/keys.md): routing() sets them from the fields alone, so a
 // value of another type kept in KeyRoutingValue::other goes too. The rest are kept as loaded.
 const QLatin1String Controlled[] = {
-    QLatin1String("maxPricePercent"), QLatin1String("maxPrice"),       QLatin1String("minPricePercent"), QLatin1String("maxCostUsd"),
-    QLatin1String("spendLimitUsdPerDay"), QLatin1String("provider"),   QLatin1String("excludeProviders"), QLatin1String("dataCollection"),
-    QLatin1String("allowSelfHosted"), QLatin1String("onlySharers"),    QLatin1String("neverSharers"),    QLatin1String("prefer"),
-    QLatin1String("demoteFailing"),   QLatin1String("sticky"),         QLatin1String("verifiedOnly"),    QLatin1String("sharer"),
+    QLatin1String("maxPricePercent"), QLatin1String("maxPrice"), QLatin1String("minPricePercent"), QLatin1String("maxCostUsd"),
+    QLatin1String("spendLimitUsdPerDay"), QLatin1String("provider"), QLatin1String("excludeProviders"), QLatin1String("dataCollection"),
+    QLatin1String("allowSelfHosted"), QLatin1String("onlySharers"), QLatin1String("neverSharers"), QLatin1String("prefer"),
+    QLatin1String("demoteFailing"), QLatin1String("sticky"), QLatin1String("verifiedOnly"), QLatin1String("sharer"),
     QLatin1String("bareModelAnyProvider")};
 
 // The API's ranges: a cost cap above 0 and at most 10,000 dollars with at most 6 decimals.

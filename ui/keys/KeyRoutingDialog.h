@@ -28,7 +28,9 @@ class KeyRoutingDialog : public KeyEditDialog
 {
     Q_OBJECT
 public:
-    enum class Ceiling { None, PercentOfList, PerMillion };
+    enum class Ceiling { None,
+                         PercentOfList,
+                         PerMillion };
 
     KeyRoutingDialog(ManagementClient *client, QWidget *parent = nullptr);
 
@@ -58,7 +60,7 @@ private:
     void updateCeiling();
     static QStringList checked(const QListWidget *list);
 
-    Api::KeyRoutingValue m_loaded;   // the routing as read, for the settings the dialog does not show
+    Api::KeyRoutingValue m_loaded; // the routing as read, for the settings the dialog does not show
     QString m_highlighted;
     QList<Api::SharerStatus> m_sharers;
 

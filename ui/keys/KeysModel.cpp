@@ -9,7 +9,8 @@
 
 namespace Aile::Ui {
 
-KeysModel::KeysModel(QObject *parent) : QAbstractTableModel(parent)
+KeysModel::KeysModel(QObject *parent)
+    : QAbstractTableModel(parent)
 {
 }
 

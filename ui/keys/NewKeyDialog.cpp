@@ -122,26 +122,26 @@ void NewKeyDialog::create()
         return;
     }
     if (!m_key->text().isEmpty())
-        return;   // one key per dialog
+        return; // one key per dialog
     m_create->setEnabled(false);
     m_message->setText(tr("Creating…"));
     m_client->createKey(name, this, [this, name](const Reply<Api::CreatedKey> &reply) {
-                       const Api::KeyInfo &key = reply.value.key;
-                       const QString plain = reply.value.plain;
-                       if (!reply.ok() || plain.isEmpty()) {
-                           m_create->setEnabled(true);
-                           const QString error = reply.ok() ? ManagementClient::errorMessage(reply.status, {}) : reply.error;
-                           m_message->setText(error);
-                           Q_EMIT failed(error);
-                           return;
-                       }
-                       m_name->setReadOnly(true);
-                       m_key->setText(plain);
-                       m_copy->setEnabled(true);
-                       m_copy->setFocus();
-                       m_message->setText(tr("Key %1 created.").arg(name));
-                       Q_EMIT created(key.id, key.name.isEmpty() ? name : key.name, plain);
-                   });
+        const Api::KeyInfo &key = reply.value.key;
+        const QString plain = reply.value.plain;
+        if (!reply.ok() || plain.isEmpty()) {
+            m_create->setEnabled(true);
+            const QString error = reply.ok() ? ManagementClient::errorMessage(reply.status, {}) : reply.error;
+            m_message->setText(error);
+            Q_EMIT failed(error);
+            return;
+        }
+        m_name->setReadOnly(true);
+        m_key->setText(plain);
+        m_copy->setEnabled(true);
+        m_copy->setFocus();
+        m_message->setText(tr("Key %1 created.").arg(name));
+        Q_EMIT created(key.id, key.name.isEmpty() ? name : key.name, plain);
+    });
 }
 
 void NewKeyDialog::forget()

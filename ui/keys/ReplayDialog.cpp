@@ -139,8 +139,7 @@ QString ReplayDialog::outcomeText(const QJsonObject &o)
 {
     const int status = o.value(QLatin1String("status")).toInt();
     if (status >= 200 && status < 300)
-        return tr("%1 via %2, %3").arg(o.value(QLatin1String("target")).toString(), o.value(QLatin1String("sharer")).toString(),
-                                       Format::money(o.value(QLatin1String("costUsd")).toDouble()));
+        return tr("%1 via %2, %3").arg(o.value(QLatin1String("target")).toString(), o.value(QLatin1String("sharer")).toString(), Format::money(o.value(QLatin1String("costUsd")).toDouble()));
     const QString code = o.value(QLatin1String("code")).toString();
     return code.isEmpty() ? tr("refused (%1)").arg(status) : tr("refused (%1, %2)").arg(status).arg(code);
 }
@@ -201,7 +200,7 @@ void ReplayDialog::fillChart(const Api::ReplayResult &a)
     for (const Api::ReplayDayValue &d : a.perDay) {
         *actual << d.actualUsd;
         *projected << d.projectedUsd;
-        days << d.day.mid(5);   // MM-DD: the year is the window's
+        days << d.day.mid(5); // MM-DD: the year is the window's
         top = qMax(top, qMax(d.actualUsd, d.projectedUsd));
     }
     auto *series = new QBarSeries;

@@ -52,7 +52,7 @@ private:
 
     ManagementClient *m_client;
     QString m_keyId;
-    Api::ReplayAsk m_edits;   // the unsaved routing or route; run() adds the key and the days
+    Api::ReplayAsk m_edits; // the unsaved routing or route; run() adds the key and the days
     QSpinBox *m_days;
     QPushButton *m_run;
     QLabel *m_summary;

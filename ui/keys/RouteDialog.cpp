@@ -189,7 +189,7 @@ void RouteDialog::askCatalog()
     // The catalogue's models, for the providers one of whose sharers offers its whole catalogue.
     client()->catalog(this, [this](const Reply<QJsonObject> &reply) {
         if (!reply.ok())
-            return;   // the sharers' own models are still offered, and any id can be typed
+            return; // the sharers' own models are still offered, and any id can be typed
         m_catalogModels = reply.value.value(QLatin1String("models")).toArray();
         updateModelChoices();
     });
@@ -249,7 +249,7 @@ Api::RouteValue RouteDialog::route() const
         r.order = QStringLiteral("round-robin");
         break;
     case Order::InOrder:
-        break;   // stored as nothing
+        break; // stored as nothing
     }
     r.prefer = m_prefer->currentData().toString();
     if (m_ttft->isEnabled() && m_ttft->value() > 0) {
@@ -269,7 +269,8 @@ void RouteDialog::setRoute(const Api::RouteValue &r)
 {
     m_loaded = r;
     m_name->setText(r.name);
-    const Order o = r.order == QLatin1String("cheapest") ? Order::Cheapest : r.order == QLatin1String("round-robin") ? Order::RoundRobin : Order::InOrder;
+    const Order o = r.order == QLatin1String("cheapest") ? Order::Cheapest : r.order == QLatin1String("round-robin") ? Order::RoundRobin
+                                                                                                                     : Order::InOrder;
     m_order->setCurrentIndex(m_order->findData(int(o)));
     m_prefer->setCurrentIndex(qMax(0, m_prefer->findData(r.prefer)));
     m_ttft->setValue(qRound(r.ttftMs.value_or(0) / 1000.0));
@@ -303,7 +304,7 @@ void RouteDialog::load(const QString &keyId, const QString &routeName)
             if (s.name == m_originalName && !m_originalName.isEmpty())
                 spend = s;
         if (!route)
-            m_originalName.clear();   // gone meanwhile (or new): Save appends it
+            m_originalName.clear(); // gone meanwhile (or new): Save appends it
         setWindowTitle(m_originalName.isEmpty() ? tr("New route on %1").arg(keyName()) : tr("Route %1 of %2").arg(m_originalName, keyName()));
         titleLabel()->setText(tr("A tool uses the route by sending its name as the model, with key %1. Each target is tried in turn "
                                  "when the one before fails; the key's own routing binds every target.")
@@ -312,9 +313,9 @@ void RouteDialog::load(const QString &keyId, const QString &routeName)
         m_targets->setSpend(spend ? spend->targets : QList<Api::RouteSpend::Target>());
         const double spent = spend ? spend->spentUsd : 0;
         const double budget = spend ? spend->budgetUsdPerDay.value_or(0) : 0;
-        m_spent->setText(!spend ? tr("nothing yet (not saved)")
-                         : budget > 0    ? tr("%1 of %2 (UTC day)").arg(Format::money(spent), Format::money(budget))
-                                         : tr("%1 (UTC day)").arg(Format::money(spent)));
+        m_spent->setText(!spend       ? tr("nothing yet (not saved)")
+                         : budget > 0 ? tr("%1 of %2 (UTC day)").arg(Format::money(spent), Format::money(budget))
+                                      : tr("%1 (UTC day)").arg(Format::money(spent)));
     });
 }
 

@@ -30,7 +30,9 @@ class RouteDialog : public KeyEditDialog
 {
     Q_OBJECT
 public:
-    enum class Order { InOrder, Cheapest, RoundRobin };
+    enum class Order { InOrder,
+                       Cheapest,
+                       RoundRobin };
 
     RouteDialog(ManagementClient *client, QWidget *parent = nullptr);
 
@@ -68,8 +70,8 @@ private:
     void showTemplate(const QString &model, const QJsonObject &answer);
 
     QString m_originalName;
-    QList<Api::RouteValue> m_routes;   // the key's routes as read: Save replaces this one among them
-    Api::RouteValue m_loaded;   // the route as read: a first-token limit set in milliseconds is kept while its seconds are unchanged
+    QList<Api::RouteValue> m_routes; // the key's routes as read: Save replaces this one among them
+    Api::RouteValue m_loaded;        // the route as read: a first-token limit set in milliseconds is kept while its seconds are unchanged
     QList<Api::SharerStatus> m_sharers;
     QJsonArray m_catalogModels;
 

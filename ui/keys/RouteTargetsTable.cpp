@@ -12,7 +12,6 @@ namespace Aile::Ui {
 
 namespace {
 
-
 QString providerOf(const QString &model)
 {
     return model.section(QLatin1Char('/'), 0, 0).trimmed();
@@ -27,13 +26,14 @@ QDoubleSpinBox *dollars(int decimals, double maximum, const QString &none)
     box->setSingleStep(0.1);
     box->setSpecialValueText(none);
     box->setFrame(false);
-    box->setAutoFillBackground(true);   // the row's selection colour stays behind the cell, not in its buttons
+    box->setAutoFillBackground(true); // the row's selection colour stays behind the cell, not in its buttons
     return box;
 }
 
 } // namespace
 
-RouteTargetsTable::RouteTargetsTable(QWidget *parent) : QTableWidget(0, ColumnCount, parent)
+RouteTargetsTable::RouteTargetsTable(QWidget *parent)
+    : QTableWidget(0, ColumnCount, parent)
 {
     setHorizontalHeaderLabels({tr("Model"), tr("Sharer"), tr("Max cost"), tr("Daily budget"), tr("Spent today")});
     horizontalHeaderItem(SpentToday)->setToolTip(tr("What the key was charged through this target since 00:00 UTC, as saved. "

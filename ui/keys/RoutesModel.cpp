@@ -7,7 +7,8 @@
 
 namespace Aile::Ui {
 
-RoutesModel::RoutesModel(QObject *parent) : QAbstractTableModel(parent)
+RoutesModel::RoutesModel(QObject *parent)
+    : QAbstractTableModel(parent)
 {
 }
 

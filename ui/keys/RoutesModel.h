@@ -16,7 +16,12 @@ class RoutesModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Name, Targets, Order, Limits, SpentToday, ColumnCount };
+    enum Column { Name,
+                  Targets,
+                  Order,
+                  Limits,
+                  SpentToday,
+                  ColumnCount };
     enum Role { RouteNameRole = Qt::UserRole + 1 };
 
     explicit RoutesModel(QObject *parent = nullptr);
@@ -45,7 +50,7 @@ private:
 
     QList<Api::RouteValue> m_routes;
     QList<Api::RouteSpend> m_spend;
-    QHash<QString, QString> m_sharerNames;   // upper-case handle → name
+    QHash<QString, QString> m_sharerNames; // upper-case handle → name
 };
 
 } // namespace Aile::Ui

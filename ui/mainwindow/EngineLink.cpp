@@ -28,7 +28,8 @@ QString hostOf(const QHostAddress &address)
 
 } // namespace
 
-EngineLink::EngineLink(EngineHost *host, ManagementClient *client, QObject *parent) : QObject(parent), m_host(host), m_client(client)
+EngineLink::EngineLink(EngineHost *host, ManagementClient *client, QObject *parent)
+    : QObject(parent), m_host(host), m_client(client)
 {
     connect(m_client, &ManagementClient::statusChanged, this, [this](const Api::EngineStatus &status) {
         if (m_kind == Kind::Embedded || (status.pid == m_pid && status.program == m_program))
@@ -49,7 +50,7 @@ void EngineLink::setLocal(const QHostAddress &address, quint16 port, const QStri
 void EngineLink::start()
 {
     if (m_port == 0)
-        return startEmbedded();   // any free port: nothing can be there already
+        return startEmbedded(); // any free port: nothing can be there already
     // The same token the aile commands of this user read: $AILE_ADMIN_TOKEN, else the data folder's file.
     QString token = qEnvironmentVariable(AdminToken::EnvironmentVariable).trimmed();
     if (token.isEmpty() && !m_dataDir.isEmpty()) {
@@ -112,7 +113,7 @@ void EngineLink::attach(const QUrl &url, const QString &token, Kind kind)
     m_heldBy.clear();
     m_client->setTransport(std::make_unique<HttpTransport>(url, token));
     m_inProcess = false;
-    Q_EMIT changed();   // the status that follows names who runs it
+    Q_EMIT changed(); // the status that follows names who runs it
 }
 
 void EngineLink::startEmbedded()

@@ -27,7 +27,9 @@ class EngineLink : public QObject
 {
     Q_OBJECT
 public:
-    enum class Kind { Embedded, Service, TeamServer };
+    enum class Kind { Embedded,
+                      Service,
+                      TeamServer };
     static constexpr int ProbeTimeoutMs = 3000;
     static constexpr int TakeOverTimeoutMs = 10000;
 
@@ -78,7 +80,7 @@ private:
     quint16 m_port = 0;
     QString m_dataDir;
     Kind m_kind = Kind::Embedded;
-    Kind m_localKind = Kind::Embedded;   // what backToLocal() returns to
+    Kind m_localKind = Kind::Embedded; // what backToLocal() returns to
     QUrl m_url;
     QUrl m_localUrl;
     QString m_localToken;
@@ -87,7 +89,7 @@ private:
     QString m_heldBy;
     bool m_takingOver = false;
     bool m_embeddedStarted = false;
-    bool m_inProcess = true;   // the client's transport is the embedded engine's
+    bool m_inProcess = true; // the client's transport is the embedded engine's
 };
 
 } // namespace Aile::Ui

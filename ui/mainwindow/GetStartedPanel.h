@@ -19,7 +19,10 @@ class GetStartedPanel : public QScrollArea
 {
     Q_OBJECT
 public:
-    enum Step { AddSharer, CreateKey, ConnectTool, TestRequest };
+    enum Step { AddSharer,
+                CreateKey,
+                ConnectTool,
+                TestRequest };
     static constexpr int StepCount = 4;
 
     explicit GetStartedPanel(QWidget *parent = nullptr);
@@ -54,7 +57,7 @@ private:
     void refresh();
 
     bool m_done[StepCount] = {false, false, false, false};
-    bool m_tested = false;   // a sharer passed a test of a model
+    bool m_tested = false; // a sharer passed a test of a model
     QLabel *m_marks[StepCount];
     QLabel *m_texts[StepCount];
     QLabel *m_summary;

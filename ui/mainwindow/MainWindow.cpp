@@ -117,7 +117,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     m_traces->model()->setClient(m_management);
     connect(m_management, &ManagementClient::tracesMissed, m_traces->model(), &TraceTableModel::reload);
     connect(m_management, &ManagementClient::transportChanged, m_traces->model(), &TraceTableModel::forgetLive);
-    m_traces->setClient(m_management);   // a trace's attempt rows act through the management API
+    m_traces->setClient(m_management); // a trace's attempt rows act through the management API
     connect(m_host, &EngineHost::stopped, this, &MainWindow::handleStopped);
 
     connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {
@@ -138,7 +138,7 @@ MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
     });
     connect(subscriptions, &SubscriptionWatch::linesChanged, m_tray, &TrayIcon::setSubscriptionLines);
     subscriptions->setClient(m_management);
-    auto *afterTraces = new QTimer(this);   // one listing per burst of traces, not one per batch
+    auto *afterTraces = new QTimer(this); // one listing per burst of traces, not one per batch
     afterTraces->setSingleShot(true);
     afterTraces->setInterval(2000);
     connect(afterTraces, &QTimer::timeout, subscriptions, &SubscriptionWatch::refresh);
@@ -271,7 +271,7 @@ void MainWindow::handleStarted(const QString &address, quint16 port)
     m_localPort = port;
     m_startError.clear();
     if (m_link->kind() != EngineLink::Kind::Embedded)
-        return;   // the embedded engine serves the user's tools; the window shows another
+        return; // the embedded engine serves the user's tools; the window shows another
     m_address = QStringLiteral("%1:%2").arg(address).arg(port);
     m_banner->setListening(address, port);
     m_tray->setProxyState(ProxyState::Listening, m_banner->stateText());
@@ -340,7 +340,7 @@ void MainWindow::applyLink()
     const QString pid = m_link->pid() > 0 ? QString::number(m_link->pid()) : QStringLiteral("…");
     if (kind == EngineLink::Kind::Service) {
         const QString who = m_link->program().isEmpty() || m_link->program() == QLatin1String("aile") ? QStringLiteral("aile serve")
-                                                                                                       : m_link->program();
+                                                                                                      : m_link->program();
         setWindowTitle(tr("Aile — %1 (pid %2)").arg(who, pid));
         m_banner->setAttached(tr("Attached to %1 (pid %2) on %3").arg(who, pid, m_address));
         m_banner->setAction(m_link->takingOver() ? tr("Taking over…") : tr("Take over"), QStringLiteral("takeOverButton"));
@@ -422,8 +422,7 @@ void MainWindow::openStore()
         this, [this](std::pair<bool, bool> history) {
             m_getStarted->noteHistory(history.first, history.second);
             m_historyKnown = true;
-            settleGetStarted();
-        });
+            settleGetStarted(); });
     refreshSpend();
 }
 

@@ -40,11 +40,11 @@ class MainWindow : public QMainWindow
 public:
     struct Options
     {
-        QString dataDir;        // where aile.db lives; the window opens it read-only once the engine started
-        QString configPath;     // the --config file, read for plain keys the Connect dialog can offer
-        QString settingsPath;   // an INI file for the layout; empty: the platform's usual place
+        QString dataDir;      // where aile.db lives; the window opens it read-only once the engine started
+        QString configPath;   // the --config file, read for plain keys the Connect dialog can offer
+        QString settingsPath; // an INI file for the layout; empty: the platform's usual place
         bool showTrayIcon = true;
-        QString logDir;         // where the app writes aile.log (Help ▸ Open log folder); empty: the menu item is off
+        QString logDir; // where the app writes aile.log (Help ▸ Open log folder); empty: the menu item is off
     };
 
     MainWindow(EngineHost *host, Options options, QWidget *parent = nullptr);
@@ -123,9 +123,9 @@ private:
     QTimer *m_statusTimer;
     Api::EngineStatus m_lastStatus;
     QString m_address;
-    QString m_localHost;     // where the embedded engine listens, kept while the window shows another
+    QString m_localHost; // where the embedded engine listens, kept while the window shows another
     quint16 m_localPort = 0;
-    QString m_startError;    // why the embedded engine did not start
+    QString m_startError; // why the embedded engine did not start
     double m_spentToday = 0;
     bool m_quitting = false;
     bool m_firstStatus = true;

@@ -27,7 +27,8 @@ double positive(const std::optional<double> &v)
 
 } // namespace
 
-Notifications::Notifications(QObject *parent) : QObject(parent)
+Notifications::Notifications(QObject *parent)
+    : QObject(parent)
 {
 }
 
@@ -64,7 +65,7 @@ void Notifications::noteStatus(const Aile::Api::EngineStatus &status)
 void Notifications::noteLedger(const QString &day, const QList<Aile::Store::LedgerEntry> &entries)
 {
     QHash<QString, double> perKey;
-    QHash<QString, double> perRoute;   // keyId + '\n' + route
+    QHash<QString, double> perRoute; // keyId + '\n' + route
     for (const Store::LedgerEntry &e : entries) {
         if (e.day != day)
             continue;
@@ -151,10 +152,10 @@ void Notifications::deadKey(const QString &handle, const QString &provider, int 
     if (handle.isEmpty())
         return;
     const QString message = status > 0
-        ? tr("%1's key was refused by %2 (HTTP %3). The sharer is tried last until it is re-linked with a working key.")
-              .arg(sharerName(handle), provider, QString::number(status))
-        : tr("%1's key was refused by %2. The sharer is tried last until it is re-linked with a working key.")
-              .arg(sharerName(handle), provider);
+                                ? tr("%1's key was refused by %2 (HTTP %3). The sharer is tried last until it is re-linked with a working key.")
+                                      .arg(sharerName(handle), provider, QString::number(status))
+                                : tr("%1's key was refused by %2. The sharer is tried last until it is re-linked with a working key.")
+                                      .arg(sharerName(handle), provider);
     say(QStringLiteral("dead:") + handle, tr("A sharer's key was refused"), message);
 }
 

@@ -48,9 +48,9 @@ private:
 
     Notifier m_notifier;
     QList<Api::KeyInfo> m_keys;
-    QHash<QString, QString> m_sharerNames;      // handle → name
-    QSet<QString> m_said;                       // events already told
-    QHash<QString, qint64> m_coolingSaidMs;     // provider → when it was told
+    QHash<QString, QString> m_sharerNames;  // handle → name
+    QSet<QString> m_said;                   // events already told
+    QHash<QString, qint64> m_coolingSaidMs; // provider → when it was told
 };
 
 } // namespace Aile::Ui

@@ -17,7 +17,7 @@ QSet<QString> listeningInodes(const QString &table, quint16 port)
     if (!f.open(QIODevice::ReadOnly))
         return inodes;
     const QString hexPort = QStringLiteral(":%1").arg(port, 4, 16, QLatin1Char('0')).toUpper();
-    f.readLine();   // the header
+    f.readLine(); // the header
     while (!f.atEnd()) {
         const QStringList fields = QString::fromLatin1(f.readLine()).simplified().split(QLatin1Char(' '));
         // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode

@@ -19,7 +19,8 @@ constexpr char Accepted[] = "ok\n";
 constexpr qint64 MaxMessageBytes = 64 * 1024;
 } // namespace
 
-SingleInstance::SingleInstance(const QString &dataDir, QObject *parent) : QObject(parent)
+SingleInstance::SingleInstance(const QString &dataDir, QObject *parent)
+    : QObject(parent)
 {
     // Per user: the runtime folder is the user's own (XDG_RUNTIME_DIR, 0700). Per data folder: two
     // windows on two data folders are two instances.
@@ -37,7 +38,7 @@ SingleInstance::Role SingleInstance::claim(const QStringList &arguments, int tim
     // The lock decides who is first, also when two launches race; a crashed first leaves a lock
     // whose process is gone, which QLockFile takes over.
     m_lock = std::make_unique<QLockFile>(m_socketPath + QStringLiteral(".lock"));
-    m_lock->setStaleLockTime(0);   // held for the window's lifetime: only a dead holder makes it stale
+    m_lock->setStaleLockTime(0); // held for the window's lifetime: only a dead holder makes it stale
     if (m_lock->tryLock(0)) {
         serve();
         return Role::Primary;
@@ -48,11 +49,11 @@ SingleInstance::Role SingleInstance::claim(const QStringList &arguments, int tim
 
 void SingleInstance::serve()
 {
-    QLocalServer::removeServer(m_socketPath);   // a socket a crashed first left behind
+    QLocalServer::removeServer(m_socketPath); // a socket a crashed first left behind
     m_server = new QLocalServer(this);
     m_server->setSocketOptions(QLocalServer::UserAccessOption);
     if (!m_server->listen(m_socketPath))
-        return;   // the window still works; a second launch then reports no answer
+        return; // the window still works; a second launch then reports no answer
     connect(m_server, &QLocalServer::newConnection, this, [this] {
         while (QLocalSocket *socket = m_server->nextPendingConnection()) {
             connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);

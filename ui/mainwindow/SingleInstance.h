@@ -19,9 +19,9 @@ class SingleInstance : public QObject
     Q_OBJECT
 public:
     enum class Role {
-        Primary,      // this process is the window for the data folder
-        HandedOver,   // another process is, and has taken this launch's arguments
-        NoAnswer,     // another process holds the folder but did not answer in time
+        Primary,    // this process is the window for the data folder
+        HandedOver, // another process is, and has taken this launch's arguments
+        NoAnswer,   // another process holds the folder but did not answer in time
     };
 
     explicit SingleInstance(const QString &dataDir, QObject *parent = nullptr);

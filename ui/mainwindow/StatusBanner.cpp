@@ -9,7 +9,8 @@
 
 namespace Aile::Ui {
 
-StatusBanner::StatusBanner(QWidget *parent) : QFrame(parent), m_icon(new QLabel(this)), m_text(new QLabel(this)), m_spend(new QLabel(this)), m_action(new QPushButton(this))
+StatusBanner::StatusBanner(QWidget *parent)
+    : QFrame(parent), m_icon(new QLabel(this)), m_text(new QLabel(this)), m_spend(new QLabel(this)), m_action(new QPushButton(this))
 {
     setObjectName(QStringLiteral("statusBanner"));
     setFrameShape(QFrame::StyledPanel);

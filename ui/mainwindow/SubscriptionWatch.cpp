@@ -60,7 +60,8 @@ QString resetsIn(qint64 resetMs, qint64 nowMs)
     return SubscriptionWatch::tr("in %1 d %2 h").arg(hours / 24).arg(hours % 24);
 }
 
-SubscriptionWatch::SubscriptionWatch(QObject *parent) : QObject(parent), m_timer(new QTimer(this))
+SubscriptionWatch::SubscriptionWatch(QObject *parent)
+    : QObject(parent), m_timer(new QTimer(this))
 {
     m_timer->setInterval(60 * 1000);
     connect(m_timer, &QTimer::timeout, this, &SubscriptionWatch::refresh);
@@ -102,7 +103,7 @@ QString SubscriptionWatch::nextFor(const QJsonArray &rows, const QString &provid
             continue;
         const QString name = row.value(QLatin1String("name")).toString();
         if (row.value(QLatin1String("kind")).toString() == QLatin1String("subscription"))
-            return tr("%1 (subscription)").arg(name);   // the plan is paid for: no per-request price
+            return tr("%1 (subscription)").arg(name); // the plan is paid for: no per-request price
         const QString price = priceOf(row);
         return price.isEmpty() ? name : tr("%1 (%2)").arg(name, price);
     }
@@ -126,7 +127,7 @@ void SubscriptionWatch::noteListing(const QJsonArray &rows, qint64 nowMs)
             const qint64 reset = resetOf(w);
             const bool out = spent(w, nowMs);
             const double used = w.value(QLatin1String("used")).toDouble(-1);
-            parts << (out ? tr("%1 used up, back %2").arg(window, resetsIn(reset, nowMs))
+            parts << (out                          ? tr("%1 used up, back %2").arg(window, resetsIn(reset, nowMs))
                       : used >= 0 && reset > nowMs ? tr("%1 %2%, resets %3").arg(window).arg(qRound(used * 100)).arg(resetsIn(reset, nowMs))
                       : used >= 0                  ? tr("%1 %2%").arg(window).arg(qRound(used * 100))
                                                    : window);
@@ -147,7 +148,7 @@ void SubscriptionWatch::noteListing(const QJsonArray &rows, qint64 nowMs)
                     reset > nowMs ? tr("It resets %1.").arg(resetsIn(reset, nowMs)) : tr("When it runs out, requests move to the next sharer."));
                 state.warned = true;
             } else if (used >= 0 && used < WarnAt) {
-                state.warned = false;   // a new window
+                state.warned = false; // a new window
             }
             state.exhausted = out;
             state.resetMs = reset;

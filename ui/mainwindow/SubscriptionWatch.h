@@ -57,7 +57,7 @@ private:
     ManagementClient *m_client = nullptr;
     QTimer *m_timer;
     Notifier m_notifier;
-    QHash<QString, WindowState> m_windows;   // handle + '\n' + window name
+    QHash<QString, WindowState> m_windows; // handle + '\n' + window name
     QStringList m_lines;
 };
 

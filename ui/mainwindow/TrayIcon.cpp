@@ -6,7 +6,8 @@
 
 namespace Aile::Ui {
 
-TrayIcon::TrayIcon(QObject *parent) : QSystemTrayIcon(parent)
+TrayIcon::TrayIcon(QObject *parent)
+    : QSystemTrayIcon(parent)
 {
     // The menu has no parent widget to live under; the tray icon deletes it.
     auto *menu = new QMenu;
@@ -62,7 +63,7 @@ void TrayIcon::setSubscriptionLines(const QStringList &lines)
     QAction *first = menu->actions().value(0);
     for (const QString &line : lines) {
         auto *a = new QAction(line, menu);
-        a->setEnabled(false);   // a reading, not a command
+        a->setEnabled(false); // a reading, not a command
         a->setObjectName(QStringLiteral("traySubscription"));
         menu->insertAction(first, a);
         m_subscriptionActions << a;

@@ -21,7 +21,8 @@ QString perMillion(const std::optional<double> &v)
 
 } // namespace
 
-SharerOrderModel::SharerOrderModel(QObject *parent) : QAbstractTableModel(parent) {}
+SharerOrderModel::SharerOrderModel(QObject *parent)
+    : QAbstractTableModel(parent) { }
 
 void SharerOrderModel::setRows(const QList<Api::SharerRow> &rows)
 {
@@ -95,7 +96,7 @@ QString SharerOrderModel::quota(const QList<Api::QuotaWindow> &windows)
     QStringList parts;
     for (const Api::QuotaWindow &w : windows) {
         const QDateTime reset = QDateTime::fromString(w.resetsAt, Qt::ISODate).toLocalTime();
-        const QString when = !reset.isValid() ? QString()
+        const QString when = !reset.isValid()                       ? QString()
                              : reset.date() == QDate::currentDate() ? QLocale().toString(reset.time(), QLocale::ShortFormat)
                                                                     : QLocale().toString(reset, QLocale::ShortFormat);
         QString part;
@@ -171,16 +172,18 @@ QString SharerOrderModel::text(const Api::SharerRow &r, int column) const
     case OutputPrice: return perMillion(r.outputPrice);
     case Quote: return r.quoteUsd ? Format::money(*r.quoteUsd) : QStringLiteral("—");
     case Tested: {
-        if (r.tested)   // a listing for one model: was that model tested on this sharer
+        if (r.tested) // a listing for one model: was that model tested on this sharer
             return *r.tested ? tr("tested") : tr("not tested");
-        if (!r.model.isEmpty())   // a row the model's listing shows unavailable
+        if (!r.model.isEmpty()) // a row the model's listing shows unavailable
             return tested.contains(r.model) ? tr("tested") : tr("not tested");
         const QStringList models = !r.testedModels.isEmpty() ? r.testedModels : tested;
         return models.isEmpty() ? tr("none") : models.join(QStringLiteral(", "));
     }
     case Speed: return Format::duration(qint64(r.ttfbMs.value_or(-1)));
-    case Tier: return QLocale().toString(r.priority ? *r.priority : c ? c->priority : 0);
-    case Weight: return QLocale().toString(r.weight ? *r.weight : c ? c->weight : 1);
+    case Tier: return QLocale().toString(r.priority ? *r.priority : c ? c->priority
+                                                                      : 0);
+    case Weight: return QLocale().toString(r.weight ? *r.weight : c ? c->weight
+                                                                    : 1);
     case Quota: return quota(r.quota);
     case Health: return health(r.stats);
     case Credential: {

@@ -116,7 +116,7 @@ SharersView::SharersView(QWidget *parent)
 
     m_table->setObjectName(QStringLiteral("sharersTable"));
     m_table->setModel(m_model);
-    m_table->setItemDelegateForColumn(SharerOrderModel::Quota, new QuotaBarDelegate(m_table));   // windows as bars
+    m_table->setItemDelegateForColumn(SharerOrderModel::Quota, new QuotaBarDelegate(m_table)); // windows as bars
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);

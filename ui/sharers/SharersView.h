@@ -96,7 +96,7 @@ private:
     QList<Api::SharerStatus> m_configured;
     QList<Api::ProviderStatus> m_providers;
     SecretStorage m_storage;
-    quint64 m_listing = 0;    // the newest listing asked for; an older answer arriving late is dropped
+    quint64 m_listing = 0; // the newest listing asked for; an older answer arriving late is dropped
 };
 
 } // namespace Aile::Ui

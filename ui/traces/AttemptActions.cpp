@@ -13,7 +13,7 @@ namespace {
 QString leverOf(const Store::AttemptRecord &a)
 {
     if (a.reason.contains(QLatin1String("x-aile-")))
-        return {};   // the request's own header, not a setting of the key
+        return {}; // the request's own header, not a setting of the key
     if (a.skip == QLatin1String("cost_cap"))
         return QStringLiteral("maxCost");
     static const QList<QPair<QLatin1String, QLatin1String>> byText{

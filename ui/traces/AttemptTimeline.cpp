@@ -15,7 +15,8 @@ constexpr int Margin = 6;
 
 } // namespace
 
-AttemptTimeline::AttemptTimeline(QWidget *parent) : QWidget(parent)
+AttemptTimeline::AttemptTimeline(QWidget *parent)
+    : QWidget(parent)
 {
     setObjectName(QStringLiteral("attemptTimeline"));
     setAccessibleName(tr("Attempt timeline"));

@@ -28,7 +28,7 @@ private:
     struct Lane
     {
         QString label;
-        qint64 startMs = 0;   // from the request's start
+        qint64 startMs = 0; // from the request's start
         qint64 ttfbMs = -1;
         qint64 durationMs = 0;
         bool refused = false;

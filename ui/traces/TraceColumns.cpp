@@ -85,7 +85,13 @@ QString TraceColumns::csvValue(const Store::TraceRecord &t, int column)
 bool TraceColumns::isNumeric(int column)
 {
     switch (column) {
-    case Status: case Attempts: case Ttft: case Duration: case TokensIn: case TokensOut: case Cost: return true;
+    case Status:
+    case Attempts:
+    case Ttft:
+    case Duration:
+    case TokensIn:
+    case TokensOut:
+    case Cost: return true;
     default: return false;
     }
 }

@@ -13,8 +13,22 @@ class TraceColumns
     Q_DECLARE_TR_FUNCTIONS(Aile::Ui::TraceColumns)
 public:
     enum Column {
-        Time, Key, Tool, ModelAsked, ModelServed, Route, Sharer, Status, Attempts, Ttft, Duration,
-        TokensIn, TokensOut, Cost, Affinity, Count
+        Time,
+        Key,
+        Tool,
+        ModelAsked,
+        ModelServed,
+        Route,
+        Sharer,
+        Status,
+        Attempts,
+        Ttft,
+        Duration,
+        TokensIn,
+        TokensOut,
+        Cost,
+        Affinity,
+        Count
     };
 
     static QString title(int column);

@@ -29,7 +29,8 @@ QByteArray csvField(QString value, bool numeric)
 class Writer
 {
 public:
-    Writer(ExportFormat format, const QString &path) : m_format(format), m_file(path) {}
+    Writer(ExportFormat format, const QString &path)
+        : m_format(format), m_file(path) { }
 
     bool begin(QString *error)
     {
@@ -76,7 +77,8 @@ QByteArray TraceExport::csvHeaderLine()
     QByteArrayList cells;
     for (int c = 0; c < TraceColumns::Count; ++c)
         cells << TraceColumns::csvHeader(c).toUtf8();
-    cells << "error" << "id";
+    cells << "error"
+          << "id";
     return cells.join(',') + "\r\n";
 }
 

@@ -6,7 +6,8 @@
 
 namespace Aile::Ui {
 
-enum class ExportFormat { Json, Csv };
+enum class ExportFormat { Json,
+                          Csv };
 
 /// Writes traces to a file as JSON (an array of the engine's trace objects, attempts included)
 /// or CSV (one line per trace, the table's columns). Pages through its own read-only store

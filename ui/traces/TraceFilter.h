@@ -9,11 +9,11 @@ namespace Aile::Ui {
 /// engine, so a live row shows exactly when the store would have returned it.
 struct TraceFilter
 {
-    QString keyId;    // key id or name
-    QString model;    // asked or served, exact
-    QString sharer;   // handle or name, exact
-    int status = 0;   // 0: any
-    QString text;     // substring of model, route, sharer name, error or key name
+    QString keyId;  // key id or name
+    QString model;  // asked or served, exact
+    QString sharer; // handle or name, exact
+    int status = 0; // 0: any
+    QString text;   // substring of model, route, sharer name, error or key name
 
     bool isEmpty() const;
     bool matches(const Store::TraceRecord &trace) const;

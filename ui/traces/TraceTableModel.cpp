@@ -22,7 +22,8 @@ bool failed(const Store::TraceRecord &t)
 
 } // namespace
 
-TraceTableModel::TraceTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+TraceTableModel::TraceTableModel(QObject *parent)
+    : QAbstractTableModel(parent) { }
 
 void TraceTableModel::setReader(Store::StoreReader *reader)
 {
@@ -69,8 +70,7 @@ void TraceTableModel::reload()
             m_reading = false;
             m_exhausted = answer.first.size() < PageSize;
             showPage(std::move(answer.first), answer.second);
-            Q_EMIT pageLoaded();
-        });
+            Q_EMIT pageLoaded(); });
 }
 
 void TraceTableModel::showPage(QList<Store::TraceRecord> rows, int total)
@@ -101,7 +101,7 @@ bool TraceTableModel::insertSorted(const Store::TraceRecord &t, bool notify)
                                      [](const Store::TraceRecord &row, qint64 started) { return row.startedMs > started; });
     const int row = int(at - m_rows.begin());
     if (row == m_rows.size() && !m_exhausted)
-        return false;   // past the window: paging brings it
+        return false; // past the window: paging brings it
     if (notify)
         beginInsertRows({}, row, row);
     m_rows.insert(row, t);
@@ -128,7 +128,7 @@ void TraceTableModel::addLive(const QList<Store::TraceRecord> &traces)
             fresh.append(t);
     if (fresh.isEmpty())
         return;
-    const int added = int(fresh.size());   // counted even past the window: the store holds it
+    const int added = int(fresh.size()); // counted even past the window: the store holds it
     // A busy proxy's batch is newer than every row held: one insertion at the top for the whole
     // batch, so the view lays out once per batch rather than once per request.
     // Newest first; of two rows of one millisecond the later one first, as insertSorted places them.
@@ -139,7 +139,7 @@ void TraceTableModel::addLive(const QList<Store::TraceRecord> &traces)
         for (const Store::TraceRecord &t : std::as_const(fresh))
             m_ids.insert(t.id);
         for (auto it = fresh.rbegin(); it != fresh.rend(); ++it)
-            m_rows.prepend(std::move(*it));   // amortised O(1) each: a QList keeps room at its front
+            m_rows.prepend(std::move(*it)); // amortised O(1) each: a QList keeps room at its front
         endInsertRows();
     } else {
         for (const Store::TraceRecord &t : std::as_const(fresh))
@@ -162,7 +162,7 @@ void TraceTableModel::trimOldest()
     m_rows.resize(first);
     endRemoveRows();
     if (m_reader || m_client)
-        m_exhausted = false;   // the store still has them
+        m_exhausted = false; // the store still has them
     else
         m_total = int(m_rows.size());
 }
@@ -251,7 +251,7 @@ void TraceTableModel::fetchMore(const QModelIndex &parent)
     // millisecond come again and are skipped by id.
     const bool empty = m_rows.isEmpty();
     const qint64 oldest = empty ? 0 : m_rows.constLast().startedMs;
-    QSet<QString> tied;   // the held rows of the oldest millisecond: the page starts with them again
+    QSet<QString> tied; // the held rows of the oldest millisecond: the page starts with them again
     for (auto it = m_rows.crbegin(); it != m_rows.crend() && it->startedMs == oldest; ++it)
         tied.insert(it->id);
     const TraceFilter filter = m_filter;
@@ -290,8 +290,7 @@ void TraceTableModel::fetchMore(const QModelIndex &parent)
                 Q_EMIT pageLoaded();
                 return;
             }
-            appendPage(std::move(answer.first), answer.second);
-        });
+            appendPage(std::move(answer.first), answer.second); });
 }
 
 void TraceTableModel::reloadThroughClient()

@@ -39,7 +39,9 @@ public:
     static constexpr int MaxHeldRows = 20000;
     /// Live rows kept aside for reloads (all there is without a store).
     static constexpr int MaxLiveRows = 5000;
-    enum Role { TraceIdRole = Qt::UserRole + 1, FailedRole, StartedRole };
+    enum Role { TraceIdRole = Qt::UserRole + 1,
+                FailedRole,
+                StartedRole };
 
     explicit TraceTableModel(QObject *parent = nullptr);
 
@@ -95,7 +97,7 @@ private:
 
     Store::StoreReader *m_reader = nullptr;
     ManagementClient *m_client = nullptr;
-    quint64 m_generation = 0;   // bumped by every reload: an answer for an older one is dropped
+    quint64 m_generation = 0; // bumped by every reload: an answer for an older one is dropped
     bool m_reading = false;
     TraceFilter m_filter;
     QList<Store::TraceRecord> m_rows;

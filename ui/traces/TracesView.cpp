@@ -212,14 +212,16 @@ void TracesView::exportTo(const QString &filePath)
     QThread *worker = QThread::create([self, dbPath, filter, format, filePath] {
         QString error;
         const int n = TraceExport::fromStore(dbPath, filter, format, filePath, &error);
-        QMetaObject::invokeMethod(qApp, [self, n, error] {
-            if (!self)
-                return;
-            self->m_exporting = false;
-            self->m_export->setEnabled(true);
-            self->updateCount();
-            Q_EMIT self->exportFinished(n, error);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            qApp, [self, n, error] {
+                if (!self)
+                    return;
+                self->m_exporting = false;
+                self->m_export->setEnabled(true);
+                self->updateCount();
+                Q_EMIT self->exportFinished(n, error);
+            },
+            Qt::QueuedConnection);
     });
     connect(worker, &QThread::finished, worker, &QObject::deleteLater);
     worker->start();

@@ -77,7 +77,7 @@ private:
     QString m_dbPath;
     QString m_pendingReveal;
     bool m_exporting = false;
-    bool m_columnsSized = false;   // by the user's saved layout, or once to the first rows
+    bool m_columnsSized = false; // by the user's saved layout, or once to the first rows
 };
 
 } // namespace Aile::Ui

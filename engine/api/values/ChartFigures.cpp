@@ -75,7 +75,7 @@ SpendTable spendPerDay(const QStringList &days, const QList<Store::LedgerEntry> 
     for (const Store::LedgerEntry &e : entries) {
         const int day = int(days.indexOf(e.day));
         if (day < 0 || e.subscription)
-            continue;   // a plan's rows spent nothing: PlanValueChart draws what they were worth
+            continue; // a plan's rows spent nothing: PlanValueChart draws what they were worth
         const QString name = nameOf(e);
         QList<double> &values = table.usd[name];
         if (values.isEmpty())
@@ -140,8 +140,7 @@ QJsonObject ChartFigures::toJson() const
     }
     QJsonArray minutes;
     for (const MinuteCount &m : perMinute)
-        minutes.append(QJsonObject{{QStringLiteral("minute"), m.minuteMs}, {QStringLiteral("requests"), m.requests},
-                                   {QStringLiteral("failures"), m.failures}});
+        minutes.append(QJsonObject{{QStringLiteral("minute"), m.minuteMs}, {QStringLiteral("requests"), m.requests}, {QStringLiteral("failures"), m.failures}});
     return {{QStringLiteral("from"), from},
             {QStringLiteral("now"), now},
             {QStringLiteral("requests"), requests},

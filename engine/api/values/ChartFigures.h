@@ -27,7 +27,7 @@ struct SharerSeries
 
 struct MinuteCount
 {
-    qint64 minuteMs = 0;   // start of the minute, ms since the epoch
+    qint64 minuteMs = 0; // start of the minute, ms since the epoch
     int requests = 0;
     int failures = 0;
 };
@@ -35,9 +35,9 @@ struct MinuteCount
 /// Spend per day (columns) for each name (rows): keys or routes. An empty name is "no route".
 struct SpendTable
 {
-    QStringList days;                    // YYYY-MM-DD, oldest first
-    QStringList names;                   // biggest spender first
-    QHash<QString, QList<double>> usd;   // name → one value per day
+    QStringList days;                  // YYYY-MM-DD, oldest first
+    QStringList names;                 // biggest spender first
+    QHash<QString, QList<double>> usd; // name → one value per day
     double total() const;
 };
 
@@ -66,12 +66,12 @@ struct ChartFigures
 {
     qint64 from = 0;
     qint64 now = 0;
-    int requests = 0;   // requests in [from, now)
+    int requests = 0; // requests in [from, now)
     int failures = 0;
     QList<SharerSeries> firstToken;
     QList<MinuteCount> perMinute;
-    SpendTable spendByKey;     // named by the key's name (its id once it is gone)
-    SpendTable spendByRoute;   // "" for requests without a route
+    SpendTable spendByKey;   // named by the key's name (its id once it is gone)
+    SpendTable spendByRoute; // "" for requests without a route
     Store::UsageSummary usage;
 
     QJsonObject toJson() const;

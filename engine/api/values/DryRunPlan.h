@@ -17,8 +17,8 @@ struct DryRunAsk
 {
     QString model;
     QString key;
-    QString endpoint;              // empty: /v1/chat/completions
-    QJsonObject body;              // empty: a one-line prompt
+    QString endpoint; // empty: /v1/chat/completions
+    QJsonObject body; // empty: a one-line prompt
     QMap<QString, QString> headers;
 
     static DryRunAsk fromJson(const QJsonObject &o);
@@ -36,7 +36,7 @@ struct DryRunSharer
     std::optional<qint64> ttfbMs;
     bool first = false;
     bool tiedWithFirst = false;
-    std::optional<double> quoteUsd;        // empty: unquotable
+    std::optional<double> quoteUsd; // empty: unquotable
     std::optional<double> inputPrice;
     std::optional<double> outputPrice;
     bool operator==(const DryRunSharer &) const = default;
@@ -57,12 +57,12 @@ struct DryRunTarget
 {
     QString target;
     QString calls;
-    QString translated;        // "messages->chat" when the request is rewritten for this target's wire
+    QString translated; // "messages->chat" when the request is rewritten for this target's wire
     QList<DryRunRemoved> removed;
-    QMap<QString, int> unavailable;        // how many, by reason (cooldown, quota_exhausted, …)
-    QList<DryRunSharer> sharers;           // at most 50
-    int more = 0;                          // the sharers past those
-    std::optional<Refusal> refusal;        // refused before any sharer is asked
+    QMap<QString, int> unavailable; // how many, by reason (cooldown, quota_exhausted, …)
+    QList<DryRunSharer> sharers;    // at most 50
+    int more = 0;                   // the sharers past those
+    std::optional<Refusal> refusal; // refused before any sharer is asked
     bool operator==(const DryRunTarget &) const = default;
 };
 
@@ -70,12 +70,12 @@ struct DryRunTarget
 struct DryRunRoute
 {
     QString name;
-    QString order;                         // in-order, cheapest, round-robin
-    QString prefer;                        // follow, speed, price
+    QString order;  // in-order, cheapest, round-robin
+    QString prefer; // follow, speed, price
     double spentTodayUsd = 0;
     std::optional<int> ttftMs;
     std::optional<double> budgetUsdPerDay;
-    std::optional<qint64> turn;            // round-robin: the target the next request starts at
+    std::optional<qint64> turn; // round-robin: the target the next request starts at
     bool operator==(const DryRunRoute &) const = default;
 };
 
@@ -96,7 +96,7 @@ struct DryRunPlan
     QList<DryRunChainLink> chain;
     int maxAttempts = 0;
     QString sessionAffinity;
-    bool sampled = false;                  // "ordering": "sampled", else fixed
+    bool sampled = false; // "ordering": "sampled", else fixed
     QList<DryRunTarget> targets;
     QString note;
     std::optional<DryRunRoute> route;
@@ -104,7 +104,7 @@ struct DryRunPlan
     QString firstTarget;
     QString firstSharer;
     QString firstName;
-    std::optional<Refusal> refusal;        // what a real request would be answered
+    std::optional<Refusal> refusal; // what a real request would be answered
 
     static DryRunPlan fromJson(const QJsonObject &o);
     QJsonObject toJson() const;

@@ -16,13 +16,13 @@ namespace Aile::Api {
 struct SharerStatus
 {
     SharerEdit config;
-    QStringList tested;            // models that passed a test on this sharer
+    QStringList tested; // models that passed a test on this sharer
     int priority = 0;
     int weight = 1;
     bool blocked = false;
-    bool credentialAvailable = false;   // its secret is in memory, or the requesting tool's login serves it
-    QString credentialError;       // why the secret could not be read, in the secret store's words
-    bool needsKey = false;         // moved to another provider or base URL: its credential is not sent there
+    bool credentialAvailable = false; // its secret is in memory, or the requesting tool's login serves it
+    QString credentialError;          // why the secret could not be read, in the secret store's words
+    bool needsKey = false;            // moved to another provider or base URL: its credential is not sent there
 
     static SharerStatus fromJson(const QJsonObject &o);
     QJsonObject toJson() const;
@@ -35,7 +35,7 @@ struct ProviderStatus
     QString id;
     QString name;
     QString baseUrl;
-    QStringList wires;             // chat, messages, responses, …: which wires it speaks, sorted
+    QStringList wires; // chat, messages, responses, …: which wires it speaks, sorted
     bool builtIn = true;
     bool selfHosted = false;
 
@@ -59,13 +59,13 @@ struct EngineStatus
     QList<ProviderStatus> providers;
     // Whether a keychain answers, asked once at start without prompting (read-only). The banner
     // reads keychainErrorKind (Secrets::SecretError::Kind), never the words of keychainError.
-    bool keychainProbed = false;   // false until the probe answers
+    bool keychainProbed = false; // false until the probe answers
     bool keychainAvailable = false;
-    QString keychainError;         // why none answers, in the secret store's words (shown, not parsed)
+    QString keychainError; // why none answers, in the secret store's words (shown, not parsed)
     int keychainErrorKind = 0;
-    QString secretsFile;           // the opted-in plain-text secrets file (mode 0600), or empty
+    QString secretsFile; // the opted-in plain-text secrets file (mode 0600), or empty
     qint64 pid = 0;
-    QString program;               // the executable's name: aile (aile serve) or aile-desktop
+    QString program; // the executable's name: aile (aile serve) or aile-desktop
     QString version;
 
     /// The sharer of a handle, or null.

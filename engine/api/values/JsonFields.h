@@ -47,7 +47,7 @@ inline QStringList strings(const QJsonValue &v)
     return out;
 }
 
-template<typename T>
+template <typename T>
 void put(QJsonObject &o, const char *key, const std::optional<T> &v)
 {
     if (v)
@@ -61,7 +61,7 @@ inline void putString(QJsonObject &o, const char *key, const QString &v)
 }
 
 /// fromJson of every object of an array.
-template<typename T>
+template <typename T>
 QList<T> listOf(const QJsonValue &v)
 {
     QList<T> out;
@@ -70,7 +70,7 @@ QList<T> listOf(const QJsonValue &v)
     return out;
 }
 
-template<typename T>
+template <typename T>
 QJsonArray arrayOf(const QList<T> &items)
 {
     QJsonArray out;

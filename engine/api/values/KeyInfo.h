@@ -45,7 +45,7 @@ struct KeyInfo
     KeyRoutingValue routing;
     QList<RouteValue> routes;
     double spentTodayUsd = 0;
-    double listValueTodayUsd = 0;   // served on subscription plans today, at list price: not money spent
+    double listValueTodayUsd = 0; // served on subscription plans today, at list price: not money spent
     QList<RouteSpend> routeSpend;
 
     static KeyInfo fromJson(const QJsonObject &o);

@@ -45,14 +45,14 @@ void read(QJsonObject &rest, const char *key, std::optional<QStringList> &field)
     QStringList list;
     for (const QJsonValue &item : v.toArray()) {
         if (!item.isString())
-            return;   // not a list of names: kept as it is
+            return; // not a list of names: kept as it is
         list << item.toString();
     }
     field = list;
     rest.remove(QLatin1String(key));
 }
 
-template<typename T>
+template <typename T>
 void write(QJsonObject &o, const char *key, const std::optional<T> &field)
 {
     if (!field)
@@ -64,7 +64,7 @@ void write(QJsonObject &o, const char *key, const std::optional<T> &field)
 }
 
 // Every named setting, once, for the reader and the writer alike.
-template<typename Value, typename Visit>
+template <typename Value, typename Visit>
 void eachSetting(Value &v, Visit &&visit)
 {
     visit("maxPricePercent", v.maxPricePercent);

@@ -15,26 +15,26 @@ namespace Aile::Api {
 /// in other. The Routing dialog edits one of these.
 struct KeyRoutingValue
 {
-    std::optional<double> maxPricePercent;      // the discount limit: % of the model's list
-    std::optional<double> maxPrice;             // the same in $ per million tokens (older keys)
-    std::optional<double> minPricePercent;      // the floor: % of list
-    std::optional<double> maxCostUsd;           // cost cap per request
+    std::optional<double> maxPricePercent; // the discount limit: % of the model's list
+    std::optional<double> maxPrice;        // the same in $ per million tokens (older keys)
+    std::optional<double> minPricePercent; // the floor: % of list
+    std::optional<double> maxCostUsd;      // cost cap per request
     std::optional<double> spendLimitUsdPerDay;
-    std::optional<QString> provider;            // a provider pin
+    std::optional<QString> provider; // a provider pin
     std::optional<QStringList> excludeProviders;
-    std::optional<QString> dataCollection;      // "deny": only sharers that do not train on requests
-    std::optional<bool> allowSelfHosted;        // unset: allowed
+    std::optional<QString> dataCollection; // "deny": only sharers that do not train on requests
+    std::optional<bool> allowSelfHosted;   // unset: allowed
     std::optional<QStringList> onlySharers;
     std::optional<QStringList> neverSharers;
-    std::optional<QString> prefer;              // "speed"; unset: price
+    std::optional<QString> prefer; // "speed"; unset: price
     std::optional<bool> demoteFailing;
     std::optional<bool> phaseLimits;
-    std::optional<bool> sticky;                 // unset: sticky
+    std::optional<bool> sticky; // unset: sticky
     std::optional<bool> verifiedOnly;
-    std::optional<QString> sharer;              // one sharer's handle (Advanced)
-    std::optional<bool> bareModelAnyProvider;   // legacy
-    std::optional<QStringList> bareModelProviders;   // legacy
-    QJsonObject other;                          // settings not named above (or of another type), kept as read
+    std::optional<QString> sharer;                 // one sharer's handle (Advanced)
+    std::optional<bool> bareModelAnyProvider;      // legacy
+    std::optional<QStringList> bareModelProviders; // legacy
+    QJsonObject other;                             // settings not named above (or of another type), kept as read
 
     static KeyRoutingValue fromJson(const QJsonObject &o);
     QJsonObject toJson() const;

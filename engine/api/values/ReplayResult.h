@@ -28,7 +28,7 @@ struct ReplayChange
     QString id;
     qint64 startedMs = 0;
     QString model;
-    QJsonObject actual;      // status, target, sharer, costUsd, code
+    QJsonObject actual; // status, target, sharer, costUsd, code
     QJsonObject projected;
     double deltaUsd = 0;
 };
@@ -37,12 +37,12 @@ struct ReplayChange
 /// days, with its routing settings and/or one route as edited and not saved yet.
 struct ReplayAsk
 {
-    QString key;                              // id or name
-    std::optional<int> days;                  // unset: the engine's default
-    std::optional<KeyRoutingValue> routing;   // replaces the key's routing settings whole
-    std::optional<RouteValue> route;          // replaces the key's route of its name, or is added
-    QString routeName;                        // a saved route to replay through instead
-    QString scope;                            // "route", "all" or empty
+    QString key;                            // id or name
+    std::optional<int> days;                // unset: the engine's default
+    std::optional<KeyRoutingValue> routing; // replaces the key's routing settings whole
+    std::optional<RouteValue> route;        // replaces the key's route of its name, or is added
+    QString routeName;                      // a saved route to replay through instead
+    QString scope;                          // "route", "all" or empty
 
     static ReplayAsk fromJson(const QJsonObject &o);
     QJsonObject toJson() const;
@@ -69,7 +69,7 @@ struct ReplayResult
     QString noSharerFirstDay;
     int changed = 0;
     QList<ReplayDayValue> perDay;
-    QMap<QString, QPair<int, int>> perTarget;   // actual, projected
+    QMap<QString, QPair<int, int>> perTarget; // actual, projected
     QMap<QString, QPair<int, int>> perSharer;
     QList<ReplayChange> topChanges;
     QStringList notes;

@@ -12,11 +12,11 @@ namespace Aile::Api {
 /// (docs/keys.md#named-routes). A field the key does not store stays empty and is left out again.
 struct RouteTargetValue
 {
-    QString model;                 // provider/model
-    QString sharer;                // a pinned sharer's handle, or empty
+    QString model;  // provider/model
+    QString sharer; // a pinned sharer's handle, or empty
     std::optional<double> maxCostUsd;
     std::optional<double> budgetUsdPerDay;
-    bool translate = false;        // may reach a provider of another chat wire (docs/translation.md)
+    bool translate = false; // may reach a provider of another chat wire (docs/translation.md)
 
     static RouteTargetValue fromJson(const QJsonObject &o);
     QJsonObject toJson() const;

@@ -24,17 +24,17 @@ struct ModelQuote
 /// credential on its way to the keychain, never read back.
 struct SharerEdit
 {
-    QString handle;                 // a new sharer's chosen handle; empty: the engine picks one (or the sharer edited has it)
+    QString handle; // a new sharer's chosen handle; empty: the engine picks one (or the sharer edited has it)
     QString name;
     QString provider;
-    QString baseUrl;                // empty: the provider's
-    QString kind;                   // "api-key", "subscription", …
+    QString baseUrl; // empty: the provider's
+    QString kind;    // "api-key", "subscription", …
     int slots = 0;
     std::optional<double> percentOfList;
     std::optional<QMap<QString, ModelQuote>> quotes;
     QStringList models;
-    QString dataCollection;         // empty: unknown
-    QString credential;             // a reference: "env:NAME", "keychain:…", or "file:" (keep the secret in the opted-in file)
+    QString dataCollection; // empty: unknown
+    QString credential;     // a reference: "env:NAME", "keychain:…", or "file:" (keep the secret in the opted-in file)
     QString secret;
 
     static SharerEdit fromJson(const QJsonObject &o);

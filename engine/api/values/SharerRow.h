@@ -13,15 +13,15 @@ namespace Aile::Api {
 /// One quota window a sharer's provider reported on its last answer (QuotaBook::toJson).
 struct QuotaWindow
 {
-    QString name;                  // "5h", "7d", "requests", …
-    QString kind;                  // "subscription" or "rate"
-    std::optional<double> used;    // fraction used, 0..1, when the provider says
+    QString name;               // "5h", "7d", "requests", …
+    QString kind;               // "subscription" or "rate"
+    std::optional<double> used; // fraction used, 0..1, when the provider says
     bool exhausted = false;
-    bool fresh = true;             // reported within the last 10 minutes
-    QString observedAt;            // ISO time of the report
-    QString resetsAt;              // ISO time, or empty
+    bool fresh = true;  // reported within the last 10 minutes
+    QString observedAt; // ISO time of the report
+    QString resetsAt;   // ISO time, or empty
     std::optional<qint64> lengthSeconds;
-    QString models;                // "*codex*": the models the window covers, or empty for all
+    QString models; // "*codex*": the models the window covers, or empty for all
 
     static QuotaWindow fromJson(const QJsonObject &o);
     QJsonObject toJson() const;
@@ -31,7 +31,7 @@ struct QuotaWindow
 /// A sharer's published health over the last 30 minutes (HealthWindow::Stats::toJson).
 struct SharerHealth
 {
-    bool published = false;        // after 100 served requests
+    bool published = false; // after 100 served requests
     qint64 served = 0;
     int attempts30m = 0;
     std::optional<double> successRate30m;
@@ -48,31 +48,31 @@ struct SharerHealth
 /// The sharer's configuration (price sheet, base URL, models) is EngineStatus's, not the row's.
 struct SharerRow
 {
-    int rank = 0;                  // 1-based in routing order; 0 on an unavailable row or by handle
+    int rank = 0; // 1-based in routing order; 0 on an unavailable row or by handle
     QString handle;
     QString name;
     QString provider;
-    QString model;                 // the upstream model (a listing for a model)
+    QString model; // the upstream model (a listing for a model)
     bool available = false;
-    QString reason;                // why not available, in the engine's words
-    QString skip;                  // its code (cooldown, filter, …)
-    std::optional<bool> tested;    // a listing for a model: was that model tested here
-    QStringList testedModels;      // a listing by handle: every model tested here
+    QString reason;             // why not available, in the engine's words
+    QString skip;               // its code (cooldown, filter, …)
+    std::optional<bool> tested; // a listing for a model: was that model tested here
+    QStringList testedModels;   // a listing by handle: every model tested here
     bool deadKey = false;
     bool tiedWithPrevious = false;
     bool degraded = false;
     bool blocked = false;
     bool needsKey = false;
-    std::optional<double> health;  // the tie-draw factor
+    std::optional<double> health; // the tie-draw factor
     std::optional<int> priority;
     std::optional<int> weight;
     std::optional<double> ttfbMs;
-    std::optional<double> inputPrice;   // $ per million tokens
+    std::optional<double> inputPrice; // $ per million tokens
     std::optional<double> outputPrice;
     std::optional<double> quoteUsd;
     QList<QuotaWindow> quota;
     std::optional<SharerHealth> stats;
-    QString credentialStore;       // keychain, file, env or none: where, never what
+    QString credentialStore; // keychain, file, env or none: where, never what
 
     static SharerRow fromJson(const QJsonObject &o);
     QJsonObject toJson() const;
@@ -82,10 +82,10 @@ struct SharerRow
 /// The whole answer of GET /sharers.
 struct SharerListing
 {
-    bool readingOrder = false;     // "order": "reading" (sorted by sort=), else the routing order
-    QMap<QString, QString> filters;   // what the engine applied, echoed (model, max-price, …)
+    bool readingOrder = false;      // "order": "reading" (sorted by sort=), else the routing order
+    QMap<QString, QString> filters; // what the engine applied, echoed (model, max-price, …)
     QList<SharerRow> rows;
-    QString footer;                // the line `aile sharers` prints under the table
+    QString footer; // the line `aile sharers` prints under the table
 
     static SharerListing fromJson(const QJsonObject &o);
     QJsonObject toJson() const;
@@ -96,7 +96,7 @@ struct SharerListing
 struct SharerCheck
 {
     bool ok = false;
-    int status = 0;                // the upstream's HTTP status, 0 when none answered
+    int status = 0; // the upstream's HTTP status, 0 when none answered
     QString message;
 
     static SharerCheck fromJson(const QJsonObject &o);

@@ -22,7 +22,7 @@ Turn chatTurn(AffinityFixture &f, const QString &session, const QString &opening
 {
     QJsonObject body{{QStringLiteral("model"), Model},
                      {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                        {QStringLiteral("content"), opening}}}}};
+                                                                         {QStringLiteral("content"), opening}}}}};
     for (auto it = more.begin(); it != more.end(); ++it)
         body.insert(it.key(), it.value());
     HeaderList h = extra;
@@ -315,7 +315,7 @@ private Q_SLOTS:
         f.upstream->enqueue(hang);
         const QByteArray body = compact(QJsonObject{{QStringLiteral("model"), Model},
                                                     {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                       {QStringLiteral("content"), QStringLiteral("hello")}}}}});
+                                                                                                        {QStringLiteral("content"), QStringLiteral("hello")}}}}});
         const HeaderList h{{"authorization", QByteArray("Bearer ") + TestKey}, {"x-aile-session", "s"}};
         QNetworkReply *holder = f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), body, h);
         QTRY_COMPARE(f.upstream->received().size(), 2);

@@ -102,7 +102,7 @@ private Q_SLOTS:
         QCOMPARE(plan.value(QLatin1String("tier")).toInt(), 5);
         QCOMPARE(plan.value(QLatin1String("rank")).toInt(), 1);
         QCOMPARE(plan.value(QLatin1String("of")).toInt(), 3);
-        QVERIFY(plan.value(QLatin1String("tieGroup")).toArray().isEmpty());   // alone in its tier
+        QVERIFY(plan.value(QLatin1String("tieGroup")).toArray().isEmpty()); // alone in its tier
         QCOMPARE(plan.value(QLatin1String("drawn")).toBool(), false);
 
         // Two in the same tier and price: a tie group, ordered by a draw.
@@ -118,7 +118,7 @@ private Q_SLOTS:
 
     void refusesWhatItCannotDo_data()
     {
-        QTest::addColumn<QString>("trace");     // "last": the chat's trace
+        QTest::addColumn<QString>("trace"); // "last": the chat's trace
         QTest::addColumn<QJsonObject>("body");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("message");
@@ -144,7 +144,7 @@ private Q_SLOTS:
         const Reply r = act(id, body);
         QCOMPARE(r.status, status);
         QVERIFY2(errorMessage(r).contains(message), qPrintable(errorMessage(r)));
-        QCOMPARE(f.lastTrace().value(QLatin1String("client")).toString() == QLatin1String("aile-action"), false);   // nothing recorded
+        QCOMPARE(f.lastTrace().value(QLatin1String("client")).toString() == QLatin1String("aile-action"), false); // nothing recorded
     }
 };
 

@@ -75,9 +75,9 @@ QByteArray dechunk(const QByteArray &response)
 
 struct StreamEvents
 {
-    QStringList traceIds;   // in the order they arrived
-    QList<int> skipped;     // each "skipped" event's count
-    int skippedAt = -1;     // how many traces had arrived when the (first) skipped event came
+    QStringList traceIds; // in the order they arrived
+    QList<int> skipped;   // each "skipped" event's count
+    int skippedAt = -1;   // how many traces had arrived when the (first) skipped event came
 };
 
 StreamEvents parse(const QByteArray &body)

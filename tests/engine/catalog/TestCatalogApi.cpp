@@ -9,7 +9,10 @@ using namespace Aile::Test;
 
 namespace {
 const QString Half = QStringLiteral("L00000000000000a1");
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; }
+QJsonObject percent(int p)
+{
+    return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}};
+}
 QByteArray dataFile(const char *name)
 {
     QFile f(QStringLiteral(AILE_CATALOG_TEST_DATA "/") + QLatin1String(name));
@@ -39,8 +42,8 @@ private:
     {
         QProcess cli;
         cli.start(QStringLiteral(AILE_BIN), QStringList{QStringLiteral("catalog")} + args
-                                               + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"),
-                                                             adminTokenFile()});
+                                                + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"),
+                                                              adminTokenFile()});
         if (!cli.waitForStarted())
             return -1;
         // The engine answers on this thread: run the event loop while the CLI waits for it.
@@ -86,8 +89,7 @@ private Q_SLOTS:
         QVERIFY(f.engine->restart());
         QCOMPARE(row(QStringLiteral("openai/gpt-5.2")).value(QLatin1String("inputPrice")).toDouble(), 2.0);
         // And the export carries it, so it moves to another machine with the configuration.
-        const QJsonArray exported = admin(QStringLiteral("GET"), QStringLiteral("/admin/config")).json()
-                                        .value(QLatin1String("catalog")).toObject().value(QLatin1String("models")).toArray();
+        const QJsonArray exported = admin(QStringLiteral("GET"), QStringLiteral("/admin/config")).json().value(QLatin1String("catalog")).toObject().value(QLatin1String("models")).toArray();
         QCOMPARE(exported.size(), 1);
         QCOMPARE(exported.first().toObject().value(QLatin1String("input")).toDouble(), 4.0);
 

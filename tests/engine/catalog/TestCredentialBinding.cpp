@@ -13,7 +13,10 @@ using namespace Aile::Test;
 namespace {
 const QString Moved = QStringLiteral("L00000000000000c1");
 const QString Stays = QStringLiteral("L00000000000000c2");
-QByteArray json(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+QByteArray json(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
 } // namespace
 
 class TestCredentialBinding : public QObject
@@ -21,7 +24,7 @@ class TestCredentialBinding : public QObject
     Q_OBJECT
 private:
     RoutingFixture f;
-    std::unique_ptr<FakeUpstream> elsewhere;   // the host a sharer is moved to
+    std::unique_ptr<FakeUpstream> elsewhere; // the host a sharer is moved to
 
     Reply admin(const QString &method, const QString &path, const QByteArray &body = {})
     {
@@ -119,7 +122,7 @@ private Q_SLOTS:
     {
         QJsonObject moved = sharer(Moved, QStringLiteral("openai"), elsewhere->baseUrl(), {QStringLiteral("gpt-5.2")});
         const QByteArray config = json({{QStringLiteral("sharers"), QJsonArray{moved}}});
-        for (int round = 0; round < 2; ++round) {   // importing it again restores nothing
+        for (int round = 0; round < 2; ++round) { // importing it again restores nothing
             const Reply r = admin(QStringLiteral("POST"), QStringLiteral("/admin/config"), config);
             QCOMPARE(r.status, 200);
             QVERIFY(chatToMoved().status != 200);
@@ -137,8 +140,7 @@ private Q_SLOTS:
         QTest::newRow("edit to http://") << QStringLiteral("PUT") << QJsonObject{{QStringLiteral("baseUrl"), plain}} << 400;
         QTest::newRow("new sharer on http://")
             << QStringLiteral("POST")
-            << QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000c3")}, {QStringLiteral("provider"), QStringLiteral("openai")},
-                           {QStringLiteral("baseUrl"), QStringLiteral("http://llm.example.com/v1")}, {QStringLiteral("credential"), QStringLiteral("env:AILE_T_C3")}}
+            << QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000c3")}, {QStringLiteral("provider"), QStringLiteral("openai")}, {QStringLiteral("baseUrl"), QStringLiteral("http://llm.example.com/v1")}, {QStringLiteral("credential"), QStringLiteral("env:AILE_T_C3")}}
             << 400;
         QTest::newRow("https is fine") << QStringLiteral("PUT") << QJsonObject{{QStringLiteral("baseUrl"), QStringLiteral("https://192.0.2.7/v1")}} << 200;
         QTest::newRow("loopback http is fine") << QStringLiteral("PUT") << QJsonObject{{QStringLiteral("baseUrl"), QStringLiteral("http://localhost:9/v1")}} << 200;
@@ -185,9 +187,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, credential);
         QFETCH(QString, says);
-        const QJsonObject body{{QStringLiteral("handle"), QStringLiteral("L00000000000000c4")}, {QStringLiteral("provider"), QStringLiteral("openai")},
-                               {QStringLiteral("baseUrl"), elsewhere->baseUrl()}, {QStringLiteral("credential"), credential},
-                               {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.2")}}};
+        const QJsonObject body{{QStringLiteral("handle"), QStringLiteral("L00000000000000c4")}, {QStringLiteral("provider"), QStringLiteral("openai")}, {QStringLiteral("baseUrl"), elsewhere->baseUrl()}, {QStringLiteral("credential"), credential}, {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.2")}}};
         const Reply r = admin(QStringLiteral("POST"), QStringLiteral("/sharers"), json(body));
         QCOMPARE(r.status, 400);
         QVERIFY2(errorMessage(r).contains(says), qPrintable(errorMessage(r)));

@@ -13,7 +13,10 @@ using namespace Aile::Test;
 namespace {
 const QString Cheap = QStringLiteral("L00000000000000a1");
 const QString Dear = QStringLiteral("L00000000000000a2");
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; }
+QJsonObject percent(int p)
+{
+    return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}};
+}
 } // namespace
 
 class TestSharersApi : public QObject
@@ -85,8 +88,8 @@ private Q_SLOTS:
     {
         QProcess cli;
         cli.start(QStringLiteral(AILE_BIN), {QStringLiteral("sharers"), QStringLiteral("--model"), QStringLiteral("openai/gpt-5.2"),
-                                            QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile(),
-                                            QStringLiteral("--json")});
+                                             QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile(),
+                                             QStringLiteral("--json")});
         QTRY_VERIFY_WITH_TIMEOUT(cli.state() == QProcess::NotRunning, 20000);
         QCOMPARE(cli.exitCode(), 0);
         const QJsonObject fromCli = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
@@ -94,7 +97,7 @@ private Q_SLOTS:
         QCOMPARE(fromCli.value(QLatin1String("data")), fromApi.json().value(QLatin1String("data")));
         QProcess table;
         table.start(QStringLiteral(AILE_BIN), {QStringLiteral("sharers"), QStringLiteral("--model"), QStringLiteral("openai/gpt-5.2"),
-                                              QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
+                                               QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
         QTRY_VERIFY_WITH_TIMEOUT(table.state() == QProcess::NotRunning, 20000);
         const QString text = QString::fromUtf8(table.readAllStandardOutput());
         QVERIFY2(text.indexOf(Cheap) < text.indexOf(Dear), qPrintable(text));
@@ -173,9 +176,9 @@ private Q_SLOTS:
         const Reply exported = admin(QStringLiteral("GET"), QStringLiteral("/admin/config"));
         QCOMPARE(exported.status, 200);
         QCOMPARE(exported.json().value(QLatin1String("sharers")).toArray().size(), 2);
-        QVERIFY(!exported.body.contains(TestKey));                                         // the key itself
+        QVERIFY(!exported.body.contains(TestKey));                                          // the key itself
         QVERIFY(!exported.body.contains(Keys::hashKey(QLatin1String(TestKey)).toLatin1())); // nor its hash
-        QVERIFY(!exported.body.contains(AdminToken));                                      // nor the admin token
+        QVERIFY(!exported.body.contains(AdminToken));                                       // nor the admin token
         for (const QJsonValue &v : exported.json().value(QLatin1String("sharers")).toArray())
             QVERIFY(v.toObject().value(QLatin1String("credential")).toString().startsWith(QLatin1String("env:"))); // references only
         QCOMPARE(exported.json().value(QLatin1String("keys")).toArray().first().toObject().value(QLatin1String("name")).toString(),
@@ -218,7 +221,7 @@ private Q_SLOTS:
                                                            {QStringLiteral("baseUrl"), f.upstream->baseUrl()},
                                                            {QStringLiteral("credential"), QStringLiteral("file:aile-f1")},
                                                            {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.2")}}})
-                                   .toJson();
+                                     .toJson();
         QCOMPARE(admin(QStringLiteral("POST"), QStringLiteral("/sharers"), filed).status, 200);
         for (const QString &query : {QStringLiteral("model=openai/gpt-5.2"), QStringLiteral("provider=openai")}) {
             const QJsonArray rows = admin(QStringLiteral("GET"), QStringLiteral("/sharers?") + query).json().value(QLatin1String("data")).toArray();
@@ -227,7 +230,7 @@ private Q_SLOTS:
                 const QJsonObject row = v.toObject();
                 const bool isFiled = row.value(QLatin1String("handle")).toString() == QLatin1String("L00000000000000f1");
                 QCOMPARE(row.value(QLatin1String("credentialStore")).toString(), isFiled ? QStringLiteral("file") : QStringLiteral("env"));
-                QVERIFY(!row.contains(QLatin1String("credential")));   // never the reference's name in a listing
+                QVERIFY(!row.contains(QLatin1String("credential"))); // never the reference's name in a listing
             }
         }
         QCOMPARE(Api::credentialStoreOf(QStringLiteral("keychain:aile-sharer-x")), QStringLiteral("keychain"));
@@ -248,9 +251,9 @@ private Q_SLOTS:
             QVERIFY2(s.keychainAvailable, qPrintable(s.keychainError));
             QVERIFY(s.keychainError.isEmpty());
         } else if (!s.keychainAvailable) {
-            QVERIFY(!s.keychainError.isEmpty());   // why, in plain words
+            QVERIFY(!s.keychainError.isEmpty()); // why, in plain words
         }
-        QVERIFY(s.secretsFile.isEmpty());   // not opted in
+        QVERIFY(s.secretsFile.isEmpty()); // not opted in
         QStringList ids;
         for (const Api::ProviderStatus &p : s.providers)
             ids << p.id;

@@ -97,9 +97,11 @@ void TestToolConfigApply::codexKeepsEveryOtherByte_data()
     QTest::addColumn<bool>("ownLogin");
     // Comments, other providers, profiles, a multi-line string holding "[model_providers.aile]",
     // an array over several lines: all kept; model replaced, model_provider added.
-    QTest::newRow("a user's config.toml") << "codex-config.toml" << "codex-config.applied.toml" << false;
+    QTest::newRow("a user's config.toml") << "codex-config.toml"
+                                          << "codex-config.applied.toml" << false;
     // Aile's old table and its sub-table replaced, CRLF line endings kept, the comment after stays.
-    QTest::newRow("an older Aile block, CRLF") << "codex-aile-present.toml" << "codex-aile-present.applied.toml" << true;
+    QTest::newRow("an older Aile block, CRLF") << "codex-aile-present.toml"
+                                               << "codex-aile-present.applied.toml" << true;
 }
 
 void TestToolConfigApply::codexKeepsEveryOtherByte()
@@ -125,12 +127,12 @@ void TestToolConfigApply::claudeSetsOnlyItsEnvKeys()
     QVERIFY(ToolConfigFile::apply(p).ok);
     QJsonObject expected = json(before);
     QJsonObject env = expected.value(QLatin1String("env")).toObject();
-    env.remove(QStringLiteral("ANTHROPIC_AUTH_TOKEN"));   // would replace Aile's key
+    env.remove(QStringLiteral("ANTHROPIC_AUTH_TOKEN")); // would replace Aile's key
     env.insert(QStringLiteral("ANTHROPIC_BASE_URL"), Base);
     env.insert(QStringLiteral("ANTHROPIC_API_KEY"), Key);
     env.insert(QStringLiteral("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"), QStringLiteral("1"));
     expected.insert(QStringLiteral("env"), env);
-    QCOMPARE(json(readFile(path)), expected);   // permissions, hooks, model, other env: all there
+    QCOMPARE(json(readFile(path)), expected); // permissions, hooks, model, other env: all there
 
     // Another provider's model is named in full.
     const ToolConfigFile::Preview other = ToolConfigFile::preview(setup(Tool::ClaudeCode, QStringLiteral("openai/gpt-5.2")), path);
@@ -144,7 +146,7 @@ void TestToolConfigApply::claudeOwnLoginTakesTheKeyOutOfTheWay()
     QVERIFY(ToolConfigFile::apply(ToolConfigFile::preview(setup(Tool::ClaudeCode, QStringLiteral("claude/claude-sonnet-5")), path)).ok);
     QVERIFY(ToolConfigFile::apply(ToolConfigFile::preview(setup(Tool::ClaudeCode, QStringLiteral("claude/claude-sonnet-5"), true), path)).ok);
     const QJsonObject env = json(readFile(path)).value(QLatin1String("env")).toObject();
-    QVERIFY(!env.contains(QLatin1String("ANTHROPIC_API_KEY")));   // it would replace the login
+    QVERIFY(!env.contains(QLatin1String("ANTHROPIC_API_KEY"))); // it would replace the login
     QCOMPARE(env.value(QLatin1String("ANTHROPIC_CUSTOM_HEADERS")).toString(), QStringLiteral("x-aile-key: ") + Key);
     QCOMPARE(env.value(QLatin1String("MY_TEAM")).toString(), QStringLiteral("platform"));
 }
@@ -170,10 +172,14 @@ void TestToolConfigApply::secondApplyWritesNothing_data()
     QTest::addColumn<int>("tool");
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("model");
-    QTest::newRow("codex") << int(Tool::Codex) << "codex-config.toml" << "codex/gpt-5.5";
-    QTest::newRow("claude-code") << int(Tool::ClaudeCode) << "claude-settings.json" << "claude/claude-sonnet-5";
-    QTest::newRow("opencode") << int(Tool::OpenCode) << "opencode.json" << "openai/gpt-5.2";
-    QTest::newRow("codex, no file yet") << int(Tool::Codex) << "" << "codex/gpt-5.5";
+    QTest::newRow("codex") << int(Tool::Codex) << "codex-config.toml"
+                           << "codex/gpt-5.5";
+    QTest::newRow("claude-code") << int(Tool::ClaudeCode) << "claude-settings.json"
+                                 << "claude/claude-sonnet-5";
+    QTest::newRow("opencode") << int(Tool::OpenCode) << "opencode.json"
+                              << "openai/gpt-5.2";
+    QTest::newRow("codex, no file yet") << int(Tool::Codex) << ""
+                                        << "codex/gpt-5.5";
 }
 
 void TestToolConfigApply::secondApplyWritesNothing()
@@ -200,10 +206,14 @@ void TestToolConfigApply::undoRestoresTheExactBytes_data()
     QTest::addColumn<int>("tool");
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("model");
-    QTest::newRow("codex") << int(Tool::Codex) << "codex-config.toml" << "codex/gpt-5.5";
-    QTest::newRow("codex, CRLF") << int(Tool::Codex) << "codex-aile-present.toml" << "codex/gpt-5.5";
-    QTest::newRow("claude-code (re-indented by apply)") << int(Tool::ClaudeCode) << "claude-settings.json" << "claude/claude-sonnet-5";
-    QTest::newRow("opencode") << int(Tool::OpenCode) << "opencode.json" << "openai/gpt-5.2";
+    QTest::newRow("codex") << int(Tool::Codex) << "codex-config.toml"
+                           << "codex/gpt-5.5";
+    QTest::newRow("codex, CRLF") << int(Tool::Codex) << "codex-aile-present.toml"
+                                 << "codex/gpt-5.5";
+    QTest::newRow("claude-code (re-indented by apply)") << int(Tool::ClaudeCode) << "claude-settings.json"
+                                                        << "claude/claude-sonnet-5";
+    QTest::newRow("opencode") << int(Tool::OpenCode) << "opencode.json"
+                              << "openai/gpt-5.2";
 }
 
 void TestToolConfigApply::undoRestoresTheExactBytes()
@@ -219,7 +229,7 @@ void TestToolConfigApply::undoRestoresTheExactBytes()
     QVERIFY(ToolConfigFile::canUndo(path));
     const ToolConfigFile::Preview back = ToolConfigFile::undoPreview(path);
     QVERIFY2(back.error.isEmpty(), qPrintable(back.error));
-    QVERIFY(!back.diff.contains(Key));   // the diff masks the key it takes out
+    QVERIFY(!back.diff.contains(Key)); // the diff masks the key it takes out
     const ToolConfigFile::Result r = ToolConfigFile::undo(path);
     QVERIFY2(r.ok, qPrintable(r.message));
     QCOMPARE(readFile(path), before);
@@ -254,7 +264,7 @@ void TestToolConfigApply::undoRefusesWhenTheFileChanged()
     QVERIFY(!r.ok);
     QVERIFY2(r.message.contains(QLatin1String("changed since Aile applied")), qPrintable(r.message));
     QVERIFY2(r.message.contains(ToolConfigFile::backupPath(path)), qPrintable(r.message));
-    QCOMPARE(readFile(path), edited);   // the user's change is not lost
+    QCOMPARE(readFile(path), edited); // the user's change is not lost
     QCOMPARE(readFile(ToolConfigFile::backupPath(path)), sample(QStringLiteral("codex-config.toml")));
 }
 
@@ -302,11 +312,11 @@ void TestToolConfigApply::previewMasksTheKey()
 {
     const QString path = tempFile(QStringLiteral("masked.toml"), sample(QStringLiteral("codex-config.toml")));
     const ToolConfigFile::Preview p = ToolConfigFile::preview(setup(Tool::Codex, QStringLiteral("codex/gpt-5.5")), path);
-    QVERIFY(p.after.contains(Key.toUtf8()));   // the file gets the key ...
-    QVERIFY(!p.diff.contains(Key));            // ... the preview shows only its start
+    QVERIFY(p.after.contains(Key.toUtf8())); // the file gets the key ...
+    QVERIFY(!p.diff.contains(Key));          // ... the preview shows only its start
     QVERIFY(p.diff.contains(QStringLiteral("+experimental_bearer_token = \"sk-aile-0011…\"")));
     QVERIFY(p.diff.contains(QStringLiteral("-model = \"o3\"   # the model I use most\n+model = \"gpt-5.5\"\n")));
-    QVERIFY(!p.diff.contains(QStringLiteral("profiles.fast")));   // far from any change
+    QVERIFY(!p.diff.contains(QStringLiteral("profiles.fast"))); // far from any change
 }
 
 void TestToolConfigApply::pathsFollowTheToolsVariables()

@@ -62,17 +62,20 @@ private Q_SLOTS:
     void aBodyTheProxyChangesIsRewritten_data()
     {
         QTest::addColumn<QByteArray>("sent");
-        QTest::addColumn<QString>("absent");     // a member the upstream must not see
-        QTest::addColumn<QString>("present");    // a member it must see
+        QTest::addColumn<QString>("absent");  // a member the upstream must not see
+        QTest::addColumn<QString>("present"); // a member it must see
         QTest::newRow("a models chain") << QByteArray("{\"models\":[\"openai/gpt-5.2\"],\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
-                                        << "models" << "model";
+                                        << "models"
+                                        << "model";
         QTest::newRow("provider preferences") << QByteArray("{\"model\":\"openai/gpt-5.2\",\"provider\":{\"sort\":\"price\"},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
-                                              << "provider" << "model";
+                                              << "provider"
+                                              << "model";
         QTest::newRow("usage chunk asked for the client")
             << QByteArray("{\"model\":\"openai/gpt-5.2\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}") << "models"
             << "stream_options";
         QTest::newRow("a duplicate member") << QByteArray("{\"model\":\"openai/gpt-5.2\",\"max_tokens\":16,\"max_tokens\":16,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
-                                            << "models" << "max_tokens";
+                                            << "models"
+                                            << "max_tokens";
     }
 
     void aBodyTheProxyChangesIsRewritten()
@@ -97,7 +100,7 @@ private Q_SLOTS:
     void splicesOnlyATopLevelModel_data()
     {
         QTest::addColumn<QByteArray>("client");
-        QTest::addColumn<QByteArray>("expected");   // empty: re-serialised instead
+        QTest::addColumn<QByteArray>("expected"); // empty: re-serialised instead
         QTest::newRow("plain") << QByteArray("{\"model\":\"a/b\",\"x\":1}") << QByteArray("{\"model\":\"b\",\"x\":1}");
         QTest::newRow("model last, spaces") << QByteArray("{\"x\" : [1, {\"model\":\"n\"}] ,\t\"model\" : \"a/b\"\r\n}")
                                             << QByteArray("{\"x\" : [1, {\"model\":\"n\"}] ,\t\"model\" : \"b\"\r\n}");

@@ -158,7 +158,7 @@ private Q_SLOTS:
         QVERIFY2(answer.startsWith("HTTP/1.1 503 "), answer.left(200).constData());
         QVERIFY(answer.contains("connection: close"));
         const QJsonObject error = QJsonDocument::fromJson(answer.mid(answer.indexOf("\r\n\r\n") + 4)).object();
-        QCOMPARE(error.value("type").toString(), QStringLiteral("error"));   // the Messages wire's shape
+        QCOMPARE(error.value("type").toString(), QStringLiteral("error")); // the Messages wire's shape
         QVERIFY(error.value("error").toObject().value("message").toString().contains(QLatin1String("out of memory")));
 
         const Reply health = send(QStringLiteral("GET"), engine.baseUrl() + QStringLiteral("/health"));
@@ -188,14 +188,21 @@ private Q_SLOTS:
                          {{"authorization", QByteArray("Bearer ") + TestKey}, {"content-type", "application/json"}});
             QVERIFY2(g_failures > 0, "no allocation of 4 MiB or more was asked for: the test proves nothing");
         }
-        QVERIFY2(reply.status == 503, reply.body.constData());   // every sharer failed: the engine's 503
-        const QJsonObject error = reply.json().value("error").toObject();   // the Chat wire's shape
+        QVERIFY2(reply.status == 503, reply.body.constData());            // every sharer failed: the engine's 503
+        const QJsonObject error = reply.json().value("error").toObject(); // the Chat wire's shape
         QVERIFY2(error.value("message").toString().contains(QLatin1String("out of memory")), reply.body.constData());
 
         const QJsonArray attempts = QJsonDocument::fromJson(
-            send(QStringLiteral("GET"), engine.baseUrl() + QStringLiteral("/keys/usage/requests?limit=1"), {},
-                 {{"authorization", QByteArray("Bearer ") + AdminToken}}).body)
-            .object().value("data").toArray().first().toObject().value("attemptRows").toArray();
+                                        send(QStringLiteral("GET"), engine.baseUrl() + QStringLiteral("/keys/usage/requests?limit=1"), {},
+                                             {{"authorization", QByteArray("Bearer ") + AdminToken}})
+                                            .body)
+                                        .object()
+                                        .value("data")
+                                        .toArray()
+                                        .first()
+                                        .toObject()
+                                        .value("attemptRows")
+                                        .toArray();
         QCOMPARE(attempts.size(), 1);
         // The machine's memory, not the sharer's doing: nobody is benched (docs/hardening.md).
         QCOMPARE(attempts.first().toObject().value("outcome").toString(), QStringLiteral("out_of_memory"));

@@ -55,7 +55,8 @@ private:
         return QTest::qWaitFor([&] {
             const QList<Http::HttpConnection *> all = server()->findChildren<Http::HttpConnection *>();
             return std::any_of(all.cbegin(), all.cend(), [&](const Http::HttpConnection *c) { return c->lastProgressMs() == now; });
-        }, 5000);
+        },
+                               5000);
     }
     QByteArray health() const { return "GET /health HTTP/1.1\r\nHost: " + host() + "\r\n\r\n"; }
     static QByteArray readAnswer(QTcpSocket *s, const QByteArray &endsWith)

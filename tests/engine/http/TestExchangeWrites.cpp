@@ -69,7 +69,8 @@ private:
         QTest::qWaitFor([&] {
             got += m_client->readAll();
             return got.contains(needle);
-        }, 5000);
+        },
+                        5000);
         return got;
     }
 

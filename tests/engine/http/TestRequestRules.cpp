@@ -42,9 +42,13 @@ private:
         QTest::newRow("tab before the colon") << QByteArray("X-Custom\t: 1") << 400 << QByteArray("");
         QTest::newRow("separator in a name") << QByteArray("X-C@stom: 1") << 400 << QByteArray("");
         QTest::newRow("NUL in a value") << QByteArray("X-Custom: a\0b", 13) << 400 << QByteArray("");
-        QTest::newRow("bell in a value") << QByteArray("X-Custom: a\x07" "b") << 400 << QByteArray("");
+        QTest::newRow("bell in a value") << QByteArray("X-Custom: a\x07"
+                                                       "b")
+                                         << 400 << QByteArray("");
         QTest::newRow("escape in a value") << QByteArray("X-Custom: a\x1b[31mb") << 400 << QByteArray("");
-        QTest::newRow("DEL in a value") << QByteArray("X-Custom: a\x7f" "b") << 400 << QByteArray("");
+        QTest::newRow("DEL in a value") << QByteArray("X-Custom: a\x7f"
+                                                      "b")
+                                        << 400 << QByteArray("");
         QTest::newRow("tab in a value is fine") << QByteArray("X-Custom: a\tb") << 200 << QByteArray();
         QTest::newRow("UTF-8 in a value is fine") << QByteArray("X-Custom: caf\xc3\xa9") << 200 << QByteArray();
         QTest::newRow("every tchar in a name is fine") << QByteArray("X-!#$%&'*+.^_`|~9: 1") << 200 << QByteArray();
@@ -129,15 +133,15 @@ private Q_SLOTS:
                                       << QByteArray(R"({"model":"openai/gpt-5.2\u0000","messages":[]})")
                                       << QByteArray("openai") << QByteArray("\\\"model\\\"");
         QTest::newRow("carriage return in a fallback") << QByteArray("/v1/chat/completions") << QByteArray()
-                                                      << QByteArray(R"({"models":["openai/gpt-5.2","my-route\r"],"messages":[]})")
-                                                      << QByteArray("openai") << QByteArray("\\\"models\\\"");
+                                                       << QByteArray(R"({"models":["openai/gpt-5.2","my-route\r"],"messages":[]})")
+                                                       << QByteArray("openai") << QByteArray("\\\"models\\\"");
         QTest::newRow("C1 control in model") << QByteArray("/v1/responses") << QByteArray()
                                              << QByteArray(R"({"model":"openai/gpt\u0085","input":"hi"})")
                                              << QByteArray("openai") << QByteArray("\\\"model\\\"");
         QTest::newRow("line separator in x-aile-sharer") << QByteArray("/v1/chat/completions")
-                                                        << QByteArray("x-aile-sharer: openai-main\xe2\x80\xa8X\r\n")
-                                                        << QByteArray(R"({"model":"openai/gpt-5.2","messages":[]})")
-                                                        << QByteArray("openai") << QByteArray("x-aile-sharer");
+                                                         << QByteArray("x-aile-sharer: openai-main\xe2\x80\xa8X\r\n")
+                                                         << QByteArray(R"({"model":"openai/gpt-5.2","messages":[]})")
+                                                         << QByteArray("openai") << QByteArray("x-aile-sharer");
     }
     void namesWithControlCharactersGet400()
     {

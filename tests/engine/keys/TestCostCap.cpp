@@ -8,10 +8,10 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // 40% of list
-const QString B = QStringLiteral("L00000000000000a2");   // 60%
-const QString C = QStringLiteral("L00000000000000a3");   // 90%
-const QString E = QStringLiteral("L00000000000000e1");   // embeddings at a high quote of its own
+const QString A = QStringLiteral("L00000000000000a1"); // 40% of list
+const QString B = QStringLiteral("L00000000000000a2"); // 60%
+const QString C = QStringLiteral("L00000000000000a3"); // 90%
+const QString E = QStringLiteral("L00000000000000e1"); // embeddings at a high quote of its own
 const QString Gpt = QStringLiteral("openai/gpt-5.2");
 } // namespace
 
@@ -31,7 +31,7 @@ private Q_SLOTS:
     {
         const QStringList gpt{QStringLiteral("gpt-5.2")};
         QJsonObject embedQuote{{QStringLiteral("price"), QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("text-embedding-3-small"),
-                                   QJsonObject{{QStringLiteral("input"), 1000}, {QStringLiteral("output"), 0}}}}}}}};
+                                                                                                             QJsonObject{{QStringLiteral("input"), 1000}, {QStringLiteral("output"), 0}}}}}}}};
         QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("openai"), {}, gpt, atPercent(40)),
                                    sharer(B, QStringLiteral("openai"), {}, gpt, atPercent(60)),
                                    sharer(C, QStringLiteral("openai"), {}, gpt, atPercent(90)),
@@ -143,7 +143,7 @@ private Q_SLOTS:
                        bodyOf(QJsonObject{{QStringLiteral("model"), QStringLiteral("codex/gpt-5.5")}, {QStringLiteral("input"), QStringLiteral("hi")}}), cap),
                 "provider codex sends no output cap upstream");
         refused(chat(cap, userChat(Gpt, {{QStringLiteral("thinking"), QJsonObject{{QStringLiteral("type"), QStringLiteral("enabled")},
-                                                                                     {QStringLiteral("budget_tokens"), 2000}}}})),
+                                                                                  {QStringLiteral("budget_tokens"), 2000}}}})),
                 "thinking budget on top of the output cap");
         refused(chat(cap, userChat(Gpt, {{QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("web_search")}}}}})),
                 "declares web_search, a server-side tool openai bills on its reported usage");

@@ -6,9 +6,9 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // cheapest, slow
-const QString B = QStringLiteral("L00000000000000a2");   // fast
-const QString C = QStringLiteral("L00000000000000a3");   // dearest, no samples
+const QString A = QStringLiteral("L00000000000000a1"); // cheapest, slow
+const QString B = QStringLiteral("L00000000000000a2"); // fast
+const QString C = QStringLiteral("L00000000000000a3"); // dearest, no samples
 const QString Gpt = QStringLiteral("openai/gpt-5.2");
 constexpr qint64 Minute = 60 * 1000;
 } // namespace
@@ -45,9 +45,9 @@ private Q_SLOTS:
 
     void speedFirstOrdersBy500msBandsThenPrice()
     {
-        samples(A, 2100, 3);   // band 4
-        samples(B, 120, 3);    // band 0
-        samples(C, 90, 2);     // too few samples: middling (the median band, 4), after the cheaper A
+        samples(A, 2100, 3);         // band 4
+        samples(B, 120, 3);          // band 0
+        samples(C, 90, 2);           // too few samples: middling (the median band, 4), after the cheaper A
         QCOMPARE(firstDialled(), A); // price first by default
         QVERIFY(!f.lastTrace().contains(QLatin1String("orderedBy")));
         setKeyRouting(f, {{QStringLiteral("prefer"), QStringLiteral("speed")}});

@@ -7,13 +7,13 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // cheapest
+const QString A = QStringLiteral("L00000000000000a1"); // cheapest
 const QString B = QStringLiteral("L00000000000000a2");
-const QString C = QStringLiteral("L00000000000000a3");   // dearest
-const QString G = QStringLiteral("L00000000000000b1");   // gemini (policy unknown)
-const QString H = QStringLiteral("L00000000000000c1");   // claude haiku (long-context band)
+const QString C = QStringLiteral("L00000000000000a3"); // dearest
+const QString G = QStringLiteral("L00000000000000b1"); // gemini (policy unknown)
+const QString H = QStringLiteral("L00000000000000c1"); // claude haiku (long-context band)
 const QString Local = QStringLiteral("L00000000000000d1");
-const QString M = QStringLiteral("L00000000000000e1");   // openai, a model without a list price
+const QString M = QStringLiteral("L00000000000000e1"); // openai, a model without a list price
 const QString Gpt = QStringLiteral("openai/gpt-5.2");
 } // namespace
 
@@ -39,7 +39,7 @@ private Q_SLOTS:
                                    sharer(H, QStringLiteral("claude"), {}, {QStringLiteral("claude-haiku-5-5")}),
                                    sharer(Local, QStringLiteral("local"), {}, {QStringLiteral("llama3")},
                                           QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("models"),
-                                              QJsonObject{{QStringLiteral("llama3"), QJsonObject{{QStringLiteral("input"), 0.1}, {QStringLiteral("output"), 0.1}}}}}}}}),
+                                                                                             QJsonObject{{QStringLiteral("llama3"), QJsonObject{{QStringLiteral("input"), 0.1}, {QStringLiteral("output"), 0.1}}}}}}}}),
                                    sharer(M, QStringLiteral("openai"), {}, {QStringLiteral("mystery-1")})}));
     }
     void cleanup() { setKeyRouting(f, {}); }
@@ -77,9 +77,7 @@ private Q_SLOTS:
     void theCeilingIsCheckedAtTheLongContextRate()
     {
         // claude-haiku-5-5: $0.1/$0.5, past 100,000 prompt tokens $0.5/$2.5 for the whole request.
-        QJsonObject body{{QStringLiteral("model"), QStringLiteral("claude/claude-haiku-5-5")}, {QStringLiteral("max_tokens"), 10},
-                         {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                            {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+        QJsonObject body{{QStringLiteral("model"), QStringLiteral("claude/claude-haiku-5-5")}, {QStringLiteral("max_tokens"), 10}, {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral("hi")}}}}};
         QCOMPARE(f.post(QStringLiteral("/v1/messages"), bodyOf(body), {{"x-aile-max-price", "1"}}).status, 200);
         body.insert(QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
                                                                        {QStringLiteral("content"), QString(440000, QLatin1Char('a'))}}});
@@ -118,8 +116,7 @@ private Q_SLOTS:
         QCOMPARE(r.header("x-aile-sharer"), B.toLatin1());
         bool seen = false;
         for (const QJsonValue &v : f.lastAttempts())
-            seen = seen || (v.toObject().value(QLatin1String("sharer")).toString() == A
-                            && v.toObject().value(QLatin1String("reason")).toString() == QLatin1String("blocked by x-aile-exclude-sharer"));
+            seen = seen || (v.toObject().value(QLatin1String("sharer")).toString() == A && v.toObject().value(QLatin1String("reason")).toString() == QLatin1String("blocked by x-aile-exclude-sharer"));
         QVERIFY(seen);
         // Only the listed ones, cheapest of them first; old names too, in any case.
         r = chat({{"x-aile-sharer", QByteArray(C.toUpper().toLatin1() + "," + B.toLatin1())}});

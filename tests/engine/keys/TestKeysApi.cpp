@@ -10,7 +10,10 @@ using namespace Aile::Test;
 namespace {
 const QString A = QStringLiteral("L00000000000000a1");
 const QString B = QStringLiteral("L00000000000000a2");
-QByteArray json(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+QByteArray json(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
 } // namespace
 
 class TestKeysApi : public QObject
@@ -103,8 +106,7 @@ private Q_SLOTS:
                                              {QStringLiteral("routing"), QJsonObject{{QStringLiteral("neverSharers"), QJsonArray{QStringLiteral("L00000000000000A1")}}}}});
         QCOMPARE(good.status, 201);
         // Handles are stored canonical.
-        QCOMPARE(good.json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject()
-                     .value(QLatin1String("neverSharers")).toArray().first().toString(), A);
+        QCOMPARE(good.json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject().value(QLatin1String("neverSharers")).toArray().first().toString(), A);
     }
 
     void everySettingIsValidatedWithItsName_data()
@@ -140,8 +142,7 @@ private Q_SLOTS:
         const QString message = refusal(routing);
         QVERIFY2(message.contains(says), qPrintable(message));
         // Nothing was stored.
-        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + testKeyId()).json().value(QLatin1String("key")).toObject()
-                     .value(QLatin1String("routing")).toObject(), QJsonObject());
+        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + testKeyId()).json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject(), QJsonObject());
     }
 
     void theListsAreCheckedAgainstTheRoutes()

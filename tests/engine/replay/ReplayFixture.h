@@ -11,9 +11,9 @@ namespace Aile::Test {
 
 /// The replay suites' sharers: two on openai gpt-5.2 (A the cheaper), one on gpt-5.5.
 namespace ReplaySharers {
-inline const QString A = QStringLiteral("L00000000000000a1");   // openai gpt-5.2, cheapest
-inline const QString C = QStringLiteral("L00000000000000c1");   // openai gpt-5.2, dearer
-inline const QString B = QStringLiteral("L00000000000000b1");   // openai gpt-5.5
+inline const QString A = QStringLiteral("L00000000000000a1"); // openai gpt-5.2, cheapest
+inline const QString C = QStringLiteral("L00000000000000c1"); // openai gpt-5.2, dearer
+inline const QString B = QStringLiteral("L00000000000000b1"); // openai gpt-5.5
 inline QJsonArray all()
 {
     const auto percent = [](int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; };
@@ -26,19 +26,19 @@ inline QJsonArray all()
 /// One request of the recorded stream: its prompt and answer sizes, and when it is sent.
 struct RecordedAsk
 {
-    qint64 atOffsetMs = 0;   // from the first request
+    qint64 atOffsetMs = 0; // from the first request
     int inputTokens = 0;
     int outputTokens = 0;
     QString model;
-    QString session;          // x-session-id, or none
-    int index = 0;            // its place in the stream (the upstream's scripts read it)
+    QString session; // x-session-id, or none
+    int index = 0;   // its place in the stream (the upstream's scripts read it)
 };
 
 /// requests spread over days: sizes, models and sessions from a fixed generator.
 inline QList<RecordedAsk> recordedStream(int days, int perDay, const QStringList &models)
 {
     QList<RecordedAsk> out;
-    quint32 x = 12345;   // a fixed linear congruential sequence: the same stream on every run
+    quint32 x = 12345; // a fixed linear congruential sequence: the same stream on every run
     auto next = [&x](quint32 bound) {
         x = x * 1103515245u + 12345u;
         return (x >> 8) % bound;
@@ -87,13 +87,13 @@ inline bool sendStream(RoutingFixture &f, const QList<RecordedAsk> &stream, qint
         if (!a.session.isEmpty())
             headers.append({"x-session-id", a.session.toUtf8()});
         const QJsonObject extra{{QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                 {QStringLiteral("content"), QStringLiteral("n:%1:%2:%3").arg(a.inputTokens).arg(a.outputTokens).arg(a.index)}}}},
+                                                                                    {QStringLiteral("content"), QStringLiteral("n:%1:%2:%3").arg(a.inputTokens).arg(a.outputTokens).arg(a.index)}}}},
                                 {QStringLiteral("max_tokens"), 4000}};
         const Reply r = f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(a.model, false, extra), headers);
         if (r.status == 0)
             return false;
     }
-    f.lastTrace();   // the writer has it all
+    f.lastTrace(); // the writer has it all
     return true;
 }
 

@@ -90,7 +90,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         stream = recordedStream(Days, PerDay, {QStringLiteral("main"), QStringLiteral("main"), QStringLiteral("openai/gpt-5.2")});
-        startMs = (recorded.clock.nowMs() / DayMs + 1) * DayMs + 60 * 1000;   // 00:01 UTC of the next day: three whole days
+        startMs = (recorded.clock.nowMs() / DayMs + 1) * DayMs + 60 * 1000; // 00:01 UTC of the next day: three whole days
         QVERIFY(record(recorded, QJsonArray{route(QStringLiteral("main"), {QStringLiteral("openai/gpt-5.2")})}, stream, startMs));
         QVERIFY(record(edited, QJsonArray{route(QStringLiteral("main"), {QStringLiteral("openai/gpt-5.5")})}, stream, startMs));
     }
@@ -101,7 +101,7 @@ private Q_SLOTS:
         QCOMPARE(all.size(), stream.size());
         int withSession = 0;
         for (const Store::TraceRecord &t : all) {
-            QVERIFY(!t.session.isEmpty());   // recorded since schema 6: a seed, or "none"
+            QVERIFY(!t.session.isEmpty()); // recorded since schema 6: a seed, or "none"
             withSession += t.session != QLatin1String("none");
             QCOMPARE(t.maxOutputTokens, qint64(4000));
         }
@@ -162,7 +162,7 @@ private Q_SLOTS:
     {
         const double budget = 4.0;
         const QJsonObject r = replay(recorded, {{QStringLiteral("route"), route(QStringLiteral("main"), {QStringLiteral("openai/gpt-5.2")},
-                                                                                  {{QStringLiteral("budgetUsdPerDay"), budget}})}});
+                                                                                {{QStringLiteral("budgetUsdPerDay"), budget}})}});
         // What the budget leaves, day by day, from the recorded costs of the route's own requests.
         QMap<QString, int> expected;
         QMap<QString, double> spent;
@@ -197,7 +197,7 @@ private Q_SLOTS:
         // this cap lets the shorter prompts through and refuses the longer ones.
         const double cap = 0.037;
         const QJsonObject r = replay(recorded, {{QStringLiteral("route"), route(QStringLiteral("main"), {QStringLiteral("openai/gpt-5.2")}, {},
-                                                                                  {{QStringLiteral("maxCostUsd"), cap}})}});
+                                                                                {{QStringLiteral("maxCostUsd"), cap}})}});
         // A's quote (the cheaper) at the recorded prompt and the 4,000-token output cap.
         const EngineContext &ctx = recorded.engine->context();
         int expected = 0, routed = 0;

@@ -31,7 +31,10 @@ struct Run
     QString err;
 };
 
-QString usd(double v) { return QStringLiteral("$%1").arg(v, 0, 'f', 4); }
+QString usd(double v)
+{
+    return QStringLiteral("$%1").arg(v, 0, 'f', 4);
+}
 
 } // namespace
 
@@ -103,7 +106,7 @@ private Q_SLOTS:
         const QJsonObject r = api.json();
         const double actual = r.value(QLatin1String("actual")).toObject().value(QLatin1String("costUsd")).toDouble();
         const double projected = r.value(QLatin1String("projected")).toObject().value(QLatin1String("costUsd")).toDouble();
-        QVERIFY(actual > 0 && projected > actual);   // gpt-5.5 costs more
+        QVERIFY(actual > 0 && projected > actual); // gpt-5.5 costs more
 
         const Run run = aile({QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--body"), body, QStringLiteral("--days"), QStringLiteral("3")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
@@ -112,13 +115,11 @@ private Q_SLOTS:
         QVERIFY2(lines.first().startsWith(QStringLiteral("replay of key test (%1), last 3 days, through route main").arg(keyId())), qPrintable(run.out));
         QVERIFY2(run.out.contains(QStringLiteral("80 requests replayed")), qPrintable(run.out));
         // Cost actual and projected, with the change in percent.
-        const QString cost = QStringLiteral("%1%2%3 (+%4%)").arg(QStringLiteral("cost"), -12).arg(usd(actual), 12).arg(usd(projected), 12)
-                                 .arg((projected - actual) / actual * 100, 0, 'f', 1);
+        const QString cost = QStringLiteral("%1%2%3 (+%4%)").arg(QStringLiteral("cost"), -12).arg(usd(actual), 12).arg(usd(projected), 12).arg((projected - actual) / actual * 100, 0, 'f', 1);
         QVERIFY2(lines.contains(cost), qPrintable(cost + QStringLiteral("\n---\n") + run.out));
         const int servedActual = r.value(QLatin1String("actual")).toObject().value(QLatin1String("served")).toInt();
-        QCOMPARE(servedActual, 77);   // three requests found no sharer at the time
-        QVERIFY2(lines.contains(QStringLiteral("%1%2%3").arg(QStringLiteral("served"), -12).arg(77, 12)
-                                    .arg(r.value(QLatin1String("projected")).toObject().value(QLatin1String("served")).toInt(), 12)),
+        QCOMPARE(servedActual, 77); // three requests found no sharer at the time
+        QVERIFY2(lines.contains(QStringLiteral("%1%2%3").arg(QStringLiteral("served"), -12).arg(77, 12).arg(r.value(QLatin1String("projected")).toObject().value(QLatin1String("served")).toInt(), 12)),
                  qPrintable(run.out));
         // The counts per target and per sharer, as the engine counted them.
         const QJsonObject perTarget = r.value(QLatin1String("perTarget")).toObject();
@@ -127,8 +128,7 @@ private Q_SLOTS:
             const QJsonObject counts = r.value(QLatin1String(table)).toObject();
             QVERIFY(!counts.isEmpty());
             for (auto it = counts.begin(); it != counts.end(); ++it) {
-                const QString row = QStringLiteral("%1%2%3").arg(it.key(), -40).arg(it.value()[QLatin1String("actual")].toInt(), 10)
-                                        .arg(it.value()[QLatin1String("projected")].toInt(), 11);
+                const QString row = QStringLiteral("%1%2%3").arg(it.key(), -40).arg(it.value()[QLatin1String("actual")].toInt(), 10).arg(it.value()[QLatin1String("projected")].toInt(), 11);
                 QVERIFY2(lines.contains(row), qPrintable(row + QStringLiteral("\n---\n") + run.out));
             }
         }

@@ -7,12 +7,18 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // gpt-5.2, cheapest
-const QString C = QStringLiteral("L00000000000000c1");   // gpt-5.2
-const QString D = QStringLiteral("L00000000000000d1");   // gpt-5.2, dearest
-const QString B = QStringLiteral("L00000000000000b1");   // gpt-5.5
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; }
-QJsonObject models(const QStringList &list) { return QJsonObject{{QStringLiteral("models"), QJsonArray::fromStringList(list)}}; }
+const QString A = QStringLiteral("L00000000000000a1"); // gpt-5.2, cheapest
+const QString C = QStringLiteral("L00000000000000c1"); // gpt-5.2
+const QString D = QStringLiteral("L00000000000000d1"); // gpt-5.2, dearest
+const QString B = QStringLiteral("L00000000000000b1"); // gpt-5.5
+QJsonObject percent(int p)
+{
+    return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}};
+}
+QJsonObject models(const QStringList &list)
+{
+    return QJsonObject{{QStringLiteral("models"), QJsonArray::fromStringList(list)}};
+}
 } // namespace
 
 class TestChains : public QObject
@@ -123,7 +129,7 @@ private Q_SLOTS:
         QTRY_COMPARE(f.upstream->inFlight(), 1);
         f.clock.advance(30'000);
         const Reply streamed = AsyncClient::wait(reply);
-        QCOMPARE(streamed.status, 200);   // held open with keep-alives after 25 s (x-aile-edge-hold)
+        QCOMPARE(streamed.status, 200); // held open with keep-alives after 25 s (x-aile-edge-hold)
         QVERIFY(streamed.body.endsWith("data: [DONE]\n\n"));
         QCOMPARE(f.lastTrace().value(QLatin1String("sharer")).toString(), C);
         const QJsonArray rows = f.lastAttempts();
@@ -145,7 +151,7 @@ private Q_SLOTS:
         QCOMPARE(routing("GET").json().value(QLatin1String("default_model")).toString(), QStringLiteral("openai/gpt-5.5"));
         // A request that names no model takes the default.
         const QJsonObject noModel{{QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                   {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                                                                                      {QStringLiteral("content"), QStringLiteral("hi")}}}}};
         Reply r = f.post(QStringLiteral("/v1/chat/completions"), QJsonDocument(noModel).toJson());
         QCOMPARE(r.status, 200);
         QCOMPARE(r.header("x-aile-sharer"), B.toLatin1());

@@ -9,8 +9,8 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // the sharer that could serve: cooling
-const QString N = QStringLiteral("L00000000000000b1");   // configured, never drawn
+const QString A = QStringLiteral("L00000000000000a1"); // the sharer that could serve: cooling
+const QString N = QStringLiteral("L00000000000000b1"); // configured, never drawn
 const QString Model = QStringLiteral("gpt-5.2");
 } // namespace
 
@@ -23,8 +23,8 @@ private:
 private Q_SLOTS:
     void everyDrawableSharerCoolingIs429_data()
     {
-        QTest::addColumn<QJsonObject>("never");    // what N carries besides its model
-        QTest::addColumn<bool>("routePin");        // a route target pinned to A leaves N out
+        QTest::addColumn<QJsonObject>("never"); // what N carries besides its model
+        QTest::addColumn<bool>("routePin");     // a route target pinned to A leaves N out
         QTest::newRow("beside a weight 0 sharer") << QJsonObject{{QStringLiteral("weight"), 0}} << false;
         QTest::newRow("beside a blocked sharer") << QJsonObject{{QStringLiteral("blocked"), true}} << false;
         QTest::newRow("a route target pinned to the cooling one") << QJsonObject() << true;
@@ -54,8 +54,10 @@ private Q_SLOTS:
         QVERIFY(f.upstream->received().isEmpty());
         // The dry run says the same.
         const QJsonObject refusal = f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"),
-                                          {{QStringLiteral("key"), f.engine->context().keys.first().id}, {QStringLiteral("model"), model}})
-                                        .json().value(QLatin1String("refusal")).toObject();
+                                            {{QStringLiteral("key"), f.engine->context().keys.first().id}, {QStringLiteral("model"), model}})
+                                        .json()
+                                        .value(QLatin1String("refusal"))
+                                        .toObject();
         QCOMPARE(refusal.value(QLatin1String("status")).toInt(), 429);
         QCOMPARE(refusal.value(QLatin1String("retryAfterSeconds")).toInteger(), seconds);
         // Once the cooldown is over, A serves.

@@ -14,7 +14,10 @@ namespace {
 const QString Cheap = QStringLiteral("L00000000000000a1");
 const QString Dear = QStringLiteral("L00000000000000a2");
 const QString Other = QStringLiteral("L00000000000000a3");
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; }
+QJsonObject percent(int p)
+{
+    return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}};
+}
 } // namespace
 
 class TestDryRun : public QObject
@@ -39,7 +42,10 @@ private:
     {
         return send(QStringLiteral("GET"), f.engine->baseUrl() + QStringLiteral("/keys/usage/requests"), {},
                     {{"authorization", QByteArray("Bearer ") + AdminToken}})
-            .json().value(QLatin1String("data")).toArray().size();
+            .json()
+            .value(QLatin1String("data"))
+            .toArray()
+            .size();
     }
 
 private Q_SLOTS:
@@ -77,7 +83,9 @@ private Q_SLOTS:
     {
         QCOMPARE(dryRun({{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
                          {QStringLiteral("headers"), QJsonObject{{QStringLiteral("x-aile-exclude-sharer"), Other}}}})
-                     .json().value(QLatin1String("ordering")).toString(),
+                     .json()
+                     .value(QLatin1String("ordering"))
+                     .toString(),
                  QStringLiteral("fixed"));
     }
 
@@ -105,8 +113,7 @@ private Q_SLOTS:
                      .status,
                  200);
         Reply r = dryRun({{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("key"), keyId}});
-        QCOMPARE(r.json().value(QLatin1String("targets")).toArray().first().toObject().value(QLatin1String("removed")).toArray().first()
-                     .toObject().value(QLatin1String("handle")).toString(),
+        QCOMPARE(r.json().value(QLatin1String("targets")).toArray().first().toObject().value(QLatin1String("removed")).toArray().first().toObject().value(QLatin1String("handle")).toString(),
                  Cheap);
         // A cost cap no sharer fits: the same 402 a real request gets, shown as the refusal.
         r = dryRun({{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},

@@ -69,9 +69,11 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("scheme");
         QTest::addColumn<QString>("outcome");
-        QTest::newRow("connection refused") << "http" << "connect_failed";
+        QTest::newRow("connection refused") << "http"
+                                            << "connect_failed";
         // "… and a broken TLS path all move on to the next sharer."
-        QTest::newRow("broken TLS") << "https" << "tls_failed";
+        QTest::newRow("broken TLS") << "https"
+                                    << "tls_failed";
     }
 
     void failsOverOnConnectionAndTlsFailures()

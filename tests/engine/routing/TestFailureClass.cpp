@@ -18,9 +18,9 @@ Q_DECLARE_METATYPE(Aile::Health::FailureClass::Failing)
 namespace {
 constexpr int NoFailure = -1;
 constexpr qint64 NoCooldown = -1;
-constexpr qint64 DeadKey = 0;   // recordFailure returns 0: no cooldown, the key is dead until restored
+constexpr qint64 DeadKey = 0; // recordFailure returns 0: no cooldown, the key is dead until restored
 const qint64 FirstStep = HealthBook::Ladder[0];
-}
+} // namespace
 
 class TestFailureClass : public QObject
 {
@@ -28,12 +28,12 @@ class TestFailureClass : public QObject
 private Q_SLOTS:
     void classifies_data()
     {
-        QTest::addColumn<QString>("end");          // head, before, after, timeout, completed
+        QTest::addColumn<QString>("end"); // head, before, after, timeout, completed
         QTest::addColumn<int>("status");
         QTest::addColumn<QByteArray>("errorBody");
         QTest::addColumn<UpstreamError>("error");
-        QTest::addColumn<bool>("a");               // streamed / endEventExpected / phaseLimit / errorEvent
-        QTest::addColumn<bool>("b");               // headArrived / budgetCut / cutBeforeEndEvent
+        QTest::addColumn<bool>("a"); // streamed / endEventExpected / phaseLimit / errorEvent
+        QTest::addColumn<bool>("b"); // headArrived / budgetCut / cutBeforeEndEvent
         QTest::addColumn<QString>("outcome");
         QTest::addColumn<int>("failure");
         QTest::addColumn<Failing>("failing");

@@ -9,8 +9,8 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // openai: chat and responses
-const QString K = QStringLiteral("L00000000000000c1");   // claude: messages
+const QString A = QStringLiteral("L00000000000000a1"); // openai: chat and responses
+const QString K = QStringLiteral("L00000000000000c1"); // claude: messages
 
 // Every model member of a JSON value, wherever it sits.
 void modelsIn(const QJsonValue &v, QStringList *out)
@@ -61,17 +61,21 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("model");
         QTest::addColumn<bool>("stream");
-        QTest::addColumn<QString>("served");   // x-aile-model
-        QTest::addColumn<QString>("echoed");   // the answer's model
+        QTest::addColumn<QString>("served"); // x-aile-model
+        QTest::addColumn<QString>("echoed"); // the answer's model
         const QString chat = QStringLiteral("/v1/chat/completions"), responses = QStringLiteral("/v1/responses"),
                       messages = QStringLiteral("/v1/messages");
         for (const bool stream : {false, true}) {
             const char *how = stream ? "streamed" : "not streamed";
-            QTest::addRow("chat completions, %s", how) << chat << "auto/gpt-5.2" << stream << "openai/gpt-5.2" << "auto/gpt-5.2";
-            QTest::addRow("responses, %s", how) << responses << "auto/gpt-5.2" << stream << "openai/gpt-5.2" << "auto/gpt-5.2";
-            QTest::addRow("messages, %s", how) << messages << "auto/claude-sonnet-5" << stream << "claude/claude-sonnet-5" << "auto/claude-sonnet-5";
+            QTest::addRow("chat completions, %s", how) << chat << "auto/gpt-5.2" << stream << "openai/gpt-5.2"
+                                                       << "auto/gpt-5.2";
+            QTest::addRow("responses, %s", how) << responses << "auto/gpt-5.2" << stream << "openai/gpt-5.2"
+                                                << "auto/gpt-5.2";
+            QTest::addRow("messages, %s", how) << messages << "auto/claude-sonnet-5" << stream << "claude/claude-sonnet-5"
+                                               << "auto/claude-sonnet-5";
             // A named provider's answer keeps the upstream's own id.
-            QTest::addRow("a named provider, %s", how) << chat << "openai/gpt-5.2" << stream << "openai/gpt-5.2" << "gpt-5.2";
+            QTest::addRow("a named provider, %s", how) << chat << "openai/gpt-5.2" << stream << "openai/gpt-5.2"
+                                                       << "gpt-5.2";
         }
     }
 

@@ -7,17 +7,20 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // openai gpt-5.2, cheapest
-const QString C = QStringLiteral("L00000000000000c1");   // openai gpt-5.2, dearer
-const QString B = QStringLiteral("L00000000000000b1");   // openai gpt-5.5
-const QString K = QStringLiteral("L00000000000000d1");   // claude claude-sonnet-5, dear
-const QString O = QStringLiteral("L00000000000000e1");   // openrouter anthropic/claude-sonnet-5, cheap
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; }
+const QString A = QStringLiteral("L00000000000000a1"); // openai gpt-5.2, cheapest
+const QString C = QStringLiteral("L00000000000000c1"); // openai gpt-5.2, dearer
+const QString B = QStringLiteral("L00000000000000b1"); // openai gpt-5.5
+const QString K = QStringLiteral("L00000000000000d1"); // claude claude-sonnet-5, dear
+const QString O = QStringLiteral("L00000000000000e1"); // openrouter anthropic/claude-sonnet-5, cheap
+QJsonObject percent(int p)
+{
+    return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}};
+}
 QJsonObject prompt(const QJsonObject &more)
 {
     QJsonObject o{{QStringLiteral("max_tokens"), 100},
                   {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                     {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                                                                      {QStringLiteral("content"), QStringLiteral("hi")}}}}};
     for (auto it = more.begin(); it != more.end(); ++it)
         o.insert(it.key(), it.value());
     return o;
@@ -51,7 +54,7 @@ private Q_SLOTS:
     void dryRunAndRequestAgree_data()
     {
         QTest::addColumn<QString>("path");
-        QTest::addColumn<QJsonObject>("body");          // the request's body beside the one-line prompt
+        QTest::addColumn<QJsonObject>("body");           // the request's body beside the one-line prompt
         QTest::addColumn<QJsonObject>("accountRouting"); // PUT /v1/routing
         QTest::addColumn<QJsonArray>("routes");          // the key's routes
         QTest::addColumn<QStringList>("chain");          // the models the dry run shows, in order
@@ -105,7 +108,7 @@ private Q_SLOTS:
         const QJsonObject sent = prompt(body);
         for (const QString &target : served) {
             const Reply dry = f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"),
-                                    {{QStringLiteral("key"), keyId}, {QStringLiteral("endpoint"), path}, {QStringLiteral("body"), sent}});
+                                      {{QStringLiteral("key"), keyId}, {QStringLiteral("endpoint"), path}, {QStringLiteral("body"), sent}});
             QCOMPARE(dry.status, 200);
             const QJsonObject plan = dry.json();
             QVERIFY2(!plan.contains(QLatin1String("refusal")), dry.body.constData());
@@ -132,9 +135,10 @@ private Q_SLOTS:
         const QList<QPair<QByteArray, QByteArray>> session{{"x-aile-session", "s"}};
         auto dryVerdict = [&] {
             return f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"),
-                           {{QStringLiteral("key"), keyId}, {QStringLiteral("body"), body},
-                            {QStringLiteral("headers"), QJsonObject{{QStringLiteral("x-aile-session"), QStringLiteral("s")}}}})
-                .json().value(QLatin1String("sessionAffinity")).toString();
+                           {{QStringLiteral("key"), keyId}, {QStringLiteral("body"), body}, {QStringLiteral("headers"), QJsonObject{{QStringLiteral("x-aile-session"), QStringLiteral("s")}}}})
+                .json()
+                .value(QLatin1String("sessionAffinity"))
+                .toString();
         };
         QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(), session).header("x-aile-session-affinity"), QByteArray("fresh"));
         QCOMPARE(dryVerdict(), QStringLiteral("pinned"));
@@ -162,12 +166,14 @@ private Q_SLOTS:
         QCOMPARE(f.chat(QStringLiteral("openai/gpt-5.2")).header("x-aile-sharer"), A.toLatin1());
         // With fallbacks set, the listing still shows the one model it names.
         QCOMPARE(f.admin(QStringLiteral("PUT"), QStringLiteral("/v1/routing"),
-                       {{QStringLiteral("fallback_models"), QJsonArray{QStringLiteral("openai/gpt-5.5")}}})
+                         {{QStringLiteral("fallback_models"), QJsonArray{QStringLiteral("openai/gpt-5.5")}}})
                      .status,
                  200);
         const QJsonArray again = send(QStringLiteral("GET"), f.engine->baseUrl() + QStringLiteral("/sharers?model=openai/gpt-5.2"), {},
                                       {{"authorization", QByteArray("Bearer ") + AdminToken}})
-                                     .json().value(QLatin1String("data")).toArray();
+                                     .json()
+                                     .value(QLatin1String("data"))
+                                     .toArray();
         QCOMPARE(again.size(), 2);
     }
 };

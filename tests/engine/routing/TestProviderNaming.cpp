@@ -34,58 +34,105 @@ private Q_SLOTS:
         QTest::addColumn<QString>("model");
         QTest::addColumn<Headers>("headers");
         QTest::addColumn<int>("status");
-        QTest::addColumn<QString>("dialled");     // the sharer that served, when 200
+        QTest::addColumn<QString>("dialled"); // the sharer that served, when 200
         QTest::addColumn<QString>("upstreamModel");
-        QTest::addColumn<QString>("messageHas");  // for errors
+        QTest::addColumn<QString>("messageHas"); // for errors
         const QString chat = QStringLiteral("/v1/chat/completions");
         const QString messages = QStringLiteral("/v1/messages");
         // "Every request names its provider: a prefix, a bare name plus x-aile-provider, or a bare name on a provider-pinned key."
-        QTest::newRow("prefix") << chat << "openai/gpt-5.2" << Headers{} << 200 << "L00000000000000a1" << "gpt-5.2" << "";
-        QTest::newRow("bare + x-aile-provider") << chat << "gpt-5.2" << Headers{{"x-aile-provider", "openai"}} << 200 << "L00000000000000a1" << "gpt-5.2" << "";
+        QTest::newRow("prefix") << chat << "openai/gpt-5.2" << Headers{} << 200 << "L00000000000000a1"
+                                << "gpt-5.2"
+                                << "";
+        QTest::newRow("bare + x-aile-provider") << chat << "gpt-5.2" << Headers{{"x-aile-provider", "openai"}} << 200 << "L00000000000000a1"
+                                                << "gpt-5.2"
+                                                << "";
         // "A bare name alone is a 400"
-        QTest::newRow("bare alone") << chat << "gpt-5.2" << Headers{} << 400 << "" << "" << "names no provider";
+        QTest::newRow("bare alone") << chat << "gpt-5.2" << Headers{} << 400 << ""
+                                    << ""
+                                    << "names no provider";
         // "with two exceptions: a bare name from Claude Code routes to claude"
         QTest::newRow("bare from Claude Code") << messages << "claude-sonnet-5"
                                                << Headers{{"user-agent", "claude-cli/2.1.332 (external, sdk-cli)"}, {"x-app", "cli"}}
-                                               << 200 << "L00000000000000c1" << "claude-sonnet-5" << "";
+                                               << 200 << "L00000000000000c1"
+                                               << "claude-sonnet-5"
+                                               << "";
         // "and one from the Codex CLI routes to codex"
-        QTest::newRow("bare from Codex CLI") << "/v1/responses" << "gpt-5.5"
+        QTest::newRow("bare from Codex CLI") << "/v1/responses"
+                                             << "gpt-5.5"
                                              << Headers{{"originator", "codex_exec"}, {"user-agent", "codex_exec/0.171.0 (Debian 12; x86_64)"}}
-                                             << 200 << "L00000000000000d1" << "gpt-5.5" << "";
+                                             << 200 << "L00000000000000d1"
+                                             << "gpt-5.5"
+                                             << "";
         // "unknown prefix → 400, pointing you to GET /v1/models"
-        QTest::newRow("unknown prefix") << chat << "nosuch/gpt-5.2" << Headers{} << 400 << "" << "" << "GET /v1/models";
+        QTest::newRow("unknown prefix") << chat << "nosuch/gpt-5.2" << Headers{} << 400 << ""
+                                        << ""
+                                        << "GET /v1/models";
         // "a provider that cannot speak the endpoint you posted to → 404, naming the provider and the path"
-        QTest::newRow("provider cannot speak endpoint") << chat << "claude/claude-sonnet-5" << Headers{} << 404 << "" << ""
+        QTest::newRow("provider cannot speak endpoint") << chat << "claude/claude-sonnet-5" << Headers{} << 404 << ""
+                                                        << ""
                                                         << "provider claude does not serve /v1/chat/completions";
-        QTest::newRow("codex on messages") << messages << "codex/gpt-5.5" << Headers{} << 404 << "" << "" << "provider codex does not serve /v1/messages";
+        QTest::newRow("codex on messages") << messages << "codex/gpt-5.5" << Headers{} << 404 << ""
+                                           << ""
+                                           << "provider codex does not serve /v1/messages";
         // "known provider, no sharer → 503, naming that provider"
-        QTest::newRow("known provider, no sharer") << chat << "gemini/gemini-3.1-pro" << Headers{} << 503 << "" << "" << "provider gemini";
+        QTest::newRow("known provider, no sharer") << chat << "gemini/gemini-3.1-pro" << Headers{} << 503 << ""
+                                                   << ""
+                                                   << "provider gemini";
         // "A provider named by header, key pin or route receives the model exactly as written"
-        QTest::newRow("model as written") << chat << "openai/gpt-5.2" << Headers{} << 200 << "L00000000000000a1" << "gpt-5.2" << "";
+        QTest::newRow("model as written") << chat << "openai/gpt-5.2" << Headers{} << 200 << "L00000000000000a1"
+                                          << "gpt-5.2"
+                                          << "";
         // "An aggregator such as openrouter takes namespaced ids (deepseek/…) as written."
         QTest::newRow("aggregator namespaced id") << chat << "openrouter/deepseek/deepseek-chat" << Headers{} << 200
-                                                  << "L00000000000000e1" << "deepseek/deepseek-chat" << "";
+                                                  << "L00000000000000e1"
+                                                  << "deepseek/deepseek-chat"
+                                                  << "";
         QTest::newRow("aggregator pinned by header") << chat << "deepseek/deepseek-chat" << Headers{{"x-aile-provider", "openrouter"}}
-                                                     << 200 << "L00000000000000e1" << "deepseek/deepseek-chat" << "";
+                                                     << 200 << "L00000000000000e1"
+                                                     << "deepseek/deepseek-chat"
+                                                     << "";
         // "codex/gpt-5.6-sol on a key pinned to claude … is a 400 naming both providers and the fix"
         QTest::newRow("pinned mismatch by header") << messages << "codex/gpt-5.6-sol" << Headers{{"x-aile-provider", "claude"}} << 400
-                                                   << "" << "" << "names provider codex, but x-aile-provider pins provider claude";
+                                                   << ""
+                                                   << ""
+                                                   << "names provider codex, but x-aile-provider pins provider claude";
         // auto/ (docs/routing.md "Naming the provider")
-        QTest::newRow("auto/ cheapest provider") << chat << "auto/gpt-5.2" << Headers{} << 200 << "L00000000000000a1" << "gpt-5.2" << "";
-        QTest::newRow("auto/ alone") << chat << "auto/" << Headers{} << 400 << "" << "" << "bare model id";
-        QTest::newRow("auto/ with a provider") << chat << "auto/claude/claude-sonnet-5" << Headers{} << 400 << "" << "" << "bare model id";
-        QTest::newRow("auto/local") << chat << "auto/local/llama3" << Headers{} << 400 << "" << "" << "bare model id";
-        QTest::newRow("auto/ beside one provider") << chat << "auto/gpt-5.2" << Headers{{"x-aile-provider", "openai"}} << 400 << "" << ""
+        QTest::newRow("auto/ cheapest provider") << chat << "auto/gpt-5.2" << Headers{} << 200 << "L00000000000000a1"
+                                                 << "gpt-5.2"
+                                                 << "";
+        QTest::newRow("auto/ alone") << chat << "auto/" << Headers{} << 400 << ""
+                                     << ""
+                                     << "bare model id";
+        QTest::newRow("auto/ with a provider") << chat << "auto/claude/claude-sonnet-5" << Headers{} << 400 << ""
+                                               << ""
+                                               << "bare model id";
+        QTest::newRow("auto/local") << chat << "auto/local/llama3" << Headers{} << 400 << ""
+                                    << ""
+                                    << "bare model id";
+        QTest::newRow("auto/ beside one provider") << chat << "auto/gpt-5.2" << Headers{{"x-aile-provider", "openai"}} << 400 << ""
+                                                   << ""
                                                    << "different things";
-        QTest::newRow("auto/ with capacity local") << chat << "auto/gpt-5.2" << Headers{{"x-aile-capacity", "local"}} << 400 << "" << ""
+        QTest::newRow("auto/ with capacity local") << chat << "auto/gpt-5.2" << Headers{{"x-aile-capacity", "local"}} << 400 << ""
+                                                   << ""
                                                    << "x-aile-capacity: local";
-        QTest::newRow("x-aile-provider: any") << chat << "gpt-5.2" << Headers{{"x-aile-provider", "any"}} << 200 << "L00000000000000a1" << "gpt-5.2" << "";
-        QTest::newRow("auto/ on embeddings") << "/v1/embeddings" << "auto/text-embedding-3-small" << Headers{} << 400 << "" << "" << "chat endpoints only";
-        QTest::newRow("auto/ nobody lists it") << chat << "auto/no-such-model" << Headers{} << 404 << "" << "" << "no provider lists no-such-model";
+        QTest::newRow("x-aile-provider: any") << chat << "gpt-5.2" << Headers{{"x-aile-provider", "any"}} << 200 << "L00000000000000a1"
+                                              << "gpt-5.2"
+                                              << "";
+        QTest::newRow("auto/ on embeddings") << "/v1/embeddings"
+                                             << "auto/text-embedding-3-small" << Headers{} << 400 << ""
+                                             << ""
+                                             << "chat endpoints only";
+        QTest::newRow("auto/ nobody lists it") << chat << "auto/no-such-model" << Headers{} << 404 << ""
+                                               << ""
+                                               << "no provider lists no-such-model";
         // "a version's dot and dash count as one spelling" + "an id ending in it"
-        QTest::newRow("auto/ dot and dash") << messages << "auto/claude-sonnet-5.5" << Headers{} << 200 << "L00000000000000c1" << "claude-sonnet-5-5" << "";
+        QTest::newRow("auto/ dot and dash") << messages << "auto/claude-sonnet-5.5" << Headers{} << 200 << "L00000000000000c1"
+                                            << "claude-sonnet-5-5"
+                                            << "";
         QTest::newRow("auto/ limited by a comma list") << chat << "auto/claude-sonnet-5" << Headers{{"x-aile-provider", "openrouter,claude"}}
-                                                       << 200 << "L00000000000000e1" << "anthropic/claude-sonnet-5" << "";
+                                                       << 200 << "L00000000000000e1"
+                                                       << "anthropic/claude-sonnet-5"
+                                                       << "";
     }
 
     void naming()
@@ -152,10 +199,8 @@ private Q_SLOTS:
         QVERIFY(two.start(QJsonArray{
             sharer(QStringLiteral("L00000000000000a1"), QStringLiteral("openai"), {}, {QStringLiteral("gpt-9")},
                    QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("models"), QJsonObject{
-                       {QStringLiteral("gpt-9"), QJsonObject{{QStringLiteral("input"), 1}, {QStringLiteral("output"), 1}}}}}}}}),
-            sharer(QStringLiteral("L00000000000000a2"), QStringLiteral("openai"), {}, {QStringLiteral("gpt-9")},
-                   QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("models"), QJsonObject{
-                       {QStringLiteral("gpt-9"), QJsonObject{{QStringLiteral("input"), 2}, {QStringLiteral("output"), 2}}}}}}}})}));
+                                                                                                    {QStringLiteral("gpt-9"), QJsonObject{{QStringLiteral("input"), 1}, {QStringLiteral("output"), 1}}}}}}}}),
+            sharer(QStringLiteral("L00000000000000a2"), QStringLiteral("openai"), {}, {QStringLiteral("gpt-9")}, QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("gpt-9"), QJsonObject{{QStringLiteral("input"), 2}, {QStringLiteral("output"), 2}}}}}}}})}));
         two.upstream->enqueueFor("L00000000000000a1", FakeUpstream::error(404, QStringLiteral("model not found")));
         two.upstream->enqueueFor("L00000000000000a2", FakeUpstream::error(404, QStringLiteral("model not found")));
         const Reply r = two.chat(QStringLiteral("openai/gpt-9"));

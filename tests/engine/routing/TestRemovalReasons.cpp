@@ -7,10 +7,13 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // openai gpt-5.2, cheapest
-const QString C = QStringLiteral("L00000000000000c1");   // openai gpt-5.2, dearer
-const QString X = QStringLiteral("L00000000000000f1");   // openai, gpt-5.5 only: never serves gpt-5.2
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; }
+const QString A = QStringLiteral("L00000000000000a1"); // openai gpt-5.2, cheapest
+const QString C = QStringLiteral("L00000000000000c1"); // openai gpt-5.2, dearer
+const QString X = QStringLiteral("L00000000000000f1"); // openai, gpt-5.5 only: never serves gpt-5.2
+QJsonObject percent(int p)
+{
+    return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}};
+}
 } // namespace
 
 class TestRemovalReasons : public QObject
@@ -53,14 +56,15 @@ private Q_SLOTS:
     void theReasonNamesWhatRemovedTheSharer_data()
     {
         QTest::addColumn<QString>("kind");
-        QTest::addColumn<QString>("reason");      // C's removal reason
+        QTest::addColumn<QString>("reason"); // C's removal reason
         QTest::addColumn<QString>("refusedBy");
         QTest::addColumn<QString>("unavailable"); // the 503 when the one allowed sharer does not serve the model
         QTest::newRow("a route target's pin") << QStringLiteral("route target pin")
                                               << QStringLiteral("not %1, the sharer route coding target openai/gpt-5.2 is pinned to").arg(A)
                                               << QStringLiteral("route target pin")
                                               << QStringLiteral("route coding target openai/gpt-5.2 is pinned to sharer %1, which has no machine online "
-                                                                "and sharing openai/gpt-5.2 right now").arg(X);
+                                                                "and sharing openai/gpt-5.2 right now")
+                                                     .arg(X);
         QTest::newRow("the key's allowed sharers") << QStringLiteral("key list") << QStringLiteral("not among this API key's allowed sharers")
                                                    << QStringLiteral("x-aile-sharer")
                                                    << QStringLiteral("none of this API key's allowed sharers (%1) has a machine online").arg(X);
@@ -86,7 +90,7 @@ private Q_SLOTS:
         for (const auto &[name, value] : headers)
             given.insert(QString::fromLatin1(name), QString::fromLatin1(value));
         const Reply dry = f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"),
-                                {{QStringLiteral("key"), keyId()}, {QStringLiteral("model"), model}, {QStringLiteral("headers"), given}});
+                                  {{QStringLiteral("key"), keyId()}, {QStringLiteral("model"), model}, {QStringLiteral("headers"), given}});
         QCOMPARE(dry.status, 200);
         const QJsonArray removed = dry.json().value(QLatin1String("targets")).toArray().first().toObject().value(QLatin1String("removed")).toArray();
         QCOMPARE(removed.size(), 1);

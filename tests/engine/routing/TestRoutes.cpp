@@ -9,13 +9,16 @@ using namespace Aile;
 using namespace Aile::Test;
 
 namespace {
-const QString A = QStringLiteral("L00000000000000a1");   // openai gpt-5.2, cheapest
-const QString C = QStringLiteral("L00000000000000c1");   // openai gpt-5.2, dearer
-const QString R = QStringLiteral("L00000000000000e1");   // openrouter openai/gpt-5.5
-const QString B = QStringLiteral("L00000000000000b1");   // openai gpt-5.5
+const QString A = QStringLiteral("L00000000000000a1"); // openai gpt-5.2, cheapest
+const QString C = QStringLiteral("L00000000000000c1"); // openai gpt-5.2, dearer
+const QString R = QStringLiteral("L00000000000000e1"); // openrouter openai/gpt-5.5
+const QString B = QStringLiteral("L00000000000000b1"); // openai gpt-5.5
 const QString T1 = QStringLiteral("openai/gpt-5.2");
 const QString T2 = QStringLiteral("openrouter/openai/gpt-5.5");
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}}; }
+QJsonObject percent(int p)
+{
+    return QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), p}}}};
+}
 QJsonObject target(const QString &model, const QJsonObject &more = {})
 {
     QJsonObject t = more;
@@ -132,8 +135,7 @@ private Q_SLOTS:
         const Reply r = saveRoutes({route(QStringLiteral("coding"),
                                           {target(T1, {{QStringLiteral("sharer"), QStringLiteral("l00000000000000A1")}, {QStringLiteral("maxCostUsd"), QStringLiteral("$0.5")}}),
                                            target(T2, {{QStringLiteral("budgetUsdPerDay"), QJsonValue::Null}})},
-                                          {{QStringLiteral("order"), QStringLiteral("in order")}, {QStringLiteral("prefer"), QStringLiteral("follow")},
-                                           {QStringLiteral("ttftMs"), 8000}, {QStringLiteral("budgetUsdPerDay"), 5}})});
+                                          {{QStringLiteral("order"), QStringLiteral("in order")}, {QStringLiteral("prefer"), QStringLiteral("follow")}, {QStringLiteral("ttftMs"), 8000}, {QStringLiteral("budgetUsdPerDay"), 5}})});
         QCOMPARE(r.status, 200);
         const QJsonObject saved = r.json().value(QLatin1String("key")).toObject().value(QLatin1String("routes")).toArray().first().toObject();
         // "in order" and "follow" are stored as nothing; handles canonical; nulls dropped.
@@ -154,7 +156,7 @@ private Q_SLOTS:
         QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T1), target(T2)})}).status, 200);
         const Reply r = f.chat(QStringLiteral("coding"));
         QCOMPARE(r.status, 200);
-        QCOMPARE(r.header("x-aile-sharer"), A.toLatin1());   // the first target, its cheapest sharer
+        QCOMPARE(r.header("x-aile-sharer"), A.toLatin1()); // the first target, its cheapest sharer
         QCOMPARE(r.header("x-aile-model"), T1.toLatin1());
         QCOMPARE(f.upstream->received().last().json().value(QLatin1String("model")).toString(), QStringLiteral("gpt-5.2"));
         const QJsonObject trace = f.lastTrace();
@@ -196,13 +198,15 @@ private Q_SLOTS:
         QCOMPARE(saveRoutes({route(QStringLiteral("r"), {target(QStringLiteral("openai/gpt-5.5")), target(T1)}, {{QStringLiteral("order"), QStringLiteral("cheapest")}})}).status, 200);
         QCOMPARE(f.chat(QStringLiteral("r")).header("x-aile-sharer"), A.toLatin1());
         QCOMPARE(saveRoutes({route(QStringLiteral("r"), {target(QStringLiteral("openai/gpt-5.5")), target(T1)})}).status, 200);
-        QCOMPARE(f.chat(QStringLiteral("r")).header("x-aile-sharer"), B.toLatin1());   // in order
+        QCOMPARE(f.chat(QStringLiteral("r")).header("x-aile-sharer"), B.toLatin1()); // in order
     }
 
     void roundRobinStartsOneFurtherEachRequestAndTheDryRunMovesNothing()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("rr"), {target(T1), target(T2), target(QStringLiteral("openai/gpt-5.5"))},
-                                   {{QStringLiteral("order"), QStringLiteral("round-robin")}})}).status, 200);
+                                   {{QStringLiteral("order"), QStringLiteral("round-robin")}})})
+                     .status,
+                 200);
         QCOMPARE(f.chat(QStringLiteral("rr")).header("x-aile-sharer"), A.toLatin1());
         // Asking twice does not move the turn: the dry run shows what the next request gets.
         for (int i = 0; i < 2; ++i) {
@@ -245,7 +249,9 @@ private Q_SLOTS:
     {
         QCOMPARE(saveRouting({{QStringLiteral("prefer"), QStringLiteral("speed")}}).status, 200);
         QCOMPARE(saveRoutes({route(QStringLiteral("p"), {target(T1)}, {{QStringLiteral("prefer"), QStringLiteral("price")}}),
-                             route(QStringLiteral("f"), {target(T1)})}).status, 200);
+                             route(QStringLiteral("f"), {target(T1)})})
+                     .status,
+                 200);
         QCOMPARE(f.chat(QStringLiteral("p")).status, 200);
         QCOMPARE(f.lastTrace().value(QLatin1String("orderedBy")).toString(), QString());
         QCOMPARE(f.chat(QStringLiteral("f")).status, 200);
@@ -259,7 +265,9 @@ private Q_SLOTS:
     void aSilentTargetIsDroppedAtTheFirstTokenLimit()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("fast"), {target(T1, {{QStringLiteral("sharer"), A}}), target(T2)},
-                                   {{QStringLiteral("ttftMs"), 2000}})}).status, 200);
+                                   {{QStringLiteral("ttftMs"), 2000}})})
+                     .status,
+                 200);
         // A answers its head and an empty role chunk at once, then nothing for 5 s.
         Script slow = FakeUpstream::chatStream();
         slow.events[1].delayMs = 5000;
@@ -285,13 +293,15 @@ private Q_SLOTS:
         QCOMPARE(ledger.first().sharer, R);
         QCOMPARE(f.engine->context().health->coolingUntil(A, QStringLiteral("gpt-5.2")), 0);
         QCOMPARE(f.engine->context().health->of(A).ladderStep, 0);
-        QCOMPARE(f.engine->context().health->of(A).outcomes, 0);   // no failure recorded against it
+        QCOMPARE(f.engine->context().health->of(A).outcomes, 0); // no failure recorded against it
     }
 
     void theLastTargetIsNeverCutAndOnlyStreamsAreLimited()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("fast"), {target(T1, {{QStringLiteral("sharer"), A}}), target(T2)},
-                                   {{QStringLiteral("ttftMs"), 2000}})}).status, 200);
+                                   {{QStringLiteral("ttftMs"), 2000}})})
+                     .status,
+                 200);
         // The first target fails at once; the last one is slow and still answers.
         f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(500, QStringLiteral("down")));
         Script slow = FakeUpstream::chatStream();
@@ -320,14 +330,14 @@ private Q_SLOTS:
     void aSpentRouteIsRefusedWithTheDocumentedTextUntilMidnight()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T1)}, {{QStringLiteral("budgetUsdPerDay"), 0.00001}})}).status, 200);
-        QCOMPARE(f.chat(QStringLiteral("coding")).status, 200);   // soft: it runs, and counts
+        QCOMPARE(f.chat(QStringLiteral("coding")).status, 200); // soft: it runs, and counts
         const Reply r = f.chat(QStringLiteral("coding"));
         QCOMPARE(r.status, 402);
         QCOMPARE(errorMessage(r), QStringLiteral("route coding spent its $0.00001 daily budget; resets 00:00 UTC"));
-        QCOMPARE(f.upstream->received().size(), 1);   // nothing sent
+        QCOMPARE(f.upstream->received().size(), 1); // nothing sent
         // Other requests of the key are not bound by the route's budget.
         QCOMPARE(f.chat(T1).status, 200);
-        f.clock.advance(DayMs - f.clock.nowMs() % DayMs - 1);   // to 23:59:59.999 UTC
+        f.clock.advance(DayMs - f.clock.nowMs() % DayMs - 1); // to 23:59:59.999 UTC
         QCOMPARE(f.chat(QStringLiteral("coding")).status, 402);
         f.clock.advance(1);
         QCOMPARE(f.chat(QStringLiteral("coding")).status, 200);
@@ -347,7 +357,7 @@ private Q_SLOTS:
         QCOMPARE(AsyncClient::wait(one).status, 200);
         QCOMPARE(AsyncClient::wait(two).status, 200);
         const QList<Store::LedgerEntry> ledger = ledgerToday();
-        QCOMPARE(ledger.size(), 2);   // both counted: the route went over by one charge
+        QCOMPARE(ledger.size(), 2); // both counted: the route went over by one charge
         QVERIFY(ledger.at(0).costUsd + ledger.at(1).costUsd > 0.00001);
         QCOMPARE(f.chat(QStringLiteral("coding")).status, 402);
     }
@@ -390,17 +400,19 @@ private Q_SLOTS:
     void whenEveryTargetIsSpentOne402NamesThemAll()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T1, {{QStringLiteral("budgetUsdPerDay"), 0.00001}}),
-                                                              target(T2, {{QStringLiteral("budgetUsdPerDay"), 0.00001}})})}).status, 200);
+                                                              target(T2, {{QStringLiteral("budgetUsdPerDay"), 0.00001}})})})
+                     .status,
+                 200);
         QCOMPARE(f.chat(QStringLiteral("coding")).status, 200);
         f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(500, QStringLiteral("down")));
         f.upstream->enqueueFor(C.toLatin1(), FakeUpstream::error(500, QStringLiteral("down")));
         f.engine->context().health->reset();
-        QCOMPARE(f.chat(QStringLiteral("coding")).status, 200);   // R, once both gpt-5.2 sharers failed
+        QCOMPARE(f.chat(QStringLiteral("coding")).status, 200); // R, once both gpt-5.2 sharers failed
         const int sent = int(f.upstream->received().size());
         const Reply r = f.chat(QStringLiteral("coding"));
         QCOMPARE(r.status, 402);
         QVERIFY2(errorMessage(r).contains(QLatin1String("every target of route coding spent its daily budget: openai/gpt-5.2 ($0.00001), "
-                                                         "openrouter/openai/gpt-5.5 ($0.00001); resets 00:00 UTC")),
+                                                        "openrouter/openai/gpt-5.5 ($0.00001); resets 00:00 UTC")),
                  qPrintable(errorMessage(r)));
         QCOMPARE(int(f.upstream->received().size()), sent);
     }
@@ -417,7 +429,9 @@ private Q_SLOTS:
     void phaseLimitsAreARouteSettingToo()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("limited"), {target(T1, {{QStringLiteral("sharer"), A}})}, {{QStringLiteral("phaseLimits"), true}}),
-                             route(QStringLiteral("plain"), {target(T1, {{QStringLiteral("sharer"), A}})})}).status, 200);
+                             route(QStringLiteral("plain"), {target(T1, {{QStringLiteral("sharer"), A}})})})
+                     .status,
+                 200);
         Script hang;
         hang.hangForever = true;
         for (const QString &name : {QStringLiteral("limited"), QStringLiteral("plain")}) {
@@ -435,7 +449,9 @@ private Q_SLOTS:
     void theDryRunShowsARoutesTargetsInOrderWithTheirRefusals()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T1, {{QStringLiteral("budgetUsdPerDay"), 0.00001}}), target(T2)},
-                                   {{QStringLiteral("ttftMs"), 8000}})}).status, 200);
+                                   {{QStringLiteral("ttftMs"), 8000}})})
+                     .status,
+                 200);
         QJsonObject d = dryRun(QStringLiteral("coding"));
         QCOMPARE(d.value(QLatin1String("route")).toObject().value(QLatin1String("order")).toString(), QStringLiteral("in order"));
         QCOMPARE(d.value(QLatin1String("route")).toObject().value(QLatin1String("ttftMs")).toInt(), 8000);
@@ -451,8 +467,8 @@ private Q_SLOTS:
         // The spent target is listed after the ones that would be tried, with its refusal.
         QCOMPARE(targets.at(0).toObject().value(QLatin1String("target")).toString(), T2);
         QCOMPARE(targets.at(1).toObject().value(QLatin1String("refusal")).toObject().value(QLatin1String("status")).toInt(), 402);
-        QCOMPARE(int(f.upstream->received().size()), 1);   // the dry runs sent nothing
-        QCOMPARE(ledgerToday().size(), 1);                  // and charged nothing
+        QCOMPARE(int(f.upstream->received().size()), 1); // the dry runs sent nothing
+        QCOMPARE(ledgerToday().size(), 1);               // and charged nothing
     }
 
     void aRouteInAFallbackChainChargesOnlyItsOwnTargets()
@@ -466,7 +482,7 @@ private Q_SLOTS:
         const QList<Store::LedgerEntry> ledger = ledgerToday();
         QCOMPARE(ledger.size(), 2);
         QCOMPARE(ledger.at(0).route, QStringLiteral("coding"));
-        QCOMPARE(ledger.at(1).route, QString());   // gpt-5.5 served outside the route
+        QCOMPARE(ledger.at(1).route, QString()); // gpt-5.5 served outside the route
     }
 
     void anImportedConfigurationIsCheckedAsTheKeysApiChecksIt()

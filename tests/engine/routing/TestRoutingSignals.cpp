@@ -15,7 +15,7 @@
 using namespace Aile;
 
 namespace {
-constexpr qint64 Now = 1'800'000'000'000;   // ms since the epoch (2027-01-15)
+constexpr qint64 Now = 1'800'000'000'000; // ms since the epoch (2027-01-15)
 constexpr qint64 NowS = Now / 1000;
 
 Http::HttpHeaders headers(const QList<QPair<QByteArray, QByteArray>> &list)
@@ -25,8 +25,14 @@ Http::HttpHeaders headers(const QList<QPair<QByteArray, QByteArray>> &list)
         h.add(p.first, p.second);
     return h;
 }
-QByteArray secs(qint64 fromNow) { return QByteArray::number(NowS + fromNow); }
-QJsonObject body(const char *json) { return QJsonDocument::fromJson(json).object(); }
+QByteArray secs(qint64 fromNow)
+{
+    return QByteArray::number(NowS + fromNow);
+}
+QJsonObject body(const char *json)
+{
+    return QJsonDocument::fromJson(json).object();
+}
 } // namespace
 
 class TestRoutingSignals : public QObject
@@ -210,7 +216,7 @@ private Q_SLOTS:
         needs = Routing::RequestNeeds::of(Wire::Endpoint::ChatCompletions, body("{\"messages\":[]}"));
         QCOMPARE(needs.missingIn(m, 10), QString());
         QCOMPARE(needs.missingIn(m, 5000), QStringLiteral("a context window of 1000 tokens (the prompt is about 5000)"));
-        m.contextWindow = 0;   // unknown: never refuses
+        m.contextWindow = 0; // unknown: never refuses
         QCOMPARE(needs.missingIn(m, 5000), QString());
     }
 

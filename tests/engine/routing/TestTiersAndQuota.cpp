@@ -24,7 +24,10 @@ QJsonObject with(const QJsonObject &price, const QJsonObject &more = {})
     o.insert(QStringLiteral("price"), price);
     return o;
 }
-QJsonObject percent(int p) { return QJsonObject{{QStringLiteral("percentOfList"), p}}; }
+QJsonObject percent(int p)
+{
+    return QJsonObject{{QStringLiteral("percentOfList"), p}};
+}
 QJsonObject quote(double in, double out)
 {
     return QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("gpt-5.2"), QJsonObject{{QStringLiteral("input"), in},
@@ -94,7 +97,7 @@ private Q_SLOTS:
                                    sharer(B, QStringLiteral("openai"), {}, Gpt, with(percent(100)))}));
         auto over = [](const QJsonObject &a, const QJsonObject &b) {
             return QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("gpt-5.2"), QJsonObject{{QStringLiteral("providers"),
-                                                                                                                QJsonObject{{A, a}, {B, b}}}}}}}};
+                                                                                                               QJsonObject{{A, a}, {B, b}}}}}}}};
         };
         setRouting(f, over({}, {{QStringLiteral("priority"), 10}}));
         QCOMPARE(order(f), (QStringList{B, A}));
@@ -290,7 +293,9 @@ private Q_SLOTS:
         // A success closes the breaker (a passing model test here).
         f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::chatCompletion());
         QCOMPARE(admin(f, QStringLiteral("POST"), QStringLiteral("/sharers/") + A + QStringLiteral("/test"), "{\"model\": \"gpt-5.2\"}")
-                     .json().value(QLatin1String("ok")).toBool(),
+                     .json()
+                     .value(QLatin1String("ok"))
+                     .toBool(),
                  true);
         QCOMPARE(order(f), (QStringList{A, B}));
         // A low success rate over the window degrades too: 10 attempts, half failed.

@@ -434,7 +434,6 @@ private Q_SLOTS:
     }
 };
 
-
 namespace Aile::Test {
 
 int runSecretsRole(const QByteArray &role, int argc, char **argv)

@@ -115,7 +115,8 @@ ProbeOutcome probeNow(SecretStore &s, SecretStore::ProbeMode mode)
         out.answered = true;
         out.status = st;
         loop.quit();
-    }, mode);
+    },
+                    mode);
     if (!out.answered) {
         QTimer::singleShot(60000, &loop, &QEventLoop::quit);
         loop.exec();
@@ -139,7 +140,9 @@ bool mentionsSecret(const SecretError &e)
 
 int fileMode(const QString &path)
 {
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
         return -1;
     return int(st.st_mode & 07777);
@@ -196,7 +199,9 @@ ToolResult lookupWithSecretTool(const QString &name)
 QList<int> g_bornModes;
 void recordBornMode(const char *path)
 {
-    struct stat st {};
+    struct stat st
+    {
+    };
     g_bornModes.append(::lstat(path, &st) == 0 ? int(st.st_mode & 07777) : -1);
 }
 

@@ -12,8 +12,8 @@ struct SubscriptionFixture : RoutingFixture
     static constexpr const char *ClaudeLogin = "sk-ant-oat01-test-login-5f3a9c";
     static constexpr const char *ChatGptToken = "eyJhbGciOiJub25lIn0.eyJ0ZXN0Ijp0cnVlfQ.c2ln";
     static constexpr const char *ChatGptAccount = "acct-test-7d21";
-    inline static const QString Sub = QStringLiteral("L00000000000005b1");   // client login
-    inline static const QString Key = QStringLiteral("L000000000000a9e1");   // API key
+    inline static const QString Sub = QStringLiteral("L00000000000005b1"); // client login
+    inline static const QString Key = QStringLiteral("L000000000000a9e1"); // API key
 
     FakeSubscriptions subs{&clock};
 
@@ -67,7 +67,7 @@ struct SubscriptionFixture : RoutingFixture
                                          {QStringLiteral("max_tokens"), 100},
                                          {QStringLiteral("system"), QStringLiteral("You are Claude Code, Anthropic's official CLI for Claude.")},
                                          {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                            {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                                                                                             {QStringLiteral("content"), QStringLiteral("hi")}}}}})
             .toJson(QJsonDocument::Compact);
     }
     static QByteArray responsesBody(const QString &model = QStringLiteral("gpt-5.5"))

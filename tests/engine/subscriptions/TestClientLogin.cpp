@@ -183,7 +183,7 @@ private Q_SLOTS:
                                               {QStringLiteral("headers"), hs}});
         QCOMPARE(dry.status, 200);
         QVERIFY(!dry.body.contains("no subscription login"));
-        QVERIFY(!dry.body.contains(F::ClaudeLogin));   // a dry run never echoes the login
+        QVERIFY(!dry.body.contains(F::ClaudeLogin)); // a dry run never echoes the login
         QVERIFY(dry.body.indexOf(F::Sub.toLatin1()) < dry.body.indexOf(F::Key.toLatin1()));
         QVERIFY(f.upstream->received().isEmpty());
     }
@@ -206,7 +206,7 @@ private Q_SLOTS:
         // Any client (here the SDK, with its local key as Bearer): the stored token is the sharer's.
         const Reply r = f.postAs(QStringLiteral("/v1/messages"), F::messagesBody(QStringLiteral("claude/claude-sonnet-5")),
                                  {{"authorization", QByteArray("Bearer ") + TestKey}});
-        QCOMPARE(r.status, 200);   // the fake refuses x-api-key and a bearer without the flag (401)
+        QCOMPARE(r.status, 200); // the fake refuses x-api-key and a bearer without the flag (401)
         const ReceivedRequest &seen = f.upstream->received().last();
         QCOMPARE(seen.headers.value("authorization"), QByteArray("Bearer sk-ant-oat01-stored-setup-token"));
         QVERIFY(seen.headers.value("anthropic-beta").contains("oauth-2025-04-20"));

@@ -38,7 +38,7 @@ Script answerWithCache()
 
 Store::LedgerEntry onlyEntry(SubscriptionFixture &f)
 {
-    f.lastTrace();   // waits for the store writer
+    f.lastTrace(); // waits for the store writer
     const QList<Store::LedgerEntry> rows = f.engine->context().store->ledger(Store::utcDay(f.clock.nowMs()));
     return rows.isEmpty() ? Store::LedgerEntry{} : rows.last();
 }
@@ -165,7 +165,7 @@ private Q_SLOTS:
         QCOMPARE(u.sharers.at(1).name, QStringLiteral("Anthropic API key"));
         QVERIFY(!u.sharers.at(1).subscription);
         QCOMPARE(u.sharers.at(1).totalListValue(), 0.0);
-        QCOMPARE(u.sharers.at(0).listValueUsd.first(), 0.0);   // two days before: nothing
+        QCOMPARE(u.sharers.at(0).listValueUsd.first(), 0.0); // two days before: nothing
 
         // GET /keys: the key's money today, and beside it what its plan requests were worth.
         const QJsonObject key = f.admin(QStringLiteral("GET"), QStringLiteral("/keys")).json().value(QLatin1String("keys")).toArray().first().toObject();

@@ -23,9 +23,9 @@ private:
         QString provider;
         QString model;
         QString path;
-        QString subBase;   // the subscription's base URL under the fake's
+        QString subBase; // the subscription's base URL under the fake's
         QString keyBase;
-        QByteArray account;   // what the fake's windows are kept by
+        QByteArray account; // what the fake's windows are kept by
     };
     static Tool claude() { return {QStringLiteral("claude"), QStringLiteral("claude-sonnet-5"), QStringLiteral("/v1/messages"), {}, {}, F::ClaudeLogin}; }
     static Tool codex()
@@ -155,7 +155,7 @@ private Q_SLOTS:
         r = turn(f, claude());
         QCOMPARE(r.status, 429);
         QCOMPARE(r.header("retry-after"), QByteArray("2400"));
-        QCOMPARE(int(f.upstream->received().size()), dialled);   // not asked again before its reset
+        QCOMPARE(int(f.upstream->received().size()), dialled); // not asked again before its reset
         QVERIFY2(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(QLatin1String("subscription quota")),
                  r.body.constData());
     }

@@ -55,10 +55,8 @@ QString answerText(const QString &path, const QByteArray &body)
     if (path == QLatin1String("/v1/messages"))
         return o.value(QLatin1String("content")).toArray().first().toObject().value(QLatin1String("text")).toString();
     if (path == QLatin1String("/v1/responses"))
-        return o.value(QLatin1String("output")).toArray().first().toObject().value(QLatin1String("content")).toArray().first().toObject()
-            .value(QLatin1String("text")).toString();
-    return o.value(QLatin1String("choices")).toArray().first().toObject().value(QLatin1String("message")).toObject()
-        .value(QLatin1String("content")).toString();
+        return o.value(QLatin1String("output")).toArray().first().toObject().value(QLatin1String("content")).toArray().first().toObject().value(QLatin1String("text")).toString();
+    return o.value(QLatin1String("choices")).toArray().first().toObject().value(QLatin1String("message")).toObject().value(QLatin1String("content")).toString();
 }
 
 // The streamed text deltas the client got, joined.
@@ -74,8 +72,7 @@ QString streamedText(const QString &path, const QByteArray &body)
         else if (path == QLatin1String("/v1/responses"))
             text += o.value(QLatin1String("type")).toString() == QLatin1String("response.output_text.delta") ? o.value(QLatin1String("delta")).toString() : QString();
         else
-            text += o.value(QLatin1String("choices")).toArray().first().toObject().value(QLatin1String("delta")).toObject()
-                        .value(QLatin1String("content")).toString();
+            text += o.value(QLatin1String("choices")).toArray().first().toObject().value(QLatin1String("delta")).toObject().value(QLatin1String("content")).toString();
     }
     return text;
 }
@@ -133,12 +130,18 @@ void TestTranslatedRequests::eachDirection_data()
     QTest::addColumn<QByteArray>("upstreamPath");
     for (const bool stream : {false, true}) {
         const char *s = stream ? " streamed" : "";
-        QTest::addRow("messages->chat%s", s) << "/v1/messages" << "openai/gpt-5.2" << stream << "messages->chat" << QByteArray("/v1/chat/completions");
-        QTest::addRow("messages->responses%s", s) << "/v1/messages" << "codex/gpt-5.5" << stream << "messages->responses" << QByteArray("/responses");
-        QTest::addRow("chat->messages%s", s) << "/v1/chat/completions" << "claude/claude-sonnet-5" << stream << "chat->messages" << QByteArray("/v1/messages");
-        QTest::addRow("chat->responses%s", s) << "/v1/chat/completions" << "codex/gpt-5.5" << stream << "chat->responses" << QByteArray("/responses");
-        QTest::addRow("responses->messages%s", s) << "/v1/responses" << "claude/claude-sonnet-5" << stream << "responses->messages" << QByteArray("/v1/messages");
-        QTest::addRow("responses->chat%s", s) << "/v1/responses" << "gemini/gemini-3.5-flash" << stream << "responses->chat" << QByteArray("/chat/completions");
+        QTest::addRow("messages->chat%s", s) << "/v1/messages"
+                                             << "openai/gpt-5.2" << stream << "messages->chat" << QByteArray("/v1/chat/completions");
+        QTest::addRow("messages->responses%s", s) << "/v1/messages"
+                                                  << "codex/gpt-5.5" << stream << "messages->responses" << QByteArray("/responses");
+        QTest::addRow("chat->messages%s", s) << "/v1/chat/completions"
+                                             << "claude/claude-sonnet-5" << stream << "chat->messages" << QByteArray("/v1/messages");
+        QTest::addRow("chat->responses%s", s) << "/v1/chat/completions"
+                                              << "codex/gpt-5.5" << stream << "chat->responses" << QByteArray("/responses");
+        QTest::addRow("responses->messages%s", s) << "/v1/responses"
+                                                  << "claude/claude-sonnet-5" << stream << "responses->messages" << QByteArray("/v1/messages");
+        QTest::addRow("responses->chat%s", s) << "/v1/responses"
+                                              << "gemini/gemini-3.5-flash" << stream << "responses->chat" << QByteArray("/chat/completions");
     }
 }
 
@@ -209,8 +212,7 @@ void TestTranslatedRequests::dryRunShowsTheTranslation()
     QVERIFY(f.start(allSharers(), QJsonObject{{QStringLiteral("translate"), true}}));
     const QString keyId = f.engine->context().keys.first().id;
     const Reply r = f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"),
-                            {{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("key"), keyId},
-                             {QStringLiteral("endpoint"), QStringLiteral("/v1/messages")}});
+                            {{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("key"), keyId}, {QStringLiteral("endpoint"), QStringLiteral("/v1/messages")}});
     QVERIFY2(r.status == 200, r.body.constData());
     const QJsonObject target = r.json().value(QLatin1String("targets")).toArray().first().toObject();
     QCOMPARE(target.value(QLatin1String("translated")).toString(), QStringLiteral("messages->chat"));
@@ -229,9 +231,12 @@ void TestTranslatedRequests::toolCallRoundTrip_data()
     QTest::addColumn<bool>("stream");
     for (const bool stream : {false, true}) {
         const char *s = stream ? " streamed" : "";
-        QTest::addRow("messages->chat%s", s) << "/v1/messages" << "openai/gpt-5.2" << stream;
-        QTest::addRow("responses->messages%s", s) << "/v1/responses" << "claude/claude-sonnet-5" << stream;
-        QTest::addRow("chat->responses%s", s) << "/v1/chat/completions" << "codex/gpt-5.5" << stream;
+        QTest::addRow("messages->chat%s", s) << "/v1/messages"
+                                             << "openai/gpt-5.2" << stream;
+        QTest::addRow("responses->messages%s", s) << "/v1/responses"
+                                                  << "claude/claude-sonnet-5" << stream;
+        QTest::addRow("chat->responses%s", s) << "/v1/chat/completions"
+                                              << "codex/gpt-5.5" << stream;
     }
 }
 
@@ -246,7 +251,7 @@ void TestTranslatedRequests::toolCallRoundTrip()
     QVERIFY(f.start(allSharers(), QJsonObject{{QStringLiteral("translate"), true}}));
     f.upstream->setChooser([&](const ReceivedRequest &r) -> std::optional<Script> {
         if (QString::fromUtf8(r.body).contains(QLatin1String("call_fake_1")))
-            return std::nullopt;   // turn 2: the canned text answer
+            return std::nullopt; // turn 2: the canned text answer
         return toolCallAnswer(r.path, r.json().value(QLatin1String("stream")).toBool(), r.json().value(QLatin1String("model")).toString());
     });
     const QJsonObject schema{{QStringLiteral("type"), QStringLiteral("object")},
@@ -255,12 +260,11 @@ void TestTranslatedRequests::toolCallRoundTrip()
     if (path == QLatin1String("/v1/messages"))
         body.insert(QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("input_schema"), schema}}});
     else if (path == QLatin1String("/v1/responses"))
-        body.insert(QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("name"), QStringLiteral("read_file")},
-                                                                   {QStringLiteral("parameters"), schema}}});
+        body.insert(QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("parameters"), schema}}});
     else
         body.insert(QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("function")},
-                                                                   {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")},
-                                                                                                            {QStringLiteral("parameters"), schema}}}}});
+                                                                    {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")},
+                                                                                                             {QStringLiteral("parameters"), schema}}}}});
     const Reply first = f.post(path, compact(body));
     QVERIFY2(first.status == 200, first.body.constData());
     // The tool definition reached the upstream in its wire.
@@ -283,35 +287,27 @@ void TestTranslatedRequests::toolCallRoundTrip()
     const QJsonObject args{{QStringLiteral("path"), QStringLiteral("notes.txt")}};
     if (path == QLatin1String("/v1/messages")) {
         second.insert(QStringLiteral("messages"), QJsonArray{
-            userTurn(QStringLiteral("hi")),
-            QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
-                        {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), QStringLiteral("call_fake_1")},
-                                                                          {QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("input"), args}}}}},
-            QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                        {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_result")}, {QStringLiteral("tool_use_id"), QStringLiteral("call_fake_1")},
-                                                                          {QStringLiteral("content"), QStringLiteral("the notes")}}}}}});
+                                                      userTurn(QStringLiteral("hi")),
+                                                      QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                                                  {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), QStringLiteral("call_fake_1")}, {QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("input"), args}}}}},
+                                                      QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                  {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_result")}, {QStringLiteral("tool_use_id"), QStringLiteral("call_fake_1")}, {QStringLiteral("content"), QStringLiteral("the notes")}}}}}});
     } else if (path == QLatin1String("/v1/responses")) {
         second.insert(QStringLiteral("input"), QJsonArray{
-            userTurn(QStringLiteral("hi")),
-            QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("call_id"), QStringLiteral("call_fake_1")},
-                        {QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("arguments"), QString::fromUtf8(compact(args))}},
-            QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call_output")}, {QStringLiteral("call_id"), QStringLiteral("call_fake_1")},
-                        {QStringLiteral("output"), QStringLiteral("the notes")}}});
+                                                   userTurn(QStringLiteral("hi")),
+                                                   QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("call_id"), QStringLiteral("call_fake_1")}, {QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("arguments"), QString::fromUtf8(compact(args))}},
+                                                   QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call_output")}, {QStringLiteral("call_id"), QStringLiteral("call_fake_1")}, {QStringLiteral("output"), QStringLiteral("the notes")}}});
     } else {
         second.insert(QStringLiteral("messages"), QJsonArray{
-            userTurn(QStringLiteral("hi")),
-            QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QJsonValue()},
-                        {QStringLiteral("tool_calls"), QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("call_fake_1")}, {QStringLiteral("type"), QStringLiteral("function")},
-                                                                              {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")},
-                                                                                                                       {QStringLiteral("arguments"), QString::fromUtf8(compact(args))}}}}}}},
-            QJsonObject{{QStringLiteral("role"), QStringLiteral("tool")}, {QStringLiteral("tool_call_id"), QStringLiteral("call_fake_1")},
-                        {QStringLiteral("content"), QStringLiteral("the notes")}}});
+                                                      userTurn(QStringLiteral("hi")),
+                                                      QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QJsonValue()}, {QStringLiteral("tool_calls"), QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("call_fake_1")}, {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("arguments"), QString::fromUtf8(compact(args))}}}}}}},
+                                                      QJsonObject{{QStringLiteral("role"), QStringLiteral("tool")}, {QStringLiteral("tool_call_id"), QStringLiteral("call_fake_1")}, {QStringLiteral("content"), QStringLiteral("the notes")}}});
     }
     const Reply done = f.post(path, compact(second));
     QVERIFY2(done.status == 200, done.body.constData());
     const QByteArray sent = f.upstream->received().last().body;
     QVERIFY2(sent.contains("call_fake_1") && sent.contains("the notes"), sent.constData());
-    QCOMPARE(sent.count("call_fake_1"), 2);   // the call and its result, under the same id
+    QCOMPARE(sent.count("call_fake_1"), 2); // the call and its result, under the same id
     QCOMPARE(stream ? streamedText(path, done.body) : answerText(path, done.body), QStringLiteral("Hello!"));
 }
 
@@ -398,9 +394,9 @@ void TestTranslatedRequests::translateSettingIsValidated()
     QVERIFY2(bad.body.contains("routing.translate must be true or false"), bad.body.constData());
     const Reply badTarget = f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId,
                                     {{QStringLiteral("routes"), QJsonArray{QJsonObject{
-                                          {QStringLiteral("name"), QStringLiteral("r")},
-                                          {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
-                                                                                             {QStringLiteral("translate"), 1}}}}}}}});
+                                                                    {QStringLiteral("name"), QStringLiteral("r")},
+                                                                    {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
+                                                                                                                       {QStringLiteral("translate"), 1}}}}}}}});
     QCOMPARE(badTarget.status, 400);
     QVERIFY2(badTarget.body.contains("translate 1 must be true or false"), badTarget.body.constData());
     const Reply good = f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId,
@@ -433,10 +429,7 @@ void TestTranslatedRequests::codexApplyPatchIsACustomToolCall()
     call.name = QStringLiteral("apply_patch");
     call.arguments = QString::fromUtf8(compact({{QStringLiteral("input"), patch}}));
     f.upstream->enqueue(toolCallAnswer(upstreamPath, true, model.section(QLatin1Char('/'), 1), call));
-    const QJsonObject tool{{QStringLiteral("type"), QStringLiteral("custom")}, {QStringLiteral("name"), QStringLiteral("apply_patch")},
-                           {QStringLiteral("description"), QStringLiteral("Edit files.")},
-                           {QStringLiteral("format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("grammar")}, {QStringLiteral("syntax"), QStringLiteral("lark")},
-                                                                  {QStringLiteral("definition"), QStringLiteral("start: \"*** Begin Patch\" LF hunk+")}}}};
+    const QJsonObject tool{{QStringLiteral("type"), QStringLiteral("custom")}, {QStringLiteral("name"), QStringLiteral("apply_patch")}, {QStringLiteral("description"), QStringLiteral("Edit files.")}, {QStringLiteral("format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("grammar")}, {QStringLiteral("syntax"), QStringLiteral("lark")}, {QStringLiteral("definition"), QStringLiteral("start: \"*** Begin Patch\" LF hunk+")}}}};
     QJsonObject body = bodyFor(QStringLiteral("/v1/responses"), model, true);
     body.insert(QStringLiteral("tools"), QJsonArray{tool});
     const Reply first = f.post(QStringLiteral("/v1/responses"), compact(body));
@@ -471,7 +464,7 @@ void TestTranslatedRequests::codexApplyPatchIsACustomToolCall()
     const Reply done = f.post(QStringLiteral("/v1/responses"), compact(second));
     QVERIFY2(done.status == 200, done.body.constData());
     const QByteArray back = f.upstream->received().last().body;
-    QCOMPARE(back.count("call_patch_1"), 2);   // the call and its result, under the same id
+    QCOMPARE(back.count("call_patch_1"), 2); // the call and its result, under the same id
     QVERIFY2(back.contains("Success. A hello.txt"), back.constData());
     QCOMPARE(answerText(QStringLiteral("/v1/responses"), done.body), QStringLiteral("Hello!"));
 }

@@ -25,24 +25,24 @@ Script drawScript(QRandomGenerator &rng)
         e.delayMs = 100;
     const int cutAt = int(rng.bounded(quint32(s.events.size())));
     switch (rng.bounded(5)) {
-    case 0:   // the upstream drops the connection after some events (chunked)
+    case 0: // the upstream drops the connection after some events (chunked)
         s.events.resize(cutAt);
         s.cutBeforeEnd = true;
         break;
-    case 1:   // … in the middle of an event
+    case 1: // … in the middle of an event
         s.events.resize(cutAt);
         s.events.append({"data: {\"choices\":[{\"delta\":{\"content\":\"half", 100});
         s.cutBeforeEnd = true;
         break;
-    case 2:   // it never answers
+    case 2: // it never answers
         s = Script();
         s.hangForever = true;
         break;
-    case 3:   // it stops talking mid-stream, connection open
+    case 3: // it stops talking mid-stream, connection open
         s.events.resize(cutAt);
         s.hangAfterAnswer = true;
         break;
-    default:  // a whole answer
+    default: // a whole answer
         break;
     }
     return s;
@@ -68,7 +68,7 @@ private Q_SLOTS:
             for (int i = 0; i < PerRound; ++i)
                 f.upstream->enqueue(drawScript(rng));
             std::vector<std::unique_ptr<QTcpSocket>> clients;
-            std::vector<int> leaveAt;   // the step at which each client hangs up (Steps: never)
+            std::vector<int> leaveAt; // the step at which each client hangs up (Steps: never)
             const qsizetype before = f.upstream->received().size();
             for (int i = 0; i < PerRound; ++i) {
                 auto c = std::make_unique<QTcpSocket>();
@@ -96,7 +96,7 @@ private Q_SLOTS:
             // The engine sees every client gone before time moves on.
             QTRY_COMPARE(server->openConnections(), 0);
             f.upstream->clearScripts();
-            f.clock.advance(Health::HealthBook::CutStreamCooldownMs + 1'000);   // the next round finds the sharer back
+            f.clock.advance(Health::HealthBook::CutStreamCooldownMs + 1'000); // the next round finds the sharer back
         }
         // A whole answer leaves its upstream connection in the pool…
         {

@@ -51,10 +51,10 @@ QByteArray joined(const QList<ScriptedEvent> &events)
 struct WireCase
 {
     QString path;
-    QString model;   // provider/model as the client asks
-    Script stream;   // a whole stream of that wire
-    int keep;        // events of it relayed before the cut
-    QByteArray errorMark;   // how the wire's own error event starts
+    QString model;        // provider/model as the client asks
+    Script stream;        // a whole stream of that wire
+    int keep;             // events of it relayed before the cut
+    QByteArray errorMark; // how the wire's own error event starts
 };
 
 WireCase wireNamed(const QString &name)
@@ -130,7 +130,7 @@ private Q_SLOTS:
         QTest::newRow("a head that never ends") << FakeUpstream::rawAnswer(bigHead, true) << false << "head is larger than 64 KiB";
         Script endless;
         endless.headers.add("content-type", "text/event-stream");
-        endless.events = {{"data: " + QByteArray(9 * 1024 * 1024, 'e'), 0}};   // no blank line, ever
+        endless.events = {{"data: " + QByteArray(9 * 1024 * 1024, 'e'), 0}}; // no blank line, ever
         endless.hangAfterAnswer = true;
         QTest::newRow("an event that never ends") << endless << true << "SSE event larger than 8 MiB";
         Script bigBody = FakeUpstream::chatCompletion(QString(33 * 1024 * 1024, QLatin1Char('b')));

@@ -149,7 +149,7 @@ private Q_SLOTS:
         else
             QTRY_COMPARE(failed.size(), 1);
         QTest::qWait(20);
-        QCOMPARE(failed.size(), abortFirst ? 0 : 1);   // never a signal after abort()
+        QCOMPARE(failed.size(), abortFirst ? 0 : 1); // never a signal after abort()
         QCOMPARE(finished.size(), 0);
         QVERIFY(call->isDone());
         if (!abortFirst)
@@ -232,7 +232,7 @@ private Q_SLOTS:
         // The pool keeps one deadline for all its idle connections, not one set and cancelled per request.
         QCOMPARE(clock.pendingTimers(), 1);
 
-        clock.advance(2'999);   // the first is 3.999 s idle: still reusable
+        clock.advance(2'999); // the first is 3.999 s idle: still reusable
         QTest::qWait(10);
         QCOMPARE(client.openConnections(), 2);
         clock.advance(1);
