@@ -40,6 +40,7 @@ SSE_CONNS="${BENCH_SSE_CONNS:-4}"
 STREAMS="${BENCH_STREAMS:-1000}"
 HOLD="${BENCH_HOLD:-10}"
 LG_THREADS="${BENCH_LOADGEN_THREADS:-1}"
+CPU_CONNS="${BENCH_CPU_CONNS:-16}"
 ROUNDS="${BENCH_ROUNDS:-3}"
 
 UPSTREAM_KEY="sk-bench-upstream-0000000000000000"
@@ -432,9 +433,9 @@ cpu_budget() { # BENCH_CPU=SECONDS: CPU µs and system calls per request of aile
     start_upstream_nginx
     start_aile json "http://127.0.0.1:$UP_PORT"
     smoke aile json || { log "aile: $SMOKE_REASON"; exit 1; }
-    loadgen lat aile json "$RAW/cpu-warm.json" --conns 16 --duration 1 --warmup 0
+    loadgen lat aile json "$RAW/cpu-warm.json" --conns "$CPU_CONNS" --duration 1 --warmup 0
     thread_ticks "$AILE_PID" >"$RUN/ticks-before"
-    loadgen lat aile json "$RAW/cpu-lat16.json" --conns 16 --threads "$LG_THREADS" --duration "$BENCH_CPU" --warmup 0
+    loadgen lat aile json "$RAW/cpu-lat16.json" --conns "$CPU_CONNS" --threads "$LG_THREADS" --duration "$BENCH_CPU" --warmup 0
     thread_ticks "$AILE_PID" >"$RUN/ticks-after"
     local done_n hz out="$BENCH_DIR/results/cpu-$STAMP.txt"
     done_n="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["completed"])' "$RAW/cpu-lat16.json")"
@@ -443,7 +444,7 @@ cpu_budget() { # BENCH_CPU=SECONDS: CPU µs and system calls per request of aile
     strace -c -f -o "$RUN/strace.txt" -p "$AILE_PID" 2>"$RUN/strace.err" &
     local strace_pid=$!
     sleep 0.5
-    loadgen lat aile json "$RAW/cpu-strace.json" --conns 16 --duration "$sdur" --warmup 0
+    loadgen lat aile json "$RAW/cpu-strace.json" --conns "$CPU_CONNS" --duration "$sdur" --warmup 0
     kill -INT "$strace_pid" 2>/dev/null || true
     wait "$strace_pid" 2>/dev/null || true
     python3 - "$RUN/ticks-before" "$RUN/ticks-after" "$done_n" "$hz" "$RAW/cpu-lat16.json" \
@@ -460,8 +461,11 @@ def ticks(p):
     return d
 b, a = ticks(before), ticks(after)
 l = json.load(open(lat))
-print(f"# {label} under bench/run.sh's c=16 load for {secs}s ({btype} build); command: {prefix}BENCH_CPU={secs} bench/run.sh")
-print(f"# {n} requests completed, {l['rps']:.0f} per second, p50 {l['p50_us']:.0f} µs, non-2xx {l['non2xx']}")
+conns = l.get("conns", 16)
+if conns != 16: prefix += f"BENCH_CPU_CONNS={conns} "
+print(f"# {label} under bench/run.sh's c={conns} load for {secs}s ({btype} build); command: {prefix}BENCH_CPU={secs} bench/run.sh")
+print(f"# {n} requests completed, {l['rps']:.0f} per second; latency p50 {l['p50_us']:.0f}, p90 {l['p90_us']:.0f}, "
+      f"p99 {l['p99_us']:.0f}, p99.9 {l['p999_us']:.0f} µs; non-2xx {l['non2xx']}")
 print("## CPU µs per request, by thread")
 tot = 0.0
 for name in sorted(a, key=lambda k: -(a[k] - b.get(k, 0))):
