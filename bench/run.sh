@@ -370,10 +370,7 @@ smoke() { # smoke PATH KIND — one request with curl; prints a reason and fails
 skip_file() { printf '{"skipped":%s}\n' "$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$2")" >"$1"; }
 
 # ---------------------------------------------------------------------------------------------
-profile() { # BENCH_PROFILE=SECONDS: perf's view of aile serve under the c=16 load
-    command -v nginx >/dev/null || apt_install nginx-light
-    command -v curl >/dev/null || apt_install curl
-    command -v perf >/dev/null || apt_install linux-perf
+start_diagnosis() { # BENCH_PROFILE and BENCH_CPU: the canned upstream and one aile, checked by one request
     [[ -x "$AILE_BIN" ]] || { log "aile binary not found at $(rel "$AILE_BIN") — build first"; exit 1; }
     build_loadgen
     rm -rf "$RUN"
@@ -381,6 +378,13 @@ profile() { # BENCH_PROFILE=SECONDS: perf's view of aile serve under the c=16 lo
     start_upstream_nginx
     start_aile json "http://127.0.0.1:$UP_PORT"
     smoke aile json || { log "aile: $SMOKE_REASON"; exit 1; }
+}
+
+profile() { # BENCH_PROFILE=SECONDS: perf's view of aile serve under the c=16 load
+    command -v nginx >/dev/null || apt_install nginx-light
+    command -v curl >/dev/null || apt_install curl
+    command -v perf >/dev/null || apt_install linux-perf
+    start_diagnosis
     local data="$RUN/perf.data" out="$BENCH_DIR/results/profile-$STAMP.txt"
     log "profiling aile (pid $AILE_PID) for ${BENCH_PROFILE}s at 16 connections"
     perf record --call-graph dwarf,8192 -F 299 -o "$data" -p "$AILE_PID" -- sleep "$((BENCH_PROFILE + 1))" 2>"$RUN/perf.err" &
@@ -426,13 +430,7 @@ cpu_budget() { # BENCH_CPU=SECONDS: CPU µs and system calls per request of aile
     command -v nginx >/dev/null || apt_install nginx-light
     command -v curl >/dev/null || apt_install curl
     command -v strace >/dev/null || apt_install strace
-    [[ -x "$AILE_BIN" ]] || { log "aile binary not found at $(rel "$AILE_BIN") — build first"; exit 1; }
-    build_loadgen
-    rm -rf "$RUN"
-    mkdir -p "$RUN" "$RAW"
-    start_upstream_nginx
-    start_aile json "http://127.0.0.1:$UP_PORT"
-    smoke aile json || { log "aile: $SMOKE_REASON"; exit 1; }
+    start_diagnosis
     loadgen lat aile json "$RAW/cpu-warm.json" --conns "$CPU_CONNS" --duration 1 --warmup 0
     thread_ticks "$AILE_PID" >"$RUN/ticks-before"
     loadgen lat aile json "$RAW/cpu-lat16.json" --conns "$CPU_CONNS" --threads "$LG_THREADS" --duration "$BENCH_CPU" --warmup 0
