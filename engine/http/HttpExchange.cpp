@@ -130,12 +130,16 @@ void HttpExchange::writeChunk(const QByteArray &data)
         put("\r\n", 2);
         flush();
     } else if (m_bodyLeft >= 0 && data.size() >= m_bodyLeft) {
-        // The body's last byte waits for finishStream, after what must be recorded first.
+        // The body's last byte waits for finishStream, after what must be recorded first. Bytes
+        // past the announced Content-Length never leave: on a kept-alive connection the client
+        // would read them as the start of its next answer.
+        if (data.size() > m_bodyLeft)
+            qCWarning(lcHttp) << "left out" << (data.size() - m_bodyLeft) << "bytes written past the answer's Content-Length";
         const qsizetype now = qMax<qsizetype>(0, m_bodyLeft - 1);
         if (now > 0)
             put(data.constData(), now);
-        m_heldTail += data.mid(now);
-        m_bodyLeft -= qMin<qint64>(m_bodyLeft, data.size());
+        m_heldTail += data.mid(now, m_bodyLeft - now);
+        m_bodyLeft = 0;
     } else {
         put(data);
         if (m_bodyLeft >= 0)

@@ -179,6 +179,41 @@ private Q_SLOTS:
 
     // Requests sent back to back are answered in order, each by its own exchange, and each
     // finished exchange is gone after its turn.
+    // A writer that sends more than it announced: the client gets exactly the Content-Length, and
+    // the next answer on the connection is not corrupted by the extra bytes.
+    void bytesPastTheContentLengthNeverLeave_data()
+    {
+        QTest::addColumn<QStringList>("pieces");
+        QTest::newRow("one piece too long") << QStringList{QStringLiteral("hello world")};
+        QTest::newRow("a piece after the end") << QStringList{QStringLiteral("hello"), QStringLiteral("EXTRA")};
+    }
+
+    void bytesPastTheContentLengthNeverLeave()
+    {
+        QFETCH(QStringList, pieces);
+        m_handler.answer = [pieces](HttpExchange *x) {
+            if (x->request().path == "/next") {
+                x->respond(200, textHeaders(), "next answer");
+                return;
+            }
+            x->startStream(200, textHeaders(), 5);
+            for (const QString &p : pieces)
+                x->writeChunk(p.toUtf8());
+            x->finishStream();
+        };
+        connectClient();
+        m_client->write(get("/a") + get("/next"));
+        QByteArray got;
+        readUntil("next answer", got);
+        QVERIFY2(got.startsWith("HTTP/1.1 200 OK\r\n"), got.constData());
+        const qsizetype second = got.indexOf("HTTP/1.1 200 OK\r\n", 1);
+        QVERIFY2(second > 0, got.constData());
+        QVERIFY2(got.left(second).endsWith("\r\n\r\nhello"), got.constData());
+        QVERIFY(!got.contains("world"));
+        QVERIFY(!got.contains("EXTRA"));
+        QVERIFY(got.endsWith("\r\n\r\nnext answer"));
+    }
+
     void pipelinedRequestsAreServedInOrder()
     {
         m_handler.answer = [](HttpExchange *x) { x->respond(200, textHeaders(), "answer to " + x->request().path); };
