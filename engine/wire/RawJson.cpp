@@ -1,5 +1,8 @@
 #include "RawJson.h"
 
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+
 namespace Aile::Wire {
 
 namespace {
@@ -99,28 +102,9 @@ bool topLevelMembers(QByteArrayView s, QList<RawMember> *members)
 
 QByteArray jsonString(const QString &text)
 {
-    const QByteArray utf8 = text.toUtf8();
-    QByteArray out;
-    out.reserve(utf8.size() + 2);
-    out += '"';
-    for (const char c : utf8) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (uchar(c) < 0x20)
-                out += "\\u00" + QByteArray::number(uchar(c), 16).rightJustified(2, '0');
-            else
-                out += c;
-        }
-    }
-    out += '"';
-    return out;
+    // Qt's writer does the escaping: the one-element array it writes, without its brackets.
+    const QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact);
+    return array.mid(1, array.size() - 2);
 }
 
 } // namespace Aile::Wire
