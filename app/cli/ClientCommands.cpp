@@ -62,8 +62,8 @@ int runTraces(const QStringList &arguments)
                .arg(QStringLiteral("cost $"));
     for (const QJsonValue &v : data) {
         const QJsonObject t = v.toObject();
-        const QString when = QDateTime::fromMSecsSinceEpoch(qint64(t.value(QLatin1String("startedMs")).toDouble()))
-                                 .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        const QString when =
+            QDateTime::fromMSecsSinceEpoch(qint64(t.value(QLatin1String("startedMs")).toDouble())).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         const QString served = t.value(QLatin1String("modelServed")).toString();
         out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
                    .arg(when, -19)
@@ -71,7 +71,10 @@ int runTraces(const QStringList &arguments)
                    .arg(served.isEmpty() ? t.value(QLatin1String("modelAsked")).toString() : served, -32)
                    .arg(t.value(QLatin1String("sharerName")).toString(), -18)
                    .arg(t.value(QLatin1String("attempts")).toInt(), 5)
-                   .arg(QStringLiteral("%1/%2").arg(qint64(t.value(QLatin1String("inputTokens")).toDouble())).arg(qint64(t.value(QLatin1String("outputTokens")).toDouble())), 14)
+                   .arg(QStringLiteral("%1/%2")
+                            .arg(qint64(t.value(QLatin1String("inputTokens")).toDouble()))
+                            .arg(qint64(t.value(QLatin1String("outputTokens")).toDouble())),
+                        14)
                    .arg(t.value(QLatin1String("costUsd")).toDouble(), 0, 'f', 6);
     }
     return 0;
@@ -80,12 +83,11 @@ int runTraces(const QStringList &arguments)
 int runSharers(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The sharers in routing order: the top row is where the next request goes.\n"
-        "  aile sharers [--model M] [filters]    list\n"
-        "  aile sharers add PROVIDER ...         add one (aile sharers add --help)\n"
-        "  aile sharers test HANDLE --model M    send one minimal request of M on that sharer\n"
-        "  aile sharers probe HANDLE             check that its credential answers"));
+    parser.setApplicationDescription(QStringLiteral("The sharers in routing order: the top row is where the next request goes.\n"
+                                                    "  aile sharers [--model M] [filters]    list\n"
+                                                    "  aile sharers add PROVIDER ...         add one (aile sharers add --help)\n"
+                                                    "  aile sharers test HANDLE --model M    send one minimal request of M on that sharer\n"
+                                                    "  aile sharers probe HANDLE             check that its credential answers"));
     parser.addHelpOption();
     addConnectionOptions(parser);
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("test, probe or clear-cooldown (optional)"));
@@ -95,7 +97,8 @@ int runSharers(const QStringList &arguments)
     parser.addOption({QStringLiteral("max-price"), QStringLiteral("As x-aile-max-price: $/Mtok or N%."), QStringLiteral("PRICE")});
     parser.addOption({QStringLiteral("min-price"), QStringLiteral("As x-aile-min-price: $/Mtok or N%."), QStringLiteral("PRICE")});
     parser.addOption({QStringLiteral("verified"), QStringLiteral("As x-aile-verified: 1: only sharers that passed a test of the model.")});
-    parser.addOption({QStringLiteral("sort"), QStringLiteral("A reading order instead of the routing order: price, name or speed."), QStringLiteral("KEY")});
+    parser.addOption(
+        {QStringLiteral("sort"), QStringLiteral("A reading order instead of the routing order: price, name or speed."), QStringLiteral("KEY")});
     parser.process(arguments);
     QTextStream out(stdout), err(stderr);
     const Connection c = connectionFrom(parser);
@@ -148,13 +151,20 @@ int runSharers(const QStringList &arguments)
         return 0;
     }
     const QJsonObject root = QJsonDocument::fromJson(body).object();
-    out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("#"), 3).arg(QStringLiteral("handle"), -17).arg(QStringLiteral("name"), -20).arg(QStringLiteral("$/Mtok in/out"), -16).arg(QStringLiteral("tested"), -6).arg(QStringLiteral("state"));
+    out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+               .arg(QStringLiteral("#"), 3)
+               .arg(QStringLiteral("handle"), -17)
+               .arg(QStringLiteral("name"), -20)
+               .arg(QStringLiteral("$/Mtok in/out"), -16)
+               .arg(QStringLiteral("tested"), -6)
+               .arg(QStringLiteral("state"));
     for (const QJsonValue &v : root.value(QLatin1String("data")).toArray()) {
         const QJsonObject o = v.toObject();
         const bool available = o.value(QLatin1String("available")).toBool();
-        const QString price = o.contains(QLatin1String("inputPrice"))
-                                  ? QStringLiteral("%1/%2").arg(o.value(QLatin1String("inputPrice")).toDouble(), 0, 'g', 4).arg(o.value(QLatin1String("outputPrice")).toDouble(), 0, 'g', 4)
-                                  : QStringLiteral("-");
+        const QString price = o.contains(QLatin1String("inputPrice")) ? QStringLiteral("%1/%2")
+                                                                            .arg(o.value(QLatin1String("inputPrice")).toDouble(), 0, 'g', 4)
+                                                                            .arg(o.value(QLatin1String("outputPrice")).toDouble(), 0, 'g', 4)
+                                                                      : QStringLiteral("-");
         QString state = available ? (o.value(QLatin1String("deadKey")).toBool() ? QStringLiteral("dead key (last)") : QStringLiteral("available"))
                                   : QStringLiteral("unavailable: ") + o.value(QLatin1String("reason")).toString();
         if (o.value(QLatin1String("tiedWithPrevious")).toBool())
@@ -176,11 +186,11 @@ int runConfig(const QStringList &arguments)
     if (arguments.value(1) == QLatin1String("check"))
         return runConfigCheck(arguments);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The running configuration as JSON, without secrets (the configuration file's format).\n"
-        "  aile config export [FILE]   write it (stdout without FILE)\n"
-        "  aile config import FILE     apply one: same handles, key names and providers replace what is there\n"
-        "  aile config check FILE      check one without an engine, writing nothing (see aile config check --help)"));
+    parser.setApplicationDescription(
+        QStringLiteral("The running configuration as JSON, without secrets (the configuration file's format).\n"
+                       "  aile config export [FILE]   write it (stdout without FILE)\n"
+                       "  aile config import FILE     apply one: same handles, key names and providers replace what is there\n"
+                       "  aile config check FILE      check one without an engine, writing nothing (see aile config check --help)"));
     parser.addHelpOption();
     addConnectionOptions(parser);
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("export or import"));
@@ -235,13 +245,13 @@ QString money(const QJsonValue &v)
 int runCatalog(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The price table: list prices in USD per million tokens, the shipped figures with your overrides.\n"
-        "  aile catalog [--provider P]                         list it (* marks an override, ~ an estimate)\n"
-        "  aile catalog set PROVIDER/MODEL --input X --output Y  override an entry (only the given fields)\n"
-        "  aile catalog reset PROVIDER/MODEL                   back to the shipped figures\n"
-        "  aile catalog import FILE                            re-import a table (the shipped JSON format)\n"
-        "  aile catalog add-provider ID --base-url URL --compatible openai|anthropic   a provider of your own"));
+    parser.setApplicationDescription(
+        QStringLiteral("The price table: list prices in USD per million tokens, the shipped figures with your overrides.\n"
+                       "  aile catalog [--provider P]                         list it (* marks an override, ~ an estimate)\n"
+                       "  aile catalog set PROVIDER/MODEL --input X --output Y  override an entry (only the given fields)\n"
+                       "  aile catalog reset PROVIDER/MODEL                   back to the shipped figures\n"
+                       "  aile catalog import FILE                            re-import a table (the shipped JSON format)\n"
+                       "  aile catalog add-provider ID --base-url URL --compatible openai|anthropic   a provider of your own"));
     parser.addHelpOption();
     addConnectionOptions(parser);
     parser.addOption({QStringLiteral("provider"), QStringLiteral("Only this provider's models."), QStringLiteral("P")});
@@ -272,7 +282,8 @@ int runCatalog(const QStringList &arguments)
     auto modelPath = [](const QString &spec) {
         const qsizetype slash = spec.indexOf(QLatin1Char('/'));
         return QStringLiteral("/catalog/models/%1/%2")
-            .arg(QString::fromLatin1(QUrl::toPercentEncoding(spec.left(slash))), QString::fromLatin1(QUrl::toPercentEncoding(spec.mid(slash + 1), "/")));
+            .arg(QString::fromLatin1(QUrl::toPercentEncoding(spec.left(slash))),
+                 QString::fromLatin1(QUrl::toPercentEncoding(spec.mid(slash + 1), "/")));
     };
     if (action.isEmpty()) {
         QUrlQuery q;
@@ -298,7 +309,9 @@ int runCatalog(const QStringList &arguments)
                                  : m.value(QLatin1String("estimated")).toBool() ? QStringLiteral("~")
                                                                                 : QString();
             out << QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
-                       .arg(QString(m.value(QLatin1String("provider")).toString() + QLatin1Char('/') + m.value(QLatin1String("id")).toString() + mark), -44)
+                       .arg(
+                           QString(m.value(QLatin1String("provider")).toString() + QLatin1Char('/') + m.value(QLatin1String("id")).toString() + mark),
+                           -44)
                        .arg(money(m.value(QLatin1String("input"))), 9)
                        .arg(money(m.value(QLatin1String("output"))), 9)
                        .arg(money(m.value(QLatin1String("cacheRead"))), 9)
@@ -361,7 +374,8 @@ int runCatalog(const QStringList &arguments)
             p.insert(QStringLiteral("name"), parser.value(QStringLiteral("name")));
         if (parser.isSet(QStringLiteral("data-collection")))
             p.insert(QStringLiteral("dataCollection"), parser.value(QStringLiteral("data-collection")));
-        if (call(c, "PUT", QStringLiteral("/catalog/providers/") + pos.at(1), {}, &body, &error, QJsonDocument(p).toJson(QJsonDocument::Compact)) != 200)
+        if (call(c, "PUT", QStringLiteral("/catalog/providers/") + pos.at(1), {}, &body, &error, QJsonDocument(p).toJson(QJsonDocument::Compact))
+            != 200)
             return fail(QStringLiteral("add-provider"));
         out << "provider " << pos.at(1) << " added" << Qt::endl;
         return 0;
@@ -390,7 +404,8 @@ int keyRoutes(const Connection &c, const QString &key, const QString &file, bool
             err << "aile keys routes: " << file << " must hold a JSON list of routes (" << parseError.errorString() << ")" << Qt::endl;
             return 1;
         }
-        status = call(c, "PUT", path, {}, &body, &error, QJsonDocument(QJsonObject{{QStringLiteral("routes"), doc.array()}}).toJson(QJsonDocument::Compact));
+        status = call(c, "PUT", path, {}, &body, &error,
+                      QJsonDocument(QJsonObject{{QStringLiteral("routes"), doc.array()}}).toJson(QJsonDocument::Compact));
     } else {
         status = call(c, "GET", path, {}, &body, &error);
     }
@@ -413,13 +428,15 @@ int keyRoutes(const Connection &c, const QString &key, const QString &file, bool
         out << r.value(QLatin1String("name")).toString() << "  (" << r.value(QLatin1String("order")).toString(QStringLiteral("in order"));
         if (r.contains(QLatin1String("ttftMs")))
             out << ", first token within " << r.value(QLatin1String("ttftMs")).toInt() << " ms";
-        out << ")  today $" << QString::number(sp.value(QLatin1String("spentUsd")).toDouble(), 'f', 6) << budget(sp.value(QLatin1String("budgetUsdPerDay"))) << '\n';
+        out << ")  today $" << QString::number(sp.value(QLatin1String("spentUsd")).toDouble(), 'f', 6)
+            << budget(sp.value(QLatin1String("budgetUsdPerDay"))) << '\n';
         const QJsonArray targets = sp.value(QLatin1String("targets")).toArray();
         for (int t = 0; t < targets.size(); ++t) {
             const QJsonObject to = targets.at(t).toObject();
             out << "  " << t + 1 << ". " << to.value(QLatin1String("model")).toString()
                 << (to.contains(QLatin1String("sharer")) ? QStringLiteral(" on ") + to.value(QLatin1String("sharer")).toString() : QString())
-                << "  today $" << QString::number(to.value(QLatin1String("spentUsd")).toDouble(), 'f', 6) << budget(to.value(QLatin1String("budgetUsdPerDay"))) << '\n';
+                << "  today $" << QString::number(to.value(QLatin1String("spentUsd")).toDouble(), 'f', 6)
+                << budget(to.value(QLatin1String("budgetUsdPerDay"))) << '\n';
         }
     }
     out.flush();
@@ -429,17 +446,18 @@ int keyRoutes(const Connection &c, const QString &key, const QString &file, bool
 int runKeys(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The proxy's API keys.\n"
-        "  aile keys [list]          every key: id, name, prefix, state, spent today\n"
-        "  aile keys create NAME     a new key; its secret is printed once, here only\n"
-        "  aile keys revoke ID       revoke a key (by id or name): the proxy refuses it from now on\n"
-        "  aile keys routing ID [SETTING=VALUE...]   its routing settings (aile keys routing --help)\n"
-        "  aile keys routes ID       the key's named routes, with today's spend per route and target\n"
-        "  aile keys routes ID --set FILE   replace the key's routes with the JSON list in FILE (docs/keys.md)"));
+    parser.setApplicationDescription(
+        QStringLiteral("The proxy's API keys.\n"
+                       "  aile keys [list]          every key: id, name, prefix, state, spent today\n"
+                       "  aile keys create NAME     a new key; its secret is printed once, here only\n"
+                       "  aile keys revoke ID       revoke a key (by id or name): the proxy refuses it from now on\n"
+                       "  aile keys routing ID [SETTING=VALUE...]   its routing settings (aile keys routing --help)\n"
+                       "  aile keys routes ID       the key's named routes, with today's spend per route and target\n"
+                       "  aile keys routes ID --set FILE   replace the key's routes with the JSON list in FILE (docs/keys.md)"));
     parser.addHelpOption();
     addConnectionOptions(parser);
-    parser.addOption({QStringLiteral("set"), QStringLiteral("With routes: the JSON file holding the key's whole list of routes."), QStringLiteral("file")});
+    parser.addOption(
+        {QStringLiteral("set"), QStringLiteral("With routes: the JSON file holding the key's whole list of routes."), QStringLiteral("file")});
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("list, create, revoke or routes"));
     parser.addPositionalArgument(QStringLiteral("arg"), QStringLiteral("the name (create) or the key id (revoke)"));
     parser.process(arguments);
@@ -460,8 +478,7 @@ int runKeys(const QStringList &arguments)
             return 0;
         }
         const QJsonObject r = QJsonDocument::fromJson(body).object();
-        out << "created " << r.value(QLatin1String("key")).toObject().value(QLatin1String("id")).toString() << " \""
-            << pos.at(1) << "\"\n"
+        out << "created " << r.value(QLatin1String("key")).toObject().value(QLatin1String("id")).toString() << " \"" << pos.at(1) << "\"\n"
             << r.value(QLatin1String("plain")).toString() << "\n"
             << "This is the only time the key is shown: copy it now.\n";
         return 0;
@@ -490,7 +507,12 @@ int runKeys(const QStringList &arguments)
         out << body << Qt::endl;
         return 0;
     }
-    out << QStringLiteral("%1  %2  %3  %4  %5\n").arg(QStringLiteral("id"), -14).arg(QStringLiteral("name"), -24).arg(QStringLiteral("prefix"), -14).arg(QStringLiteral("state"), -8).arg(QStringLiteral("spent today $"));
+    out << QStringLiteral("%1  %2  %3  %4  %5\n")
+               .arg(QStringLiteral("id"), -14)
+               .arg(QStringLiteral("name"), -24)
+               .arg(QStringLiteral("prefix"), -14)
+               .arg(QStringLiteral("state"), -8)
+               .arg(QStringLiteral("spent today $"));
     for (const QJsonValue &v : QJsonDocument::fromJson(body).object().value(QLatin1String("keys")).toArray()) {
         const QJsonObject k = v.toObject();
         out << QStringLiteral("%1  %2  %3  %4  %5\n")
@@ -506,17 +528,18 @@ int runKeys(const QStringList &arguments)
 int runDryRun(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "What a request would do, without sending it: per target, the sharers your filters removed, how many are\n"
-        "unavailable, and the ones left in the order they would be tried, with their quotes. Nothing is sent,\n"
-        "charged or written.\n"
-        "  aile dry-run MODEL [--key KEY] [--endpoint PATH] [--body FILE] [--header 'x-aile-max-price: 60%']..."));
+    parser.setApplicationDescription(
+        QStringLiteral("What a request would do, without sending it: per target, the sharers your filters removed, how many are\n"
+                       "unavailable, and the ones left in the order they would be tried, with their quotes. Nothing is sent,\n"
+                       "charged or written.\n"
+                       "  aile dry-run MODEL [--key KEY] [--endpoint PATH] [--body FILE] [--header 'x-aile-max-price: 60%']..."));
     parser.addHelpOption();
     addConnectionOptions(parser);
     parser.addOption({QStringLiteral("key"), QStringLiteral("Read this key's routing settings (id or name)."), QStringLiteral("KEY")});
     parser.addOption({QStringLiteral("endpoint"), QStringLiteral("The path (default /v1/chat/completions)."), QStringLiteral("PATH")});
     parser.addOption({QStringLiteral("body"), QStringLiteral("A request body (JSON file); without one, a one-line prompt."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("header"), QStringLiteral("A header the request would carry, as 'name: value' (repeatable)."), QStringLiteral("H")});
+    parser.addOption(
+        {QStringLiteral("header"), QStringLiteral("A header the request would carry, as 'name: value' (repeatable)."), QStringLiteral("H")});
     parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("provider/model, auto/model, or a route name"));
     parser.process(arguments);
     QTextStream out(stdout), err(stderr);
@@ -565,7 +588,8 @@ int runDryRun(const QStringList &arguments)
     if (r.contains(QLatin1String("route"))) {
         const QJsonObject route = r.value(QLatin1String("route")).toObject();
         out << "route " << route.value(QLatin1String("name")).toString() << " (" << route.value(QLatin1String("order")).toString()
-            << (route.contains(QLatin1String("turn")) ? QStringLiteral(", next turn: target %1").arg(route.value(QLatin1String("turn")).toInt() + 1) : QString())
+            << (route.contains(QLatin1String("turn")) ? QStringLiteral(", next turn: target %1").arg(route.value(QLatin1String("turn")).toInt() + 1)
+                                                      : QString())
             << "), spent today $" << QString::number(route.value(QLatin1String("spentTodayUsd")).toDouble(), 'f', 6) << '\n';
     }
     for (const QJsonValue &tv : r.value(QLatin1String("targets")).toArray()) {
@@ -582,8 +606,9 @@ int runDryRun(const QStringList &arguments)
                        .arg(s.value(QLatin1String("rank")).toInt(), 3)
                        .arg(s.value(QLatin1String("handle")).toString())
                        .arg(s.value(QLatin1String("name")).toString(), -20)
-                       .arg(s.value(QLatin1String("quoteUsd")).isDouble() ? QStringLiteral("$%1").arg(s.value(QLatin1String("quoteUsd")).toDouble(), 0, 'f', 6)
-                                                                          : QStringLiteral("unquotable"))
+                       .arg(s.value(QLatin1String("quoteUsd")).isDouble()
+                                ? QStringLiteral("$%1").arg(s.value(QLatin1String("quoteUsd")).toDouble(), 0, 'f', 6)
+                                : QStringLiteral("unquotable"))
                        .arg(s.value(QLatin1String("tested")).toBool() ? QStringLiteral("tested") : QStringLiteral("untested"))
                        .arg(s.value(QLatin1String("first")).toBool()           ? QStringLiteral("  <- first")
                             : s.value(QLatin1String("tiedWithFirst")).toBool() ? QStringLiteral("  (tied with the first)")
@@ -592,8 +617,8 @@ int runDryRun(const QStringList &arguments)
         if (const int more = t.value(QLatin1String("more")).toInt())
             out << "  … and " << more << " more\n";
         for (const QJsonValue &v : t.value(QLatin1String("removed")).toArray())
-            out << "  removed " << v.toObject().value(QLatin1String("handle")).toString() << " (" << v.toObject().value(QLatin1String("name")).toString()
-                << "): " << v.toObject().value(QLatin1String("reason")).toString() << '\n';
+            out << "  removed " << v.toObject().value(QLatin1String("handle")).toString() << " ("
+                << v.toObject().value(QLatin1String("name")).toString() << "): " << v.toObject().value(QLatin1String("reason")).toString() << '\n';
         const QJsonObject unavailable = t.value(QLatin1String("unavailable")).toObject();
         for (auto it = unavailable.begin(); it != unavailable.end(); ++it)
             out << "  unavailable (" << it.key() << "): " << it.value().toInt() << '\n';

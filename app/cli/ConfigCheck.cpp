@@ -11,9 +11,9 @@ namespace Aile::Cli {
 int runConfigCheck(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Checks a configuration file as `aile serve --config` would, without an engine and without writing anything.\n"
-        "Prints every problem as FILE:LINE:COLUMN: message; exits 0 only when the file is clean."));
+    parser.setApplicationDescription(
+        QStringLiteral("Checks a configuration file as `aile serve --config` would, without an engine and without writing anything.\n"
+                       "Prints every problem as FILE:LINE:COLUMN: message; exits 0 only when the file is clean."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("data-dir"),
                       QStringLiteral("Check against what this engine's store holds (read only); without it, against an empty store."),

@@ -24,8 +24,8 @@ void addConnectionOptions(QCommandLineParser &parser)
                       QStringLiteral("Read the admin token from FILE (- for stdin). Default: $AILE_ADMIN_TOKEN, else the token "
                                      "aile serve made in the data folder."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("data-dir"), QStringLiteral("The data folder whose admin-token file to read (default: %1).").arg(defaultDataDir()),
-                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("data-dir"),
+                      QStringLiteral("The data folder whose admin-token file to read (default: %1).").arg(defaultDataDir()), QStringLiteral("DIR")});
     QCommandLineOption refused(QStringLiteral("admin-token"), QStringLiteral("Refused: see --admin-token-file."), QStringLiteral("TOKEN"));
     refused.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(refused);
@@ -114,7 +114,12 @@ bool readFileOrStdin(const QString &path, QString *text, QString *error)
 
 QString errorMessageOf(const QByteArray &body)
 {
-    return QJsonDocument::fromJson(body).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString(QString::fromUtf8(body));
+    return QJsonDocument::fromJson(body)
+        .object()
+        .value(QLatin1String("error"))
+        .toObject()
+        .value(QLatin1String("message"))
+        .toString(QString::fromUtf8(body));
 }
 
 } // namespace Aile::Cli

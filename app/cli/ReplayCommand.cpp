@@ -31,7 +31,9 @@ QString outcome(const QJsonObject &o)
 {
     const int status = o.value(QLatin1String("status")).toInt();
     if (status >= 200 && status < 300)
-        return QStringLiteral("%1 via %2, %3").arg(o.value(QLatin1String("target")).toString(), o.value(QLatin1String("sharer")).toString(), usd(o.value(QLatin1String("costUsd")).toDouble()));
+        return QStringLiteral("%1 via %2, %3")
+            .arg(o.value(QLatin1String("target")).toString(), o.value(QLatin1String("sharer")).toString(),
+                 usd(o.value(QLatin1String("costUsd")).toDouble()));
     const QString code = o.value(QLatin1String("code")).toString();
     return QStringLiteral("refused, HTTP %1%2").arg(status).arg(code.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(code));
 }
@@ -47,11 +49,13 @@ QString daysOf(const QJsonObject &hits)
 
 void printCounts(QTextStream &out, const char *title, const QJsonObject &counts)
 {
-    out << '\n'
-        << QStringLiteral("%1%2%3\n").arg(QLatin1String(title), -40).arg(QStringLiteral("actual"), 10).arg(QStringLiteral("projected"), 11);
+    out << '\n' << QStringLiteral("%1%2%3\n").arg(QLatin1String(title), -40).arg(QStringLiteral("actual"), 10).arg(QStringLiteral("projected"), 11);
     for (auto it = counts.begin(); it != counts.end(); ++it) {
         const QJsonObject c = it.value().toObject();
-        out << QStringLiteral("%1%2%3\n").arg(it.key(), -40).arg(c.value(QLatin1String("actual")).toInt(), 10).arg(c.value(QLatin1String("projected")).toInt(), 11);
+        out << QStringLiteral("%1%2%3\n")
+                   .arg(it.key(), -40)
+                   .arg(c.value(QLatin1String("actual")).toInt(), 10)
+                   .arg(c.value(QLatin1String("projected")).toInt(), 11);
     }
 }
 
@@ -73,13 +77,28 @@ void printReport(QTextStream &out, const QJsonObject &r)
     out << "\n\n";
     const QJsonObject actual = r.value(QLatin1String("actual")).toObject(), projected = r.value(QLatin1String("projected")).toObject();
     out << QStringLiteral("%1%2%3\n").arg(QString(), -12).arg(QStringLiteral("actual"), 12).arg(QStringLiteral("projected"), 12);
-    out << QStringLiteral("%1%2%3%4\n").arg(QStringLiteral("cost"), -12).arg(usd(actual.value(QLatin1String("costUsd")).toDouble()), 12).arg(usd(projected.value(QLatin1String("costUsd")).toDouble()), 12).arg(change(actual.value(QLatin1String("costUsd")).toDouble(), projected.value(QLatin1String("costUsd")).toDouble()));
-    out << QStringLiteral("%1%2%3\n").arg(QStringLiteral("served"), -12).arg(actual.value(QLatin1String("served")).toInt(), 12).arg(projected.value(QLatin1String("served")).toInt(), 12);
+    out << QStringLiteral("%1%2%3%4\n")
+               .arg(QStringLiteral("cost"), -12)
+               .arg(usd(actual.value(QLatin1String("costUsd")).toDouble()), 12)
+               .arg(usd(projected.value(QLatin1String("costUsd")).toDouble()), 12)
+               .arg(change(actual.value(QLatin1String("costUsd")).toDouble(), projected.value(QLatin1String("costUsd")).toDouble()));
+    out << QStringLiteral("%1%2%3\n")
+               .arg(QStringLiteral("served"), -12)
+               .arg(actual.value(QLatin1String("served")).toInt(), 12)
+               .arg(projected.value(QLatin1String("served")).toInt(), 12);
     out << '\n'
-        << QStringLiteral("%1%2%3%4\n").arg(QStringLiteral("day"), -12).arg(QStringLiteral("requests"), 10).arg(QStringLiteral("actual"), 12).arg(QStringLiteral("projected"), 12);
+        << QStringLiteral("%1%2%3%4\n")
+               .arg(QStringLiteral("day"), -12)
+               .arg(QStringLiteral("requests"), 10)
+               .arg(QStringLiteral("actual"), 12)
+               .arg(QStringLiteral("projected"), 12);
     for (const QJsonValue &v : r.value(QLatin1String("perDay")).toArray()) {
         const QJsonObject d = v.toObject();
-        out << QStringLiteral("%1%2%3%4\n").arg(d.value(QLatin1String("day")).toString(), -12).arg(d.value(QLatin1String("requests")).toInt(), 10).arg(usd(d.value(QLatin1String("actualUsd")).toDouble()), 12).arg(usd(d.value(QLatin1String("projectedUsd")).toDouble()), 12);
+        out << QStringLiteral("%1%2%3%4\n")
+                   .arg(d.value(QLatin1String("day")).toString(), -12)
+                   .arg(d.value(QLatin1String("requests")).toInt(), 10)
+                   .arg(usd(d.value(QLatin1String("actualUsd")).toDouble()), 12)
+                   .arg(usd(d.value(QLatin1String("projectedUsd")).toDouble()), 12);
     }
     printCounts(out, "target", r.value(QLatin1String("perTarget")).toObject());
     printCounts(out, "sharer", r.value(QLatin1String("perSharer")).toObject());
@@ -87,15 +106,13 @@ void printReport(QTextStream &out, const QJsonObject &r)
     const QJsonObject capRefused = r.value(QLatin1String("costCap")).toObject().value(QLatin1String("refused")).toObject();
     const QJsonObject capCapped = r.value(QLatin1String("costCap")).toObject().value(QLatin1String("capped")).toObject();
     const QJsonObject noSharer = r.value(QLatin1String("noSharer")).toObject();
-    out << '\n'
-        << "daily budget: " << budget.value(QLatin1String("requests")).toInt() << " requests would have hit one" << daysOf(budget) << '\n';
+    out << '\n' << "daily budget: " << budget.value(QLatin1String("requests")).toInt() << " requests would have hit one" << daysOf(budget) << '\n';
     out << "cost cap: " << capRefused.value(QLatin1String("requests")).toInt() << " refused" << daysOf(capRefused) << ", "
         << capCapped.value(QLatin1String("requests")).toInt() << " charged the cap" << daysOf(capCapped) << '\n';
     out << "no sharer: " << noSharer.value(QLatin1String("requests")).toInt() << daysOf(noSharer) << '\n';
     const QJsonArray top = r.value(QLatin1String("topChanges")).toArray();
     if (!top.isEmpty()) {
-        out << '\n'
-            << "changed most (" << r.value(QLatin1String("changed")).toInt() << " requests change):\n";
+        out << '\n' << "changed most (" << r.value(QLatin1String("changed")).toInt() << " requests change):\n";
         for (const QJsonValue &v : top) {
             const QJsonObject c = v.toObject();
             out << "  " << QDateTime::fromMSecsSinceEpoch(qint64(c.value(QLatin1String("startedMs")).toDouble()), Qt::UTC).toString(Qt::ISODate)
@@ -132,18 +149,22 @@ bool readObject(const QString &path, QJsonObject *object, QString *error)
 int runReplay(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "What a key's recorded requests of the last days would have cost, and where they would have failed, with\n"
-        "a route or routing settings as edited, beside what really happened. Nothing is sent, charged or written.\n"
-        "  aile replay --key KEY [--route NAME | --routing FILE | --body ROUTE.json] [--days N]"));
+    parser.setApplicationDescription(
+        QStringLiteral("What a key's recorded requests of the last days would have cost, and where they would have failed, with\n"
+                       "a route or routing settings as edited, beside what really happened. Nothing is sent, charged or written.\n"
+                       "  aile replay --key KEY [--route NAME | --routing FILE | --body ROUTE.json] [--days N]"));
     parser.addHelpOption();
     addConnectionOptions(parser);
     parser.addOption({QStringLiteral("key"), QStringLiteral("The key whose requests are replayed (id or name)."), QStringLiteral("KEY")});
     parser.addOption({QStringLiteral("route"), QStringLiteral("Replay through this saved route."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("body"), QStringLiteral("Replay through this route as edited (a JSON file: name, targets, …)."), QStringLiteral("FILE")});
+    parser.addOption(
+        {QStringLiteral("body"), QStringLiteral("Replay through this route as edited (a JSON file: name, targets, …)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("routing"), QStringLiteral("The key's routing settings as edited (a JSON file)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("days"), QStringLiteral("How many days back, today included (1-90, default 7)."), QStringLiteral("N"), QStringLiteral("7")});
-    parser.addOption({QStringLiteral("scope"), QStringLiteral("With a route: 'route' (the requests that asked for it) or 'all' (every request of the key)."), QStringLiteral("SCOPE")});
+    parser.addOption(
+        {QStringLiteral("days"), QStringLiteral("How many days back, today included (1-90, default 7)."), QStringLiteral("N"), QStringLiteral("7")});
+    parser.addOption({QStringLiteral("scope"),
+                      QStringLiteral("With a route: 'route' (the requests that asked for it) or 'all' (every request of the key)."),
+                      QStringLiteral("SCOPE")});
     parser.process(arguments);
     QTextStream out(stdout), err(stderr);
     if (!parser.isSet(QStringLiteral("key"))) {

@@ -39,21 +39,21 @@ int runServe(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Run the Aile proxy engine without a window."));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("data-dir"), QStringLiteral("Where the database lives (default: %1).").arg(defaultDataDir()),
-                      QStringLiteral("DIR")});
+    parser.addOption(
+        {QStringLiteral("data-dir"), QStringLiteral("Where the database lives (default: %1).").arg(defaultDataDir()), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("listen"), QStringLiteral("Address and port (default 127.0.0.1:2453; port 0 picks a free one)."),
                       QStringLiteral("HOST:PORT")});
     parser.addOption({QStringLiteral("store"),
                       QStringLiteral("A PostgreSQL database shared with other instances (team mode, docs/team.md) instead of "
                                      "the data directory's SQLite."),
                       QStringLiteral("postgresql://USER@HOST:PORT/DB")});
-    parser.addOption({QStringLiteral("config"), QStringLiteral("A JSON configuration file applied at start (docs/configuration.md)."),
+    parser.addOption(
+        {QStringLiteral("config"), QStringLiteral("A JSON configuration file applied at start (docs/configuration.md)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("secrets-file"), QStringLiteral("Opt in to a plain-text secrets file (mode 0600) where no keychain answers."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("secrets-file"),
-                      QStringLiteral("Opt in to a plain-text secrets file (mode 0600) where no keychain answers."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("log-level"), QStringLiteral("debug, info (default), warning or error."), QStringLiteral("LEVEL")});
-    parser.addOption({QStringLiteral("log-format"), QStringLiteral("text (default) or json: one line per message on stderr."),
-                      QStringLiteral("FORMAT")});
+    parser.addOption(
+        {QStringLiteral("log-format"), QStringLiteral("text (default) or json: one line per message on stderr."), QStringLiteral("FORMAT")});
     parser.process(arguments);
 
     QTextStream out(stdout);

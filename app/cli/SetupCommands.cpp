@@ -27,18 +27,20 @@ QString keyPath(const QString &key)
 int runSharersAdd(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Add a sharer: an upstream account the proxy may send requests to.\n"
-        "  aile sharers add PROVIDER --name NAME --secret-file - [--models M1,M2] [--base-url URL] [--test MODEL]\n"
-        "The credential is read from a file or stdin (-), never from the command line, and kept in the keychain\n"
-        "(or in the engine's opted-in secrets file with --credential file:NAME); --credential env:NAME names a\n"
-        "variable of the engine's environment instead. aile catalog lists the providers."));
+    parser.setApplicationDescription(
+        QStringLiteral("Add a sharer: an upstream account the proxy may send requests to.\n"
+                       "  aile sharers add PROVIDER --name NAME --secret-file - [--models M1,M2] [--base-url URL] [--test MODEL]\n"
+                       "The credential is read from a file or stdin (-), never from the command line, and kept in the keychain\n"
+                       "(or in the engine's opted-in secrets file with --credential file:NAME); --credential env:NAME names a\n"
+                       "variable of the engine's environment instead. aile catalog lists the providers."));
     parser.addHelpOption();
     addConnectionOptions(parser);
     parser.addPositionalArgument(QStringLiteral("add"), QStringLiteral("add"));
-    parser.addPositionalArgument(QStringLiteral("provider"), QStringLiteral("claude, codex, openai, openrouter, gemini, deepseek, local, or one of yours"));
+    parser.addPositionalArgument(QStringLiteral("provider"),
+                                 QStringLiteral("claude, codex, openai, openrouter, gemini, deepseek, local, or one of yours"));
     parser.addOption({QStringLiteral("name"), QStringLiteral("What the account is called in listings and traces."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("secret-file"), QStringLiteral("Read the credential (API key) from FILE; - reads stdin."), QStringLiteral("FILE")});
+    parser.addOption(
+        {QStringLiteral("secret-file"), QStringLiteral("Read the credential (API key) from FILE; - reads stdin."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("credential"), QStringLiteral("A reference instead: env:NAME, keychain:NAME, or file:NAME with --secret-file."),
                       QStringLiteral("REF")});
     parser.addOption({QStringLiteral("models"), QStringLiteral("The models it offers, comma-separated (default: all of its provider's)."),
@@ -46,8 +48,8 @@ int runSharersAdd(const QStringList &arguments)
     parser.addOption({QStringLiteral("base-url"), QStringLiteral("Its own base URL (default: the provider's)."), QStringLiteral("URL")});
     parser.addOption({QStringLiteral("handle"), QStringLiteral("L followed by 16 hex digits (default: made from the provider, name and URL)."),
                       QStringLiteral("HANDLE")});
-    parser.addOption({QStringLiteral("test"), QStringLiteral("Then send one minimal request of MODEL on it (a pass marks it tested)."),
-                      QStringLiteral("MODEL")});
+    parser.addOption(
+        {QStringLiteral("test"), QStringLiteral("Then send one minimal request of MODEL on it (a pass marks it tested)."), QStringLiteral("MODEL")});
     parser.process(arguments);
     QTextStream out(stdout), err(stderr);
     const QStringList pos = parser.positionalArguments();
@@ -94,9 +96,11 @@ int runSharersAdd(const QStringList &arguments)
         out << body << Qt::endl;
         return 0;
     }
-    out << "added " << handle << " \"" << added.value(QLatin1String("name")).toString() << "\" on " << added.value(QLatin1String("provider")).toString()
-        << (added.value(QLatin1String("credentialAvailable")).toBool() ? QStringLiteral(", credential stored as %1").arg(added.value(QLatin1String("credential")).toString())
-                                                                       : QStringLiteral(", but its credential cannot be read yet"))
+    out << "added " << handle << " \"" << added.value(QLatin1String("name")).toString() << "\" on "
+        << added.value(QLatin1String("provider")).toString()
+        << (added.value(QLatin1String("credentialAvailable")).toBool()
+                ? QStringLiteral(", credential stored as %1").arg(added.value(QLatin1String("credential")).toString())
+                : QStringLiteral(", but its credential cannot be read yet"))
         << Qt::endl;
     if (!parser.isSet(QStringLiteral("test")))
         return 0;
@@ -118,12 +122,12 @@ int runSharersAdd(const QStringList &arguments)
 int runKeysRouting(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "A key's routing settings (docs/keys.md lists each one).\n"
-        "  aile keys routing KEY                        show them\n"
-        "  aile keys routing KEY SETTING=VALUE...       change these, keep the rest (prefer=speed maxCostUsd=0.5\n"
-        "                                               excludeProviders='[\"gemini\"]'; SETTING= removes one)\n"
-        "  aile keys routing KEY --set FILE            replace them all with the JSON object in FILE (- reads stdin)"));
+    parser.setApplicationDescription(
+        QStringLiteral("A key's routing settings (docs/keys.md lists each one).\n"
+                       "  aile keys routing KEY                        show them\n"
+                       "  aile keys routing KEY SETTING=VALUE...       change these, keep the rest (prefer=speed maxCostUsd=0.5\n"
+                       "                                               excludeProviders='[\"gemini\"]'; SETTING= removes one)\n"
+                       "  aile keys routing KEY --set FILE            replace them all with the JSON object in FILE (- reads stdin)"));
     parser.addHelpOption();
     addConnectionOptions(parser);
     parser.addOption({QStringLiteral("set"), QStringLiteral("The JSON file holding the whole routing object."), QStringLiteral("FILE")});
@@ -193,26 +197,27 @@ int runConnect(const QStringList &arguments)
     for (ClientSnippets::Tool t : ClientSnippets::tools())
         ids << ClientSnippets::id(t);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-                                         "The settings that point a tool at the proxy, as the desktop app's Connect a tool dialog shows them.\n"
-                                         "  aile connect TOOL [--new-key NAME | --key-file FILE] [--model PROVIDER/MODEL] [--own-login]\n"
-                                         "  aile connect TOOL --apply [--dry-run] [same options]   write them into the tool's own settings file\n"
-                                         "  aile connect TOOL --undo [--dry-run]                   put that file back as it was before Aile\n"
-                                         "TOOL: %1. Without --model, a model one of your sharers offers on a wire the tool speaks.\n"
-                                         "--apply (claude-code, codex, opencode) shows the change first (the key masked), keeps a backup beside the\n"
-                                         "file (FILE.aile-backup) and changes only Aile's own part; the file then holds your key in full.\n"
-                                         "The engine keeps only a hash of each key: make one here with --new-key (shown in the settings, once),\n"
-                                         "or give the one you kept with --key-file (- reads stdin) or $AILE_KEY.")
-                                         .arg(ids.join(QStringLiteral(", "))));
+    parser.setApplicationDescription(
+        QStringLiteral("The settings that point a tool at the proxy, as the desktop app's Connect a tool dialog shows them.\n"
+                       "  aile connect TOOL [--new-key NAME | --key-file FILE] [--model PROVIDER/MODEL] [--own-login]\n"
+                       "  aile connect TOOL --apply [--dry-run] [same options]   write them into the tool's own settings file\n"
+                       "  aile connect TOOL --undo [--dry-run]                   put that file back as it was before Aile\n"
+                       "TOOL: %1. Without --model, a model one of your sharers offers on a wire the tool speaks.\n"
+                       "--apply (claude-code, codex, opencode) shows the change first (the key masked), keeps a backup beside the\n"
+                       "file (FILE.aile-backup) and changes only Aile's own part; the file then holds your key in full.\n"
+                       "The engine keeps only a hash of each key: make one here with --new-key (shown in the settings, once),\n"
+                       "or give the one you kept with --key-file (- reads stdin) or $AILE_KEY.")
+            .arg(ids.join(QStringLiteral(", "))));
     parser.addHelpOption();
     addConnectionOptions(parser);
     parser.addPositionalArgument(QStringLiteral("tool"), ids.join(QLatin1Char('|')));
-    parser.addOption({QStringLiteral("model"), QStringLiteral("provider/model for the tool (default: one your sharers offer)."), QStringLiteral("MODEL")});
+    parser.addOption(
+        {QStringLiteral("model"), QStringLiteral("provider/model for the tool (default: one your sharers offer)."), QStringLiteral("MODEL")});
     parser.addOption({QStringLiteral("new-key"), QStringLiteral("Create a key named NAME and fill it in."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("key-file"), QStringLiteral("Read the key to fill in from FILE; - reads stdin."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("own-login"),
-                      QStringLiteral("Claude Code and Codex: keep the tool's own subscription login, the key in x-aile-key "
-                                     "(docs/subscriptions.md).")});
+    parser.addOption(
+        {QStringLiteral("own-login"), QStringLiteral("Claude Code and Codex: keep the tool's own subscription login, the key in x-aile-key "
+                                                     "(docs/subscriptions.md).")});
     parser.addOption({QStringLiteral("apply"), QStringLiteral("Write the settings into the tool's configuration file (a backup is kept).")});
     parser.addOption({QStringLiteral("undo"), QStringLiteral("Restore the tool's configuration file as it was before --apply.")});
     parser.addOption({QStringLiteral("dry-run"), QStringLiteral("With --apply or --undo: show the change, write nothing.")});
@@ -262,12 +267,13 @@ int runConnect(const QStringList &arguments)
             return 1;
         }
     } else if (!ClientSnippets::hasSharerFor(*tool, model, sharers, providers)) {
-        err << "note: none of your sharers lists " << model << " on a provider that speaks the " << ClientSnippets::wireName(ClientSnippets::wire(*tool))
-            << " wire; requests for it may fail\n";
+        err << "note: none of your sharers lists " << model << " on a provider that speaks the "
+            << ClientSnippets::wireName(ClientSnippets::wire(*tool)) << " wire; requests for it may fail\n";
     }
     QString key;
     if (parser.isSet(QStringLiteral("new-key"))) {
-        const QByteArray payload = QJsonDocument(QJsonObject{{QStringLiteral("name"), parser.value(QStringLiteral("new-key"))}}).toJson(QJsonDocument::Compact);
+        const QByteArray payload =
+            QJsonDocument(QJsonObject{{QStringLiteral("name"), parser.value(QStringLiteral("new-key"))}}).toJson(QJsonDocument::Compact);
         if (call(c, "POST", QStringLiteral("/keys"), {}, &body, &error, payload) != 201) {
             err << "aile connect: " << (error.isEmpty() ? errorMessageOf(body) : error) << Qt::endl;
             return 1;
@@ -288,11 +294,10 @@ int runConnect(const QStringList &arguments)
         return runConnectApply(Clients::ToolSetup{*tool, c.base, key.trimmed(), model, ownLogin}, parser.isSet(QStringLiteral("dry-run")));
     out << "# " << ClientSnippets::name(*tool) << ", model " << model << "\n# "
         << (ownLogin ? ClientSnippets::ownLoginNote(*tool) : ClientSnippets::note(*tool)) << "\n";
-    const QList<ClientSnippets::Block> blocks = ownLogin ? ClientSnippets::ownLoginBlocks(*tool, c.base, key, model)
-                                                         : ClientSnippets::blocks(*tool, c.base, key, model);
+    const QList<ClientSnippets::Block> blocks =
+        ownLogin ? ClientSnippets::ownLoginBlocks(*tool, c.base, key, model) : ClientSnippets::blocks(*tool, c.base, key, model);
     for (const ClientSnippets::Block &b : blocks)
-        out << "\n# " << b.caption << "\n"
-            << b.code << (b.code.endsWith(QLatin1Char('\n')) ? "" : "\n");
+        out << "\n# " << b.caption << "\n" << b.code << (b.code.endsWith(QLatin1Char('\n')) ? "" : "\n");
     out.flush();
     return 0;
 }

@@ -14,11 +14,11 @@ namespace Aile::Cli {
 int runTraceAction(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Act on one sharer of a request's attempt rows, as its outcome suggests; the engine records the action as a trace.\n"
-        "  aile traces action TRACE_ID clear-cooldown|mark-fixed|retest --sharer HANDLE [--model MODEL]\n"
-        "clear-cooldown: back in selection now. mark-fixed: a dead key restored, then probed. retest: one minimal\n"
-        "request of the model (the attempt's own by default)."));
+    parser.setApplicationDescription(
+        QStringLiteral("Act on one sharer of a request's attempt rows, as its outcome suggests; the engine records the action as a trace.\n"
+                       "  aile traces action TRACE_ID clear-cooldown|mark-fixed|retest --sharer HANDLE [--model MODEL]\n"
+                       "clear-cooldown: back in selection now. mark-fixed: a dead key restored, then probed. retest: one minimal\n"
+                       "request of the model (the attempt's own by default)."));
     parser.addHelpOption();
     addConnectionOptions(parser);
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("action"));

@@ -23,12 +23,12 @@ QString dollars(double usd)
 int runUsage(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Money spent and subscription usage at its list-price value (never added together: a plan is not paid per token)."));
+    parser.setApplicationDescription(
+        QStringLiteral("Money spent and subscription usage at its list-price value (never added together: a plan is not paid per token)."));
     parser.addHelpOption();
     addConnectionOptions(parser);
-    parser.addOption({QStringLiteral("days"), QStringLiteral("How many UTC days, today included (default 14, at most 90)."),
-                      QStringLiteral("N"), QStringLiteral("14")});
+    parser.addOption({QStringLiteral("days"), QStringLiteral("How many UTC days, today included (default 14, at most 90)."), QStringLiteral("N"),
+                      QStringLiteral("14")});
     parser.addOption({QStringLiteral("key"), QStringLiteral("Only this key (name or id)."), QStringLiteral("KEY")});
     parser.process(arguments);
     QUrlQuery q;
@@ -54,10 +54,13 @@ int runUsage(const QStringList &arguments)
     for (const Store::SharerUsage *plan : u.plansOn(today))
         parts << QStringLiteral("%1 served %2 of list-price usage").arg(plan->name, dollars(plan->listValueUsd.value(today)));
     parts << QStringLiteral("API keys cost %1").arg(dollars(u.spentOn(today)));
-    out << parts.join(QStringLiteral("; ")) << Qt::endl
-        << Qt::endl;
+    out << parts.join(QStringLiteral("; ")) << Qt::endl << Qt::endl;
 
-    out << QStringLiteral("%1  %2  %3  %4\n").arg(QStringLiteral("sharer"), -32).arg(QStringLiteral("kind"), -12).arg(QStringLiteral("spent"), 10).arg(QStringLiteral("list value"), 12);
+    out << QStringLiteral("%1  %2  %3  %4\n")
+               .arg(QStringLiteral("sharer"), -32)
+               .arg(QStringLiteral("kind"), -12)
+               .arg(QStringLiteral("spent"), 10)
+               .arg(QStringLiteral("list value"), 12);
     for (const Store::SharerUsage &s : u.sharers)
         out << QStringLiteral("%1  %2  %3  %4  (%5 requests)\n")
                    .arg(s.name.left(32), -32)
@@ -66,9 +69,17 @@ int runUsage(const QStringList &arguments)
                    .arg(s.subscription ? dollars(s.totalListValue()) : QStringLiteral("-"), 12)
                    .arg(s.totalRequests());
     out << Qt::endl
-        << QStringLiteral("%1  %2  %3  %4\n").arg(QStringLiteral("day"), -10).arg(QStringLiteral("spent"), 10).arg(QStringLiteral("plans at list"), 15).arg(QStringLiteral("requests"), 8);
+        << QStringLiteral("%1  %2  %3  %4\n")
+               .arg(QStringLiteral("day"), -10)
+               .arg(QStringLiteral("spent"), 10)
+               .arg(QStringLiteral("plans at list"), 15)
+               .arg(QStringLiteral("requests"), 8);
     for (int d = 0; d < u.days.size(); ++d)
-        out << QStringLiteral("%1  %2  %3  %4\n").arg(u.days.at(d), -10).arg(dollars(u.spentOn(d)), 10).arg(dollars(u.listValueOn(d)), 15).arg(u.requestsOn(d), 8);
+        out << QStringLiteral("%1  %2  %3  %4\n")
+                   .arg(u.days.at(d), -10)
+                   .arg(dollars(u.spentOn(d)), 10)
+                   .arg(dollars(u.listValueOn(d)), 15)
+                   .arg(u.requestsOn(d), 8);
     out << Qt::endl
         << "Budgets and spend limits count the money spent only; a plan's list-price value is what its usage "
            "would have cost on an API key."

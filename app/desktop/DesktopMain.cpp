@@ -46,8 +46,7 @@ int main(int argc, char **argv)
     if (!Aile::Ui::CommandLine::wantsNewInstance(QCoreApplication::arguments())) {
         instance = std::make_unique<Aile::Ui::SingleInstance>(options->dataDir);
         switch (instance->claim(QCoreApplication::arguments())) {
-        case Aile::Ui::SingleInstance::Role::Primary:
-            break;
+        case Aile::Ui::SingleInstance::Role::Primary: break;
         case Aile::Ui::SingleInstance::Role::HandedOver:
             QTextStream(stdout) << "aile-desktop: Aile is already open for " << options->dataDir << "; its window comes to the front\n";
             return 0;
@@ -81,8 +80,7 @@ int main(int argc, char **argv)
     // or after a few seconds if it does not (a stuck stop must not leave an invisible process).
     QApplication::setQuitOnLastWindowClosed(false);
     QObject::connect(&host, &Aile::EngineHost::stopped, &app, &QCoreApplication::quit);
-    QObject::connect(&window, &Aile::Ui::MainWindow::quitRequested, &app,
-                     [&app] { QTimer::singleShot(5000, &app, &QCoreApplication::quit); });
+    QObject::connect(&window, &Aile::Ui::MainWindow::quitRequested, &app, [&app] { QTimer::singleShot(5000, &app, &QCoreApplication::quit); });
 
     if (instance)
         QObject::connect(instance.get(), &Aile::Ui::SingleInstance::launchedAgain, &window, [&window] {

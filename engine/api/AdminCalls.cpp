@@ -20,8 +20,8 @@ void AdminCalls::handle(const ManagementRequest &request, const ManagementReply 
     if (!shutdown)
         return reply(503, managementError(QStringLiteral("this engine cannot be stopped through its API; stop the program that runs it")));
     qCInfo(lcAdminCalls) << "stopping: asked through POST /admin/shutdown";
-    reply(202, QJsonObject{{QStringLiteral("stopping"), true},
-                           {QStringLiteral("message"), QStringLiteral("the engine stops now and closes its port")}});
+    reply(202,
+          QJsonObject{{QStringLiteral("stopping"), true}, {QStringLiteral("message"), QStringLiteral("the engine stops now and closes its port")}});
     shutdown(); // queued by the engine, so this answer leaves first
 }
 

@@ -27,8 +27,7 @@ void respondJson(Http::HttpExchange *exchange, int status, const QJsonObject &bo
     exchange->respond(status, headers, QJsonDocument(body).toJson(QJsonDocument::Compact));
 }
 
-void respondError(Http::HttpExchange *exchange, Wire::ErrorShape shape, int status, const QString &message,
-                  const QJsonObject &extra)
+void respondError(Http::HttpExchange *exchange, Wire::ErrorShape shape, int status, const QString &message, const QJsonObject &extra)
 {
     Http::HttpHeaders headers;
     headers.add("content-type", "application/json");
@@ -50,8 +49,7 @@ QString presentedKey(const Http::HttpRequest &request)
 ApiRouter::ApiRouter(const State::KeyBook &keys, const QString &adminToken, const Routing::RequestPlanner &planner,
                      const Dispatch::DispatchServices &dispatch, ManagementApi *management)
     : m_keys(keys), m_adminToken(adminToken), m_planner(planner), m_dispatch(dispatch), m_management(management)
-{
-}
+{ }
 
 bool ApiRouter::hostAllowed(const Http::HttpRequest &request) const
 {
@@ -150,10 +148,13 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
     }
     const Keys::ApiKey *key = m_keys.keyByPlain(presented);
     if (!key) {
-        respondError(exchange, shape, 401,
-                     presented.isEmpty()
-                         ? QStringLiteral("no API key; send your Aile key as Authorization: Bearer sk-aile-…, x-api-key, or x-aile-key (beside a subscription login)")
-                         : QStringLiteral("this API key is not known to this proxy (or was revoked); create one in Aile's Keys view or with aile keys create"));
+        respondError(
+            exchange, shape, 401,
+            presented.isEmpty()
+                ? QStringLiteral(
+                    "no API key; send your Aile key as Authorization: Bearer sk-aile-…, x-api-key, or x-aile-key (beside a subscription login)")
+                : QStringLiteral(
+                    "this API key is not known to this proxy (or was revoked); create one in Aile's Keys view or with aile keys create"));
         return;
     }
     if (req.path == "/v1/models") {
@@ -168,8 +169,7 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
         Http::HttpHeaders h;
         h.add("content-type", "application/json");
         h.add("allow", "POST");
-        exchange->respond(405, h,
-                          Wire::errorBody(shape, 405, QStringLiteral("%1 takes POST with a JSON body").arg(QString::fromLatin1(req.path))));
+        exchange->respond(405, h, Wire::errorBody(shape, 405, QStringLiteral("%1 takes POST with a JSON body").arg(QString::fromLatin1(req.path))));
         return;
     }
     handleChat(exchange, *key, endpoint);
@@ -210,7 +210,8 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
     if (!planned.sentChanged)
         request->setClientBytes(req.body);
     const QJsonValue cap = body.value(Routing::outputCapFieldOf(endpoint, body));
-    request->noteReplayFacts(planned.facts.drawSeed ? QStringLiteral("%1").arg(*planned.facts.drawSeed, 16, 16, QLatin1Char('0')) : QStringLiteral("none"),
+    request->noteReplayFacts(planned.facts.drawSeed ? QStringLiteral("%1").arg(*planned.facts.drawSeed, 16, 16, QLatin1Char('0'))
+                                                    : QStringLiteral("none"),
                              cap.isDouble() ? qint64(cap.toDouble()) : -1);
     request->start();
 }
@@ -243,12 +244,16 @@ void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &k
         for (const QString &m : s.tested) {
             const QString id = s.provider + QLatin1Char('/') + m;
             const std::optional<Billing::Rates> rates = Billing::ratesFor(s, m_dispatch.catalog.model(s.provider, m), m, 0);
-            const QJsonObject price = rates ? QJsonObject{{QStringLiteral("input"), rates->input}, {QStringLiteral("output"), rates->output}} : QJsonObject{};
+            const QJsonObject price =
+                rates ? QJsonObject{{QStringLiteral("input"), rates->input}, {QStringLiteral("output"), rates->output}} : QJsonObject{};
             if (seen.contains(id)) {
                 const qsizetype i = at.value(id, -1);
                 QJsonObject entry = i >= 0 ? data.at(i).toObject() : QJsonObject{};
                 const QJsonObject had = entry.value(QLatin1String("aile_price")).toObject();
-                if (i >= 0 && rates && (had.isEmpty() || qMax(rates->input, rates->output) < qMax(had.value(QLatin1String("input")).toDouble(), had.value(QLatin1String("output")).toDouble()))) {
+                if (i >= 0 && rates
+                    && (had.isEmpty()
+                        || qMax(rates->input, rates->output)
+                               < qMax(had.value(QLatin1String("input")).toDouble(), had.value(QLatin1String("output")).toDouble()))) {
                     entry.insert(QStringLiteral("aile_price"), price);
                     data.replace(i, entry);
                 }

@@ -59,8 +59,7 @@ private:
 };
 
 /// Answers with a JSON body in the wire's error shape.
-void respondError(Http::HttpExchange *exchange, Wire::ErrorShape shape, int status, const QString &message,
-                  const QJsonObject &extra = {});
+void respondError(Http::HttpExchange *exchange, Wire::ErrorShape shape, int status, const QString &message, const QJsonObject &extra = {});
 void respondJson(Http::HttpExchange *exchange, int status, const QJsonObject &body);
 /// The local key a request carries: Authorization: Bearer or x-api-key.
 QString presentedKey(const Http::HttpRequest &request);

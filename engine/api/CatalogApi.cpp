@@ -125,8 +125,8 @@ void CatalogApi::resetModel(const QString &provider, const QString &id, const Ma
 {
     const Catalog::ModelInfo *m = m_book.catalog.model(provider, id);
     if (!m || !m->overridden)
-        return reply(404, managementError(QStringLiteral("%1/%2 has no override to remove; GET /catalog shows which entries are overridden")
-                                              .arg(provider, id)));
+        return reply(404, managementError(
+                              QStringLiteral("%1/%2 has no override to remove; GET /catalog shows which entries are overridden").arg(provider, id)));
     const QString canonical = m->id;
     m_store.removeModelOverride(provider, canonical);
     reload();
@@ -169,8 +169,9 @@ void CatalogApi::removeProvider(const QString &id, const ManagementReply &reply)
     if (!shipped)
         for (const Catalog::Sharer &s : m_book.sharers)
             if (s.provider == id)
-                return reply(409, managementError(QStringLiteral("sharer %1 (%2) uses provider \"%3\"; remove it or move it to another provider first")
-                                                      .arg(s.handle, s.name, id)));
+                return reply(409,
+                             managementError(QStringLiteral("sharer %1 (%2) uses provider \"%3\"; remove it or move it to another provider first")
+                                                 .arg(s.handle, s.name, id)));
     m_store.removeProvider(id);
     reload();
     reply(200, QJsonObject{{QStringLiteral("removed"), true}, {QStringLiteral("restoredShipped"), shipped}});
@@ -188,8 +189,10 @@ void CatalogApi::import(const QByteArray &json, const ManagementReply &reply)
         return reply(400, managementError(problems.first().message));
     for (const Catalog::ModelInfo &m : table.models())
         if (!m_book.catalog.provider(m.provider) && !table.provider(m.provider))
-            return reply(400, managementError(QStringLiteral("model %1/%2 names an unknown provider; add the provider to the file's \"providers\"")
-                                                  .arg(m.provider, m.id)));
+            return reply(
+                400,
+                managementError(
+                    QStringLiteral("model %1/%2 names an unknown provider; add the provider to the file's \"providers\"").arg(m.provider, m.id)));
     for (const Catalog::ProviderInfo &p : table.providers())
         m_store.saveProvider(p);
     for (const Catalog::ModelInfo &m : table.models())

@@ -24,8 +24,7 @@ public:
     /// reloadState: re-reads the store into the engine after an edit.
     CatalogApi(const State::SharerBook &sharers, Store::Store &store, const std::function<void()> &reloadState)
         : m_book(sharers), m_store(store), m_reloadState(reloadState)
-    {
-    }
+    { }
     static bool handles(const QByteArray &path) { return path == "/catalog" || path.startsWith("/catalog/"); }
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 

@@ -30,7 +30,8 @@ bool readBounded(const ManagementRequest &req, const QString &name, int low, int
 
 } // namespace
 
-void usageCharts(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &req, QObject *context, const ManagementReply &reply)
+void usageCharts(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &req,
+                 QObject *context, const ManagementReply &reply)
 {
     Charts::ChartAsk ask;
     if (!readBounded(req, QStringLiteral("minutes"), 1, ChartMaxMinutes, ask.minutes))

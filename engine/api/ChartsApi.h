@@ -8,6 +8,7 @@ namespace Aile::Api {
 /// ChartFigures.h), summed by the engine from its own store, so a window attached to this engine
 /// over HTTP draws the charts the engine's own window would (docs/management-api.md, "Charts").
 /// store and traces: the engine's (null: nothing recorded, the figures are empty).
-void usageCharts(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &request, QObject *context, const ManagementReply &reply);
+void usageCharts(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &request,
+                 QObject *context, const ManagementReply &reply);
 
 } // namespace Aile::Api

@@ -80,13 +80,14 @@ void ConfigApi::importConfig(const ManagementRequest &req, const ManagementReply
         if (const QString plain = Catalog::plainHttpRefusal(s, url); !plain.isEmpty())
             return reply(400, managementError(QStringLiteral("%1; nothing was imported").arg(plain)));
         const bool newReference = !s.credentialRef.isEmpty() && !s.usesClientLogin() && (!stored || stored->credentialRef != s.credentialRef);
-        if (const QString bad = newReference ? Secrets::apiReferenceRefusal(s.credentialRef, s.handle, url, m_adminTokenRef, m_sharers.credentialHomes)
-                                             : QString();
+        if (const QString bad =
+                newReference ? Secrets::apiReferenceRefusal(s.credentialRef, s.handle, url, m_adminTokenRef, m_sharers.credentialHomes) : QString();
             !bad.isEmpty())
             return reply(400, managementError(QStringLiteral("sharer %1: %2; nothing was imported").arg(s.handle, bad)));
     }
     QStringList notes;
-    const Config::Problems problems = Config::validate(cfg, Config::Baseline{m_sharers.catalog, m_sharers.sharers, m_keys.keys}, Config::UnknownKey::Note, &notes);
+    const Config::Problems problems =
+        Config::validate(cfg, Config::Baseline{m_sharers.catalog, m_sharers.sharers, m_keys.keys}, Config::UnknownKey::Note, &notes);
     if (!problems.isEmpty()) {
         QJsonArray list;
         for (const Config::Problem &p : problems) {

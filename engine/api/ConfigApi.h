@@ -32,8 +32,7 @@ public:
               const Clock &clock, const QString &adminTokenRef, const std::function<void()> &reloadState)
         : m_sharers(sharers), m_keys(keys), m_routing(routing), m_settings(settings), m_store(store), m_clock(clock), m_adminTokenRef(adminTokenRef),
           m_reloadState(reloadState)
-    {
-    }
+    { }
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:

@@ -111,8 +111,8 @@ void DryRunApi::run(const ManagementRequest &req, const ManagementReply &reply) 
         body = Routing::RequestPlanner::oneLinePrompt({});
     const QString model = in.value(QLatin1String("model")).toString(body.value(QLatin1String("model")).toString());
     // A body's models chain, or the account's default model, names what a request without a model gets.
-    const bool chained = !body.value(QLatin1String("models")).toArray().isEmpty()
-                         || !services.routing.value(QLatin1String("default_model")).toString().isEmpty();
+    const bool chained =
+        !body.value(QLatin1String("models")).toArray().isEmpty() || !services.routing.value(QLatin1String("default_model")).toString().isEmpty();
     if (model.isEmpty() && !chained)
         return reply(400, managementError(QStringLiteral("say which model or route: {\"model\": \"openai/gpt-5.2\"}")));
     if (!model.isEmpty())
@@ -128,8 +128,7 @@ void DryRunApi::run(const ManagementRequest &req, const ManagementReply &reply) 
     for (auto it = given.begin(); it != given.end(); ++it) {
         if (!it.value().isString() && !it.value().isDouble())
             return reply(400, managementError(QStringLiteral("header %1: give its value as a string").arg(it.key())));
-        headers.add(it.key().toLatin1(),
-                    it.value().isString() ? it.value().toString().toUtf8() : QByteArray::number(it.value().toDouble()));
+        headers.add(it.key().toLatin1(), it.value().isString() ? it.value().toString().toUtf8() : QByteArray::number(it.value().toDouble()));
     }
 
     // The planner a request runs; nothing is dialled, held, charged or written, and a round-robin
@@ -155,19 +154,21 @@ void DryRunApi::run(const ManagementRequest &req, const ManagementReply &reply) 
         chain.append(o);
     }
     const int maxAttempts = plan.maxDials > 0 ? qMin(plan.maxDials, services.settings.maxDials) : services.settings.maxDials;
-    QJsonObject out{{QStringLiteral("model"), model.isEmpty() ? plan.chain.value(0).model : model},
-                    {QStringLiteral("chain"), chain},
-                    {QStringLiteral("maxAttempts"), maxAttempts},
-                    {QStringLiteral("sessionAffinity"), planned.affinity.verdictFor({})},
-                    {QStringLiteral("endpoint"), QString::fromLatin1(Wire::pathOf(endpoint))},
-                    {QStringLiteral("ordering"), plan.sampled ? QStringLiteral("sampled") : QStringLiteral("fixed")},
-                    {QStringLiteral("targets"), targets},
-                    {QStringLiteral("note"), QStringLiteral("nothing was sent, charged or written; a sampled order is drawn again for a real request")}};
+    QJsonObject out{
+        {QStringLiteral("model"), model.isEmpty() ? plan.chain.value(0).model : model},
+        {QStringLiteral("chain"), chain},
+        {QStringLiteral("maxAttempts"), maxAttempts},
+        {QStringLiteral("sessionAffinity"), planned.affinity.verdictFor({})},
+        {QStringLiteral("endpoint"), QString::fromLatin1(Wire::pathOf(endpoint))},
+        {QStringLiteral("ordering"), plan.sampled ? QStringLiteral("sampled") : QStringLiteral("fixed")},
+        {QStringLiteral("targets"), targets},
+        {QStringLiteral("note"), QStringLiteral("nothing was sent, charged or written; a sampled order is drawn again for a real request")}};
     if (const std::optional<Keys::Route> route = key ? Keys::findRoute(key->routes, model) : std::nullopt) {
         const QString day = Store::utcDay(services.clock.nowMs());
         QJsonObject r{{QStringLiteral("name"), route->name},
                       {QStringLiteral("order"), Keys::Route::orderName(route->order)},
-                      {QStringLiteral("prefer"), route->preferSpeed ? (*route->preferSpeed ? QStringLiteral("speed") : QStringLiteral("price")) : QStringLiteral("follow")},
+                      {QStringLiteral("prefer"),
+                       route->preferSpeed ? (*route->preferSpeed ? QStringLiteral("speed") : QStringLiteral("price")) : QStringLiteral("follow")},
                       {QStringLiteral("spentTodayUsd"), services.spend.spent(day, key->id, route->name)}};
         if (route->ttftMs > 0)
             r.insert(QStringLiteral("ttftMs"), route->ttftMs);

@@ -33,8 +33,7 @@ struct DryRunServices
 class DryRunApi : public ManagementComponent
 {
 public:
-    explicit DryRunApi(const DryRunServices &services)
-        : m_services(services) { }
+    explicit DryRunApi(const DryRunServices &services) : m_services(services) { }
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:

@@ -66,7 +66,8 @@ void ManagementApi::handle(const ManagementRequest &req, QObject *context, const
     for (const std::unique_ptr<ManagementComponent> &component : m_components)
         if (component->handle(req, context, reply))
             return;
-    reply(404, managementError(QStringLiteral("no such management endpoint: %1 %2").arg(QString::fromLatin1(req.method), QString::fromLatin1(req.path))));
+    reply(404,
+          managementError(QStringLiteral("no such management endpoint: %1 %2").arg(QString::fromLatin1(req.method), QString::fromLatin1(req.path))));
 }
 
 } // namespace Aile::Api

@@ -60,10 +60,11 @@ QJsonObject ManagementKeys::keyJson(const Keys::ApiKey &key) const
                 o.insert(QStringLiteral("sharer"), t.sharer);
             targets.append(o);
         }
-        routeSpend.append(QJsonObject{{QStringLiteral("name"), route.name},
-                                      {QStringLiteral("spentUsd"), m_spend.spent(day, key.id, route.name)},
-                                      {QStringLiteral("budgetUsdPerDay"), route.budgetUsdPerDay ? QJsonValue(*route.budgetUsdPerDay) : QJsonValue(QJsonValue::Null)},
-                                      {QStringLiteral("targets"), targets}});
+        routeSpend.append(QJsonObject{
+            {QStringLiteral("name"), route.name},
+            {QStringLiteral("spentUsd"), m_spend.spent(day, key.id, route.name)},
+            {QStringLiteral("budgetUsdPerDay"), route.budgetUsdPerDay ? QJsonValue(*route.budgetUsdPerDay) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("targets"), targets}});
     }
     return QJsonObject{{QStringLiteral("id"), key.id},
                        {QStringLiteral("name"), key.name},
@@ -94,7 +95,10 @@ bool ManagementKeys::handle(const ManagementRequest &req, QObject *, const Manag
         body = doc.object();
         for (auto it = body.begin(); it != body.end(); ++it) {
             if (it.key() != QLatin1String("name") && it.key() != QLatin1String("routing") && it.key() != QLatin1String("routes")) {
-                reply(400, managementError(QStringLiteral("\"%1\" cannot be set here; a key takes \"name\", \"routing\" and \"routes\" (docs/keys.md)").arg(it.key())));
+                reply(
+                    400,
+                    managementError(
+                        QStringLiteral("\"%1\" cannot be set here; a key takes \"name\", \"routing\" and \"routes\" (docs/keys.md)").arg(it.key())));
                 return true;
             }
         }
@@ -126,7 +130,8 @@ bool ManagementKeys::handle(const ManagementRequest &req, QObject *, const Manag
         if (routingError.isEmpty())
             routingError = Keys::validateRouting(body.value(QLatin1String("routing")).toObject(), routes, m_sharers.catalog, &routing);
         if (!routingError.isEmpty()) {
-            reply(400, managementError(Config::keyLabel(body.value(QLatin1String("name")).toString().trimmed()) + QStringLiteral(": ") + routingError));
+            reply(400,
+                  managementError(Config::keyLabel(body.value(QLatin1String("name")).toString().trimmed()) + QStringLiteral(": ") + routingError));
             return true;
         }
         const QString plain = Keys::generateKey();
@@ -144,7 +149,8 @@ bool ManagementKeys::handle(const ManagementRequest &req, QObject *, const Manag
     }
 
     const QString id = QUrl::fromPercentEncoding(parts.at(1));
-    if (id == QLatin1String("usage") || id == QLatin1String("route-dry-run") || id == QLatin1String("route-replay") || id == QLatin1String("route-template"))
+    if (id == QLatin1String("usage") || id == QLatin1String("route-dry-run") || id == QLatin1String("route-replay")
+        || id == QLatin1String("route-template"))
         return false;
     Keys::ApiKey *key = m_keys.key(id);
     if (!key) {

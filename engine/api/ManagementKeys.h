@@ -27,11 +27,9 @@ class ManagementKeys : public ManagementComponent
 {
 public:
     /// keys: edited here; sharers: what routes may name; store: where edits are saved (null: in memory only).
-    ManagementKeys(State::KeyBook &keys, const State::SharerBook &sharers, Store::Store *store, const Billing::SpendBook &spend,
-                   const Clock &clock)
+    ManagementKeys(State::KeyBook &keys, const State::SharerBook &sharers, Store::Store *store, const Billing::SpendBook &spend, const Clock &clock)
         : m_keys(keys), m_sharers(sharers), m_store(store), m_spend(spend), m_clock(clock)
-    {
-    }
+    { }
     /// Answers a /keys or /keys/{id} call and returns true; false for any other path.
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 

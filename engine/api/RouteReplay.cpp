@@ -22,7 +22,8 @@ using Answer = std::pair<int, QJsonObject>;
 Answer replayOn(const Store::Store &store, Replay::Replayer replayer)
 {
     bool truncated = false;
-    const QList<Store::TraceRecord> history = Replay::loadHistory(store, replayer.keyId(), replayer.sinceMs(), Replay::MaxReplayedRequests, &truncated);
+    const QList<Store::TraceRecord> history =
+        Replay::loadHistory(store, replayer.keyId(), replayer.sinceMs(), Replay::MaxReplayedRequests, &truncated);
     Replay::ReplayReport report = replayer.run(history);
     report.truncated = truncated;
     return {200, report.toJson()};
@@ -86,7 +87,8 @@ void RouteReplayApi::replay(const ManagementRequest &req, QObject *guard, const 
     Store::Store *store = m_store;
     Store::TraceSink *traces = m_traces;
     if (req.body.size() > RouteReplayMaxBody)
-        return reply(413, managementError(QStringLiteral("the replay takes at most 256 KiB of JSON: the key, the days, a routing object and one route")));
+        return reply(413,
+                     managementError(QStringLiteral("the replay takes at most 256 KiB of JSON: the key, the days, a routing object and one route")));
     QString error;
     const std::optional<Replay::ReplayAsk> ask = askFrom(req.body, &error);
     if (!ask)

@@ -20,8 +20,7 @@ class RouteReplayApi : public ManagementComponent
 {
 public:
     /// live: what the replay copies; store: the recorded history (null: none to replay), read once traces has written.
-    RouteReplayApi(const Replay::LiveState &live, Store::Store *store, Store::TraceSink *traces)
-        : m_live(live), m_store(store), m_traces(traces) { }
+    RouteReplayApi(const Replay::LiveState &live, Store::Store *store, Store::TraceSink *traces) : m_live(live), m_store(store), m_traces(traces) { }
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:

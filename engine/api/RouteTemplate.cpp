@@ -74,8 +74,9 @@ void RouteTemplateApi::suggest(const ManagementRequest &req, const ManagementRep
                 if (s == want && exact.isEmpty())
                     exact = m->id;
                 else if (s.startsWith(want + QLatin1Char('-')))
-                    ambiguous.append(QJsonObject{{QStringLiteral("model"), QString(p.id + QLatin1Char('/') + m->id)},
-                                                 {QStringLiteral("reason"), QStringLiteral("only starts with %1 (a dated or variant name); never added").arg(model)}});
+                    ambiguous.append(QJsonObject{
+                        {QStringLiteral("model"), QString(p.id + QLatin1Char('/') + m->id)},
+                        {QStringLiteral("reason"), QStringLiteral("only starts with %1 (a dated or variant name); never added").arg(model)}});
             }
         }
         if (exact.isEmpty())
@@ -137,7 +138,8 @@ void RouteTemplateApi::suggest(const ManagementRequest &req, const ManagementRep
                            {QStringLiteral("targets"), targets},
                            {QStringLiteral("ambiguous"), ambiguous},
                            {QStringLiteral("skipped"), skipped},
-                           {QStringLiteral("note"), QStringLiteral("nothing was saved; the key's price ceiling and floor bind per sharer when a request is served")}});
+                           {QStringLiteral("note"),
+                            QStringLiteral("nothing was saved; the key's price ceiling and floor bind per sharer when a request is served")}});
 }
 
 } // namespace Aile::Api

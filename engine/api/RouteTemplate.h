@@ -17,8 +17,7 @@ class RouteTemplateApi : public ManagementComponent
 {
 public:
     /// keys: the key whose settings filter the targets; sharers: the catalogue and who serves each model.
-    RouteTemplateApi(const State::KeyBook &keys, const State::SharerBook &sharers)
-        : m_keys(keys), m_sharers(sharers) { }
+    RouteTemplateApi(const State::KeyBook &keys, const State::SharerBook &sharers) : m_keys(keys), m_sharers(sharers) { }
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:

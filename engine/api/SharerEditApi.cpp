@@ -29,8 +29,7 @@ bool SharerEditApi::handle(const ManagementRequest &req, QObject *context, const
         reply(404, managementError(QStringLiteral("no sharer %1; GET /sharers lists them").arg(QString::fromUtf8(parts.at(1)))));
         return true;
     }
-    const QByteArray call = parts.size() == 2 ? req.method : parts.size() == 3 ? req.method + ' ' + parts.at(2)
-                                                                               : QByteArray();
+    const QByteArray call = parts.size() == 2 ? req.method : parts.size() == 3 ? req.method + ' ' + parts.at(2) : QByteArray();
     if (call == "GET") {
         QJsonObject o = s->toJson();
         o.insert(QStringLiteral("credentialAvailable"), m_sharers.credentials.contains(handle));
@@ -51,8 +50,9 @@ bool SharerEditApi::handle(const ManagementRequest &req, QObject *context, const
         reply(200, QJsonObject{{QStringLiteral("handle"), handle},
                                {QStringLiteral("cleared"), !was.isEmpty()},
                                {QStringLiteral("was"), was.isEmpty() ? QJsonValue() : QJsonValue(was)},
-                               {QStringLiteral("message"), was.isEmpty() ? QStringLiteral("%1 was not cooling down").arg(s->name)
-                                                                         : QStringLiteral("%1 is back in selection (it was cooling: %2)").arg(s->name, was)}});
+                               {QStringLiteral("message"), was.isEmpty()
+                                                               ? QStringLiteral("%1 was not cooling down").arg(s->name)
+                                                               : QStringLiteral("%1 is back in selection (it was cooling: %2)").arg(s->name, was)}});
     } else if ((call == "POST test" || call == "POST probe") && m_verifier) {
         QPointer<QObject> guard(context);
         auto done = [guard, reply](const QJsonObject &result) {
@@ -100,9 +100,11 @@ void SharerEditApi::save(const QString &handle, const QJsonObject &body, QObject
     const QString url = m_sharers.baseUrlOf(sharer);
     if (const QString refusal = Catalog::plainHttpRefusal(sharer, url); !refusal.isEmpty())
         return reply(400, managementError(refusal));
-    const bool namesNewReference = secret.isEmpty() && !sharer.credentialRef.isEmpty() && !sharer.usesClientLogin() && (!stored || stored->credentialRef != sharer.credentialRef);
+    const bool namesNewReference = secret.isEmpty() && !sharer.credentialRef.isEmpty() && !sharer.usesClientLogin()
+                                   && (!stored || stored->credentialRef != sharer.credentialRef);
     if (namesNewReference) {
-        if (const QString refusal = Secrets::apiReferenceRefusal(sharer.credentialRef, sharer.handle, url, m_adminTokenRef, m_sharers.credentialHomes);
+        if (const QString refusal =
+                Secrets::apiReferenceRefusal(sharer.credentialRef, sharer.handle, url, m_adminTokenRef, m_sharers.credentialHomes);
             !refusal.isEmpty())
             return reply(400, managementError(refusal));
     }
@@ -137,7 +139,8 @@ void SharerEditApi::save(const QString &handle, const QJsonObject &body, QObject
             reply(200, o);
         };
         // Back where its credential belongs after a move: its secret is read again.
-        if (!wasRead && value.isEmpty() && !saved.credentialRef.isEmpty() && !saved.needsKey() && !saved.usesClientLogin() && !m_sharers.credentials.contains(saved.handle) && m_secrets) {
+        if (!wasRead && value.isEmpty() && !saved.credentialRef.isEmpty() && !saved.needsKey() && !saved.usesClientLogin()
+            && !m_sharers.credentials.contains(saved.handle) && m_secrets) {
             m_secrets->read(saved.credentialRef, [this, guard, answer, handle = saved.handle](const QString &secret, const QString &readError) {
                 if (!secret.isEmpty()) {
                     m_sharers.credentials.insert(handle, secret);

@@ -35,8 +35,7 @@ public:
     SharerEditApi(State::SharerBook &sharers, Store::Store *store, Health::HealthBook *health, Dispatch::Verifier *verifier,
                   Secrets::SecretStore *secrets, const QString &adminTokenRef)
         : m_sharers(sharers), m_store(store), m_health(health), m_verifier(verifier), m_secrets(secrets), m_adminTokenRef(adminTokenRef)
-    {
-    }
+    { }
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:

@@ -32,8 +32,8 @@ void SharerListApi::list(const ManagementRequest &req, const ManagementReply &re
     }
     Http::HttpHeaders headers;
     QJsonObject filters;
-    for (const auto &[param, header] : {std::pair{"max-price", "x-aile-max-price"}, std::pair{"min-price", "x-aile-min-price"},
-                                        std::pair{"verified", "x-aile-verified"}}) {
+    for (const auto &[param, header] :
+         {std::pair{"max-price", "x-aile-max-price"}, std::pair{"min-price", "x-aile-min-price"}, std::pair{"verified", "x-aile-verified"}}) {
         const QString v = req.queryValue(QLatin1String(param));
         if (!v.isEmpty()) {
             headers.add(header, v.toUtf8());
@@ -111,12 +111,8 @@ void SharerListApi::list(const ManagementRequest &req, const ManagementReply &re
             }
             // Listings read the same gate: cooling, blocked or filtered sharers are shown as unavailable.
             for (const Routing::Refusal &r : t.refusals) {
-                QJsonObject o{{QStringLiteral("handle"), r.handle},
-                              {QStringLiteral("name"), r.name},
-                              {QStringLiteral("provider"), t.provider},
-                              {QStringLiteral("model"), t.model},
-                              {QStringLiteral("available"), false},
-                              {QStringLiteral("reason"), r.reason},
+                QJsonObject o{{QStringLiteral("handle"), r.handle}, {QStringLiteral("name"), r.name},     {QStringLiteral("provider"), t.provider},
+                              {QStringLiteral("model"), t.model},   {QStringLiteral("available"), false}, {QStringLiteral("reason"), r.reason},
                               {QStringLiteral("skip"), r.code}};
                 addSignals(o, r.handle);
                 rows.append(o);

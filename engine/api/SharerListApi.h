@@ -29,8 +29,7 @@ public:
     SharerListApi(const Clock &clock, const State::SharerBook &sharers, const Routing::RequestPlanner &planner, const Health::QuotaBook &quota,
                   const Health::HealthBook *health)
         : m_clock(clock), m_sharers(sharers), m_planner(planner), m_quota(quota), m_health(health)
-    {
-    }
+    { }
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:

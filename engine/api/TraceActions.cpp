@@ -55,8 +55,8 @@ void TraceActions::act(const Services &services, const QString &traceId, const Q
     const auto row = std::find_if(trace->attemptRows.begin(), trace->attemptRows.end(),
                                   [&](const Store::AttemptRecord &a) { return !handle.isEmpty() && a.sharer == handle; });
     if (row == trace->attemptRows.end())
-        return reply(400, managementError(QStringLiteral("trace %1 has no attempt row of sharer \"%2\": name one of its rows' sharers")
-                                              .arg(traceId, handle)));
+        return reply(
+            400, managementError(QStringLiteral("trace %1 has no attempt row of sharer \"%2\": name one of its rows' sharers").arg(traceId, handle)));
     const Catalog::Sharer *s = services.sharers.sharer(handle);
     if (!s)
         return reply(404, managementError(QStringLiteral("sharer %1 no longer exists").arg(handle)));
@@ -74,7 +74,9 @@ void TraceActions::act(const Services &services, const QString &traceId, const Q
         if (!services.health)
             return reply(503, managementError(QStringLiteral("the engine keeps no health book")));
         const QString was = services.health->clearCooldown(handle);
-        return finish(true, was.isEmpty() ? QStringLiteral("%1 was not cooling down").arg(name) : QStringLiteral("%1 is back in selection (it was cooling: %2)").arg(name, was),
+        return finish(true,
+                      was.isEmpty() ? QStringLiteral("%1 was not cooling down").arg(name)
+                                    : QStringLiteral("%1 is back in selection (it was cooling: %2)").arg(name, was),
                       {{QStringLiteral("cleared"), !was.isEmpty()}});
     }
     if (!services.verifier)
@@ -85,8 +87,9 @@ void TraceActions::act(const Services &services, const QString &traceId, const Q
             services.health->restore(handle);
         return services.verifier->probe(handle, [guard, finish, name](const QJsonObject &r) {
             const bool ok = r.value(QLatin1String("ok")).toBool();
-            const QString msg = QStringLiteral("%1 marked fixed; probe %2: %3")
-                                    .arg(name, ok ? QStringLiteral("passed") : QStringLiteral("failed"), r.value(QLatin1String("message")).toString());
+            const QString msg =
+                QStringLiteral("%1 marked fixed; probe %2: %3")
+                    .arg(name, ok ? QStringLiteral("passed") : QStringLiteral("failed"), r.value(QLatin1String("message")).toString());
             if (guard)
                 finish(ok, msg, {{QStringLiteral("probe"), r}});
         });
@@ -95,15 +98,16 @@ void TraceActions::act(const Services &services, const QString &traceId, const Q
         return reply(400, managementError(QStringLiteral("say which model to re-test: {\"model\": \"gpt-5.2\"}")));
     services.verifier->testModel(handle, model, [guard, finish, name, model](const QJsonObject &r) {
         const bool ok = r.value(QLatin1String("ok")).toBool();
-        const QString msg = QStringLiteral("test of %1 on %2 %3: %4")
-                                .arg(model, name, ok ? QStringLiteral("passed") : QStringLiteral("failed"), r.value(QLatin1String("message")).toString());
+        const QString msg =
+            QStringLiteral("test of %1 on %2 %3: %4")
+                .arg(model, name, ok ? QStringLiteral("passed") : QStringLiteral("failed"), r.value(QLatin1String("message")).toString());
         if (guard)
             finish(ok, msg, {{QStringLiteral("test"), r}});
     });
 }
 
-void TraceActions::record(const Services &services, const QString &traceId, const QString &action, const QString &handle, const QString &model, bool ok,
-                          const QString &message)
+void TraceActions::record(const Services &services, const QString &traceId, const QString &action, const QString &handle, const QString &model,
+                          bool ok, const QString &message)
 {
     if (!services.traces)
         return;

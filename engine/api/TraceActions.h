@@ -45,16 +45,15 @@ public:
         Dispatch::Verifier *verifier;
     };
 
-    explicit TraceActions(const Services &services)
-        : m_services(services) { }
+    explicit TraceActions(const Services &services) : m_services(services) { }
     static bool handles(const QByteArray &path);
     /// context: the caller's lifetime (the exchange); the reply is dropped when it is gone.
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:
     static void act(const Services &services, const QString &traceId, const QJsonObject &body, QObject *context, const ManagementReply &reply);
-    static void record(const Services &services, const QString &traceId, const QString &action, const QString &handle, const QString &model,
-                       bool ok, const QString &message);
+    static void record(const Services &services, const QString &traceId, const QString &action, const QString &handle, const QString &model, bool ok,
+                       const QString &message);
 
     Services m_services;
 };

@@ -13,8 +13,7 @@ Q_LOGGING_CATEGORY(lcTraceStream, "aile.engine.api.stream")
 
 namespace Aile::Api {
 
-TraceStream::TraceStream(Store::TraceSink *sink, QObject *parent)
-    : QObject(parent), m_keepAlive(new QTimer(this))
+TraceStream::TraceStream(Store::TraceSink *sink, QObject *parent) : QObject(parent), m_keepAlive(new QTimer(this))
 {
     connect(sink, &Store::TraceSink::tracesRecorded, this, &TraceStream::publish);
     m_keepAlive->setInterval(KeepAliveMs);
@@ -37,7 +36,9 @@ void TraceStream::attach(Http::HttpExchange *exchange)
         Http::HttpHeaders headers;
         headers.add("content-type", "application/json");
         headers.add("allow", "GET");
-        exchange->respond(405, headers, QJsonDocument(managementError(QStringLiteral("%1 takes GET").arg(QString::fromLatin1(exchange->request().path)))).toJson(QJsonDocument::Compact));
+        exchange->respond(405, headers,
+                          QJsonDocument(managementError(QStringLiteral("%1 takes GET").arg(QString::fromLatin1(exchange->request().path))))
+                              .toJson(QJsonDocument::Compact));
         return;
     }
     if (int(m_subscribers.size()) >= MaxSubscribers) {

@@ -17,7 +17,8 @@ constexpr int DefaultDays = 14;
 constexpr int MaxDays = 90;
 } // namespace
 
-void usageSpend(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &req, QObject *context, const ManagementReply &reply)
+void usageSpend(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &req,
+                QObject *context, const ManagementReply &reply)
 {
     int days = DefaultDays;
     if (req.hasQuery(QStringLiteral("days"))) {
@@ -75,7 +76,9 @@ void UsageApi::listTraces(const ManagementRequest &req, QObject *context, const 
     q.status = req.queryValue(QStringLiteral("status")).toInt();
     q.text = req.queryValue(QStringLiteral("q"));
     if (!m_store || !m_traces) // an engine without a store has recorded nothing
-        return reply(200, QJsonObject{{QStringLiteral("object"), QStringLiteral("list")}, {QStringLiteral("data"), QJsonArray()}, {QStringLiteral("total"), 0}});
+        return reply(
+            200,
+            QJsonObject{{QStringLiteral("object"), QStringLiteral("list")}, {QStringLiteral("data"), QJsonArray()}, {QStringLiteral("total"), 0}});
     // A request that just finished is in the answer: read once the writer has committed it.
     QPointer<QObject> guard(context);
     m_traces->whenWritten(context, [this, guard, q, reply] {

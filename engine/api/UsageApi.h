@@ -19,7 +19,8 @@ namespace Aile::Api {
 /// value, per day and per sharer, from the ledger (docs/subscriptions.md "What it costs";
 /// `aile usage` prints it). Read once the store writer has committed what just finished.
 /// keys: the key asked for; store and traces: the ledger, read once traces has written (null: nothing recorded).
-void usageSpend(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &request, QObject *context, const ManagementReply &reply);
+void usageSpend(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &request,
+                QObject *context, const ManagementReply &reply);
 
 /// The usage calls of the management API: GET /keys/usage/requests (the traces, filtered and
 /// paged: limit, offset, since, key, model, sharer, status, q), GET /keys/usage/spend (usageSpend)
@@ -32,8 +33,7 @@ public:
     /// recorded traces and ledger (null: nothing recorded).
     UsageApi(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces)
         : m_clock(clock), m_keys(keys), m_store(store), m_traces(traces)
-    {
-    }
+    { }
     bool handle(const ManagementRequest &request, QObject *context, const ManagementReply &reply) override;
 
 private:

@@ -5,9 +5,8 @@
 
 namespace Aile::Billing {
 
-Charge chargeFor(const Wire::Usage &usage, const Catalog::Sharer *sharer, const Catalog::ModelInfo *model,
-                 const QString &modelId, const std::optional<Rates> &quotedRates,
-                 const std::optional<double> &quoteUsd, const std::optional<double> &capUsd)
+Charge chargeFor(const Wire::Usage &usage, const Catalog::Sharer *sharer, const Catalog::ModelInfo *model, const QString &modelId,
+                 const std::optional<Rates> &quotedRates, const std::optional<double> &quoteUsd, const std::optional<double> &capUsd)
 {
     Charge charge;
     if (!usage.known()) {

@@ -21,9 +21,8 @@ struct Charge
 /// prompt falls in (sharer and model known; else the rates the candidate was quoted at; unpriced:
 /// 0); without (none reported, or rejected as garbage), the quote the request was admitted on.
 /// Never above capUsd: the sharer absorbs what the usage adds past it.
-Charge chargeFor(const Wire::Usage &usage, const Catalog::Sharer *sharer, const Catalog::ModelInfo *model,
-                 const QString &modelId, const std::optional<Rates> &quotedRates,
-                 const std::optional<double> &quoteUsd, const std::optional<double> &capUsd);
+Charge chargeFor(const Wire::Usage &usage, const Catalog::Sharer *sharer, const Catalog::ModelInfo *model, const QString &modelId,
+                 const std::optional<Rates> &quotedRates, const std::optional<double> &quoteUsd, const std::optional<double> &capUsd);
 
 /// Whether an answer is charged at all: a success (2xx) of an endpoint that spends tokens. Counting
 /// tokens is free, and an error passed through is the request's own.

@@ -2,8 +2,8 @@
 
 namespace Aile::Billing {
 
-void valueOnPlan(Charge &charge, const Wire::Usage &usage, const Catalog::Sharer *sharer, const Catalog::ModelInfo *model,
-                 const QString &modelId, const std::optional<double> &quoteUsd)
+void valueOnPlan(Charge &charge, const Wire::Usage &usage, const Catalog::Sharer *sharer, const Catalog::ModelInfo *model, const QString &modelId,
+                 const std::optional<double> &quoteUsd)
 {
     if (!sharer || !sharer->isSubscription())
         return;

@@ -10,7 +10,7 @@ namespace Aile::Billing {
 /// prices in the catalogue (input, output, cache reads and writes; the long-context rate past the
 /// model's line), whatever the sharer's own price sheet says. Without usage figures the value is
 /// the quote the request was admitted on. A charge on an API-key sharer is left as it is.
-void valueOnPlan(Charge &charge, const Wire::Usage &usage, const Catalog::Sharer *sharer, const Catalog::ModelInfo *model,
-                 const QString &modelId, const std::optional<double> &quoteUsd);
+void valueOnPlan(Charge &charge, const Wire::Usage &usage, const Catalog::Sharer *sharer, const Catalog::ModelInfo *model, const QString &modelId,
+                 const std::optional<double> &quoteUsd);
 
 } // namespace Aile::Billing

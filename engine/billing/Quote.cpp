@@ -2,8 +2,7 @@
 
 namespace Aile::Billing {
 
-std::optional<Rates> ratesFor(const Catalog::Sharer &sharer, const Catalog::ModelInfo *model, const QString &modelId,
-                              qint64 promptTokens)
+std::optional<Rates> ratesFor(const Catalog::Sharer &sharer, const Catalog::ModelInfo *model, const QString &modelId, qint64 promptTokens)
 {
     using Mode = Catalog::PriceSheet::Mode;
     Rates r;
@@ -44,8 +43,7 @@ std::optional<Rates> ratesFor(const Catalog::Sharer &sharer, const Catalog::Mode
 double costOf(const Rates &rates, qint64 inputTokens, qint64 outputTokens, qint64 cacheReadTokens, qint64 cacheWriteTokens)
 {
     return (double(qMax<qint64>(0, inputTokens)) * rates.input + double(qMax<qint64>(0, outputTokens)) * rates.output
-            + double(qMax<qint64>(0, cacheReadTokens)) * rates.cacheRead
-            + double(qMax<qint64>(0, cacheWriteTokens)) * rates.cacheWrite)
+            + double(qMax<qint64>(0, cacheReadTokens)) * rates.cacheRead + double(qMax<qint64>(0, cacheWriteTokens)) * rates.cacheWrite)
            / 1e6;
 }
 

@@ -25,12 +25,10 @@ struct Rates
 
 /// The rates a sharer charges for a model, or nothing when it cannot be priced (no list price
 /// and no quote of its own).
-std::optional<Rates> ratesFor(const Catalog::Sharer &sharer, const Catalog::ModelInfo *model, const QString &modelId,
-                              qint64 promptTokens);
+std::optional<Rates> ratesFor(const Catalog::Sharer &sharer, const Catalog::ModelInfo *model, const QString &modelId, qint64 promptTokens);
 
 /// Dollars for a number of tokens at given rates.
-double costOf(const Rates &rates, qint64 inputTokens, qint64 outputTokens, qint64 cacheReadTokens = 0,
-              qint64 cacheWriteTokens = 0);
+double costOf(const Rates &rates, qint64 inputTokens, qint64 outputTokens, qint64 cacheReadTokens = 0, qint64 cacheWriteTokens = 0);
 
 /// Why usage an upstream reported cannot be true of this model (more tokens than its context
 /// window plus its output cap, from the catalogue), or empty when it can be.

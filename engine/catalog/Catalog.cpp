@@ -117,13 +117,12 @@ QJsonObject ModelInfo::toJson() const
                                                             {QStringLiteral("output"), longOutput}});
     else
         o.insert(QStringLiteral("longContext"), QJsonValue::Null);
-    o.insert(QStringLiteral("capabilities"),
-             QJsonObject{{QStringLiteral("tools"), capabilities.tools},
-                         {QStringLiteral("structuredOutput"), capabilities.structuredOutput},
-                         {QStringLiteral("imageInput"), capabilities.imageInput},
-                         {QStringLiteral("streaming"), capabilities.streaming},
-                         {QStringLiteral("reasoning"), capabilities.reasoning},
-                         {QStringLiteral("hostedTools"), QJsonArray::fromStringList(capabilities.hostedTools)}});
+    o.insert(QStringLiteral("capabilities"), QJsonObject{{QStringLiteral("tools"), capabilities.tools},
+                                                         {QStringLiteral("structuredOutput"), capabilities.structuredOutput},
+                                                         {QStringLiteral("imageInput"), capabilities.imageInput},
+                                                         {QStringLiteral("streaming"), capabilities.streaming},
+                                                         {QStringLiteral("reasoning"), capabilities.reasoning},
+                                                         {QStringLiteral("hostedTools"), QJsonArray::fromStringList(capabilities.hostedTools)}});
     if (overridden)
         o.insert(QStringLiteral("overridden"), true);
     return o;
@@ -281,9 +280,7 @@ QJsonObject Catalog::toJson() const
         providers.append(p.toJson());
     for (const ModelInfo &m : m_models)
         models.append(m.toJson());
-    return QJsonObject{{QStringLiteral("version"), 1},
-                       {QStringLiteral("providers"), providers},
-                       {QStringLiteral("models"), models}};
+    return QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("providers"), providers}, {QStringLiteral("models"), models}};
 }
 
 } // namespace Aile::Catalog

@@ -12,9 +12,7 @@
 namespace Aile::Catalog {
 
 /// Whether a provider trains on prompts sent through its API. Unknown fails closed.
-enum class DataPolicy { Unknown,
-                        Deny,
-                        Allow };
+enum class DataPolicy { Unknown, Deny, Allow };
 DataPolicy dataPolicyFromString(const QString &s);
 QString dataPolicyName(DataPolicy p);
 

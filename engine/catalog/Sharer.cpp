@@ -126,9 +126,8 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
     // Without a handle, one is derived from what names the account, so applying the same
     // configuration again (every restart) finds the same sharer instead of adding a copy.
     if (rawHandle.isEmpty()) {
-        const QByteArray identity = (o.value(QLatin1String("provider")).toString() + QLatin1Char('\n')
-                                     + o.value(QLatin1String("name")).toString() + QLatin1Char('\n')
-                                     + o.value(QLatin1String("baseUrl")).toString())
+        const QByteArray identity = (o.value(QLatin1String("provider")).toString() + QLatin1Char('\n') + o.value(QLatin1String("name")).toString()
+                                     + QLatin1Char('\n') + o.value(QLatin1String("baseUrl")).toString())
                                         .toUtf8();
         s.handle = QLatin1Char('L') + QString::fromLatin1(QCryptographicHash::hash(identity, QCryptographicHash::Sha256).toHex().left(16));
     } else {
@@ -148,11 +147,14 @@ std::optional<Sharer> Sharer::fromJson(const QJsonObject &o, QString *error)
     }
     // A node-backed sharer is another Aile (docs/team.md): its provider has no address to fall back on.
     if (s.provider == nodeProvider() && s.baseUrl.isEmpty())
-        return fail(QStringLiteral("sharer %1 of provider aile (a team server) needs its \"baseUrl\", such as https://aile.team.example").arg(s.handle));
+        return fail(
+            QStringLiteral("sharer %1 of provider aile (a team server) needs its \"baseUrl\", such as https://aile.team.example").arg(s.handle));
     s.credentialRef = o.value(QLatin1String("credential")).toString();
     if (!s.credentialRef.isEmpty() && !s.usesClientLogin() && !s.credentialRef.startsWith(QLatin1String("env:"))
         && !s.credentialRef.startsWith(QLatin1String("keychain:")) && !s.credentialRef.startsWith(QLatin1String("file:")))
-        return fail(QStringLiteral("sharer %1: \"credential\" must be env:NAME, keychain:NAME, file:NAME or \"client\" (the requesting tool's own subscription login), never the secret itself").arg(s.handle));
+        return fail(QStringLiteral("sharer %1: \"credential\" must be env:NAME, keychain:NAME, file:NAME or \"client\" (the requesting tool's own "
+                                   "subscription login), never the secret itself")
+                        .arg(s.handle));
     // Kept by the store beside the sharer (Store::saveSharer); anything a caller sends here is
     // replaced by bindCredential() before it is stored.
     s.credentialFor = o.value(QLatin1String("credentialFor")).toString();

@@ -21,9 +21,7 @@ inline QString nodeProvider()
 /// How a sharer prices its tokens: at list, at a percentage of list, or its own quotes.
 struct PriceSheet
 {
-    enum class Mode { List,
-                      PercentOfList,
-                      Quotes };
+    enum class Mode { List, PercentOfList, Quotes };
     struct Quote
     {
         double input = 0;

@@ -30,8 +30,8 @@ QJsonObject openCodeConfig(const QString &baseUrl, const QString &key, const QSt
 {
     const QJsonObject provider{{QStringLiteral("npm"), QStringLiteral("@ai-sdk/openai-compatible")},
                                {QStringLiteral("name"), QStringLiteral("Aile")},
-                               {QStringLiteral("options"), QJsonObject{{QStringLiteral("baseURL"), QString(baseUrl + QStringLiteral("/v1"))},
-                                                                       {QStringLiteral("apiKey"), key}}},
+                               {QStringLiteral("options"),
+                                QJsonObject{{QStringLiteral("baseURL"), QString(baseUrl + QStringLiteral("/v1"))}, {QStringLiteral("apiKey"), key}}},
                                {QStringLiteral("models"), QJsonObject{{model, QJsonObject{{QStringLiteral("name"), model}}}}}};
     return QJsonObject{{QStringLiteral("$schema"), QStringLiteral("https://opencode.ai/config.json")},
                        {QStringLiteral("provider"), QJsonObject{{QStringLiteral("aile"), provider}}}};
@@ -119,37 +119,35 @@ QList<ClientSnippets::Block> ClientSnippets::blocks(Tool tool, const QString &ba
     switch (tool) {
     case Tool::ClaudeCode: {
         // Claude Code's bare names go to the claude provider; any other model is named in full.
-        const QString other = model.startsWith(QLatin1String("claude/")) ? QString()
-                                                                         : QStringLiteral("export ANTHROPIC_MODEL=%1\n").arg(shellQuote(model));
-        out << Block{tr("Environment variables"),
-                     QStringLiteral("export ANTHROPIC_BASE_URL=%1\n"
-                                    "export ANTHROPIC_API_KEY=%2\n"
-                                    "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\n")
-                             .arg(baseUrl, shellQuote(key))
-                         + other};
+        const QString other =
+            model.startsWith(QLatin1String("claude/")) ? QString() : QStringLiteral("export ANTHROPIC_MODEL=%1\n").arg(shellQuote(model));
+        out << Block{tr("Environment variables"), QStringLiteral("export ANTHROPIC_BASE_URL=%1\n"
+                                                                 "export ANTHROPIC_API_KEY=%2\n"
+                                                                 "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\n")
+                                                          .arg(baseUrl, shellQuote(key))
+                                                      + other};
         out << Block{tr("Then run"), QStringLiteral("claude\n")};
         break;
     }
     case Tool::Codex: {
         // Codex sends the model as written: a codex model goes bare, any other keeps its provider.
         const QString codexModel = model.startsWith(QLatin1String("codex/")) ? model.mid(6) : model;
-        out << Block{tr("$CODEX_HOME/config.toml"),
-                     QStringLiteral("model = %1\n"
-                                    "model_provider = \"aile\"\n"
-                                    "check_for_update_on_startup = false\n"
-                                    "[model_providers.aile]\n"
-                                    "name = \"Aile\"\n"
-                                    "base_url = %2\n"
-                                    "env_key = \"AILE_KEY\"\n"
-                                    "wire_api = \"responses\"\n"
-                                    "[analytics]\n"
-                                    "enabled = false\n"
-                                    "[otel]\n"
-                                    "exporter = \"none\"\n"
-                                    "metrics_exporter = \"none\"\n"
-                                    "[features]\n"
-                                    "plugins = false\n")
-                         .arg(quoted(codexModel), quoted(v1))};
+        out << Block{tr("$CODEX_HOME/config.toml"), QStringLiteral("model = %1\n"
+                                                                   "model_provider = \"aile\"\n"
+                                                                   "check_for_update_on_startup = false\n"
+                                                                   "[model_providers.aile]\n"
+                                                                   "name = \"Aile\"\n"
+                                                                   "base_url = %2\n"
+                                                                   "env_key = \"AILE_KEY\"\n"
+                                                                   "wire_api = \"responses\"\n"
+                                                                   "[analytics]\n"
+                                                                   "enabled = false\n"
+                                                                   "[otel]\n"
+                                                                   "exporter = \"none\"\n"
+                                                                   "metrics_exporter = \"none\"\n"
+                                                                   "[features]\n"
+                                                                   "plugins = false\n")
+                                                        .arg(quoted(codexModel), quoted(v1))};
         out << Block{tr("Environment variables"), QStringLiteral("export AILE_KEY=%1\n").arg(shellQuote(key))};
         out << Block{tr("Then run"), QStringLiteral("codex\n")};
         break;
@@ -157,52 +155,46 @@ QList<ClientSnippets::Block> ClientSnippets::blocks(Tool tool, const QString &ba
     case Tool::OpenCode: {
         const QJsonObject config = openCodeConfig(baseUrl, key, model);
         out << Block{tr("opencode.json"), QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Indented))};
-        out << Block{tr("Or as environment variables"),
-                     QStringLiteral("export OPENCODE_CONFIG_CONTENT=%1\n"
-                                    "export OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1\n"
-                                    "export OPENCODE_DISABLE_SHARE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1\n"
-                                    "opencode run -m %2 \"say hi\"\n")
-                         .arg(shellQuote(QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact))),
-                              shellQuote(QStringLiteral("aile/") + model))};
+        out << Block{tr("Or as environment variables"), QStringLiteral("export OPENCODE_CONFIG_CONTENT=%1\n"
+                                                                       "export OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1\n"
+                                                                       "export OPENCODE_DISABLE_SHARE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1\n"
+                                                                       "opencode run -m %2 \"say hi\"\n")
+                                                            .arg(shellQuote(QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact))),
+                                                                 shellQuote(QStringLiteral("aile/") + model))};
         break;
     }
     case Tool::OpenAiSdk:
-        out << Block{tr("Environment variables"),
-                     QStringLiteral("export OPENAI_BASE_URL=%1\nexport OPENAI_API_KEY=%2\n").arg(v1, shellQuote(key))};
-        out << Block{tr("Python"),
-                     QStringLiteral("from openai import OpenAI\n\n"
-                                    "client = OpenAI(base_url=%1, api_key=%2)\n"
-                                    "reply = client.chat.completions.create(\n"
-                                    "    model=%3, messages=[{\"role\": \"user\", \"content\": \"say hi\"}])\n"
-                                    "print(reply.choices[0].message.content)\n")
-                         .arg(quoted(v1), quoted(key), quoted(model))};
-        out << Block{tr("JavaScript"),
-                     QStringLiteral("import OpenAI from \"openai\";\n\n"
-                                    "const client = new OpenAI({ baseURL: %1, apiKey: %2 });\n"
-                                    "const reply = await client.chat.completions.create({\n"
-                                    "  model: %3, messages: [{ role: \"user\", content: \"say hi\" }] });\n"
-                                    "console.log(reply.choices[0].message.content);\n")
-                         .arg(quoted(v1), quoted(key), quoted(model))};
+        out << Block{tr("Environment variables"), QStringLiteral("export OPENAI_BASE_URL=%1\nexport OPENAI_API_KEY=%2\n").arg(v1, shellQuote(key))};
+        out << Block{tr("Python"), QStringLiteral("from openai import OpenAI\n\n"
+                                                  "client = OpenAI(base_url=%1, api_key=%2)\n"
+                                                  "reply = client.chat.completions.create(\n"
+                                                  "    model=%3, messages=[{\"role\": \"user\", \"content\": \"say hi\"}])\n"
+                                                  "print(reply.choices[0].message.content)\n")
+                                       .arg(quoted(v1), quoted(key), quoted(model))};
+        out << Block{tr("JavaScript"), QStringLiteral("import OpenAI from \"openai\";\n\n"
+                                                      "const client = new OpenAI({ baseURL: %1, apiKey: %2 });\n"
+                                                      "const reply = await client.chat.completions.create({\n"
+                                                      "  model: %3, messages: [{ role: \"user\", content: \"say hi\" }] });\n"
+                                                      "console.log(reply.choices[0].message.content);\n")
+                                           .arg(quoted(v1), quoted(key), quoted(model))};
         break;
     case Tool::AnthropicSdk:
         out << Block{tr("Environment variables"),
                      QStringLiteral("export ANTHROPIC_BASE_URL=%1\nexport ANTHROPIC_API_KEY=%2\n").arg(baseUrl, shellQuote(key))};
-        out << Block{tr("Python"),
-                     QStringLiteral("import anthropic\n\n"
-                                    "client = anthropic.Anthropic(base_url=%1, api_key=%2)\n"
-                                    "message = client.messages.create(\n"
-                                    "    model=%3, max_tokens=1024,\n"
-                                    "    messages=[{\"role\": \"user\", \"content\": \"say hi\"}])\n"
-                                    "print(message.content[0].text)\n")
-                         .arg(quoted(baseUrl), quoted(key), quoted(model))};
-        out << Block{tr("JavaScript"),
-                     QStringLiteral("import Anthropic from \"@anthropic-ai/sdk\";\n\n"
-                                    "const client = new Anthropic({ baseURL: %1, apiKey: %2 });\n"
-                                    "const message = await client.messages.create({\n"
-                                    "  model: %3, max_tokens: 1024,\n"
-                                    "  messages: [{ role: \"user\", content: \"say hi\" }] });\n"
-                                    "console.log(message.content[0].text);\n")
-                         .arg(quoted(baseUrl), quoted(key), quoted(model))};
+        out << Block{tr("Python"), QStringLiteral("import anthropic\n\n"
+                                                  "client = anthropic.Anthropic(base_url=%1, api_key=%2)\n"
+                                                  "message = client.messages.create(\n"
+                                                  "    model=%3, max_tokens=1024,\n"
+                                                  "    messages=[{\"role\": \"user\", \"content\": \"say hi\"}])\n"
+                                                  "print(message.content[0].text)\n")
+                                       .arg(quoted(baseUrl), quoted(key), quoted(model))};
+        out << Block{tr("JavaScript"), QStringLiteral("import Anthropic from \"@anthropic-ai/sdk\";\n\n"
+                                                      "const client = new Anthropic({ baseURL: %1, apiKey: %2 });\n"
+                                                      "const message = await client.messages.create({\n"
+                                                      "  model: %3, max_tokens: 1024,\n"
+                                                      "  messages: [{ role: \"user\", content: \"say hi\" }] });\n"
+                                                      "console.log(message.content[0].text);\n")
+                                           .arg(quoted(baseUrl), quoted(key), quoted(model))};
         break;
     }
     return out;
@@ -318,28 +310,26 @@ QList<ClientSnippets::Block> ClientSnippets::ownLoginBlocks(Tool tool, const QSt
     const QString model = modelIn.trimmed().isEmpty() ? defaultModel(tool) : modelIn.trimmed();
     QList<Block> out;
     if (tool == Tool::ClaudeCode) {
-        const QString other = model.startsWith(QLatin1String("claude/")) ? QString()
-                                                                         : QStringLiteral("export ANTHROPIC_MODEL=%1\n").arg(shellQuote(model));
-        out << Block{tr("Environment variables"),
-                     QStringLiteral("export ANTHROPIC_BASE_URL=%1\n"
-                                    "export ANTHROPIC_CUSTOM_HEADERS=%2\n"
-                                    "unset ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN\n"
-                                    "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\n")
-                             .arg(baseUrl, shellQuote(QStringLiteral("x-aile-key: ") + key))
-                         + other};
+        const QString other =
+            model.startsWith(QLatin1String("claude/")) ? QString() : QStringLiteral("export ANTHROPIC_MODEL=%1\n").arg(shellQuote(model));
+        out << Block{tr("Environment variables"), QStringLiteral("export ANTHROPIC_BASE_URL=%1\n"
+                                                                 "export ANTHROPIC_CUSTOM_HEADERS=%2\n"
+                                                                 "unset ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN\n"
+                                                                 "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\n")
+                                                          .arg(baseUrl, shellQuote(QStringLiteral("x-aile-key: ") + key))
+                                                      + other};
         out << Block{tr("Then run (signed in with your Claude plan)"), QStringLiteral("claude\n")};
     } else if (tool == Tool::Codex) {
         const QString codexModel = model.startsWith(QLatin1String("codex/")) ? model.mid(6) : model;
-        out << Block{tr("$CODEX_HOME/config.toml"),
-                     QStringLiteral("model = %1\n"
-                                    "model_provider = \"aile\"\n"
-                                    "[model_providers.aile]\n"
-                                    "name = \"Aile\"\n"
-                                    "base_url = %2\n"
-                                    "wire_api = \"responses\"\n"
-                                    "requires_openai_auth = true\n"
-                                    "env_http_headers = { \"x-aile-key\" = \"AILE_KEY\" }\n")
-                         .arg(quoted(codexModel), quoted(baseUrl + QStringLiteral("/v1")))};
+        out << Block{tr("$CODEX_HOME/config.toml"), QStringLiteral("model = %1\n"
+                                                                   "model_provider = \"aile\"\n"
+                                                                   "[model_providers.aile]\n"
+                                                                   "name = \"Aile\"\n"
+                                                                   "base_url = %2\n"
+                                                                   "wire_api = \"responses\"\n"
+                                                                   "requires_openai_auth = true\n"
+                                                                   "env_http_headers = { \"x-aile-key\" = \"AILE_KEY\" }\n")
+                                                        .arg(quoted(codexModel), quoted(baseUrl + QStringLiteral("/v1")))};
         out << Block{tr("Environment variables"), QStringLiteral("export AILE_KEY=%1\n").arg(shellQuote(key))};
         out << Block{tr("Then run (signed in with ChatGPT: codex login)"), QStringLiteral("codex\n")};
     }

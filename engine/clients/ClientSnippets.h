@@ -19,15 +19,9 @@ class ClientSnippets
 {
     Q_DECLARE_TR_FUNCTIONS(Aile::Ui::ClientSnippets)
 public:
-    enum class Tool { ClaudeCode,
-                      Codex,
-                      OpenCode,
-                      OpenAiSdk,
-                      AnthropicSdk };
+    enum class Tool { ClaudeCode, Codex, OpenCode, OpenAiSdk, AnthropicSdk };
     /// Which wire a tool speaks, for the connection test.
-    enum class Wire { Messages,
-                      Responses,
-                      ChatCompletions };
+    enum class Wire { Messages, Responses, ChatCompletions };
 
     struct Block
     {

@@ -4,9 +4,7 @@ namespace Aile::Clients {
 
 namespace {
 
-enum class Mode { Normal,
-                  MultiBasic,
-                  MultiLiteral };
+enum class Mode { Normal, MultiBasic, MultiLiteral };
 
 // "a . b" and "a.b" name the same table; quotes around plain names too ("aile" = aile).
 QString normalName(QString name)

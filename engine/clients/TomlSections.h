@@ -35,10 +35,7 @@ public:
 private:
     struct Entry
     {
-        enum Kind { Blank,
-                    Comment,
-                    Header,
-                    KeyValue } kind = Blank;
+        enum Kind { Blank, Comment, Header, KeyValue } kind = Blank;
         int first = 0; // lines [first, last]
         int last = 0;
         QString name;  // the table of a header; the key of a key/value line (raw, trimmed)

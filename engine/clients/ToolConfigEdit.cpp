@@ -42,12 +42,10 @@ QByteArray editCodex(const ToolSetup &s, const QByteArray &before, QString *erro
     toml.setTopLevel(QStringLiteral("model"), tomlString(model));
     toml.setTopLevel(QStringLiteral("model_provider"), tomlString(QStringLiteral("aile")));
     QStringList body{QStringLiteral("# Written by Aile (aile connect codex --apply); aile connect codex --undo restores the file."),
-                     QStringLiteral("name = \"Aile\""),
-                     QStringLiteral("base_url = ") + tomlString(s.baseUrl + QStringLiteral("/v1")),
+                     QStringLiteral("name = \"Aile\""), QStringLiteral("base_url = ") + tomlString(s.baseUrl + QStringLiteral("/v1")),
                      QStringLiteral("wire_api = \"responses\"")};
     if (s.ownLogin)
-        body << QStringLiteral("requires_openai_auth = true")
-             << QStringLiteral("http_headers = { \"x-aile-key\" = %1 }").arg(tomlString(s.key));
+        body << QStringLiteral("requires_openai_auth = true") << QStringLiteral("http_headers = { \"x-aile-key\" = %1 }").arg(tomlString(s.key));
     else
         body << QStringLiteral("experimental_bearer_token = ") + tomlString(s.key);
     toml.setTable(CodexTable, body);

@@ -71,8 +71,7 @@ QString ToolConfigFile::path(Tool tool, const QProcessEnvironment &env)
     switch (tool) {
     case Tool::ClaudeCode:
         return env.value(QStringLiteral("CLAUDE_CONFIG_DIR"), home + QStringLiteral("/.claude")) + QStringLiteral("/settings.json");
-    case Tool::Codex:
-        return env.value(QStringLiteral("CODEX_HOME"), home + QStringLiteral("/.codex")) + QStringLiteral("/config.toml");
+    case Tool::Codex: return env.value(QStringLiteral("CODEX_HOME"), home + QStringLiteral("/.codex")) + QStringLiteral("/config.toml");
     case Tool::OpenCode: {
         if (!env.value(QStringLiteral("OPENCODE_CONFIG")).isEmpty())
             return env.value(QStringLiteral("OPENCODE_CONFIG"));
@@ -113,8 +112,7 @@ ToolConfigFile::Preview ToolConfigFile::preview(const ToolSetup &setup, const QS
         p.error = QStringLiteral("%1: %2").arg(path, why);
         return p;
     }
-    p.diff = masked(unifiedDiff(QString::fromUtf8(p.before), QString::fromUtf8(p.after),
-                                p.existed ? path : QStringLiteral("/dev/null"), path),
+    p.diff = masked(unifiedDiff(QString::fromUtf8(p.before), QString::fromUtf8(p.after), p.existed ? path : QStringLiteral("/dev/null"), path),
                     setup.key.trimmed());
     return p;
 }
@@ -183,13 +181,11 @@ ToolConfigFile::Preview ToolConfigFile::undoPreview(const QString &path)
         return p;
     }
     bool backupThere = false;
-    if (state.value(QLatin1String("existed")).toBool()
-        && (!readAll(backupPath(path), &p.after, &backupThere) || !backupThere)) {
+    if (state.value(QLatin1String("existed")).toBool() && (!readAll(backupPath(path), &p.after, &backupThere) || !backupThere)) {
         p.error = QStringLiteral("the backup %1 is missing; nothing was done").arg(backupPath(path));
         return p;
     }
-    p.diff = masked(unifiedDiff(QString::fromUtf8(p.before), QString::fromUtf8(p.after), path,
-                                backupThere ? path : QStringLiteral("/dev/null")),
+    p.diff = masked(unifiedDiff(QString::fromUtf8(p.before), QString::fromUtf8(p.after), path, backupThere ? path : QStringLiteral("/dev/null")),
                     QString());
     return p;
 }

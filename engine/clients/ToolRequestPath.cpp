@@ -104,35 +104,55 @@ QList<RequestStep> ToolRequestPath::steps(const ToolSetup &s)
     QList<RequestStep> out;
     switch (s.tool) {
     case Tool::ClaudeCode: {
-        QList<QPair<QByteArray, QByteArray>> headers{{"user-agent", ClaudeAgent}, {"x-app", "cli"}, {"anthropic-version", "2023-06-01"}, {"x-claude-code-session-id", session}};
+        QList<QPair<QByteArray, QByteArray>> headers{
+            {"user-agent", ClaudeAgent}, {"x-app", "cli"}, {"anthropic-version", "2023-06-01"}, {"x-claude-code-session-id", session}};
         headers << (s.ownLogin ? qMakePair(QByteArray("x-aile-key"), key) : qMakePair(QByteArray("x-api-key"), key));
         out << RequestStep{"HEAD", s.baseUrl, headers, {}, QStringLiteral("HEAD ") + pathOf(s.baseUrl)};
         // Claude Code sends a claude model bare; another provider's model as named.
         const QString model = s.model.startsWith(QLatin1String("claude/")) ? s.model.mid(7) : s.model;
         const QString url = s.baseUrl + QStringLiteral("/v1/messages?beta=true");
         out << RequestStep{"POST", url, headers + QList<QPair<QByteArray, QByteArray>>{{"content-type", "application/json"}},
-                           json({{QStringLiteral("model"), model}, {QStringLiteral("max_tokens"), 16}, {QStringLiteral("stream"), true}, {QStringLiteral("messages"), messages}}),
+                           json({{QStringLiteral("model"), model},
+                                 {QStringLiteral("max_tokens"), 16},
+                                 {QStringLiteral("stream"), true},
+                                 {QStringLiteral("messages"), messages}}),
                            QStringLiteral("POST ") + pathOf(url)};
         break;
     }
     case Tool::Codex: {
-        QList<QPair<QByteArray, QByteArray>> headers{{"originator", "codex_exec"}, {"user-agent", "codex_exec/" + CodexVersion}, {"session-id", session}};
+        QList<QPair<QByteArray, QByteArray>> headers{
+            {"originator", "codex_exec"}, {"user-agent", "codex_exec/" + CodexVersion}, {"session-id", session}};
         headers << (s.ownLogin ? qMakePair(QByteArray("x-aile-key"), key) : qMakePair(QByteArray("authorization"), "Bearer " + key));
         const QString v1 = s.baseUrl + QStringLiteral("/v1");
-        out << RequestStep{"GET", v1 + QStringLiteral("/models?client_version=") + QString::fromLatin1(CodexVersion), headers, {}, QStringLiteral("GET ") + pathOf(v1 + QStringLiteral("/models"))};
+        out << RequestStep{"GET",
+                           v1 + QStringLiteral("/models?client_version=") + QString::fromLatin1(CodexVersion),
+                           headers,
+                           {},
+                           QStringLiteral("GET ") + pathOf(v1 + QStringLiteral("/models"))};
         const QString model = s.model.startsWith(QLatin1String("codex/")) ? s.model.mid(6) : s.model;
         const QJsonArray input{QJsonObject{{QStringLiteral("type"), QStringLiteral("message")},
                                            {QStringLiteral("role"), QStringLiteral("user")},
                                            {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("input_text")},
                                                                                               {QStringLiteral("text"), Prompt}}}}}};
-        out << RequestStep{"POST", v1 + QStringLiteral("/responses"), headers + QList<QPair<QByteArray, QByteArray>>{{"content-type", "application/json"}},
-                           json({{QStringLiteral("model"), model}, {QStringLiteral("stream"), true}, {QStringLiteral("store"), false}, {QStringLiteral("input"), input}}),
+        out << RequestStep{"POST", v1 + QStringLiteral("/responses"),
+                           headers + QList<QPair<QByteArray, QByteArray>>{{"content-type", "application/json"}},
+                           json({{QStringLiteral("model"), model},
+                                 {QStringLiteral("stream"), true},
+                                 {QStringLiteral("store"), false},
+                                 {QStringLiteral("input"), input}}),
                            QStringLiteral("POST ") + pathOf(v1 + QStringLiteral("/responses"))};
         break;
     }
     case Tool::OpenCode: {
         const QString url = s.baseUrl + QStringLiteral("/v1/chat/completions");
-        out << RequestStep{"POST", url, {{"authorization", "Bearer " + key}, {"x-session-id", session}, {"content-type", "application/json"}}, json({{QStringLiteral("model"), s.model}, {QStringLiteral("max_tokens"), 16}, {QStringLiteral("stream"), true}, {QStringLiteral("messages"), messages}}), QStringLiteral("POST ") + pathOf(url)};
+        out << RequestStep{"POST",
+                           url,
+                           {{"authorization", "Bearer " + key}, {"x-session-id", session}, {"content-type", "application/json"}},
+                           json({{QStringLiteral("model"), s.model},
+                                 {QStringLiteral("max_tokens"), 16},
+                                 {QStringLiteral("stream"), true},
+                                 {QStringLiteral("messages"), messages}}),
+                           QStringLiteral("POST ") + pathOf(url)};
         break;
     }
     case Tool::OpenAiSdk:

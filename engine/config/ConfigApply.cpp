@@ -104,8 +104,8 @@ bool applyToStore(const ConfigFile &cfg, Store::Store &store, qint64 now, QStrin
     return true;
 }
 
-QJsonObject exportConfig(const State::SharerBook &book, const State::KeyBook &keyBook, const QJsonObject &routing,
-                         const EngineSettings &settings, const QString &adminTokenRef)
+QJsonObject exportConfig(const State::SharerBook &book, const State::KeyBook &keyBook, const QJsonObject &routing, const EngineSettings &settings,
+                         const QString &adminTokenRef)
 {
     QJsonArray providers, sharers, keys, models;
     for (const Catalog::ProviderInfo &p : book.catalog.providers())

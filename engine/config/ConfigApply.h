@@ -26,8 +26,8 @@ bool applyToStore(const ConfigFile &config, Store::Store &store, qint64 nowMs, Q
 /// The running configuration in the configuration file's format, without any secret: sharers
 /// keep their credential references, keys their name and routing (never the key or its hash).
 /// routing: the engine's routing section; adminTokenRef: where the admin token comes from.
-QJsonObject exportConfig(const State::SharerBook &sharers, const State::KeyBook &keys, const QJsonObject &routing,
-                         const EngineSettings &settings, const QString &adminTokenRef);
+QJsonObject exportConfig(const State::SharerBook &sharers, const State::KeyBook &keys, const QJsonObject &routing, const EngineSettings &settings,
+                         const QString &adminTokenRef);
 
 } // namespace Config
 } // namespace Aile

@@ -68,8 +68,7 @@ QString routingPointer(const QJsonObject &routing, const Catalog::Catalog &catal
 
 // The same for Keys::validateRoutes: the first route whose list up to it is refused, then within
 // it the target or the setting refused beside the route's name and targets alone.
-QString routesPointer(const QJsonArray &routes, const Catalog::Catalog &catalog, const QList<Catalog::Sharer> &sharers,
-                      const QString &pointer)
+QString routesPointer(const QJsonArray &routes, const Catalog::Catalog &catalog, const QList<Catalog::Sharer> &sharers, const QString &pointer)
 {
     auto refused = [&](const QJsonArray &list) { return !Keys::validateRoutes(list, &catalog, &sharers, nullptr).isEmpty(); };
     QJsonArray prefix;
@@ -152,8 +151,9 @@ Problems validate(ConfigFile &cfg, const Baseline &base, UnknownKey unknownKey, 
                        QStringLiteral("another entry of \"sharers\" has the same handle %1; give each sharer its own").arg(s->handle));
         handles.insert(s->handle);
         if (!catalog.provider(s->provider))
-            addProblem(&out, pointerTo(at, QStringLiteral("provider")), sharerLabel(sharerEntries.at(i).toObject()),
-                       QStringLiteral("unknown provider \"%1\"; add it under \"providers\" first (GET /catalog lists the known ones)").arg(s->provider));
+            addProblem(
+                &out, pointerTo(at, QStringLiteral("provider")), sharerLabel(sharerEntries.at(i).toObject()),
+                QStringLiteral("unknown provider \"%1\"; add it under \"providers\" first (GET /catalog lists the known ones)").arg(s->provider));
         sharers.removeIf([&](const Catalog::Sharer &x) { return x.handle == s->handle; });
         sharers.append(*s);
     }
@@ -163,7 +163,8 @@ Problems validate(ConfigFile &cfg, const Baseline &base, UnknownKey unknownKey, 
         const QString at = pointerTo(QStringLiteral("/keys"), pk.index);
         const QString entry = keyLabel(pk.name);
         if (names.contains(pk.name))
-            addProblem(&out, pointerTo(at, QStringLiteral("name")), entry, QStringLiteral("another entry of \"keys\" has the same name; give each key its own"));
+            addProblem(&out, pointerTo(at, QStringLiteral("name")), entry,
+                       QStringLiteral("another entry of \"keys\" has the same name; give each key its own"));
         names.insert(pk.name);
         const auto stored = std::find_if(base.keys.begin(), base.keys.end(), [&](const Keys::ApiKey &k) { return k.name == pk.name; });
         const bool known = stored != base.keys.end();
@@ -186,8 +187,7 @@ Problems validate(ConfigFile &cfg, const Baseline &base, UnknownKey unknownKey, 
                 continue;
             }
         }
-        const QJsonObject asked = pk.hasRouting ? pk.routing : known ? stored->routing
-                                                                     : QJsonObject();
+        const QJsonObject asked = pk.hasRouting ? pk.routing : known ? stored->routing : QJsonObject();
         QJsonObject routing;
         if (const QString bad = Keys::validateRouting(asked, routes, catalog, &routing); !bad.isEmpty()) {
             const QString routingAt = pointerTo(at, QStringLiteral("routing"));

@@ -34,8 +34,7 @@ struct Baseline
 
 /// A key entry without "key" whose name the store does not hold: an error (a file applied at
 /// start) or a note, the entry skipped (an import into a running engine).
-enum class UnknownKey { Problem,
-                        Note };
+enum class UnknownKey { Problem, Note };
 
 /// Checks what reading cannot: each key's routing and routes (Keys::validateRouting and
 /// Keys::validateRoutes, as PUT /keys checks them), the providers sharers and catalogue entries

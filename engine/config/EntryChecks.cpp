@@ -13,7 +13,7 @@ namespace {
 
 const QStringList &wireNames()
 {
-    static const QStringList names{QStringLiteral("chat"), QStringLiteral("responses"), QStringLiteral("messages"),
+    static const QStringList names{QStringLiteral("chat"),       QStringLiteral("responses"),   QStringLiteral("messages"),
                                    QStringLiteral("embeddings"), QStringLiteral("moderations"), QStringLiteral("rerank")};
     return names;
 }
@@ -85,10 +85,12 @@ Problems sharerProblems(const QJsonObject &o, const QString &pointer)
         for (auto it = quotes.begin(); it != quotes.end(); ++it) {
             const QString quoteAt = pointerTo(pointerTo(at, QStringLiteral("models")), it.key());
             if (!it.value().isObject()) {
-                addProblem(&out, quoteAt, entry, QStringLiteral("the price of %1 must be {\"input\": I, \"output\": O} (USD per million tokens)").arg(it.key()));
+                addProblem(&out, quoteAt, entry,
+                           QStringLiteral("the price of %1 must be {\"input\": I, \"output\": O} (USD per million tokens)").arg(it.key()));
                 continue;
             }
-            checkFields(it.value().toObject(), {{"input", Field::Number, 0, MaxPrice, {}, false, Price}, {"output", Field::Number, 0, MaxPrice, {}, false, Price}},
+            checkFields(it.value().toObject(),
+                        {{"input", Field::Number, 0, MaxPrice, {}, false, Price}, {"output", Field::Number, 0, MaxPrice, {}, false, Price}},
                         entry + QStringLiteral(", price of ") + it.key(), QStringLiteral("price quote field"), quoteAt, &out);
         }
     }
@@ -122,8 +124,9 @@ Problems providerProblems(const QJsonObject &o, const QString &pointer)
     const QJsonArray wires = o.value(QLatin1String("wires")).toArray();
     for (int i = 0; i < wires.size(); ++i)
         if (wires.at(i).isString() && !wireNames().contains(wires.at(i).toString()))
-            addProblem(&out, pointerTo(pointerTo(pointer, QStringLiteral("wires")), i), entry,
-                       QStringLiteral("unknown wire \"%1\"; a provider speaks %2").arg(wires.at(i).toString(), wireNames().join(QStringLiteral(", "))));
+            addProblem(
+                &out, pointerTo(pointerTo(pointer, QStringLiteral("wires")), i), entry,
+                QStringLiteral("unknown wire \"%1\"; a provider speaks %2").arg(wires.at(i).toString(), wireNames().join(QStringLiteral(", "))));
     const QJsonObject paths = o.value(QLatin1String("wirePaths")).toObject();
     for (auto it = paths.begin(); it != paths.end(); ++it)
         if (!wireNames().contains(it.key()) || !it.value().toString().startsWith(QLatin1Char('/')))
@@ -132,8 +135,9 @@ Problems providerProblems(const QJsonObject &o, const QString &pointer)
                            .arg(wireNames().join(QStringLiteral(", "))));
     const QJsonValue base = o.value(QLatin1String("baseUrl"));
     if (base.isString() && !base.toString().isEmpty() && !httpUrl(base.toString()))
-        addProblem(&out, pointerTo(pointer, QStringLiteral("baseUrl")), entry,
-                   QStringLiteral("\"baseUrl\" must be an http:// or https:// address, such as \"http://127.0.0.1:8080\", not %1").arg(describeValue(base)));
+        addProblem(
+            &out, pointerTo(pointer, QStringLiteral("baseUrl")), entry,
+            QStringLiteral("\"baseUrl\" must be an http:// or https:// address, such as \"http://127.0.0.1:8080\", not %1").arg(describeValue(base)));
     const QJsonValue apiPath = o.value(QLatin1String("apiPath"));
     if (apiPath.isString() && !apiPath.toString().isEmpty() && !apiPath.toString().startsWith(QLatin1Char('/')))
         addProblem(&out, pointerTo(pointer, QStringLiteral("apiPath")), entry,
@@ -148,25 +152,26 @@ Problems modelProblems(const QJsonObject &o, const QString &pointer)
 {
     Problems out;
     const QString entry = QStringLiteral("model %1/%2").arg(o.value(QLatin1String("provider")).toString(), o.value(QLatin1String("id")).toString());
-    checkFields(o,
-                {{"provider", Field::String},
-                 {"id", Field::String},
-                 {"aliases", Field::Strings},
-                 {"input", Field::Number, 0, MaxPrice, {}, true, Price},
-                 {"output", Field::Number, 0, MaxPrice, {}, true, Price},
-                 {"cacheRead", Field::Number, 0, MaxPrice, {}, true, Price},
-                 {"cacheWrite", Field::Number, 0, MaxPrice, {}, true, Price},
-                 {"longContext", Field::Object, 0, 0, {}, true},
-                 {"contextWindow", Field::Integer, 0, MaxTokens, {}, true, Tokens},
-                 {"maxOutput", Field::Integer, 0, MaxTokens, {}, true, Tokens},
-                 {"capabilities", Field::Object},
-                 {"kind", Field::String, 0, 0, {QStringLiteral("chat"), QStringLiteral("embedding"), QStringLiteral("moderation"), QStringLiteral("rerank")}},
-                 {"source", Field::String},
-                 {"sourceDate", Field::String},
-                 {"note", Field::String},
-                 {"estimated", Field::Bool},
-                 {"overridden", Field::Bool}},
-                entry, QStringLiteral("model field"), pointer, &out);
+    checkFields(
+        o,
+        {{"provider", Field::String},
+         {"id", Field::String},
+         {"aliases", Field::Strings},
+         {"input", Field::Number, 0, MaxPrice, {}, true, Price},
+         {"output", Field::Number, 0, MaxPrice, {}, true, Price},
+         {"cacheRead", Field::Number, 0, MaxPrice, {}, true, Price},
+         {"cacheWrite", Field::Number, 0, MaxPrice, {}, true, Price},
+         {"longContext", Field::Object, 0, 0, {}, true},
+         {"contextWindow", Field::Integer, 0, MaxTokens, {}, true, Tokens},
+         {"maxOutput", Field::Integer, 0, MaxTokens, {}, true, Tokens},
+         {"capabilities", Field::Object},
+         {"kind", Field::String, 0, 0, {QStringLiteral("chat"), QStringLiteral("embedding"), QStringLiteral("moderation"), QStringLiteral("rerank")}},
+         {"source", Field::String},
+         {"sourceDate", Field::String},
+         {"note", Field::String},
+         {"estimated", Field::Bool},
+         {"overridden", Field::Bool}},
+        entry, QStringLiteral("model field"), pointer, &out);
     checkFields(o.value(QLatin1String("longContext")).toObject(),
                 {{"threshold", Field::Number, 0, MaxTokens, {}, false, Tokens},
                  {"input", Field::Number, 0, MaxPrice, {}, false, Price},
@@ -196,10 +201,12 @@ Problems catalogProblems(const QJsonObject &o, const QString &pointer)
         const QString at = pointerTo(pointer, QLatin1String(list));
         for (int i = 0; i < entries.size(); ++i) {
             if (!entries.at(i).isObject()) {
-                addProblem(&out, pointerTo(at, i), QStringLiteral("catalog"), QStringLiteral("every entry of \"%1\" must be an object").arg(QLatin1String(list)));
+                addProblem(&out, pointerTo(at, i), QStringLiteral("catalog"),
+                           QStringLiteral("every entry of \"%1\" must be an object").arg(QLatin1String(list)));
                 continue;
             }
-            out += list[0] == 'p' ? providerProblems(entries.at(i).toObject(), pointerTo(at, i)) : modelProblems(entries.at(i).toObject(), pointerTo(at, i));
+            out += list[0] == 'p' ? providerProblems(entries.at(i).toObject(), pointerTo(at, i))
+                                  : modelProblems(entries.at(i).toObject(), pointerTo(at, i));
         }
     }
     return out;
@@ -253,14 +260,16 @@ Problems routingProblems(const QJsonObject &o, const QString &pointer)
                    QStringLiteral("fallback_models names %1 models; at most 8 are allowed (the chain is cut to three anyway)").arg(fallbacks.size()));
     for (int i = 0; i < fallbacks.size(); ++i)
         if (fallbacks.at(i).isString() && !fallbacks.at(i).toString().contains(QLatin1Char('/')))
-            addProblem(&out, pointerTo(pointerTo(pointer, QStringLiteral("fallback_models")), i), entry,
-                       QStringLiteral("fallback_models: %1 is not a provider/model name such as \"openai/gpt-5.2\"").arg(describeValue(fallbacks.at(i))));
+            addProblem(
+                &out, pointerTo(pointerTo(pointer, QStringLiteral("fallback_models")), i), entry,
+                QStringLiteral("fallback_models: %1 is not a provider/model name such as \"openai/gpt-5.2\"").arg(describeValue(fallbacks.at(i))));
     const QJsonObject models = o.value(QLatin1String("models")).toObject();
     for (auto m = models.begin(); m != models.end(); ++m) {
         const QString at = pointerTo(pointerTo(pointer, QStringLiteral("models")), m.key());
         const QString modelEntry = QStringLiteral("routing.models[\"%1\"]").arg(m.key());
         if (!m.value().isObject()) {
-            addProblem(&out, at, modelEntry, QStringLiteral("must be {\"providers\": {\"<sharer handle>\": {\"priority\", \"weight\", \"enabled\"}}}"));
+            addProblem(&out, at, modelEntry,
+                       QStringLiteral("must be {\"providers\": {\"<sharer handle>\": {\"priority\", \"weight\", \"enabled\"}}}"));
             continue;
         }
         checkFields(m.value().toObject(), {{"providers", Field::Object}}, modelEntry, QStringLiteral("per-model field"), at, &out);
@@ -269,7 +278,8 @@ Problems routingProblems(const QJsonObject &o, const QString &pointer)
             const QString sharerAt = pointerTo(pointerTo(at, QStringLiteral("providers")), s.key());
             const QString label = modelEntry + QStringLiteral(", sharer ") + s.key();
             if (Catalog::normalizeHandle(s.key()).isEmpty())
-                addProblem(&out, sharerAt, modelEntry, QStringLiteral("\"%1\" is not a sharer handle; handles are L followed by 16 hex digits").arg(s.key()));
+                addProblem(&out, sharerAt, modelEntry,
+                           QStringLiteral("\"%1\" is not a sharer handle; handles are L followed by 16 hex digits").arg(s.key()));
             else if (!s.value().isObject())
                 addProblem(&out, sharerAt, label, QStringLiteral("must be {\"priority\", \"weight\", \"enabled\"}"));
             else
@@ -291,10 +301,12 @@ Problems keyEntryProblems(const QJsonObject &o, const QString &pointer)
     if (name.trimmed().isEmpty())
         addProblem(&out, pointer, QString(), QStringLiteral("every entry of \"keys\" needs a \"name\""));
     else if (name.size() > 100)
-        addProblem(&out, pointerTo(pointer, QStringLiteral("name")), entry, QStringLiteral("the key name is %1 characters long; at most 100 are allowed").arg(name.size()));
+        addProblem(&out, pointerTo(pointer, QStringLiteral("name")), entry,
+                   QStringLiteral("the key name is %1 characters long; at most 100 are allowed").arg(name.size()));
     const QString plain = o.value(QLatin1String("key")).toString();
     if (!plain.isEmpty() && plain.size() < 16)
-        addProblem(&out, pointerTo(pointer, QStringLiteral("key")), entry, QStringLiteral("a provisioned key must be at least 16 characters (sk-aile-…)"));
+        addProblem(&out, pointerTo(pointer, QStringLiteral("key")), entry,
+                   QStringLiteral("a provisioned key must be at least 16 characters (sk-aile-…)"));
     return out;
 }
 
@@ -312,16 +324,17 @@ Problems topLevelProblems(const QJsonObject &root)
                  {"catalog", Field::Object},
                  {"$schema", Field::String}},
                 QString(), QStringLiteral("top-level entry of the configuration"), QString(), &out);
-    if (const QJsonValue store = root.value(QLatin1String("store")); store.isString()
-                                                                     && !store.toString().startsWith(QLatin1String("postgresql://")) && !store.toString().startsWith(QLatin1String("postgres://")))
+    if (const QJsonValue store = root.value(QLatin1String("store")); store.isString() && !store.toString().startsWith(QLatin1String("postgresql://"))
+                                                                     && !store.toString().startsWith(QLatin1String("postgres://")))
         out.append({QStringLiteral("/store"), QStringLiteral("\"store\" takes a postgresql://user@host:port/database URL (docs/team.md); "
                                                              "leave it out to keep the data folder's SQLite store")});
     for (const char *list : {"providers", "sharers", "keys"}) {
         const QJsonArray entries = root.value(QLatin1String(list)).toArray();
         for (int i = 0; i < entries.size(); ++i)
             if (!entries.at(i).isObject())
-                out.append({pointerTo(pointerTo(QString(), QLatin1String(list)), i),
-                            QStringLiteral("every entry of \"%1\" must be an object, not %2").arg(QLatin1String(list), describeValue(entries.at(i)))});
+                out.append(
+                    {pointerTo(pointerTo(QString(), QLatin1String(list)), i),
+                     QStringLiteral("every entry of \"%1\" must be an object, not %2").arg(QLatin1String(list), describeValue(entries.at(i)))});
     }
     return out;
 }

@@ -75,8 +75,8 @@ bool fits(const Field &f, const QJsonValue &v)
 
 } // namespace
 
-void checkFields(const QJsonObject &o, std::initializer_list<Field> fields, const QString &entry, const QString &kind,
-                 const QString &pointer, Problems *out)
+void checkFields(const QJsonObject &o, std::initializer_list<Field> fields, const QString &entry, const QString &kind, const QString &pointer,
+                 Problems *out)
 {
     QStringList names;
     for (const Field &f : fields)
@@ -94,8 +94,7 @@ void checkFields(const QJsonObject &o, std::initializer_list<Field> fields, cons
             continue;
         }
         if (!fits(*field, it.value()))
-            addProblem(out, where, entry,
-                       QStringLiteral("\"%1\" must be %2, not %3").arg(it.key(), expectation(*field), describeValue(it.value())));
+            addProblem(out, where, entry, QStringLiteral("\"%1\" must be %2, not %3").arg(it.key(), expectation(*field), describeValue(it.value())));
     }
 }
 

@@ -15,14 +15,7 @@ namespace Aile::Config {
 /// same message wherever the object comes from.
 struct Field
 {
-    enum Type { String,
-                Bool,
-                Integer,
-                Number,
-                Strings,
-                Object,
-                Array,
-                Any };
+    enum Type { String, Bool, Integer, Number, Strings, Object, Array, Any };
     const char *name;
     Type type;
     double min = 0;
@@ -35,8 +28,8 @@ struct Field
 /// Checks o against fields: every name must be one of them, of its type, in its range, one of its
 /// values. entry names the object in messages ("sharer L0123456789abcdef"); kind is what the
 /// object is ("sharer field"), pointer where it sits in the document.
-void checkFields(const QJsonObject &o, std::initializer_list<Field> fields, const QString &entry, const QString &kind,
-                 const QString &pointer, Problems *out);
+void checkFields(const QJsonObject &o, std::initializer_list<Field> fields, const QString &entry, const QString &kind, const QString &pointer,
+                 Problems *out);
 
 /// A value as a message shows it (the keys' checks share it, one folder below).
 using Keys::describeValue;

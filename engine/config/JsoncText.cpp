@@ -75,8 +75,7 @@ class Indexer
 public:
     Indexer(const QByteArray &text, QHash<QString, qsizetype> *offsets, QList<Problem> *duplicates)
         : m_s(text), m_offsets(offsets), m_duplicates(duplicates)
-    {
-    }
+    { }
 
     void value(const QString &pointer, int depth)
     {
@@ -166,8 +165,7 @@ private:
 
 } // namespace
 
-JsoncText::JsoncText(const QByteArray &text)
-    : m_text(text)
+JsoncText::JsoncText(const QByteArray &text) : m_text(text)
 {
     const QByteArray clean = stripJsonc(text);
     QJsonParseError error;
@@ -191,7 +189,8 @@ void JsoncText::index(const QByteArray &clean)
     walker.value(QString(), 0);
     // The message names where the first one sits; offsets become lines and columns here.
     for (Problem &p : found) {
-        const QString name = p.pointer.section(QLatin1Char('/'), -1).replace(QLatin1String("~1"), QLatin1String("/")).replace(QLatin1String("~0"), QLatin1String("~"));
+        const QString name =
+            p.pointer.section(QLatin1Char('/'), -1).replace(QLatin1String("~1"), QLatin1String("/")).replace(QLatin1String("~0"), QLatin1String("~"));
         const Position first = positionAt(m_offsets.value(p.pointer));
         p.message = QStringLiteral("\"%1\" is given twice in the same object (first on line %2, column %3); keep one, since a second "
                                    "one would silently replace the first")

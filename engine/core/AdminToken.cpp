@@ -27,10 +27,8 @@ QString filePath(const QString &dataDir)
 QString generate()
 {
     QByteArray bytes(32, Qt::Uninitialized);
-    QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(bytes.data()),
-                                         reinterpret_cast<quint32 *>(bytes.data() + bytes.size()));
-    return QStringLiteral("aile-admin-")
-           + QString::fromLatin1(bytes.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(bytes.data()), reinterpret_cast<quint32 *>(bytes.data() + bytes.size()));
+    return QStringLiteral("aile-admin-") + QString::fromLatin1(bytes.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
 bool writeFile(const QString &path, const QString &token, QString *error)

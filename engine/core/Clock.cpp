@@ -35,8 +35,7 @@ quint64 SystemClock::schedule(qint64 delayMs, QObject *context, std::function<vo
         QObject::connect(m_timer, &QTimer::timeout, m_timer, [this] { fireDue(); });
     }
     const quint64 id = m_nextId++;
-    auto it = m_queue.emplace(monotonicMs() + qMax<qint64>(0, delayMs),
-                              Pending{id, QPointer<QObject>(context), context != nullptr, std::move(fn)});
+    auto it = m_queue.emplace(monotonicMs() + qMax<qint64>(0, delayMs), Pending{id, QPointer<QObject>(context), context != nullptr, std::move(fn)});
     m_index.insert(id, it);
     if (m_armedFor < 0 || it->first < m_armedFor)
         rearm();
@@ -81,14 +80,12 @@ void SystemClock::fireDue()
         rearm();
 }
 
-ManualClock::ManualClock(qint64 startMs)
-    : m_now(startMs) { }
+ManualClock::ManualClock(qint64 startMs) : m_now(startMs) { }
 
 quint64 ManualClock::schedule(qint64 delayMs, QObject *context, std::function<void()> fn)
 {
     const quint64 id = m_nextId++;
-    m_pending.emplace(m_now + qMax<qint64>(0, delayMs),
-                      Pending{id, QPointer<QObject>(context), context != nullptr, std::move(fn)});
+    m_pending.emplace(m_now + qMax<qint64>(0, delayMs), Pending{id, QPointer<QObject>(context), context != nullptr, std::move(fn)});
     return id;
 }
 

@@ -9,16 +9,11 @@ namespace Aile::Dispatch {
 bool Attempt::canMove(Phase from, Phase to)
 {
     switch (from) {
-    case Phase::AwaitingHead:
-        return to == Phase::Draining || to == Phase::AwaitingOutput || to == Phase::Ended;
-    case Phase::Draining:
-        return to == Phase::Ended;
-    case Phase::AwaitingOutput:
-        return to == Phase::Relaying || to == Phase::Ended;
-    case Phase::Relaying:
-        return to == Phase::Ended;
-    case Phase::Ended:
-        return false;
+    case Phase::AwaitingHead: return to == Phase::Draining || to == Phase::AwaitingOutput || to == Phase::Ended;
+    case Phase::Draining: return to == Phase::Ended;
+    case Phase::AwaitingOutput: return to == Phase::Relaying || to == Phase::Ended;
+    case Phase::Relaying: return to == Phase::Ended;
+    case Phase::Ended: return false;
     }
     return false;
 }

@@ -11,7 +11,8 @@
 
 namespace Aile::Dispatch {
 
-std::optional<BudgetRefusal> holdBudget(Store::Store *store, Clock &clock, const Keys::ApiKey &key, const Routing::Plan &plan, const QString &requestId)
+std::optional<BudgetRefusal> holdBudget(Store::Store *store, Clock &clock, const Keys::ApiKey &key, const Routing::Plan &plan,
+                                        const QString &requestId)
 {
     if (!store || !store->isShared() || plan.targets.isEmpty())
         return std::nullopt;
@@ -35,7 +36,12 @@ std::optional<BudgetRefusal> holdBudget(Store::Store *store, Clock &clock, const
         if (c.quoteUsd)
             quote = qMax(quote, *c.quoteUsd);
     const qint64 now = clock.nowMs();
-    Store::Reservation r{requestId, Store::utcDay(now), key.id, plan.route, plan.route.isEmpty() ? QString() : target, quote,
+    Store::Reservation r{requestId,
+                         Store::utcDay(now),
+                         key.id,
+                         plan.route,
+                         plan.route.isEmpty() ? QString() : target,
+                         quote,
                          now + Store::BudgetReservations::LifetimeMs};
     double spent = 0;
     bool failed = store->unreachable();

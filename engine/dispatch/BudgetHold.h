@@ -35,6 +35,7 @@ struct BudgetRefusal
 /// made again inside the reservation's transaction. The ledger row's commit releases it.
 /// On SQLite (one instance) nothing is reserved: the planner's check against today's spend, kept
 /// in memory, is the whole rule, as before team mode.
-std::optional<BudgetRefusal> holdBudget(Store::Store *store, Clock &clock, const Keys::ApiKey &key, const Routing::Plan &plan, const QString &requestId);
+std::optional<BudgetRefusal> holdBudget(Store::Store *store, Clock &clock, const Keys::ApiKey &key, const Routing::Plan &plan,
+                                        const QString &requestId);
 
 } // namespace Aile::Dispatch

@@ -45,25 +45,21 @@ bool failsOver(int status)
 // Upstream headers worth passing to the client beside the body.
 bool relayedHeader(const QByteArray &n)
 {
-    return n == "content-type" || n == "request-id" || n == "x-request-id" || n == "openai-processing-ms"
-           || n == "retry-after" || n.startsWith("x-ratelimit-") || n.startsWith("anthropic-ratelimit-")
-           || n.startsWith("x-codex-primary-") || n.startsWith("x-codex-secondary-"); // the Codex CLI's usage display
+    return n == "content-type" || n == "request-id" || n == "x-request-id" || n == "openai-processing-ms" || n == "retry-after"
+           || n.startsWith("x-ratelimit-") || n.startsWith("anthropic-ratelimit-") || n.startsWith("x-codex-primary-")
+           || n.startsWith("x-codex-secondary-"); // the Codex CLI's usage display
 }
 
 // The wires whose streams close with an end event of their own ([DONE] or a final finish_reason,
 // response.completed, message_stop): a stream of one of them that ends without it was cut.
 bool hasEndEvent(Wire::Endpoint endpoint)
 {
-    return endpoint == Wire::Endpoint::ChatCompletions || endpoint == Wire::Endpoint::Responses
-           || endpoint == Wire::Endpoint::Messages;
+    return endpoint == Wire::Endpoint::ChatCompletions || endpoint == Wire::Endpoint::Responses || endpoint == Wire::Endpoint::Messages;
 }
 
 } // namespace
 
-ProxyRelay::ProxyRelay(RelayOwner &owner, const Parts &parts, Http::HttpExchange *exchange)
-    : m_owner(owner), m_p(parts), m_exchange(exchange)
-{
-}
+ProxyRelay::ProxyRelay(RelayOwner &owner, const Parts &parts, Http::HttpExchange *exchange) : m_owner(owner), m_p(parts), m_exchange(exchange) { }
 
 void ProxyRelay::handleHead()
 {
@@ -165,8 +161,9 @@ void ProxyRelay::handleBody(const QByteArray &bytes)
     }
     a.awaitedBytes += out;
     if (a.awaitedBytes.size() > Wire::SseParser::MaxEventBytes) {
-        failAttempt(Http::UpstreamError::Protocol, QStringLiteral("the upstream sent more than %1 MiB of events before any output")
-                                                       .arg(Wire::SseParser::MaxEventBytes / (1024 * 1024)));
+        failAttempt(
+            Http::UpstreamError::Protocol,
+            QStringLiteral("the upstream sent more than %1 MiB of events before any output").arg(Wire::SseParser::MaxEventBytes / (1024 * 1024)));
         return;
     }
     const bool ended = a.meter->sawErrorEvent() || a.meter->sawEndEvent();
@@ -203,13 +200,17 @@ void ProxyRelay::handleUpstreamFinished()
         const qint64 retryAfter = Health::parseRetryAfterMs(a.call->headers().value("retry-after"), m_p.services.clock.nowMs());
         // A spent subscription window: out until the reset the refusal gave, no backoff guessed,
         // and the request moves on at once (docs/subscriptions.md "When a window runs out").
-        if (const qint64 reset = status == 429 ? m_p.services.quota.holdRefused(handle, a.candidate().upstreamModel, a.call->headers(), m_p.services.clock.nowMs()) : 0;
+        if (const qint64 reset =
+                status == 429 ? m_p.services.quota.holdRefused(handle, a.candidate().upstreamModel, a.call->headers(), m_p.services.clock.nowMs())
+                              : 0;
             reset > 0) {
             m_owner.noteRetryAt(reset);
             m_p.affinity.passedOver(handle, QStringLiteral("quota_exhausted"));
             // Not a failure of the account: nobody is benched, the window's reset decides.
             m_owner.failOver(Health::FailureClass{QStringLiteral("failed_over"), std::nullopt, Health::FailureClass::Failing::NotCounted},
-                             reason + QStringLiteral(" (subscription window spent until %1)").arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)));
+                             reason
+                                 + QStringLiteral(" (subscription window spent until %1)")
+                                       .arg(QDateTime::fromMSecsSinceEpoch(reset, Qt::UTC).toString(Qt::ISODate)));
             return;
         }
         // A 404 is the account not serving this model: fail over, bench nobody.
@@ -256,14 +257,13 @@ void ProxyRelay::completeAttempt()
     readUsage(a);
     const QString handle = a.candidate().handle;
     // An account at its quota edge often ends a stream early but cleanly: it cools for 10 minutes.
-    const Health::FailureClass verdict = Health::classifyCompleted(a.meter->sawErrorEvent(),
-                                                                   a.sse && !a.meter->sawEndEvent() && hasEndEvent(a.wire),
-                                                                   a.row.status);
+    const Health::FailureClass verdict =
+        Health::classifyCompleted(a.meter->sawErrorEvent(), a.sse && !a.meter->sawEndEvent() && hasEndEvent(a.wire), a.row.status);
     const bool cut = verdict.failure == Health::Failure::CutStream;
     QString reason;
     if (verdict.failure) {
-        reason = cut ? QStringLiteral("the stream ended before the provider's end event; the sharer cools down for 10 minutes")
-                     : a.meter->errorMessage();
+        reason =
+            cut ? QStringLiteral("the stream ended before the provider's end event; the sharer cools down for 10 minutes") : a.meter->errorMessage();
         if (m_p.services.health)
             m_p.services.health->recordFailure(handle, a.candidate().upstreamModel, *verdict.failure);
         m_p.affinity.failed(handle);
@@ -281,7 +281,8 @@ void ProxyRelay::completeAttempt()
         m_owner.notePin(m_p.affinity.served(handle, a.candidate().name, a.meter->reasoningTokens(), a.meter->toolCallIds()));
     }
     if (verdict.failing != Health::FailureClass::Failing::NotCounted)
-        m_p.services.failing.note(m_p.key, a.candidate().provider, handle, verdict.failing == Health::FailureClass::Failing::Failure, m_p.services.clock.nowMs());
+        m_p.services.failing.note(m_p.key, a.candidate().provider, handle, verdict.failing == Health::FailureClass::Failing::Failure,
+                                  m_p.services.clock.nowMs());
     m_owner.releaseSlot();
     const bool heldError = m_owner.held() && a.row.status >= 400;
     noteAnswerDropped(a);
@@ -289,8 +290,9 @@ void ProxyRelay::completeAttempt()
     if (m_exchange && !m_exchange->isClientGone()) {
         // The bytes of an unterminated event are never relayed as content: the client is told.
         if (cut)
-            m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, 502, QStringLiteral("the upstream ended the stream before its end event: "
-                                                                                      "the answer is incomplete")));
+            m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, 502,
+                                                    QStringLiteral("the upstream ended the stream before its end event: "
+                                                                   "the answer is incomplete")));
         if (heldError)
             m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, a.row.status, a.heldError));
         m_exchange->finishStream();
@@ -333,8 +335,11 @@ void ProxyRelay::failAttempt(Http::UpstreamError error, const QString &detail)
     m_owner.endAttempt(verdict.outcome, withUsageNote(a, detail));
     if (m_exchange) {
         if (a.sse || intoHeldStream) {
-            m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, 502, protocol ? QStringLiteral("the upstream broke protocol mid-answer: %1").arg(detail) : error == Http::UpstreamError::OutOfMemory ? QStringLiteral("the answer was cut: %1").arg(detail)
-                                                                                                                                                                                                       : QStringLiteral("the upstream connection broke mid-answer: %1").arg(detail)));
+            m_exchange->writeChunk(Wire::errorEvent(m_p.endpoint, 502,
+                                                    protocol ? QStringLiteral("the upstream broke protocol mid-answer: %1").arg(detail)
+                                                    : error == Http::UpstreamError::OutOfMemory
+                                                        ? QStringLiteral("the answer was cut: %1").arg(detail)
+                                                        : QStringLiteral("the upstream connection broke mid-answer: %1").arg(detail)));
             m_exchange->finishStream();
         } else {
             m_exchange->abortStream();

@@ -23,11 +23,11 @@ Q_LOGGING_CATEGORY(lcDispatch, "aile.engine.dispatch")
 
 namespace Aile::Dispatch {
 
-ProxyRequest::ProxyRequest(const DispatchServices &services, Http::HttpExchange *exchange, const Keys::ApiKey &key,
-                           Wire::Endpoint endpoint, QJsonObject body, Routing::Plan plan, Routing::ClientKind client)
+ProxyRequest::ProxyRequest(const DispatchServices &services, Http::HttpExchange *exchange, const Keys::ApiKey &key, Wire::Endpoint endpoint,
+                           QJsonObject body, Routing::Plan plan, Routing::ClientKind client)
     : QObject(exchange), m_s(services), m_exchange(exchange), m_key(key), m_endpoint(endpoint), m_body(std::move(body)),
-      m_clientStream(m_body.value(QLatin1String("stream")).toBool() && endpoint != Wire::Endpoint::CountTokens),
-      m_plan(std::move(plan)), m_client(client),
+      m_clientStream(m_body.value(QLatin1String("stream")).toBool() && endpoint != Wire::Endpoint::CountTokens), m_plan(std::move(plan)),
+      m_client(client),
       // the key's or the route's phase limits (docs/keys.md), read by the planner
       m_deadlines(*this, m_s.clock, m_s.settings, this, m_clientStream, m_plan.phaseLimits),
       m_relay(*this, {m_s, m_key, m_endpoint, m_sent, m_affinity, m_deadlines, m_plan, this}, exchange)
@@ -58,17 +58,12 @@ ProxyRequest::~ProxyRequest()
 bool ProxyRequest::canMove(State from, State to)
 {
     switch (from) {
-    case State::Created:
-        return to == State::Dialling || to == State::Finished;
-    case State::Dialling:
-        return to == State::Holding || to == State::Relaying || to == State::Finished;
-    case State::Holding:
-        return to == State::RelayingHeld || to == State::Finished;
+    case State::Created: return to == State::Dialling || to == State::Finished;
+    case State::Dialling: return to == State::Holding || to == State::Relaying || to == State::Finished;
+    case State::Holding: return to == State::RelayingHeld || to == State::Finished;
     case State::Relaying:
-    case State::RelayingHeld:
-        return to == State::Finished;
-    case State::Finished:
-        return false;
+    case State::RelayingHeld: return to == State::Finished;
+    case State::Finished: return false;
     }
     return false;
 }
@@ -200,8 +195,8 @@ void ProxyRequest::dialNext(bool retryCurrent)
     const Routing::Candidate &c = current();
     const Catalog::Sharer *sharer = m_s.sharer(c.handle);
     ++m_dials;
-    m_attempts.push_back(std::make_unique<Attempt>(m_pos.target, c, int(m_trace.attemptRows.size()) + 1,
-                                                   m_plan.labelsTargets() ? target().label() : QString(), now));
+    m_attempts.push_back(
+        std::make_unique<Attempt>(m_pos.target, c, int(m_trace.attemptRows.size()) + 1, m_plan.labelsTargets() ? target().label() : QString(), now));
     Attempt &a = *m_attempts.back();
     m_attempt = &a;
     a.budgetCut = budget.budgetCut;
@@ -218,7 +213,8 @@ void ProxyRequest::dialNext(bool retryCurrent)
         noteTranslation(a.row.plan, target().translation, m_sent.dropped);
     else if (!m_sent.dropped.isEmpty())
         a.row.plan.insert(QStringLiteral("dropped"), QJsonArray::fromStringList(m_sent.dropped));
-    const Http::UpstreamRequest request = buildUpstreamRequest({m_s.catalog, m_s.settings.connectTimeoutMs, m_s.credentials}, *sharer, a.wire, m_exchange->request(), m_sent.bytes);
+    const Http::UpstreamRequest request =
+        buildUpstreamRequest({m_s.catalog, m_s.settings.connectTimeoutMs, m_s.credentials}, *sharer, a.wire, m_exchange->request(), m_sent.bytes);
     qCDebug(lcDispatch) << m_trace.id << "dialling" << c.handle << request.url.toString(QUrl::RemoveQuery);
     a.call = m_s.upstream.send(request, this);
     connect(a.call, &Http::UpstreamCall::headReceived, this, [this] { m_relay.handleHead(); });
@@ -290,8 +286,8 @@ void ProxyRequest::answerFailure()
     const QString what = !m_plan.route.isEmpty() ? QStringLiteral("route ") + m_plan.route
                          : m_plan.anyProvider    ? QStringLiteral("auto/") + m_plan.targets.value(0).model
                                                  : m_plan.targets.value(0).label();
-    const bool allRateLimited = !m_failureStatuses.isEmpty()
-                                && std::all_of(m_failureStatuses.begin(), m_failureStatuses.end(), [](int s) { return s == 429; });
+    const bool allRateLimited =
+        !m_failureStatuses.isEmpty() && std::all_of(m_failureStatuses.begin(), m_failureStatuses.end(), [](int s) { return s == 429; });
     if (allRateLimited) {
         const qint64 retry = m_earliestRetryMs > 0 ? m_earliestRetryMs - m_s.clock.nowMs() : -1;
         answerError(429, QStringLiteral("every sharer tried for %1 is rate limited; retry later. Last: %2").arg(what, m_lastFailure), {}, retry);
@@ -309,9 +305,8 @@ void ProxyRequest::answerFailure()
         return;
     }
     if (m_dials == 0 && m_scanned > 0) {
-        answerError(503, QStringLiteral("every sharer for %1 is busy or cooling down right now (%2 passed over); retry shortly")
-                             .arg(what)
-                             .arg(m_scanned));
+        answerError(503,
+                    QStringLiteral("every sharer for %1 is busy or cooling down right now (%2 passed over); retry shortly").arg(what).arg(m_scanned));
         return;
     }
     answerError(503, QStringLiteral("no sharer could serve %1 (%2 tried); last failure: %3")
@@ -501,8 +496,8 @@ void ProxyRequest::record()
     const qint64 now = m_s.clock.nowMs();
     m_trace.durationMs = now - m_startedMs;
     m_trace.attempts = m_dials;
-    const QList<Store::LedgerEntry> ledger = m_served ? bookServed(m_s, m_plan, m_endpoint, m_key, *m_served, m_trace, now)
-                                                      : QList<Store::LedgerEntry>();
+    const QList<Store::LedgerEntry> ledger =
+        m_served ? bookServed(m_s, m_plan, m_endpoint, m_key, *m_served, m_trace, now) : QList<Store::LedgerEntry>();
     if (m_s.traces)
         m_s.traces->add(m_trace, ledger);
 }

@@ -40,8 +40,8 @@ class ProxyRequest : public QObject, private RelayOwner, private DeadlineOwner
 {
     Q_OBJECT
 public:
-    ProxyRequest(const DispatchServices &services, Http::HttpExchange *exchange, const Keys::ApiKey &key,
-                 Wire::Endpoint endpoint, QJsonObject body, Routing::Plan plan, Routing::ClientKind client);
+    ProxyRequest(const DispatchServices &services, Http::HttpExchange *exchange, const Keys::ApiKey &key, Wire::Endpoint endpoint, QJsonObject body,
+                 Routing::Plan plan, Routing::ClientKind client);
     ~ProxyRequest() override;
 
     /// The request's session affinity, placed in the plan before start().

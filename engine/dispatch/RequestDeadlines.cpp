@@ -11,12 +11,10 @@
 
 namespace Aile::Dispatch {
 
-RequestDeadlines::RequestDeadlines(DeadlineOwner &owner, Clock &clock, const EngineSettings &settings, QObject *context,
-                                   bool clientStream, bool phaseLimits)
-    : m_owner(owner), m_clock(clock), m_settings(settings), m_context(context), m_clientStream(clientStream),
-      m_phaseLimits(phaseLimits)
-{
-}
+RequestDeadlines::RequestDeadlines(DeadlineOwner &owner, Clock &clock, const EngineSettings &settings, QObject *context, bool clientStream,
+                                   bool phaseLimits)
+    : m_owner(owner), m_clock(clock), m_settings(settings), m_context(context), m_clientStream(clientStream), m_phaseLimits(phaseLimits)
+{ }
 
 void RequestDeadlines::startHold()
 {

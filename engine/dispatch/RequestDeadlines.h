@@ -53,8 +53,7 @@ public:
     static constexpr qint64 PhaseWholeAnswerMs = 180'000;
 
     /// context: the object whose destruction cancels every pending clock (the request).
-    RequestDeadlines(DeadlineOwner &owner, Clock &clock, const EngineSettings &settings, QObject *context,
-                     bool clientStream, bool phaseLimits);
+    RequestDeadlines(DeadlineOwner &owner, Clock &clock, const EngineSettings &settings, QObject *context, bool clientStream, bool phaseLimits);
 
     bool phaseLimits() const { return m_phaseLimits; }
 

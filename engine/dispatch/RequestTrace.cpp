@@ -60,8 +60,8 @@ QString priceLabel(const std::optional<Billing::Rates> &rates)
     return QStringLiteral("%1/%2").arg(rates->input, 0, 'f', 4).arg(rates->output, 0, 'f', 4);
 }
 
-Store::TraceRecord baseTrace(const Http::HttpExchange *exchange, const Keys::ApiKey &key, Routing::ClientKind client,
-                             const QString &modelAsked, qint64 now)
+Store::TraceRecord baseTrace(const Http::HttpExchange *exchange, const Keys::ApiKey &key, Routing::ClientKind client, const QString &modelAsked,
+                             qint64 now)
 {
     Store::TraceRecord t;
     t.id = newTraceId(now);
@@ -75,8 +75,8 @@ Store::TraceRecord baseTrace(const Http::HttpExchange *exchange, const Keys::Api
     return t;
 }
 
-void recordRefusedRequest(const DispatchServices &services, const Http::HttpExchange *exchange, const Keys::ApiKey &key,
-                          Routing::ClientKind client, int status, const QString &message)
+void recordRefusedRequest(const DispatchServices &services, const Http::HttpExchange *exchange, const Keys::ApiKey &key, Routing::ClientKind client,
+                          int status, const QString &message)
 {
     Store::TraceRecord t = baseTrace(exchange, key, client, QString(), services.clock.nowMs());
     t.status = status;
@@ -85,8 +85,8 @@ void recordRefusedRequest(const DispatchServices &services, const Http::HttpExch
         services.traces->add(t, {});
 }
 
-Store::AttemptRecord refusedRow(const Routing::Plan &plan, const Routing::Target &target, int seq, const QString &reason,
-                                const QString &skip, qint64 nowMs)
+Store::AttemptRecord refusedRow(const Routing::Plan &plan, const Routing::Target &target, int seq, const QString &reason, const QString &skip,
+                                qint64 nowMs)
 {
     Store::AttemptRecord a;
     a.seq = seq;
@@ -101,8 +101,8 @@ Store::AttemptRecord refusedRow(const Routing::Plan &plan, const Routing::Target
     return a;
 }
 
-QList<Store::LedgerEntry> bookServed(const DispatchServices &services, const Routing::Plan &plan, Wire::Endpoint endpoint,
-                                     const Keys::ApiKey &key, const Attempt &a, Store::TraceRecord &trace, qint64 nowMs)
+QList<Store::LedgerEntry> bookServed(const DispatchServices &services, const Routing::Plan &plan, Wire::Endpoint endpoint, const Keys::ApiKey &key,
+                                     const Attempt &a, Store::TraceRecord &trace, qint64 nowMs)
 {
     QList<Store::LedgerEntry> ledger;
     const Routing::Target &t = plan.targets.at(a.targetIndex());
@@ -117,7 +117,8 @@ QList<Store::LedgerEntry> bookServed(const DispatchServices &services, const Rou
     const std::optional<Billing::Rates> nodeRates = c.node ? ratesFromPriceLabel(a.row.nodePrice) : std::nullopt;
     if (c.node)
         sharer = nullptr;
-    Billing::Charge charge = Billing::chargeFor(a.usage, sharer, model, c.upstreamModel, nodeRates ? nodeRates : c.rates, c.quoteUsd, plan.costCapFor(t));
+    Billing::Charge charge =
+        Billing::chargeFor(a.usage, sharer, model, c.upstreamModel, nodeRates ? nodeRates : c.rates, c.quoteUsd, plan.costCapFor(t));
     Billing::valueOnPlan(charge, a.usage, sharer, model, c.upstreamModel, c.quoteUsd); // a subscription spends nothing
     trace.costUsd = charge.costUsd;
     trace.absorbedUsd = charge.absorbedUsd;

@@ -37,8 +37,8 @@ struct SentBody
     /// candidate, unless it is built for them already; session seeds a translation's ids.
     /// clientBytes: the bytes clientBody was parsed from, when it is exactly that (rewriteBody
     /// then splices the model into them); empty when the planner changed the body.
-    std::optional<Refusal> build(Wire::Endpoint endpoint, const QJsonObject &clientBody, const QByteArray &clientBytes,
-                                 const Routing::Target &target, const Routing::Candidate &candidate, const QString &session);
+    std::optional<Refusal> build(Wire::Endpoint endpoint, const QJsonObject &clientBody, const QByteArray &clientBytes, const Routing::Target &target,
+                                 const Routing::Candidate &candidate, const QString &session);
 
 private:
     QString m_builtFor; // the target label and model the bytes were built for

@@ -19,8 +19,8 @@ TranslatedBody translateBody(Wire::Endpoint client, Wire::Endpoint upstream, QJs
 /// A whole answer of the upstream's wire in the client's: an answer below 400, else the error in
 /// the client wire's error shape (its message kept). What the client wire cannot carry joins dropped.
 /// customTools: the request's Responses custom tools, whose calls go back as custom_tool_call.
-QByteArray translateWholeAnswer(Wire::Endpoint client, Wire::Endpoint upstream, int status, const QByteArray &body,
-                                QStringList *dropped, const QStringList &customTools = {});
+QByteArray translateWholeAnswer(Wire::Endpoint client, Wire::Endpoint upstream, int status, const QByteArray &body, QStringList *dropped,
+                                const QStringList &customTools = {});
 
 /// The attempt row's trace of a translation: which way it went and what was left out.
 void noteTranslation(QJsonObject &plan, const QString &label, const QStringList &dropped);

@@ -33,8 +33,8 @@ void anthropicOAuth(Http::HttpHeaders &out, const QByteArray &token)
 
 } // namespace
 
-void applyCredential(Http::HttpHeaders &out, const Catalog::Sharer &sharer, const Catalog::ProviderInfo *provider,
-                     const QByteArray &storedSecret, const Http::HttpHeaders &inbound)
+void applyCredential(Http::HttpHeaders &out, const Catalog::Sharer &sharer, const Catalog::ProviderInfo *provider, const QByteArray &storedSecret,
+                     const Http::HttpHeaders &inbound)
 {
     // Whatever the client sent of its own login stays with the client unless this sharer takes it.
     out.remove("chatgpt-account-id");

@@ -20,7 +20,7 @@ namespace Aile::Dispatch {
 /// - "credential": "client": the request's own login, to this sharer only, with exactly the
 ///   headers its provider requires (the OAuth beta flag for claude, `chatgpt-account-id` for codex).
 /// out holds the client's headers already copied (less authorization, x-api-key, x-aile-*).
-void applyCredential(Http::HttpHeaders &out, const Catalog::Sharer &sharer, const Catalog::ProviderInfo *provider,
-                     const QByteArray &storedSecret, const Http::HttpHeaders &inbound);
+void applyCredential(Http::HttpHeaders &out, const Catalog::Sharer &sharer, const Catalog::ProviderInfo *provider, const QByteArray &storedSecret,
+                     const Http::HttpHeaders &inbound);
 
 } // namespace Aile::Dispatch

@@ -70,20 +70,18 @@ UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QStrin
 
 bool isPrivateHeader(const QByteArray &n)
 {
-    static const QList<QByteArray> names{"host", "content-length", "connection", "keep-alive", "proxy-connection",
-                                         "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade",
-                                         "authorization", "x-api-key", "accept-encoding", "cookie", "origin", "referer",
-                                         "expect", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip"};
+    static const QList<QByteArray> names{
+        "host",    "content-length",    "connection", "keep-alive",    "proxy-connection", "proxy-authorization", "te",
+        "trailer", "transfer-encoding", "upgrade",    "authorization", "x-api-key",        "accept-encoding",     "cookie",
+        "origin",  "referer",           "expect",     "forwarded",     "x-forwarded-for",  "x-forwarded-host",    "x-real-ip"};
     return n.startsWith("x-aile-") || n.startsWith("sec-") || names.contains(n);
 }
 
-Http::UpstreamRequest buildUpstreamRequest(const UpstreamSetup &setup, const Catalog::Sharer &sharer,
-                                           Wire::Endpoint endpoint, const Http::HttpRequest &inbound,
-                                           const QByteArray &body)
+Http::UpstreamRequest buildUpstreamRequest(const UpstreamSetup &setup, const Catalog::Sharer &sharer, Wire::Endpoint endpoint,
+                                           const Http::HttpRequest &inbound, const QByteArray &body)
 {
     const Catalog::ProviderInfo *provider = setup.catalog.provider(sharer.provider);
-    QString base = !sharer.baseUrl.isEmpty() ? sharer.baseUrl : provider ? provider->baseUrl
-                                                                         : QString();
+    QString base = !sharer.baseUrl.isEmpty() ? sharer.baseUrl : provider ? provider->baseUrl : QString();
     while (base.endsWith(QLatin1Char('/')))
         base.chop(1);
     const QString apiPath = provider ? provider->pathFor(Wire::wireName(endpoint)) : QStringLiteral("/v1");

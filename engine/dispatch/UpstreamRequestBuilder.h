@@ -25,8 +25,7 @@ struct UpstreamBody
 /// clientBytes: body as the client wrote it, when body is exactly what it parsed to. When nothing
 /// but the model needs changing, those bytes go upstream with only the model's value spliced
 /// (every other byte as the client wrote it, and no JSON written); otherwise body is re-serialised.
-UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QString &upstreamModel,
-                         const QByteArray &clientBytes = {});
+UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QString &upstreamModel, const QByteArray &clientBytes = {});
 
 /// Headers that never cross the proxy: hop-by-hop ones, the local credential, our own x-aile-*.
 bool isPrivateHeader(const QByteArray &lowerName);
@@ -40,9 +39,8 @@ struct UpstreamSetup
     qint64 connectTimeoutMs;
     const QHash<QString, QString> &credentials; // handle → secret
 };
-Http::UpstreamRequest buildUpstreamRequest(const UpstreamSetup &setup, const Catalog::Sharer &sharer,
-                                           Wire::Endpoint endpoint, const Http::HttpRequest &inbound,
-                                           const QByteArray &body);
+Http::UpstreamRequest buildUpstreamRequest(const UpstreamSetup &setup, const Catalog::Sharer &sharer, Wire::Endpoint endpoint,
+                                           const Http::HttpRequest &inbound, const QByteArray &body);
 
 } // namespace Dispatch
 } // namespace Aile

@@ -21,10 +21,15 @@ std::pair<Wire::Endpoint, QJsonObject> minimalRequest(const Catalog::ProviderInf
 {
     const QJsonArray ping{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral("ping")}}};
     if (p && p->speaks(QStringLiteral("messages")))
-        return {Wire::Endpoint::Messages, QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("max_tokens"), 1}, {QStringLiteral("messages"), ping}}};
+        return {Wire::Endpoint::Messages,
+                QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("max_tokens"), 1}, {QStringLiteral("messages"), ping}}};
     if (p && !p->speaks(QStringLiteral("chat")) && p->speaks(QStringLiteral("responses")))
-        return {Wire::Endpoint::Responses, QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("input"), QStringLiteral("ping")}, {QStringLiteral("max_output_tokens"), 16}, {QStringLiteral("store"), false}}};
-    return {Wire::Endpoint::ChatCompletions, QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("max_tokens"), 1}, {QStringLiteral("messages"), ping}}};
+        return {Wire::Endpoint::Responses, QJsonObject{{QStringLiteral("model"), model},
+                                                       {QStringLiteral("input"), QStringLiteral("ping")},
+                                                       {QStringLiteral("max_output_tokens"), 16},
+                                                       {QStringLiteral("store"), false}}};
+    return {Wire::Endpoint::ChatCompletions,
+            QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("max_tokens"), 1}, {QStringLiteral("messages"), ping}}};
 }
 
 } // namespace
@@ -32,14 +37,14 @@ std::pair<Wire::Endpoint, QJsonObject> minimalRequest(const Catalog::ProviderInf
 Verifier::Verifier(Clock &clock, const EngineSettings &settings, State::SharerBook &sharers, Http::UpstreamClient &upstream,
                    Health::HealthBook *health, Store::Store *store, QObject *parent)
     : QObject(parent), m_clock(clock), m_settings(settings), m_book(sharers), m_upstream(upstream), m_health(health), m_store(store)
-{
-}
+{ }
 
 void Verifier::testModel(const QString &handle, const QString &model, Done done)
 {
     const Catalog::Sharer *sharer = m_book.sharer(handle);
     if (!sharer) {
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 404}, {QStringLiteral("message"), QStringLiteral("no sharer %1").arg(handle)}});
+        done(QJsonObject{
+            {QStringLiteral("ok"), false}, {QStringLiteral("status"), 404}, {QStringLiteral("message"), QStringLiteral("no sharer %1").arg(handle)}});
         return;
     }
     if (!m_book.credentials.contains(sharer->handle)) {
@@ -53,14 +58,18 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
     const auto [endpoint, body] = minimalRequest(m_book.catalog.provider(sharer->provider), model);
     Http::HttpRequest inbound;
     inbound.path = Wire::pathOf(endpoint);
-    const Http::UpstreamRequest request =
-        Dispatch::buildUpstreamRequest({m_book.catalog, m_settings.connectTimeoutMs, m_book.credentials}, *sharer, endpoint, inbound, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    const Http::UpstreamRequest request = Dispatch::buildUpstreamRequest({m_book.catalog, m_settings.connectTimeoutMs, m_book.credentials}, *sharer,
+                                                                         endpoint, inbound, QJsonDocument(body).toJson(QJsonDocument::Compact));
     const qint64 started = m_clock.nowMs();
     Http::UpstreamCall *call = m_upstream.send(request, this);
     auto body_ = std::make_shared<QByteArray>();
     const QString h = sharer->handle;
     bound(call, TestDeadlineMs, [this, started, model, done] {
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("ms"), m_clock.nowMs() - started}, {QStringLiteral("message"), QStringLiteral("%1 was not answered within %2 s of connecting; the test gave up").arg(model).arg(TestDeadlineMs / 1000)}});
+        done(QJsonObject{{QStringLiteral("ok"), false},
+                         {QStringLiteral("status"), 0},
+                         {QStringLiteral("ms"), m_clock.nowMs() - started},
+                         {QStringLiteral("message"),
+                          QStringLiteral("%1 was not answered within %2 s of connecting; the test gave up").arg(model).arg(TestDeadlineMs / 1000)}});
     });
     connect(call, &Http::UpstreamCall::bodyData, this, [body_](const QByteArray &b) {
         if (body_->size() < 4096)
@@ -85,15 +94,19 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
         }
         call->deleteLater();
         Q_EMIT sharerChanged(h);
-        done(QJsonObject{{QStringLiteral("ok"), ok},
-                         {QStringLiteral("status"), status},
-                         {QStringLiteral("ms"), m_clock.nowMs() - started},
-                         {QStringLiteral("message"), ok ? QStringLiteral("%1 answered").arg(model)
-                                                        : QStringLiteral("HTTP %1: %2").arg(status).arg(QString::fromUtf8(body_->left(300)).simplified())}});
+        done(QJsonObject{
+            {QStringLiteral("ok"), ok},
+            {QStringLiteral("status"), status},
+            {QStringLiteral("ms"), m_clock.nowMs() - started},
+            {QStringLiteral("message"), ok ? QStringLiteral("%1 answered").arg(model)
+                                           : QStringLiteral("HTTP %1: %2").arg(status).arg(QString::fromUtf8(body_->left(300)).simplified())}});
     });
     connect(call, &Http::UpstreamCall::failed, this, [this, call, started, done](Http::UpstreamError, const QString &detail) {
         call->deleteLater();
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("ms"), m_clock.nowMs() - started}, {QStringLiteral("message"), detail}});
+        done(QJsonObject{{QStringLiteral("ok"), false},
+                         {QStringLiteral("status"), 0},
+                         {QStringLiteral("ms"), m_clock.nowMs() - started},
+                         {QStringLiteral("message"), detail}});
     });
 }
 
@@ -101,12 +114,15 @@ void Verifier::probe(const QString &handle, Done done)
 {
     const Catalog::Sharer *sharer = m_book.sharer(handle);
     if (!sharer || !m_book.credentials.contains(sharer->handle)) {
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), sharer ? QStringLiteral("no credential") : QStringLiteral("no such sharer")}});
+        done(QJsonObject{{QStringLiteral("ok"), false},
+                         {QStringLiteral("status"), 0},
+                         {QStringLiteral("message"), sharer ? QStringLiteral("no credential") : QStringLiteral("no such sharer")}});
         return;
     }
     // The cheapest authenticated call every provider here answers: list its models.
     Http::HttpRequest inbound;
-    Http::UpstreamRequest request = Dispatch::buildUpstreamRequest({m_book.catalog, m_settings.connectTimeoutMs, m_book.credentials}, *sharer, Wire::Endpoint::ChatCompletions, inbound, {});
+    Http::UpstreamRequest request = Dispatch::buildUpstreamRequest({m_book.catalog, m_settings.connectTimeoutMs, m_book.credentials}, *sharer,
+                                                                   Wire::Endpoint::ChatCompletions, inbound, {});
     const Catalog::ProviderInfo *p = m_book.catalog.provider(sharer->provider);
     QString base = m_book.baseUrlOf(*sharer);
     while (base.endsWith(QLatin1Char('/')))
@@ -121,7 +137,10 @@ void Verifier::probe(const QString &handle, Done done)
         if (m_health)
             m_health->recordProbe(h, false, false);
         Q_EMIT sharerChanged(h);
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), QStringLiteral("the provider did not answer within %1 s of connecting").arg(ProbeDeadlineMs / 1000)}});
+        done(QJsonObject{
+            {QStringLiteral("ok"), false},
+            {QStringLiteral("status"), 0},
+            {QStringLiteral("message"), QStringLiteral("the provider did not answer within %1 s of connecting").arg(ProbeDeadlineMs / 1000)}});
     });
     connect(call, &Http::UpstreamCall::finished, this, [this, call, h, done] {
         const int status = call->status();
@@ -131,8 +150,11 @@ void Verifier::probe(const QString &handle, Done done)
             m_health->recordProbe(h, answered, refused);
         call->deleteLater();
         Q_EMIT sharerChanged(h);
-        done(QJsonObject{{QStringLiteral("ok"), answered}, {QStringLiteral("status"), status}, {QStringLiteral("message"), answered ? QStringLiteral("the credential answered") : refused ? QStringLiteral("the provider refused the credential (HTTP %1)").arg(status)
-                                                                                                                                                                                          : QStringLiteral("HTTP %1").arg(status)}});
+        done(QJsonObject{{QStringLiteral("ok"), answered},
+                         {QStringLiteral("status"), status},
+                         {QStringLiteral("message"), answered  ? QStringLiteral("the credential answered")
+                                                     : refused ? QStringLiteral("the provider refused the credential (HTTP %1)").arg(status)
+                                                               : QStringLiteral("HTTP %1").arg(status)}});
     });
     connect(call, &Http::UpstreamCall::failed, this, [this, call, h, done](Http::UpstreamError, const QString &detail) {
         if (m_health)

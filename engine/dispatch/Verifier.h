@@ -35,8 +35,8 @@ public:
     using Done = std::function<void(const QJsonObject &result)>;
     /// It dials the book's sharers with their credentials through upstream, records what it learns
     /// in health (null: nowhere) and saves a sharer's tested models to store (null: kept in memory).
-    Verifier(Clock &clock, const EngineSettings &settings, State::SharerBook &sharers, Http::UpstreamClient &upstream,
-             Health::HealthBook *health, Store::Store *store, QObject *parent = nullptr);
+    Verifier(Clock &clock, const EngineSettings &settings, State::SharerBook &sharers, Http::UpstreamClient &upstream, Health::HealthBook *health,
+             Store::Store *store, QObject *parent = nullptr);
 
     /// From the connection up, a probe must be answered within this (a hung upstream costs one
     /// connection for this long, never one per probe interval).

@@ -17,9 +17,7 @@ namespace Aile::Health {
 struct FailureClass
 {
     /// What FailingSharers::note is told: nothing, a success (it clears the count) or a failure.
-    enum class Failing { NotCounted,
-                         Success,
-                         Failure };
+    enum class Failing { NotCounted, Success, Failure };
 
     QString outcome;                // the attempt row's outcome: failed_over, timeout, cut, ...
     std::optional<Failure> failure; // what HealthBook::recordFailure is told

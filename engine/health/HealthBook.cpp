@@ -34,8 +34,7 @@ qint64 parseRetryAfterMs(const QByteArray &value, qint64 nowMs)
     return qMax<qint64>(0, when.toMSecsSinceEpoch() - nowMs);
 }
 
-HealthBook::HealthBook(Clock *clock)
-    : m_clock(clock) { }
+HealthBook::HealthBook(Clock *clock) : m_clock(clock) { }
 
 const SharerHealth &HealthBook::of(const QString &handle) const
 {
@@ -64,7 +63,8 @@ void HealthBook::recordSuccess(const QString &handle, qint64 ttfbMs)
 {
     SharerHealth &h = m_health[handle];
     if (h.deadKey || h.ladderStep > 0) {
-        qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=back was=%2").arg(handle, h.deadKey ? QStringLiteral("dead_key") : QStringLiteral("cooling"));
+        qCInfo(lcHealth).noquote()
+            << QStringLiteral("sharer=%1 state=back was=%2").arg(handle, h.deadKey ? QStringLiteral("dead_key") : QStringLiteral("cooling"));
         share(SharedVerdict::Kind::Back, handle, {}, 0, {});
     }
     h.ladderStep = 0;
@@ -103,14 +103,14 @@ qint64 HealthBook::recordFailure(const QString &handle, const QString &model, Fa
     case Failure::CutStream:
         h.cooldownUntilMs = qMax(h.cooldownUntilMs, now + CutStreamCooldownMs);
         h.cooldownReason = QStringLiteral("cut stream");
-        qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=cooling reason=\"cut stream\" for_ms=%2").arg(handle).arg(h.cooldownUntilMs - now);
+        qCInfo(lcHealth).noquote()
+            << QStringLiteral("sharer=%1 state=cooling reason=\"cut stream\" for_ms=%2").arg(handle).arg(h.cooldownUntilMs - now);
         share(SharedVerdict::Kind::Cooldown, handle, {}, h.cooldownUntilMs, h.cooldownReason);
         return h.cooldownUntilMs;
     case Failure::RateLimited:
     case Failure::ServerError:
     case Failure::Connection:
-    case Failure::Timeout:
-        break;
+    case Failure::Timeout: break;
     }
     const int step = qMin<int>(h.ladderStep, int(std::size(Ladder)) - 1);
     const qint64 backoff = Ladder[step];
@@ -200,7 +200,8 @@ QString HealthBook::clearCooldown(const QString &handle)
     it->cooldownReason.clear();
     it->ladderStep = 0;
     it->benchedForMs = 0;
-    qCInfo(lcHealth).noquote() << QStringLiteral("sharer=%1 state=back was=cooling reason=\"cooldown cleared by the user (was: %2)\"").arg(handle, was);
+    qCInfo(lcHealth).noquote()
+        << QStringLiteral("sharer=%1 state=back was=cooling reason=\"cooldown cleared by the user (was: %2)\"").arg(handle, was);
     return was;
 }
 
@@ -221,12 +222,8 @@ void HealthBook::applyShared(const SharedVerdict &v)
             h.benchedForMs = qMax<qint64>(0, v.untilMs - m_clock->nowMs());
         }
         break;
-    case SharedVerdict::Kind::ModelOff:
-        h.modelOffUntil.insert(v.model, qMax(h.modelOffUntil.value(v.model, 0), v.untilMs));
-        break;
-    case SharedVerdict::Kind::DeadKey:
-        h.deadKey = true;
-        break;
+    case SharedVerdict::Kind::ModelOff: h.modelOffUntil.insert(v.model, qMax(h.modelOffUntil.value(v.model, 0), v.untilMs)); break;
+    case SharedVerdict::Kind::DeadKey: h.deadKey = true; break;
     case SharedVerdict::Kind::Back:
         h.cooldownUntilMs = 0;
         h.cooldownReason.clear();

@@ -52,10 +52,7 @@ struct SharerHealth
 /// docs/team.md "Shared health"): a cooldown, a model taken off it, a dead key, or its return.
 struct SharedVerdict
 {
-    enum class Kind { Cooldown,
-                      ModelOff,
-                      DeadKey,
-                      Back };
+    enum class Kind { Cooldown, ModelOff, DeadKey, Back };
     Kind kind = Kind::Cooldown;
     QString handle;
     QString model;      // ModelOff only

@@ -43,7 +43,8 @@ void QuotaBook::observe(const QString &handle, const Http::HttpHeaders &headers,
     const qint64 now = exhausted(s);
     if (now && !was)
         qCInfo(lcQuota).noquote() << QStringLiteral("sharer=%1 state=quota_window_exhausted until=%2")
-                                         .arg(handle, now > 1 ? QDateTime::fromMSecsSinceEpoch(now, Qt::UTC).toString(Qt::ISODate) : QStringLiteral("unknown"));
+                                         .arg(handle, now > 1 ? QDateTime::fromMSecsSinceEpoch(now, Qt::UTC).toString(Qt::ISODate)
+                                                              : QStringLiteral("unknown"));
     else if (!now && was)
         qCInfo(lcQuota).noquote() << QStringLiteral("sharer=%1 state=back was=quota_window_exhausted").arg(handle);
     m_book.insert(handle, s);

@@ -68,8 +68,7 @@ void readAnthropicUnified(const Http::HttpHeaders &h, qint64 now, QList<QuotaWin
     // The overall verdict names the binding window ("five_hour", "seven_day").
     if (h.value(prefix + "status").trimmed() == "rejected") {
         const QByteArray claim = h.value(prefix + "representative-claim").trimmed();
-        const QString name = claim == "seven_day" ? QStringLiteral("7d") : claim == "five_hour" ? QStringLiteral("5h")
-                                                                                                : QString();
+        const QString name = claim == "seven_day" ? QStringLiteral("7d") : claim == "five_hour" ? QStringLiteral("5h") : QString();
         if (!name.isEmpty()) {
             QuotaWindow &w = claims[name];
             w.name = name;
@@ -190,9 +189,7 @@ qint64 parseResetMs(const QByteArray &raw, qint64 now)
             const auto m = it.next();
             const double x = m.captured(1).toDouble();
             const QString unit = m.captured(2);
-            ms += unit == QLatin1String("h") ? x * HourMs : unit == QLatin1String("m") ? x * 60000
-                                                        : unit == QLatin1String("s")   ? x * 1000
-                                                                                       : x;
+            ms += unit == QLatin1String("h") ? x * HourMs : unit == QLatin1String("m") ? x * 60000 : unit == QLatin1String("s") ? x * 1000 : x;
         }
         return now + qint64(ms);
     }

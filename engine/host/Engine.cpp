@@ -85,7 +85,8 @@ std::optional<Config::ConfigFile> checkedConfig(const EngineOptions &options, QS
     }
     Config::ConfigFile config = Config::ConfigFile::read(file.readAll());
     const QString store = !options.store.isEmpty() ? options.store : config.store;
-    const std::optional<Config::Baseline> baseline = store.isEmpty() ? Config::Baseline::ofDataDir(options.dataDir, error) : Config::Baseline::ofStore(store, error);
+    const std::optional<Config::Baseline> baseline =
+        store.isEmpty() ? Config::Baseline::ofDataDir(options.dataDir, error) : Config::Baseline::ofStore(store, error);
     if (!baseline)
         return std::nullopt;
     const Config::Problems problems = Config::validate(config, *baseline, Config::UnknownKey::Problem, nullptr);
@@ -103,8 +104,7 @@ QString defaultDataDir()
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
 }
 
-Engine::Engine(EngineOptions options, QObject *parent)
-    : QObject(parent), m_options(std::move(options))
+Engine::Engine(EngineOptions options, QObject *parent) : QObject(parent), m_options(std::move(options))
 {
     qRegisterMetaType<Aile::Api::EngineStatus>();
     qRegisterMetaType<Aile::Store::TraceRecord>();
@@ -149,8 +149,7 @@ void Engine::start()
     std::optional<Config::ConfigFile> config;
     if (!m_options.configPath.isEmpty())
         config = checkedConfig(m_options, &error);
-    m_storeLocation = !m_options.store.isEmpty() ? m_options.store : config ? config->store
-                                                                            : QString();
+    m_storeLocation = !m_options.store.isEmpty() ? m_options.store : config ? config->store : QString();
     if (!error.isEmpty() || !openStore(&error) || !applyConfig(config ? &*config : nullptr, &error)) {
         // A refused configuration's lines go out with startFailed; the log keeps its summary.
         qCWarning(lcEngine).noquote() << error.section(QLatin1Char('\n'), -1);
@@ -180,11 +179,13 @@ void Engine::start()
     m_verifier = new Dispatch::Verifier(*m_ctx.clock, m_ctx.settings, m_ctx, *m_ctx.upstream, m_ctx.health, m_ctx.store, this);
     m_ctx.verifier = m_verifier;
     // Each component is handed the parts of the state it uses (docs/architecture.md, "Services").
-    m_planner = std::make_unique<Routing::RequestPlanner>(
-        Routing::RoutingServices::of(m_ctx, *m_ctx.clock, m_ctx.settings, m_ctx.routing, m_ctx.health, m_ctx.quota, m_ctx.failing, m_ctx.spend, m_ctx.draw, m_ctx.nodes),
-        m_ctx.routeTurns, m_ctx.pins, m_ctx.clock);
-    const Dispatch::DispatchServices dispatch{*m_ctx.clock, m_ctx.settings, m_ctx.catalog, m_ctx.sharers, m_ctx.credentials, *m_ctx.upstream, m_ctx.health,
-                                              m_ctx.quota, m_ctx.failing, m_ctx.pins, m_ctx.spend, m_ctx.traces, m_ctx.store, m_ctx.nodes};
+    m_planner =
+        std::make_unique<Routing::RequestPlanner>(Routing::RoutingServices::of(m_ctx, *m_ctx.clock, m_ctx.settings, m_ctx.routing, m_ctx.health,
+                                                                               m_ctx.quota, m_ctx.failing, m_ctx.spend, m_ctx.draw, m_ctx.nodes),
+                                                  m_ctx.routeTurns, m_ctx.pins, m_ctx.clock);
+    const Dispatch::DispatchServices dispatch{*m_ctx.clock,    m_ctx.settings, m_ctx.catalog, m_ctx.sharers, m_ctx.credentials,
+                                              *m_ctx.upstream, m_ctx.health,   m_ctx.quota,   m_ctx.failing, m_ctx.pins,
+                                              m_ctx.spend,     m_ctx.traces,   m_ctx.store,   m_ctx.nodes};
     buildManagement();
     m_router = std::make_unique<Api::ApiRouter>(m_ctx, m_ctx.adminToken, *m_planner, dispatch, m_management.get());
     m_traceStream = new Api::TraceStream(m_ctx.traces, this); // windows attached over HTTP
@@ -250,14 +251,15 @@ void Engine::buildManagement()
     const State::KeyBook &keys = m_ctx;
     const Clock &clock = *m_ctx.clock;
     m_management = std::make_unique<Api::ManagementApi>();
-    m_management->add(std::make_unique<Api::ConfigApi>(sharers, keys, m_ctx.routing, m_ctx.settings, m_ctx.store, clock, m_ctx.adminTokenRef,
-                                                       m_ctx.reloadState));
+    m_management->add(
+        std::make_unique<Api::ConfigApi>(sharers, keys, m_ctx.routing, m_ctx.settings, m_ctx.store, clock, m_ctx.adminTokenRef, m_ctx.reloadState));
     m_management->add(std::make_unique<Api::DryRunApi>(Api::DryRunServices{*m_planner, keys, m_ctx.routing, m_ctx.settings, clock, m_ctx.spend}));
-    m_management->add(std::make_unique<Api::RouteReplayApi>(Replay::LiveState{sharers, keys, m_ctx.settings, m_ctx.routing, clock}, m_ctx.store,
-                                                            m_ctx.traces));
+    m_management->add(
+        std::make_unique<Api::RouteReplayApi>(Replay::LiveState{sharers, keys, m_ctx.settings, m_ctx.routing, clock}, m_ctx.store, m_ctx.traces));
     m_management->add(std::make_unique<Api::RouteTemplateApi>(keys, sharers));
     m_management->add(std::make_unique<Api::CatalogApi>(sharers, *m_ctx.store, m_ctx.reloadState));
-    m_management->add(std::make_unique<Api::TraceActions>(Api::TraceActions::Services{clock, sharers, m_ctx.store, m_ctx.traces, m_ctx.health, m_ctx.verifier}));
+    m_management->add(
+        std::make_unique<Api::TraceActions>(Api::TraceActions::Services{clock, sharers, m_ctx.store, m_ctx.traces, m_ctx.health, m_ctx.verifier}));
     m_management->add(std::make_unique<Api::UsageApi>(clock, keys, m_ctx.store, m_ctx.traces));
     m_management->add(std::make_unique<Api::SharerListApi>(clock, sharers, *m_planner, m_ctx.quota, m_ctx.health));
     m_management->add(std::make_unique<Api::ManagementKeys>(m_ctx, sharers, m_ctx.store, m_ctx.spend, clock));

@@ -2,8 +2,7 @@
 
 namespace Aile {
 
-EngineHost::EngineHost(EngineOptions options, QObject *parent)
-    : QObject(parent), m_engine(new Engine(std::move(options)))
+EngineHost::EngineHost(EngineOptions options, QObject *parent) : QObject(parent), m_engine(new Engine(std::move(options)))
 {
     m_thread.setObjectName(QStringLiteral("aile-engine"));
     m_engine->moveToThread(&m_thread);
@@ -67,8 +66,7 @@ quint64 EngineHost::manage(const QString &method, const QString &path, const QBy
         return id;
     }
     QMetaObject::invokeMethod(
-        m_engine, [engine = m_engine, id, method, path, body] { engine->manage(id, method, path, body); },
-        Qt::QueuedConnection);
+        m_engine, [engine = m_engine, id, method, path, body] { engine->manage(id, method, path, body); }, Qt::QueuedConnection);
     return id;
 }
 

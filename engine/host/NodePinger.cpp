@@ -12,8 +12,7 @@ Q_LOGGING_CATEGORY(lcNodes, "aile.nodes")
 
 namespace Aile {
 
-NodePinger::NodePinger(EngineContext &context, QObject *parent)
-    : QObject(parent), m_ctx(context) { }
+NodePinger::NodePinger(EngineContext &context, QObject *parent) : QObject(parent), m_ctx(context) { }
 
 NodePinger::~NodePinger()
 {

@@ -30,8 +30,7 @@ QString kindName(Health::SharedVerdict::Kind kind)
 
 SharedHealth::SharedHealth(Store::Store &store, Health::HealthBook &health, Health::QuotaBook &quota, Clock *clock)
     : m_store(store), m_health(health), m_quota(quota), m_clock(clock), m_origin(QUuid::createUuid().toString(QUuid::WithoutBraces))
-{
-}
+{ }
 
 void SharedHealth::start()
 {
@@ -43,7 +42,8 @@ void SharedHealth::start()
     });
     m_quota.setShare([this](const QString &handle, const Health::QuotaWindow &w) {
         publish(QStringLiteral("quota"), handle, w.name, w.resetAtMs,
-                QJsonObject{{QStringLiteral("window"), w.name}, {QStringLiteral("covers"), w.coversModelsWith}, {QStringLiteral("lengthMs"), w.lengthMs}});
+                QJsonObject{
+                    {QStringLiteral("window"), w.name}, {QStringLiteral("covers"), w.coversModelsWith}, {QStringLiteral("lengthMs"), w.lengthMs}});
     });
 }
 

@@ -39,13 +39,15 @@ QList<QByteArray> decoded(const QJsonArray &keys)
 
 SharedPins::SharedPins(Store::Store &store, Routing::PinBook &pins, QObject *parent)
     : QObject(parent), m_store(store), m_pins(pins), m_origin(QUuid::createUuid().toString(QUuid::WithoutBraces))
-{
-}
+{ }
 
 void SharedPins::start()
 {
     m_pins.setShare([this](const QList<QByteArray> &answerKeys, const QList<QByteArray> &conversationKeys, const QString &handle, qint64 ttlMs) {
-        const QJsonObject pin{{QStringLiteral("h"), handle}, {QStringLiteral("t"), ttlMs}, {QStringLiteral("a"), encoded(answerKeys)}, {QStringLiteral("c"), encoded(conversationKeys)}};
+        const QJsonObject pin{{QStringLiteral("h"), handle},
+                              {QStringLiteral("t"), ttlMs},
+                              {QStringLiteral("a"), encoded(answerKeys)},
+                              {QStringLiteral("c"), encoded(conversationKeys)}};
         const int size = int(QJsonDocument(pin).toJson(QJsonDocument::Compact).size());
         if (m_pendingBytes + size > MaxPayload)
             flush();

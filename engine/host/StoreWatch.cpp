@@ -10,8 +10,7 @@ Q_DECLARE_LOGGING_CATEGORY(lcEngine)
 
 namespace Aile {
 
-StoreWatch::StoreWatch(Store::Store &store, Store::ChangeFeed &feed, QObject *parent)
-    : QObject(parent), m_store(store), m_feed(feed)
+StoreWatch::StoreWatch(Store::Store &store, Store::ChangeFeed &feed, QObject *parent) : QObject(parent), m_store(store), m_feed(feed)
 {
     m_timer.setInterval(CheckEveryMs);
     connect(&m_timer, &QTimer::timeout, this, &StoreWatch::check);

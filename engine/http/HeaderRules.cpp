@@ -28,10 +28,8 @@ bool isTchar(unsigned char c)
     case '_':
     case '`':
     case '|':
-    case '~':
-        return true;
-    default:
-        return false;
+    case '~': return true;
+    default: return false;
     }
 }
 
@@ -93,8 +91,8 @@ QString requestNameRefusal(const HttpHeaders &headers, const QJsonObject &body)
             return bad;
     // Header bytes below 0x20 are refused by the parser; what is left are control characters
     // that only exist once the value is read as UTF-8 (C1, U+2028, U+2029).
-    for (const char *name : {"x-aile-sharer", "x-aile-lender", "x-aile-exclude-sharer", "x-aile-exclude-lender",
-                             "x-aile-exclude-provider", "x-aile-session", "x-aile-node"})
+    for (const char *name : {"x-aile-sharer", "x-aile-lender", "x-aile-exclude-sharer", "x-aile-exclude-lender", "x-aile-exclude-provider",
+                             "x-aile-session", "x-aile-node"})
         for (const QByteArray &value : headers.values(name))
             if (QString bad = controlCharacterRefusal(QLatin1String(name), QString::fromUtf8(value)); !bad.isEmpty())
                 return bad;

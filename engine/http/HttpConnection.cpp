@@ -29,8 +29,7 @@ constexpr qsizetype KeptOutputCapacity = 8 * 1024;
 } // namespace
 
 HttpConnection::HttpConnection(HttpServer *server, QTcpSocket *socket)
-    : QObject(server), m_server(server), m_socket(socket),
-      m_parser(server->limits().maxHeaderBytes, server->limits().maxBodyBytes)
+    : QObject(server), m_server(server), m_socket(socket), m_parser(server->limits().maxHeaderBytes, server->limits().maxBodyBytes)
 {
     socket->setParent(this);
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
@@ -261,7 +260,9 @@ void HttpConnection::dispatchRequest()
         if (m_exchange && !m_exchange->headSent()) {
             HttpHeaders h;
             h.add("content-type", "application/json");
-            m_exchange->respond(503, h, Wire::errorBody(Wire::errorShapeForPath(m_exchange->request().path), 503, QStringLiteral("the proxy is out of memory; retry shortly")));
+            m_exchange->respond(503, h,
+                                Wire::errorBody(Wire::errorShapeForPath(m_exchange->request().path), 503,
+                                                QStringLiteral("the proxy is out of memory; retry shortly")));
         } else if (m_exchange) {
             m_exchange->abortStream();
         }
@@ -300,8 +301,8 @@ void HttpConnection::refuse(int status, const QString &message)
     // The path is known once the request line is in: the error takes that wire's shape.
     const QByteArray body = Wire::errorBody(Wire::errorShapeForPath(m_parser.currentPath()), status, message);
     m_socket->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + http_status_str(http_status(status))
-                    + "\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: "
-                    + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                    + "\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: " + QByteArray::number(body.size()) + "\r\n\r\n"
+                    + body);
     // A lingering close (nginx's lingering_close): closing with the rest of the request unread
     // would send a reset that can destroy the answer before the client reads it. So: answer,
     // end our side once it is written, drop what still arrives, and give up after two seconds.

@@ -38,8 +38,7 @@ void HttpExchange::writeHead(int status, const HttpHeaders &headers, qint64 cont
     head += "\r\n";
     // Whatever reached these headers, a value that could end the line never reaches the client.
     for (const QByteArray &name : headers.appendTo(head))
-        qCWarning(lcHttp).noquote() << "left out response header" << printable(name)
-                                    << "whose name or value could break the response head";
+        qCWarning(lcHttp).noquote() << "left out response header" << printable(name) << "whose name or value could break the response head";
     if (contentLength >= 0) {
         head += "content-length: ";
         head.append(number, std::snprintf(number, sizeof number, "%lld\r\n", static_cast<long long>(contentLength)));

@@ -24,16 +24,13 @@ public:
     // Lookups compare without case and without allocating; a literal name is not even turned
     // into a QByteArray (the engine looks up several headers per request).
     bool has(const QByteArray &name) const { return hasName(name); }
-    template <qsizetype N>
-    bool has(const char (&name)[N]) const { return hasName(QByteArrayView(name, qstrlen(name))); }
+    template <qsizetype N> bool has(const char (&name)[N]) const { return hasName(QByteArrayView(name, qstrlen(name))); }
     /// First value of a header, or an empty array.
     QByteArray value(const QByteArray &name) const { return valueOf(name); }
-    template <qsizetype N>
-    QByteArray value(const char (&name)[N]) const { return valueOf(QByteArrayView(name, qstrlen(name))); }
+    template <qsizetype N> QByteArray value(const char (&name)[N]) const { return valueOf(QByteArrayView(name, qstrlen(name))); }
     /// Every value of a header, in order (for list headers sent more than once).
     QList<QByteArray> values(const QByteArray &name) const { return valuesOf(name); }
-    template <qsizetype N>
-    QList<QByteArray> values(const char (&name)[N]) const { return valuesOf(QByteArrayView(name, qstrlen(name))); }
+    template <qsizetype N> QList<QByteArray> values(const char (&name)[N]) const { return valuesOf(QByteArrayView(name, qstrlen(name))); }
     const QList<Entry> &entries() const { return m_items; }
     bool isEmpty() const { return m_items.isEmpty(); }
     qsizetype size() const { return m_items.size(); }

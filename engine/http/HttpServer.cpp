@@ -36,8 +36,7 @@ QByteArray unavailable(const QString &message)
 
 HttpServer::HttpServer(Clock *clock, IRequestHandler *handler, QObject *parent)
     : QObject(parent), m_clock(clock), m_handler(handler), m_server(makeListener())
-{
-}
+{ }
 
 QTcpServer *HttpServer::makeListener()
 {
@@ -120,14 +119,13 @@ void HttpServer::handleNewConnection()
         // Past its own cap a peer makes room among its own connections; past the total, any.
         const bool peerFull = m_perPeer.value(peer) >= peerCap;
         if ((peerFull || int(m_live.size()) >= cap) && !makeRoom(peer, peerFull)) {
-            refuseConnection(socket, peerFull && peerCap < cap
-                                         ? QStringLiteral("%1 already has %2 connections open to the proxy, its limit per "
-                                                          "address, and all are serving requests; retry when one finishes")
-                                               .arg(peer.toString())
-                                               .arg(peerCap)
-                                         : QStringLiteral("the proxy has %1 connections open, its limit, and all are "
-                                                          "serving requests; retry when one finishes")
-                                               .arg(cap));
+            refuseConnection(socket, peerFull && peerCap < cap ? QStringLiteral("%1 already has %2 connections open to the proxy, its limit per "
+                                                                                "address, and all are serving requests; retry when one finishes")
+                                                                     .arg(peer.toString())
+                                                                     .arg(peerCap)
+                                                               : QStringLiteral("the proxy has %1 connections open, its limit, and all are "
+                                                                                "serving requests; retry when one finishes")
+                                                                     .arg(cap));
             continue;
         }
         auto *connection = new HttpConnection(this, socket);
@@ -162,8 +160,7 @@ bool HttpServer::makeRoom(const QHostAddress &peer, bool perPeer)
              .arg(peer.toString())
              .arg(connectionCap())
              .arg(m_limits.maxConnectionsPerPeer)
-             .arg(victimClass == HttpConnection::Shed::Idle ? QStringLiteral("an idle keep-alive")
-                                                            : QStringLiteral("a stalled")));
+             .arg(victimClass == HttpConnection::Shed::Idle ? QStringLiteral("an idle keep-alive") : QStringLiteral("a stalled")));
     victim->shed();
     return true;
 }
@@ -199,8 +196,7 @@ void HttpServer::handleAcceptError(QAbstractSocket::SocketError error)
              .arg(m_server->errorString())
              .arg(m_live.size())
              .arg(m_limits.acceptRetryMs));
-    for (int i = 0; i < 8 && makeRoom({}, false); ++i) {
-    }
+    for (int i = 0; i < 8 && makeRoom({}, false); ++i) { }
     drainBacklog();
     m_acceptRetry.start(m_clock, m_limits.acceptRetryMs, this, [this] { renewListener(); });
 }
@@ -231,8 +227,8 @@ void HttpServer::renewListener()
 // answer 503 and close, so a client learns the proxy is full instead of hanging in the backlog.
 void HttpServer::drainBacklog()
 {
-    static const QByteArray answer = unavailable(
-        QStringLiteral("the proxy has run out of file descriptors; it is closing idle connections, retry in a moment"));
+    static const QByteArray answer =
+        unavailable(QStringLiteral("the proxy has run out of file descriptors; it is closing idle connections, retry in a moment"));
     const int listener = int(m_server->socketDescriptor());
     for (int i = 0; i < 64 && m_reserveFd >= 0 && listener >= 0; ++i) {
         ::close(m_reserveFd);

@@ -8,8 +8,7 @@
 
 namespace Aile::Http {
 
-RequestParser::RequestParser(qint64 maxHeaderBytes, qint64 maxBodyBytes)
-    : m_maxHeaderBytes(maxHeaderBytes), m_maxBodyBytes(maxBodyBytes)
+RequestParser::RequestParser(qint64 maxHeaderBytes, qint64 maxBodyBytes) : m_maxHeaderBytes(maxHeaderBytes), m_maxBodyBytes(maxBodyBytes)
 {
     http_parser_init(&m_parser, HTTP_REQUEST);
     m_parser.data = this;
@@ -78,8 +77,7 @@ bool RequestParser::countHeaderBytes(size_t len)
     m_headerBytes += qint64(len);
     if (m_headerBytes <= m_maxHeaderBytes)
         return true;
-    refuse(431, QStringLiteral("request header section is larger than %1 KiB; send fewer or shorter headers")
-                    .arg(m_maxHeaderBytes / 1024));
+    refuse(431, QStringLiteral("request header section is larger than %1 KiB; send fewer or shorter headers").arg(m_maxHeaderBytes / 1024));
     return false;
 }
 
@@ -162,8 +160,7 @@ int RequestParser::onHeadersComplete(http_parser *p)
     r.httpMinor = p->http_minor;
     const bool hasLength = p->content_length != ULLONG_MAX && p->content_length > 0;
     if (hasLength && p->content_length > quint64(self->m_maxBodyBytes)) {
-        self->refuse(413, QStringLiteral("request body is larger than %1 MiB; send a smaller body")
-                              .arg(self->m_maxBodyBytes / (1024 * 1024)));
+        self->refuse(413, QStringLiteral("request body is larger than %1 MiB; send a smaller body").arg(self->m_maxBodyBytes / (1024 * 1024)));
         return -1;
     }
     // The body buffer grows as bytes arrive: a Content-Length alone reserves nothing.
@@ -176,8 +173,7 @@ int RequestParser::onBody(http_parser *p, const char *at, size_t len)
 {
     auto *self = static_cast<RequestParser *>(p->data);
     if (self->m_request.body.size() + qint64(len) > self->m_maxBodyBytes) {
-        self->refuse(413, QStringLiteral("request body is larger than %1 MiB; send a smaller body")
-                              .arg(self->m_maxBodyBytes / (1024 * 1024)));
+        self->refuse(413, QStringLiteral("request body is larger than %1 MiB; send a smaller body").arg(self->m_maxBodyBytes / (1024 * 1024)));
         return 1;
     }
     // A body grows as it arrives; when the machine cannot give it more memory, this request is

@@ -35,8 +35,7 @@ QString originOf(const QUrl &url)
 
 // ---- UpstreamCall ------------------------------------------------------------------------------
 
-UpstreamCall::UpstreamCall(UpstreamClient *client, QObject *parent)
-    : QObject(parent), m_client(client)
+UpstreamCall::UpstreamCall(UpstreamClient *client, QObject *parent) : QObject(parent), m_client(client)
 {
     ++client->m_liveCalls;
 }
@@ -98,8 +97,7 @@ void UpstreamCall::resumeReading()
 
 // ---- UpstreamClient ----------------------------------------------------------------------------
 
-UpstreamClient::UpstreamClient(Clock *clock, QObject *parent)
-    : QObject(parent), m_clock(clock) { }
+UpstreamClient::UpstreamClient(Clock *clock, QObject *parent) : QObject(parent), m_clock(clock) { }
 
 UpstreamClient::~UpstreamClient()
 {

@@ -21,8 +21,8 @@ void appendAscii(QByteArray &out, QStringView ascii)
 } // namespace
 
 UpstreamConnection::UpstreamConnection(UpstreamClient *client, const QUrl &url, const QString &origin)
-    : QObject(client), origin(origin), m_client(client), m_tls(url.scheme() == QLatin1String("https")), m_unbuffered(!m_tls),
-      m_host(url.host()), m_port(quint16(url.port(m_tls ? 443 : 80)))
+    : QObject(client), origin(origin), m_client(client), m_tls(url.scheme() == QLatin1String("https")), m_unbuffered(!m_tls), m_host(url.host()),
+      m_port(quint16(url.port(m_tls ? 443 : 80)))
 {
     ++m_client->m_open;
     m_hostLine = "host: " + m_host.toUtf8();
@@ -312,8 +312,8 @@ void UpstreamConnection::complete(bool bytesLeft)
     m_call = nullptr;
     // Bytes after the answer, in this read or (buffered) in the socket's buffer: the connection is
     // out of step with its server and is not reused.
-    const bool keepAlive = http_should_keep_alive(&m_parser) && m_socket->state() == QAbstractSocket::ConnectedState
-                           && !bytesLeft && (m_unbuffered || m_socket->bytesAvailable() == 0);
+    const bool keepAlive = http_should_keep_alive(&m_parser) && m_socket->state() == QAbstractSocket::ConnectedState && !bytesLeft
+                           && (m_unbuffered || m_socket->bytesAvailable() == 0);
     if (call) {
         call->m_done = true;
         call->m_connection = nullptr;

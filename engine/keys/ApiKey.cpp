@@ -35,14 +35,9 @@ ApiKey ApiKey::fromPlain(const QString &name, const QString &plain, qint64 nowMs
 
 QJsonObject ApiKey::toJson() const
 {
-    return QJsonObject{{QStringLiteral("id"), id},
-                       {QStringLiteral("name"), name},
-                       {QStringLiteral("hash"), hash},
-                       {QStringLiteral("prefix"), prefix},
-                       {QStringLiteral("createdMs"), createdMs},
-                       {QStringLiteral("revoked"), revoked},
-                       {QStringLiteral("routing"), routing},
-                       {QStringLiteral("routes"), routes}};
+    return QJsonObject{{QStringLiteral("id"), id},           {QStringLiteral("name"), name},           {QStringLiteral("hash"), hash},
+                       {QStringLiteral("prefix"), prefix},   {QStringLiteral("createdMs"), createdMs}, {QStringLiteral("revoked"), revoked},
+                       {QStringLiteral("routing"), routing}, {QStringLiteral("routes"), routes}};
 }
 
 std::optional<ApiKey> ApiKey::fromJson(const QJsonObject &o, QString *error)

@@ -38,21 +38,33 @@ QString describeValue(const QJsonValue &v)
         return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     if (v.isNull())
         return QStringLiteral("null");
-    return v.isArray() ? QStringLiteral("a list") : v.isObject() ? QStringLiteral("an object")
-                                                                 : QStringLiteral("nothing");
+    return v.isArray() ? QStringLiteral("a list") : v.isObject() ? QStringLiteral("an object") : QStringLiteral("nothing");
 }
 
 const QStringList &routingSettingNames()
 {
-    static const QStringList names{
-        QStringLiteral("provider"), QStringLiteral("excludeProviders"), QStringLiteral("maxPricePercent"),
-        QStringLiteral("maxPrice"), QStringLiteral("minPricePercent"), QStringLiteral("maxCostUsd"),
-        QStringLiteral("onlySharers"), QStringLiteral("neverSharers"), QStringLiteral("sharer"),
-        QStringLiteral("prefer"), QStringLiteral("demoteFailing"), QStringLiteral("sticky"),
-        QStringLiteral("phaseLimits"),
-        QStringLiteral("dataCollection"), QStringLiteral("allowSelfHosted"), QStringLiteral("spendLimitUsdPerDay"),
-        QStringLiteral("verifiedOnly"), QStringLiteral("bareModelAnyProvider"), QStringLiteral("bareModelProviders"),
-        QStringLiteral("translate"), QStringLiteral("node"), QStringLiteral("capacity")};
+    static const QStringList names{QStringLiteral("provider"),
+                                   QStringLiteral("excludeProviders"),
+                                   QStringLiteral("maxPricePercent"),
+                                   QStringLiteral("maxPrice"),
+                                   QStringLiteral("minPricePercent"),
+                                   QStringLiteral("maxCostUsd"),
+                                   QStringLiteral("onlySharers"),
+                                   QStringLiteral("neverSharers"),
+                                   QStringLiteral("sharer"),
+                                   QStringLiteral("prefer"),
+                                   QStringLiteral("demoteFailing"),
+                                   QStringLiteral("sticky"),
+                                   QStringLiteral("phaseLimits"),
+                                   QStringLiteral("dataCollection"),
+                                   QStringLiteral("allowSelfHosted"),
+                                   QStringLiteral("spendLimitUsdPerDay"),
+                                   QStringLiteral("verifiedOnly"),
+                                   QStringLiteral("bareModelAnyProvider"),
+                                   QStringLiteral("bareModelProviders"),
+                                   QStringLiteral("translate"),
+                                   QStringLiteral("node"),
+                                   QStringLiteral("capacity")};
     return names;
 }
 
@@ -139,7 +151,8 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
                 .arg(setting(name), lowOpen ? QStringLiteral("above") : QStringLiteral("from"))
                 .arg(low)
                 .arg(high)
-                .arg(unit, v.isDouble() ? QString::number(d) : QStringLiteral("a %1").arg(v.isString() ? QStringLiteral("string") : QStringLiteral("non-number")));
+                .arg(unit, v.isDouble() ? QString::number(d)
+                                        : QStringLiteral("a %1").arg(v.isString() ? QStringLiteral("string") : QStringLiteral("non-number")));
         return {};
     };
     if (QString e = range("maxPricePercent", 0, true, 1000, QStringLiteral("percent of the model's list price")); !e.isEmpty())
@@ -163,8 +176,9 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
     const auto floorPercent = optionalNumber(out, "minPricePercent");
     const auto limitPercent = optionalNumber(out, "maxPricePercent");
     if (floorPercent && limitPercent && *floorPercent > *limitPercent)
-        return QStringLiteral("routing.minPricePercent (%1% of list) sits above this key's own discount limit, routing.maxPricePercent (%2% of list), "
-                              "so no sharer could ever pass both; lower the floor or raise the limit")
+        return QStringLiteral(
+                   "routing.minPricePercent (%1% of list) sits above this key's own discount limit, routing.maxPricePercent (%2% of list), "
+                   "so no sharer could ever pass both; lower the floor or raise the limit")
             .arg(*floorPercent)
             .arg(*limitPercent);
 
@@ -226,7 +240,8 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
         for (const QJsonValue &h : v.toArray()) {
             const QString handle = Catalog::normalizeHandle(h.toString());
             if (handle.isEmpty())
-                return QStringLiteral("%1: \"%2\" is not a sharer handle; handles are L followed by 16 hex digits").arg(setting(name), h.toVariant().toString());
+                return QStringLiteral("%1: \"%2\" is not a sharer handle; handles are L followed by 16 hex digits")
+                    .arg(setting(name), h.toVariant().toString());
             if (!clean.contains(handle))
                 clean.append(handle);
         }
@@ -260,7 +275,8 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
     if (out.contains(QLatin1String("capacity"))) {
         const QJsonValue v = out.value(QLatin1String("capacity"));
         if (v.toString() != QLatin1String("node") && v.toString() != QLatin1String("nodeless"))
-            return QStringLiteral("routing.capacity must be \"node\" (only node-backed sharers) or \"nodeless\" (only sharers dialled directly); got %1")
+            return QStringLiteral(
+                       "routing.capacity must be \"node\" (only node-backed sharers) or \"nodeless\" (only sharers dialled directly); got %1")
                 .arg(describeValue(v));
     }
 
@@ -271,7 +287,8 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
         return QStringLiteral("routing.provider pins provider %1, which routing.excludeProviders leaves out; remove one of the two").arg(k.provider);
     for (const QString &h : k.onlySharers)
         if (k.neverSharers.contains(h))
-            return QStringLiteral("sharer %1 is both allowed (routing.onlySharers) and blocked (routing.neverSharers); remove it from one list").arg(h);
+            return QStringLiteral("sharer %1 is both allowed (routing.onlySharers) and blocked (routing.neverSharers); remove it from one list")
+                .arg(h);
     if (!k.sharer.isEmpty() && !k.onlySharers.isEmpty())
         return QStringLiteral("routing.onlySharers cannot sit beside the single sharer pin routing.sharer (%1); keep one of the two").arg(k.sharer);
     if (!k.sharer.isEmpty() && k.neverSharers.contains(k.sharer))
@@ -296,7 +313,8 @@ QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, co
             if (info && info->selfHosted && !k.allowSelfHosted)
                 return QStringLiteral("routing.allowSelfHosted is off, but %1, a self-hosted model; %2").arg(where, fix);
             if (info && k.denyDataCollection && (info->selfHosted || info->dataCollection != Catalog::DataPolicy::Deny))
-                return QStringLiteral("routing.dataCollection is deny (only providers that do not train on prompts), but %1, whose provider %2 %3; %4")
+                return QStringLiteral(
+                           "routing.dataCollection is deny (only providers that do not train on prompts), but %1, whose provider %2 %3; %4")
                     .arg(where, provider,
                          info->selfHosted ? QStringLiteral("is self-hosted")
                                           : QStringLiteral("has the policy %1").arg(Catalog::dataPolicyName(info->dataCollection)),

@@ -53,8 +53,7 @@ const QStringList &routingSettingNames();
 /// against the discount limit, the lists against each other and against the routes). Returns
 /// the message naming the setting, the cause and the fix, or an empty string. On success,
 /// normalized holds the object as it is stored (handles canonical, nulls dropped).
-QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, const Catalog::Catalog &catalog,
-                        QJsonObject *normalized);
+QString validateRouting(const QJsonObject &routing, const QJsonArray &routes, const Catalog::Catalog &catalog, QJsonObject *normalized);
 
 /// A dollar amount of a cost cap: above 0, at most 10,000, at most 6 decimals, a leading "$"
 /// allowed. nullopt when malformed.

@@ -20,8 +20,8 @@ bool validBudget(const QJsonValue &v)
 }
 
 // Reads one target; returns the error message, with where the target sits in its route.
-QString checkTarget(const QJsonValue &value, const QString &where, const Catalog::Catalog *catalog,
-                    const QList<Catalog::Sharer> *sharers, QJsonObject *out)
+QString checkTarget(const QJsonValue &value, const QString &where, const Catalog::Catalog *catalog, const QList<Catalog::Sharer> *sharers,
+                    QJsonObject *out)
 {
     if (!value.isObject())
         return QStringLiteral("%1 must be an object such as {\"model\": \"claude/claude-sonnet-5\"}").arg(where);
@@ -52,7 +52,8 @@ QString checkTarget(const QJsonValue &value, const QString &where, const Catalog
     if (!sharerValue.isNull() && !sharerValue.isUndefined() && !(sharerValue.isString() && sharerValue.toString().trimmed().isEmpty())) {
         const QString handle = Catalog::normalizeHandle(sharerValue.toString());
         if (handle.isEmpty())
-            return QStringLiteral("%1: sharer %2 is not a sharer handle; handles are L followed by 16 hex digits").arg(where, describeValue(sharerValue));
+            return QStringLiteral("%1: sharer %2 is not a sharer handle; handles are L followed by 16 hex digits")
+                .arg(where, describeValue(sharerValue));
         if (sharers) {
             const auto s = std::find_if(sharers->begin(), sharers->end(), [&](const Catalog::Sharer &x) { return x.handle == handle; });
             if (s == sharers->end())
@@ -91,14 +92,14 @@ QString checkTarget(const QJsonValue &value, const QString &where, const Catalog
     return {};
 }
 
-QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *catalog, const QList<Catalog::Sharer> *sharers,
-                   QSet<QString> *names, QJsonObject *out)
+QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *catalog, const QList<Catalog::Sharer> *sharers, QSet<QString> *names,
+                   QJsonObject *out)
 {
     if (!value.isObject())
         return QStringLiteral("routes[%1] must be an object such as {\"name\": \"coding\", \"targets\": [{\"model\": \"claude/claude-sonnet-5\"}]}")
             .arg(index);
     const QJsonObject in = value.toObject();
-    static const QStringList fields{QStringLiteral("name"), QStringLiteral("order"), QStringLiteral("prefer"),
+    static const QStringList fields{QStringLiteral("name"),   QStringLiteral("order"),       QStringLiteral("prefer"),
                                     QStringLiteral("ttftMs"), QStringLiteral("phaseLimits"), QStringLiteral("budgetUsdPerDay"),
                                     QStringLiteral("targets")};
     const QString name = in.value(QLatin1String("name")).toString().trimmed();
@@ -114,7 +115,8 @@ QString checkRoute(const QJsonValue &value, int index, const Catalog::Catalog *c
     names->insert(name);
     for (auto it = in.begin(); it != in.end(); ++it)
         if (!fields.contains(it.key()))
-            return QStringLiteral("%1: \"%2\" is not a route setting; a route takes %3 (docs/keys.md)").arg(route, it.key(), fields.join(QStringLiteral(", ")));
+            return QStringLiteral("%1: \"%2\" is not a route setting; a route takes %3 (docs/keys.md)")
+                .arg(route, it.key(), fields.join(QStringLiteral(", ")));
     QJsonObject r{{QStringLiteral("name"), name}};
 
     const QJsonValue order = in.value(QLatin1String("order"));
@@ -218,8 +220,7 @@ Route Route::from(const QJsonObject &o)
     Route r;
     r.name = o.value(QLatin1String("name")).toString();
     const QString order = o.value(QLatin1String("order")).toString();
-    r.order = order == QLatin1String("cheapest") ? Order::Cheapest : order == QLatin1String("round-robin") ? Order::RoundRobin
-                                                                                                           : Order::InOrder;
+    r.order = order == QLatin1String("cheapest") ? Order::Cheapest : order == QLatin1String("round-robin") ? Order::RoundRobin : Order::InOrder;
     const QString prefer = o.value(QLatin1String("prefer")).toString();
     if (prefer == QLatin1String("speed") || prefer == QLatin1String("price"))
         r.preferSpeed = prefer == QLatin1String("speed");
@@ -262,7 +263,8 @@ QString validateRoutes(const QJsonValue &routes, const Catalog::Catalog *catalog
         return {};
     }
     if (!routes.isArray())
-        return QStringLiteral("\"routes\" must be a list of routes such as [{\"name\": \"coding\", \"targets\": [{\"model\": \"claude/claude-sonnet-5\"}]}]");
+        return QStringLiteral(
+            "\"routes\" must be a list of routes such as [{\"name\": \"coding\", \"targets\": [{\"model\": \"claude/claude-sonnet-5\"}]}]");
     const QJsonArray list = routes.toArray();
     if (list.size() > MaxRoutes)
         return QStringLiteral("a key can carry at most %1 routes; this list has %2").arg(MaxRoutes).arg(list.size());

@@ -38,9 +38,7 @@ struct RouteTarget
 /// is "speed" or "price" (follow the key is stored as nothing).
 struct Route
 {
-    enum class Order { InOrder,
-                       Cheapest,
-                       RoundRobin };
+    enum class Order { InOrder, Cheapest, RoundRobin };
     QString name;
     Order order = Order::InOrder;
     std::optional<bool> preferSpeed; // unset: follow the key
@@ -60,8 +58,7 @@ std::optional<Route> findRoute(const QJsonArray &routes, const QString &name);
 /// the cause and the fix, or an empty string. On success normalized holds the list as stored
 /// ("in order" and "follow" dropped, handles canonical, nulls dropped). catalog and sharers may be
 /// null (a configuration file read before the catalogue): their checks are then skipped.
-QString validateRoutes(const QJsonValue &routes, const Catalog::Catalog *catalog, const QList<Catalog::Sharer> *sharers,
-                       QJsonArray *normalized);
+QString validateRoutes(const QJsonValue &routes, const Catalog::Catalog *catalog, const QList<Catalog::Sharer> *sharers, QJsonArray *normalized);
 
 constexpr int MaxRoutes = 50;
 constexpr int MaxRouteTargets = 10;

@@ -166,8 +166,7 @@ std::optional<Format> parseFormat(const QString &name)
 QString filterRules(Level level)
 {
     auto on = [level](Level at) { return level <= at ? QStringLiteral("true") : QStringLiteral("false"); };
-    return QStringLiteral("aile.*.debug=%1\naile.*.info=%2\naile.*.warning=%3")
-        .arg(on(Level::Debug), on(Level::Info), on(Level::Warning));
+    return QStringLiteral("aile.*.debug=%1\naile.*.info=%2\naile.*.warning=%3").arg(on(Level::Debug), on(Level::Info), on(Level::Warning));
 }
 
 QString formatLine(Format format, QtMsgType type, const char *category, const QString &message, qint64 nowMs)

@@ -15,12 +15,8 @@ namespace Aile::Log {
 /// as text or as JSON. Lines of the access and health categories are key=value pairs
 /// (logfmt), which the JSON form turns into fields.
 
-enum class Format { Text,
-                    Json };
-enum class Level { Debug,
-                   Info,
-                   Warning,
-                   Error };
+enum class Format { Text, Json };
+enum class Level { Debug, Info, Warning, Error };
 
 struct Options
 {

@@ -24,8 +24,8 @@ QString HealthTimeline::failureOf(const Store::AttemptRecord &a)
 {
     if (!a.dispatched) {
         // Passed over before any dial: only the sharer's own state counts as its health.
-        static const QStringList sharerStates{QStringLiteral("cooldown"), QStringLiteral("quota_exhausted"),
-                                              QStringLiteral("dead_key"), QStringLiteral("no_credential")};
+        static const QStringList sharerStates{QStringLiteral("cooldown"), QStringLiteral("quota_exhausted"), QStringLiteral("dead_key"),
+                                              QStringLiteral("no_credential")};
         return sharerStates.contains(a.skip) ? a.skip : QString();
     }
     if (a.outcome == QLatin1String("served") || a.outcome == QLatin1String("client_gone"))

@@ -17,8 +17,8 @@ constexpr int MaxReplayedRequests = 200000;
 
 /// A key's recorded requests since sinceMs, oldest first, at most limit of the newest (truncated
 /// set when more exist). Only what a replay reads (Store::replayRows), from rows of every schema.
-QList<Store::TraceRecord> loadHistory(const Store::Store &store, const QString &keyId, qint64 sinceMs,
-                                      int limit = MaxReplayedRequests, bool *truncated = nullptr);
+QList<Store::TraceRecord> loadHistory(const Store::Store &store, const QString &keyId, qint64 sinceMs, int limit = MaxReplayedRequests,
+                                      bool *truncated = nullptr);
 
 /// The sharers' health as the recorded attempts tell it: a sharer that was cooling, out of quota
 /// or failing when a request tried it is taken as down from that request's start until its next

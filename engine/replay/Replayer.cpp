@@ -43,7 +43,8 @@ QJsonObject bodyFor(Wire::Endpoint endpoint, const QString &model, qint64 maxOut
     if (endpoint == Wire::Endpoint::Responses || endpoint == Wire::Endpoint::Embeddings)
         body.insert(QStringLiteral("input"), QStringLiteral("."));
     else
-        body.insert(QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral(".")}}});
+        body.insert(QStringLiteral("messages"),
+                    QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral(".")}}});
     if (maxOutput > 0 && !Wire::outputCapField(endpoint).isEmpty())
         body.insert(Wire::outputCapField(endpoint), maxOutput);
     if (stream)
@@ -128,7 +129,8 @@ std::optional<Replayer> Replayer::prepare(const LiveState &live, const ReplayAsk
     r.m_sinceMs = (r.m_untilMs / DayMs - (ask.days - 1)) * DayMs;
     // No health book (recorded health stands in: HealthTimeline), no pins (a replay keeps no
     // conversations), no quota windows, failing sharers, spend or turns of the live engine.
-    r.m_ctx = std::make_shared<Detached>(Detached{live.sharers, live.keys, live.settings, live.routing, {}, {}, {}, {}, QRandomGenerator(ReplaySeed)});
+    r.m_ctx =
+        std::make_shared<Detached>(Detached{live.sharers, live.keys, live.settings, live.routing, {}, {}, {}, {}, QRandomGenerator(ReplaySeed)});
     Detached &c = *r.m_ctx;
     for (auto it = c.sharers.credentials.begin(); it != c.sharers.credentials.end(); ++it)
         it.value().clear(); // the planner asks only whether a sharer has one; no secret leaves the engine thread

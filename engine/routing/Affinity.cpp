@@ -96,11 +96,10 @@ void PinBook::prune()
         it = now - it->lastHitMs > it->ttlMs ? m_pins.erase(it) : std::next(it);
 }
 
-void PinBook::record(const SessionEvidence &ev, const QList<QByteArray> &answerKeys, const QString &handle, qint64 ttlMs,
-                     bool conversationPins)
+void PinBook::record(const SessionEvidence &ev, const QList<QByteArray> &answerKeys, const QString &handle, qint64 ttlMs, bool conversationPins)
 {
-    const QList<QByteArray> conversation = conversationPins ? QList<QByteArray>{ev.conversation, ev.session, ev.cacheKey, ev.opening}
-                                                            : QList<QByteArray>{};
+    const QList<QByteArray> conversation =
+        conversationPins ? QList<QByteArray>{ev.conversation, ev.session, ev.cacheKey, ev.opening} : QList<QByteArray>{};
     adopt(answerKeys, conversation, handle, ttlMs);
     if (m_share)
         m_share(answerKeys, conversation, handle, ttlMs);
@@ -311,8 +310,7 @@ void Affinity::failed(const QString &handle)
         m_moved = QStringLiteral("failed");
 }
 
-QJsonObject Affinity::served(const QString &handle, const QString &name, const QStringList &answerReasoning,
-                             const QStringList &answerToolCalls)
+QJsonObject Affinity::served(const QString &handle, const QString &name, const QStringList &answerReasoning, const QStringList &answerToolCalls)
 {
     if (m_mode == QLatin1String("off") || !m_book)
         return {};

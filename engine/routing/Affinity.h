@@ -19,13 +19,7 @@ struct Sharer;
 namespace Routing {
 
 /// Which evidence a pin was found by, closest first (SPEC §10).
-enum class PinKind { Reasoning,
-                     ToolCall,
-                     Thread,
-                     Conversation,
-                     Session,
-                     CacheKey,
-                     Opening };
+enum class PinKind { Reasoning, ToolCall, Thread, Conversation, Session, CacheKey, Opening };
 QString pinKindName(PinKind kind);
 
 /// The session pins of the engine, in memory only: pin key (a digest) → the account that served.
@@ -34,8 +28,7 @@ QString pinKindName(PinKind kind);
 class PinBook
 {
 public:
-    explicit PinBook(Clock *clock)
-        : m_clock(clock) { }
+    explicit PinBook(Clock *clock) : m_clock(clock) { }
 
     struct Hit
     {
@@ -47,11 +40,10 @@ public:
     std::optional<Hit> resolve(const SessionEvidence &evidence, bool touch = true);
     /// The account handle served the request cleanly: pins the evidence's keys, and the answer's
     /// own reasoning and tool call ids (answerKeys), to it.
-    void record(const SessionEvidence &evidence, const QList<QByteArray> &answerKeys, const QString &handle, qint64 ttlMs,
-                bool conversationPins);
+    void record(const SessionEvidence &evidence, const QList<QByteArray> &answerKeys, const QString &handle, qint64 ttlMs, bool conversationPins);
     /// Team mode: called with the pins each record() makes, to share them (SharedPins, docs/team.md).
-    using Share = std::function<void(const QList<QByteArray> &answerKeys, const QList<QByteArray> &conversationKeys,
-                                     const QString &handle, qint64 ttlMs)>;
+    using Share =
+        std::function<void(const QList<QByteArray> &answerKeys, const QList<QByteArray> &conversationKeys, const QString &handle, qint64 ttlMs)>;
     void setShare(Share share) { m_share = std::move(share); }
     /// Pins another instance made, taken as if record() had made them here (never shared back).
     void adopt(const QList<QByteArray> &answerKeys, const QList<QByteArray> &conversationKeys, const QString &handle, qint64 ttlMs);

@@ -27,8 +27,8 @@ namespace {
 // A sharer this request would never draw, whatever its health: it cannot end a wait.
 bool neverDrawn(const Refusal &r)
 {
-    return !r.refusedBy.isEmpty() || r.code == QLatin1String("weight_0") || r.code == QLatin1String("disabled")
-           || r.code == QLatin1String("blocked") || r.code == QLatin1String("no_credential");
+    return !r.refusedBy.isEmpty() || r.code == QLatin1String("weight_0") || r.code == QLatin1String("disabled") || r.code == QLatin1String("blocked")
+           || r.code == QLatin1String("no_credential");
 }
 
 } // namespace
@@ -67,16 +67,18 @@ void CandidateFilter::failEmptyTarget(Plan &plan, const Target &t, const Limits 
     if (allCooling && earliest > 0) {
         plan.status = 429;
         plan.retryAfterMs = earliest - m_s.clock.nowMs();
-        const bool quota = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("quota_exhausted"); });
+        const bool quota =
+            std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("quota_exhausted"); });
         const bool cooling = std::any_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("cooldown"); });
         const QString why = quota && cooling ? QStringLiteral("is cooling down after failures or has used up its subscription quota")
                             : quota          ? QStringLiteral("has used up its subscription quota")
                                              : QStringLiteral("is cooling down after failures");
-        plan.message = QStringLiteral("every sharer of %1 for %2 %3; retry in %4 s").arg(t.provider, t.model, why).arg((plan.retryAfterMs + 999) / 1000);
+        plan.message =
+            QStringLiteral("every sharer of %1 for %2 %3; retry in %4 s").arg(t.provider, t.model, why).arg((plan.retryAfterMs + 999) / 1000);
         return;
     }
-    const bool allFiltered = !t.refusals.isEmpty()
-                             && std::all_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return !r.refusedBy.isEmpty(); });
+    const bool allFiltered =
+        !t.refusals.isEmpty() && std::all_of(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return !r.refusedBy.isEmpty(); });
     if (allFiltered) {
         // The documented text: what every sharer online is, and where the filter that emptied the pool lives.
         plan.status = 503;
@@ -90,9 +92,10 @@ void CandidateFilter::failEmptyTarget(Plan &plan, const Target &t, const Limits 
         return;
     }
     plan.status = 503;
-    plan.message = t.refusals.isEmpty()
-                       ? QStringLiteral("provider %1 has no sharer for %2; add one in Aile's Sharers view").arg(t.provider, t.model)
-                       : QStringLiteral("no sharer of provider %1 can serve %2 right now (%3 unavailable)").arg(t.provider, t.model).arg(t.refusals.size());
+    plan.message =
+        t.refusals.isEmpty()
+            ? QStringLiteral("provider %1 has no sharer for %2; add one in Aile's Sharers view").arg(t.provider, t.model)
+            : QStringLiteral("no sharer of provider %1 can serve %2 right now (%3 unavailable)").arg(t.provider, t.model).arg(t.refusals.size());
     // A silent node among them is named: the fix (its server) is not in the request.
     const auto silent = std::find_if(t.refusals.begin(), t.refusals.end(), [](const Refusal &r) { return r.code == QLatin1String("silent_node"); });
     if (silent != t.refusals.end())
@@ -165,9 +168,8 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
             refuse(QStringLiteral("disabled for %1 (routing.models)").arg(model), QStringLiteral("disabled"));
             continue;
         }
-        const int weight = over.contains(QLatin1String("weight"))
-                               ? qBound(0, int(std::lround(over.value(QLatin1String("weight")).toDouble())), 10000)
-                               : s.weight;
+        const int weight =
+            over.contains(QLatin1String("weight")) ? qBound(0, int(std::lround(over.value(QLatin1String("weight")).toDouble())), 10000) : s.weight;
         // Weight 0 leaves a sharer out of normal routing; naming it (x-aile-sharer, the key's
         // sharer lists) still reaches it (docs/rules/tiers-quota-health.md).
         if (weight == 0 && !limits.onlySharers.contains(s.handle)) {
@@ -180,8 +182,7 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
         if (until > 0) {
             const Health::SharerHealth &h = m_s.health->of(s.handle);
             const bool modelOff = h.modelOffUntil.value(healthModel, 0) >= until;
-            refuse(modelOff ? QStringLiteral("no quota for this model on this account")
-                            : QStringLiteral("cooling down (%1)").arg(h.cooldownReason),
+            refuse(modelOff ? QStringLiteral("no quota for this model on this account") : QStringLiteral("cooling down (%1)").arg(h.cooldownReason),
                    QStringLiteral("cooldown"), until);
             continue;
         }
@@ -219,8 +220,8 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
         }
         if (!limits.maxes.isEmpty() || !limits.mins.isEmpty()) {
             QString by;
-            const QString why = c.rates ? priceRefusal(limits, *c.rates, info, facts.promptTokens, &by)
-                                        : QStringLiteral("un-quotable under a price limit");
+            const QString why =
+                c.rates ? priceRefusal(limits, *c.rates, info, facts.promptTokens, &by) : QStringLiteral("un-quotable under a price limit");
             if (!why.isEmpty()) {
                 if (by.isEmpty())
                     by = (!limits.maxes.isEmpty() ? limits.maxes.first() : limits.mins.first()).source;
@@ -231,7 +232,10 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
         if (limits.costCap && (!c.quoteUsd || *c.quoteUsd > *limits.costCap + 1e-12)) {
             // Passed over before anything is held: a dearer sharer is never paid to.
             t.refusals.append({s.handle, s.name,
-                               c.quoteUsd ? QStringLiteral("quotes $%1, above the cost cap $%2 (%3)").arg(*c.quoteUsd, 0, 'f', 6).arg(*limits.costCap).arg(limits.costCapSource)
+                               c.quoteUsd ? QStringLiteral("quotes $%1, above the cost cap $%2 (%3)")
+                                                .arg(*c.quoteUsd, 0, 'f', 6)
+                                                .arg(*limits.costCap)
+                                                .arg(limits.costCapSource)
                                           : QStringLiteral("cannot be quoted, so the cost cap (%1) cannot bound it").arg(limits.costCapSource),
                                0, QStringLiteral("x-aile-max-cost"), QStringLiteral("cost_cap"), c.quoteUsd.value_or(-1)});
             continue;

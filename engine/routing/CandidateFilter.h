@@ -17,8 +17,7 @@ namespace Aile::Routing {
 class CandidateFilter
 {
 public:
-    explicit CandidateFilter(const RoutingServices &services)
-        : m_s(services) { }
+    explicit CandidateFilter(const RoutingServices &services) : m_s(services) { }
 
     /// The sharers of provider for model that pass every filter, unordered, with the refusals.
     Target filteredTarget(const QString &provider, const QString &model, const RequestFacts &facts, const Limits &limits) const;

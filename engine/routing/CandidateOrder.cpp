@@ -25,8 +25,7 @@ constexpr qint64 SpeedBandMs = 500;
 constexpr int SpeedSamples = 3;
 
 // A weighted draw without replacement: each pick is proportional to its weight.
-template <typename T, typename Weight>
-void weightedShuffle(QList<T> &items, QRandomGenerator &rng, Weight weightOf)
+template <typename T, typename Weight> void weightedShuffle(QList<T> &items, QRandomGenerator &rng, Weight weightOf)
 {
     for (qsizetype i = 0; i + 1 < items.size(); ++i) {
         double total = 0;
@@ -64,7 +63,8 @@ void CandidateOrder::order(Target &t, const RequestFacts &facts, bool *sampled) 
     std::optional<QRandomGenerator> seeded;
     QRandomGenerator *rng = &m_s.draw;
     if (facts.drawSeed) {
-        const QByteArray h = QCryptographicHash::hash(QByteArray(QByteArray::number(*facts.drawSeed) + t.label().toUtf8()), QCryptographicHash::Sha256);
+        const QByteArray h =
+            QCryptographicHash::hash(QByteArray(QByteArray::number(*facts.drawSeed) + t.label().toUtf8()), QCryptographicHash::Sha256);
         rng = &seeded.emplace(quint32(quint8(h[0]) | quint8(h[1]) << 8 | quint8(h[2]) << 16 | quint32(quint8(h[3])) << 24));
     }
     const double band = qMax(0.0, m_s.settings.tieBandPercent) / 100.0;
@@ -128,8 +128,7 @@ void CandidateOrder::order(Target &t, const RequestFacts &facts, bool *sampled) 
         while (j < t.candidates.size()) {
             const Candidate &c = t.candidates.at(j);
             const std::optional<double> p = price.value(c.handle);
-            if (c.deadKey != first.deadKey || c.degraded != first.degraded || c.priority != first.priority
-                || p.has_value() != firstPrice.has_value())
+            if (c.deadKey != first.deadKey || c.degraded != first.degraded || c.priority != first.priority || p.has_value() != firstPrice.has_value())
                 break;
             if (firstPrice && *p > *firstPrice * (1.0 + band) && *p != *firstPrice)
                 break;
@@ -196,9 +195,7 @@ void CandidateOrder::leverOrder(Target &t, const RequestFacts &facts, bool *bySp
     }
     // Dead keys, then demoted, then Degraded sharers after every other one; priority tiers still
     // come before speed (SPEC §5.4).
-    auto rank = [](const Candidate &c) { return c.deadKey ? 3 : c.demoted ? 2
-                                                            : c.degraded  ? 1
-                                                                          : 0; };
+    auto rank = [](const Candidate &c) { return c.deadKey ? 3 : c.demoted ? 2 : c.degraded ? 1 : 0; };
     std::stable_sort(t.candidates.begin(), t.candidates.end(), [&](const Candidate &a, const Candidate &b) {
         if (rank(a) != rank(b))
             return rank(a) < rank(b);

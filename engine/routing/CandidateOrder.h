@@ -12,8 +12,7 @@ namespace Aile::Routing {
 class CandidateOrder
 {
 public:
-    explicit CandidateOrder(const RoutingServices &services)
-        : m_s(services) { }
+    explicit CandidateOrder(const RoutingServices &services) : m_s(services) { }
 
     /// The price order with its draw; *sampled is set when a draw broke a tie.
     void order(Target &target, const RequestFacts &facts, bool *sampled) const;

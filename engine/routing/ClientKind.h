@@ -7,12 +7,7 @@
 namespace Aile::Routing {
 
 /// Which tool sent a request, from the headers it really sends (../shared/CLIENTS.md).
-enum class ClientKind { Unknown,
-                        ClaudeCode,
-                        Codex,
-                        OpenCode,
-                        OpenAISdk,
-                        AnthropicSdk };
+enum class ClientKind { Unknown, ClaudeCode, Codex, OpenCode, OpenAISdk, AnthropicSdk };
 
 ClientKind detectClient(const Http::HttpHeaders &headers);
 QString clientName(ClientKind kind);

@@ -24,8 +24,7 @@ const Refusal &tellingRefusal(const QList<Refusal> &refusals);
 class Levers
 {
 public:
-    explicit Levers(const RoutingServices &services)
-        : m_s(services) { }
+    explicit Levers(const RoutingServices &services) : m_s(services) { }
 
     /// Reads the levers' headers and the key's settings into *out (after the price bounds).
     static std::optional<Plan> readLevers(const RequestFacts &facts, Limits *out);

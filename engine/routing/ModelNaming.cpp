@@ -14,8 +14,7 @@ QString spelling(const QString &id)
     return s;
 }
 
-QString matchingModel(const Catalog::Catalog &catalog, const QList<Catalog::Sharer> &sharers, const QString &provider,
-                      const QString &bareId)
+QString matchingModel(const Catalog::Catalog &catalog, const QList<Catalog::Sharer> &sharers, const QString &provider, const QString &bareId)
 {
     const QString want = spelling(bareId);
     QStringList ids;

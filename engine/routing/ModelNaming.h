@@ -14,7 +14,6 @@ namespace Aile::Routing {
 QString spelling(const QString &id);
 /// The id provider lists for a bare model id (the catalogue's ids and aliases, then the sharers'
 /// own model lists), in any spelling, or as the tail of a namespaced id; empty when none.
-QString matchingModel(const Catalog::Catalog &catalog, const QList<Catalog::Sharer> &sharers, const QString &provider,
-                      const QString &bareId);
+QString matchingModel(const Catalog::Catalog &catalog, const QList<Catalog::Sharer> &sharers, const QString &provider, const QString &bareId);
 
 } // namespace Aile::Routing

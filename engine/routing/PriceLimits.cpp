@@ -55,7 +55,9 @@ std::optional<Plan> readLimits(const RequestFacts &facts, Limits *out)
             continue;
         }
         if (!b)
-            return Plan::refusal(400, QStringLiteral("%1: \"%2\" is not a price; send $ per million tokens (8) or a percentage of the model's list (80%)").arg(header, value),
+            return Plan::refusal(400,
+                                 QStringLiteral("%1: \"%2\" is not a price; send $ per million tokens (8) or a percentage of the model's list (80%)")
+                                     .arg(header, value),
                                  QJsonObject{{QStringLiteral("refusedBy"), header}});
         (header == QLatin1String("x-aile-max-price") ? out->maxes : out->mins).append(*b);
     }
@@ -84,13 +86,15 @@ std::optional<Plan> malformedPercent(const Limits &limits)
     for (const QList<PriceBound> &bounds : {limits.maxes, limits.mins})
         for (const PriceBound &b : bounds)
             if (b.malformed)
-                return Plan::refusal(400, QStringLiteral("%1: the percentage is malformed; send $ per million tokens (8) or a percentage of the model's list (80%)").arg(b.source),
-                                     QJsonObject{{QStringLiteral("refusedBy"), b.source}});
+                return Plan::refusal(
+                    400,
+                    QStringLiteral("%1: the percentage is malformed; send $ per million tokens (8) or a percentage of the model's list (80%)")
+                        .arg(b.source),
+                    QJsonObject{{QStringLiteral("refusedBy"), b.source}});
     return std::nullopt;
 }
 
-std::optional<Plan> checkPercentNeedsPrice(const Catalog::Catalog &catalog, const Limits &limits, const QString &provider,
-                                           const QString &model)
+std::optional<Plan> checkPercentNeedsPrice(const Catalog::Catalog &catalog, const Limits &limits, const QString &provider, const QString &model)
 {
     // A percentage needs a list price to be a percentage of: refused before the value is read.
     const Catalog::ModelInfo *info = catalog.model(provider, model);
@@ -99,13 +103,15 @@ std::optional<Plan> checkPercentNeedsPrice(const Catalog::Catalog &catalog, cons
     for (const QList<PriceBound> &bounds : {limits.maxes, limits.mins})
         for (const PriceBound &b : bounds)
             if (b.percent)
-                return Plan::refusal(404, QStringLiteral("%1/%2 has no published list price, so %3 as a percentage cannot apply; give $ per million tokens instead").arg(provider, model, b.source),
-                                     QJsonObject{{QStringLiteral("refusedBy"), b.source}});
+                return Plan::refusal(
+                    404,
+                    QStringLiteral("%1/%2 has no published list price, so %3 as a percentage cannot apply; give $ per million tokens instead")
+                        .arg(provider, model, b.source),
+                    QJsonObject{{QStringLiteral("refusedBy"), b.source}});
     return std::nullopt;
 }
 
-QString priceRefusal(const Limits &limits, const Billing::Rates &rates, const Catalog::ModelInfo *model, qint64 promptTokens,
-                     QString *source)
+QString priceRefusal(const Limits &limits, const Billing::Rates &rates, const Catalog::ModelInfo *model, qint64 promptTokens, QString *source)
 {
     std::optional<Billing::Rates> list;
     if (model && model->priced()) {

@@ -37,10 +37,7 @@ struct Limits
     bool onlyFromHeader = false; // x-aile-sharer narrowed (or replaced) the key's list
     /// What made onlySharers, for the removal reasons and the 503: the route target's pin, the
     /// header, the key's one sharer, or the key's allowed sharers.
-    enum class OnlyBy { KeyList,
-                        KeySharer,
-                        Header,
-                        RoutePin };
+    enum class OnlyBy { KeyList, KeySharer, Header, RoutePin };
     OnlyBy onlyBy = OnlyBy::KeyList;
     QString routePin; // "route coding target openai/gpt-5.2", when a route target's pin made the list
     QStringList keyNeverSharers;
@@ -69,11 +66,9 @@ std::optional<Plan> readLimits(const RequestFacts &facts, Limits *out);
 /// A percentage bound that could not be read: refused (400) once the model is known to be priced.
 std::optional<Plan> malformedPercent(const Limits &limits);
 /// A percentage needs a list price to be a percentage of: 404 for a model without one.
-std::optional<Plan> checkPercentNeedsPrice(const Catalog::Catalog &catalog, const Limits &limits, const QString &provider,
-                                           const QString &model);
+std::optional<Plan> checkPercentNeedsPrice(const Catalog::Catalog &catalog, const Limits &limits, const QString &provider, const QString &model);
 /// Why rates fall outside the bounds (the bound's source in *source), or empty.
-QString priceRefusal(const Limits &limits, const Billing::Rates &rates, const Catalog::ModelInfo *model, qint64 promptTokens,
-                     QString *source);
+QString priceRefusal(const Limits &limits, const Billing::Rates &rates, const Catalog::ModelInfo *model, qint64 promptTokens, QString *source);
 
 } // namespace Routing
 } // namespace Aile

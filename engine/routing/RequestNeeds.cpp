@@ -68,8 +68,7 @@ RequestNeeds RequestNeeds::of(Wire::Endpoint endpoint, const QJsonObject &body)
         n.imageInput = anyImage(body.value(QLatin1String("messages")).toArray());
         n.reasoning = body.value(QLatin1String("thinking")).toObject().value(QLatin1String("type")).toString() == QLatin1String("enabled");
         break;
-    default:
-        break;
+    default: break;
     }
     return n;
 }

@@ -13,8 +13,8 @@ namespace Aile::Routing {
 
 QJsonObject RequestPlanner::oneLinePrompt(const QString &model)
 {
-    QJsonObject body{{QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                         {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+    QJsonObject body{{QStringLiteral("messages"),
+                      QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral("hi")}}}}};
     if (!model.isEmpty())
         body.insert(QStringLiteral("model"), model);
     return body;

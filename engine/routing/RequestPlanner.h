@@ -20,9 +20,7 @@ struct PlanAsk
 {
     /// Who asks: a real request moves round-robin turns and session pins; a dry run and the
     /// sharers listing only read them. The listing plans the one model it names (no fallbacks).
-    enum class Purpose { Request,
-                         DryRun,
-                         Listing };
+    enum class Purpose { Request, DryRun, Listing };
     Purpose purpose = Purpose::Request;
     Wire::Endpoint endpoint = Wire::Endpoint::Unknown;
     const QJsonObject *body = nullptr; // the client's body, parsed
@@ -63,8 +61,7 @@ public:
     /// them); pins: the session pins (a request places and moves them; null: none); clock: the pins' time.
     RequestPlanner(const RoutingServices &routing, RouteTurns &turns, PinBook *pins, Clock *clock)
         : m_routing(routing), m_turns(turns), m_pins(pins), m_clock(clock)
-    {
-    }
+    { }
     RequestPlan plan(const PlanAsk &ask, const RecordedFacts &recorded = {}) const;
 
     /// The body a dry run and the listing price when none is given: a one-line prompt.

@@ -92,7 +92,8 @@ Plan planRoute(const Router &router, const RequestFacts &facts, const Keys::Rout
         if (rt.budgetUsdPerDay && services.spend.spent(day, keyId, route.name, t.calls) + 1e-12 >= *rt.budgetUsdPerDay) {
             t.refusalStatus = 402;
             t.refusalCode = QStringLiteral("budget_spent");
-            t.refusal = QStringLiteral("budget spent: target %1 spent its %2 daily budget; resets 00:00 UTC").arg(rt.model, dollars(*rt.budgetUsdPerDay));
+            t.refusal =
+                QStringLiteral("budget spent: target %1 spent its %2 daily budget; resets 00:00 UTC").arg(rt.model, dollars(*rt.budgetUsdPerDay));
             spentTargets << QStringLiteral("%1 (%2)").arg(t.label(), dollars(*rt.budgetUsdPerDay));
             refused.append(t);
             continue;
@@ -141,15 +142,18 @@ Plan planRoute(const Router &router, const RequestFacts &facts, const Keys::Rout
     }
     if (spentTargets.size() == refused.size()) {
         out.status = 402;
-        out.message = QStringLiteral("every target of route %1 spent its daily budget: %2; resets 00:00 UTC").arg(route.name, spentTargets.join(QStringLiteral(", ")));
+        out.message = QStringLiteral("every target of route %1 spent its daily budget: %2; resets 00:00 UTC")
+                          .arg(route.name, spentTargets.join(QStringLiteral(", ")));
         out.extra = QJsonObject{{QStringLiteral("code"), QStringLiteral("budget_spent")}, {QStringLiteral("route"), route.name}};
         return out;
     }
     // No target can be served: the first refusal that is not a spent budget speaks for the route.
-    const Target &first = *std::find_if(refused.begin(), refused.end(), [](const Target &t) { return t.refusalCode != QLatin1String("budget_spent"); });
+    const Target &first =
+        *std::find_if(refused.begin(), refused.end(), [](const Target &t) { return t.refusalCode != QLatin1String("budget_spent"); });
     out.status = first.refusalStatus;
-    out.message = route.targets.size() == 1 ? first.refusal
-                                            : QStringLiteral("no target of route %1 can serve this request; %2: %3").arg(route.name, first.label(), first.refusal);
+    out.message = route.targets.size() == 1
+                      ? first.refusal
+                      : QStringLiteral("no target of route %1 can serve this request; %2: %3").arg(route.name, first.label(), first.refusal);
     out.extra = QJsonObject{{QStringLiteral("code"), first.refusalCode}, {QStringLiteral("route"), route.name}};
     if (first.refusalStatus != 429)
         out.retryAfterMs = -1;

@@ -54,19 +54,24 @@ Plan Router::plan(const RequestFacts &facts) const
     if (autoPrefix || (anyHeader && !facts.model.contains(QLatin1Char('/')))) {
         const QString bare = autoPrefix ? facts.model.mid(5) : facts.model;
         if (!chat)
-            return Plan::refusal(400, QStringLiteral("any provider (auto/) is for the chat endpoints only; name the provider as <provider>/<model> on %1")
-                                          .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))));
+            return Plan::refusal(400,
+                                 QStringLiteral("any provider (auto/) is for the chat endpoints only; name the provider as <provider>/<model> on %1")
+                                     .arg(QString::fromLatin1(Wire::pathOf(facts.endpoint))));
         if (bare.isEmpty() || bare.contains(QLatin1Char('/')))
-            return Plan::refusal(400, QStringLiteral("what follows auto/ must be a bare model id such as auto/claude-sonnet-5, not \"%1\"").arg(facts.model));
+            return Plan::refusal(
+                400, QStringLiteral("what follows auto/ must be a bare model id such as auto/claude-sonnet-5, not \"%1\"").arg(facts.model));
         if (!keyProvider.isEmpty())
-            return Plan::refusal(400, QStringLiteral("this API key is limited to provider %1, so auto/ cannot widen it; send %1/%2 or the bare id")
-                                          .arg(keyProvider, bare));
+            return Plan::refusal(
+                400,
+                QStringLiteral("this API key is limited to provider %1, so auto/ cannot widen it; send %1/%2 or the bare id").arg(keyProvider, bare));
         if (capacity.contains(QLatin1String("local")))
-            return Plan::refusal(400, QStringLiteral("x-aile-capacity: local cannot be added to an any-provider request: self-hosted models are never chosen by auto/; send local/<model>"));
+            return Plan::refusal(400, QStringLiteral("x-aile-capacity: local cannot be added to an any-provider request: self-hosted models are "
+                                                     "never chosen by auto/; send local/<model>"));
         if (autoPrefix && headerList.size() == 1 && headerList.first() != QLatin1String("any"))
-            return Plan::refusal(400, QStringLiteral("x-aile-provider names one provider (%1) beside auto/, and the two name different things; send %1/%2, "
-                                                     "or give a comma list of providers to limit auto/")
-                                          .arg(headerList.first(), bare));
+            return Plan::refusal(
+                400, QStringLiteral("x-aile-provider names one provider (%1) beside auto/, and the two name different things; send %1/%2, "
+                                    "or give a comma list of providers to limit auto/")
+                         .arg(headerList.first(), bare));
         QStringList limit = headerList;
         limit.removeAll(QStringLiteral("any"));
         if (auto bad = malformedPercent(limits))
@@ -74,11 +79,13 @@ Plan Router::plan(const RequestFacts &facts) const
         return planAnyProvider(facts, bare, limit);
     }
     if (anyHeader)
-        return Plan::refusal(400, QStringLiteral("x-aile-provider: %1 takes a bare model id (or auto/<model>), not \"%2\"").arg(headerProvider, facts.model));
+        return Plan::refusal(
+            400, QStringLiteral("x-aile-provider: %1 takes a bare model id (or auto/<model>), not \"%2\"").arg(headerProvider, facts.model));
 
     if (!headerProvider.isEmpty() && !keyProvider.isEmpty() && headerProvider != keyProvider)
-        return Plan::refusal(400, QStringLiteral("this API key is pinned to provider %1; x-aile-provider: %2 cannot change it; use a key that is not pinned")
-                                      .arg(keyProvider, headerProvider));
+        return Plan::refusal(
+            400, QStringLiteral("this API key is pinned to provider %1; x-aile-provider: %2 cannot change it; use a key that is not pinned")
+                     .arg(keyProvider, headerProvider));
     const QString pinned = !headerProvider.isEmpty() ? headerProvider : keyProvider;
     const qsizetype slash = facts.model.indexOf(QLatin1Char('/'));
     const QString prefix = slash > 0 ? facts.model.left(slash) : QString();
@@ -86,8 +93,9 @@ Plan Router::plan(const RequestFacts &facts) const
     if (!pinned.isEmpty()) {
         const Catalog::ProviderInfo *p = m_s.catalog.provider(pinned);
         if (!p)
-            return Plan::refusal(400, QStringLiteral("unknown provider \"%1\" in %2; GET /v1/models lists the providers and models this key can use")
-                                          .arg(pinned, headerProvider.isEmpty() ? QStringLiteral("this key's provider pin") : QStringLiteral("x-aile-provider")));
+            return Plan::refusal(
+                400, QStringLiteral("unknown provider \"%1\" in %2; GET /v1/models lists the providers and models this key can use")
+                         .arg(pinned, headerProvider.isEmpty() ? QStringLiteral("this key's provider pin") : QStringLiteral("x-aile-provider")));
         provider = pinned;
         if (prefix == pinned) {
             id = facts.model.mid(slash + 1);
@@ -97,16 +105,18 @@ Plan Router::plan(const RequestFacts &facts) const
             return Plan::refusal(400, QStringLiteral("model %1 names provider %2, but %3 pins provider %4, whose model ids carry no prefix; "
                                                      "send the bare id %5 for %4, or drop the pin to use %2")
                                           .arg(facts.model, prefix,
-                                               headerProvider.isEmpty() ? QStringLiteral("this API key") : QStringLiteral("x-aile-provider"),
-                                               pinned, facts.model.mid(slash + 1)));
+                                               headerProvider.isEmpty() ? QStringLiteral("this API key") : QStringLiteral("x-aile-provider"), pinned,
+                                               facts.model.mid(slash + 1)));
         } else {
-            return Plan::refusal(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
-                                          .arg(prefix, facts.model));
+            return Plan::refusal(
+                400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
+                         .arg(prefix, facts.model));
         }
     } else if (slash > 0) {
         if (!m_s.catalog.provider(prefix))
-            return Plan::refusal(400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
-                                          .arg(prefix, facts.model));
+            return Plan::refusal(
+                400, QStringLiteral("unknown provider \"%1\" in model \"%2\"; GET /v1/models lists the providers and models this key can use")
+                         .arg(prefix, facts.model));
         provider = prefix;
         id = facts.model.mid(slash + 1);
     } else {

@@ -17,8 +17,7 @@ namespace Aile::Routing {
 class Router
 {
 public:
-    explicit Router(const RoutingServices &services)
-        : m_s(services) { }
+    explicit Router(const RoutingServices &services) : m_s(services) { }
     Plan plan(const RequestFacts &facts) const;
     /// A fallback chain: the body's `models` (else `model`, else routing.default_model),
     /// then routing.fallback_models, cut to the first three; each planned in turn and their

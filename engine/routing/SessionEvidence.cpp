@@ -30,10 +30,7 @@ QByteArray digestOf(std::initializer_list<QByteArray> parts)
 // One message of the conversation, whatever the wire: what the opening and the answer pins read.
 struct Turn
 {
-    enum Role { System,
-                User,
-                Assistant,
-                Tool };
+    enum Role { System, User, Assistant, Tool };
     Role role = User;
     QString text;          // normalised content: text, tool ids, tool results
     QStringList reasoning; // encrypted reasoning / thinking signatures it carries
@@ -167,8 +164,7 @@ QList<Turn> responsesTurns(const QJsonObject &body)
             Turn &t = assistantTurn();
             if (!enc.isEmpty())
                 t.reasoning << enc;
-        } else if (type == QLatin1String("function_call") || type == QLatin1String("custom_tool_call")
-                   || type == QLatin1String("local_shell_call")) {
+        } else if (type == QLatin1String("function_call") || type == QLatin1String("custom_tool_call") || type == QLatin1String("local_shell_call")) {
             const QString id = item.value(QLatin1String("call_id")).toString();
             Turn &t = assistantTurn();
             t.toolCalls << id;
@@ -256,8 +252,8 @@ QByteArray answerPinKey(const QString &scope, char kind, const QString &value)
     return digestOf({QByteArray(1, kind), scope.toUtf8(), value.toUtf8()});
 }
 
-SessionEvidence readSessionEvidence(Wire::Endpoint endpoint, const Http::HttpHeaders &headers, const QJsonObject &body,
-                                    ClientKind client, const QString &scope, const QString &model)
+SessionEvidence readSessionEvidence(Wire::Endpoint endpoint, const Http::HttpHeaders &headers, const QJsonObject &body, ClientKind client,
+                                    const QString &scope, const QString &model)
 {
     Q_UNUSED(client);
     SessionEvidence ev;

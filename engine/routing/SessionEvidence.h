@@ -32,16 +32,16 @@ struct SessionEvidence
 
     bool hasConversationEvidence() const
     {
-        return !reasoning.isEmpty() || !toolCall.isEmpty() || !conversation.isEmpty() || !session.isEmpty()
-               || !cacheKey.isEmpty() || !opening.isEmpty();
+        return !reasoning.isEmpty() || !toolCall.isEmpty() || !conversation.isEmpty() || !session.isEmpty() || !cacheKey.isEmpty()
+               || !opening.isEmpty();
     }
 };
 
 /// Reads the evidence of a request on any wire (chat completions, Anthropic messages,
 /// Responses): headers of Claude Code, the Codex CLI, OpenCode and the generic ones, and the body.
 /// model scopes the conversation pins (a background call on another model keeps its own).
-SessionEvidence readSessionEvidence(Wire::Endpoint endpoint, const Http::HttpHeaders &headers, const QJsonObject &body,
-                                    ClientKind client, const QString &scope, const QString &model);
+SessionEvidence readSessionEvidence(Wire::Endpoint endpoint, const Http::HttpHeaders &headers, const QJsonObject &body, ClientKind client,
+                                    const QString &scope, const QString &model);
 
 /// The pin key of an answer's encrypted reasoning or tool call id, as the next turn will send it back.
 QByteArray answerPinKey(const QString &scope, char kind, const QString &value);

@@ -24,7 +24,8 @@ std::optional<Plan> checkTranslation(const RequestFacts &facts, Wire::Endpoint t
     *estimated = facts;
     if (!facts.body)
         return std::nullopt; // the listing prices a one-line prompt: nothing to refuse
-    const Translate::RequestTranslation t = Translate::translateRequest(facts.endpoint, to, QJsonDocument(*facts.body).toJson(QJsonDocument::Compact));
+    const Translate::RequestTranslation t =
+        Translate::translateRequest(facts.endpoint, to, QJsonDocument(*facts.body).toJson(QJsonDocument::Compact));
     if (!t.ok())
         return Plan::refusal(400, t.refusal + QStringLiteral(" (target %1)").arg(target),
                              {{QStringLiteral("param"), t.refusedField}, {QStringLiteral("code"), QStringLiteral("untranslatable")}});

@@ -20,7 +20,6 @@ Wire::Endpoint translationWire(const RequestFacts &facts, const Catalog::Provide
 /// The request rewritten for the target's wire, before anything is dialled: a field that cannot
 /// be translated is the 400 returned (naming the field and the target); otherwise estimated holds
 /// the facts with the translated request's token estimates, which the quotes and caps then read.
-std::optional<Plan> checkTranslation(const RequestFacts &facts, Wire::Endpoint to, const QString &target,
-                                     RequestFacts *estimated);
+std::optional<Plan> checkTranslation(const RequestFacts &facts, Wire::Endpoint to, const QString &target, RequestFacts *estimated);
 
 } // namespace Aile::Routing

@@ -18,9 +18,24 @@ bool isEngineVariable(const QString &name, const QString &adminTokenRef)
         return true;
     // What the process itself is run with: proxies (which may carry a password), the session bus
     // the keychain is reached over, the folders it keeps data in, and the libraries' switches.
-    static const char *const exact[] = {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "FTP_PROXY", "HOME", "USER", "LOGNAME",
-                                        "PATH", "SHELL", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS",
-                                        "SSH_AUTH_SOCK", "GNOME_KEYRING_CONTROL", "KDE_FULL_SESSION", "TMPDIR"};
+    static const char *const exact[] = {"HTTP_PROXY",
+                                        "HTTPS_PROXY",
+                                        "ALL_PROXY",
+                                        "NO_PROXY",
+                                        "FTP_PROXY",
+                                        "HOME",
+                                        "USER",
+                                        "LOGNAME",
+                                        "PATH",
+                                        "SHELL",
+                                        "DISPLAY",
+                                        "WAYLAND_DISPLAY",
+                                        "DBUS_SESSION_BUS_ADDRESS",
+                                        "DBUS_SYSTEM_BUS_ADDRESS",
+                                        "SSH_AUTH_SOCK",
+                                        "GNOME_KEYRING_CONTROL",
+                                        "KDE_FULL_SESSION",
+                                        "TMPDIR"};
     for (const char *v : exact)
         if (upper == QLatin1String(v))
             return true;

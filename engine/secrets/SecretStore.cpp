@@ -61,13 +61,10 @@ bool keychainServiceOnBus()
     QDBusConnection bus = QDBusConnection::sessionBus();
     if (!bus.isConnected())
         return false;
-    static const char *const names[] = {"org.freedesktop.secrets", "org.kde.kwalletd6", "org.kde.kwalletd5",
-                                        "org.kde.kwalletd"};
+    static const char *const names[] = {"org.freedesktop.secrets", "org.kde.kwalletd6", "org.kde.kwalletd5", "org.kde.kwalletd"};
     auto busCall = [&bus](const char *method, const QVariantList &args) {
-        QDBusMessage m = QDBusMessage::createMethodCall(QStringLiteral("org.freedesktop.DBus"),
-                                                        QStringLiteral("/org/freedesktop/DBus"),
-                                                        QStringLiteral("org.freedesktop.DBus"),
-                                                        QLatin1String(method));
+        QDBusMessage m = QDBusMessage::createMethodCall(QStringLiteral("org.freedesktop.DBus"), QStringLiteral("/org/freedesktop/DBus"),
+                                                        QStringLiteral("org.freedesktop.DBus"), QLatin1String(method));
         m.setArguments(args);
         return bus.call(m, QDBus::Block, 2000);
     };
@@ -113,9 +110,8 @@ bool usableName(const QString &name)
 SecretError invalidReference()
 {
     // The text is not echoed: what does not parse as a reference may be a pasted secret.
-    return SecretError(SecretError::InvalidRequest,
-                       QStringLiteral("the credential is not a reference of the form env:NAME, keychain:NAME or "
-                                      "file:NAME (a secret itself is never accepted here)"));
+    return SecretError(SecretError::InvalidRequest, QStringLiteral("the credential is not a reference of the form env:NAME, keychain:NAME or "
+                                                                   "file:NAME (a secret itself is never accepted here)"));
 }
 
 #if defined(Q_OS_UNIX)
@@ -156,15 +152,13 @@ SecretError loadSecretsFile(const QString &path, bool forRewrite, LoadedFile *ou
     }
     if (st.st_uid != ::geteuid()) {
         ::close(fd);
-        return SecretError(SecretError::UnsafeFile,
-                           QStringLiteral("the secrets file %1 belongs to another user; it is not used").arg(path));
+        return SecretError(SecretError::UnsafeFile, QStringLiteral("the secrets file %1 belongs to another user; it is not used").arg(path));
     }
     if ((st.st_mode & 077) != 0 && !forRewrite) {
         ::close(fd);
-        return SecretError(SecretError::UnsafeFile,
-                           QStringLiteral("the secrets file %1 can be read by other users (mode %2); it is not used until "
-                                          "its mode is 0600 (chmod 600 it, or store a secret again to rewrite it)")
-                               .arg(path, QString::number(st.st_mode & 07777, 8).rightJustified(4, QLatin1Char('0'))));
+        return SecretError(SecretError::UnsafeFile, QStringLiteral("the secrets file %1 can be read by other users (mode %2); it is not used until "
+                                                                   "its mode is 0600 (chmod 600 it, or store a secret again to rewrite it)")
+                                                        .arg(path, QString::number(st.st_mode & 07777, 8).rightJustified(4, QLatin1Char('0'))));
     }
     char buf[16384];
     for (;;) {
@@ -197,9 +191,8 @@ SecretError loadSecretsFile(const QString &path, bool forRewrite, LoadedFile *ou
     bytes.fill('\0');
     if (perr.error != QJsonParseError::NoError || !doc.isObject()) {
         // The parser's message names a position, never the text.
-        return SecretError(SecretError::Failed,
-                           QStringLiteral("the secrets file %1 is not a JSON object (%2 at offset %3); fix or remove it")
-                               .arg(path, perr.errorString(), QString::number(perr.offset)));
+        return SecretError(SecretError::Failed, QStringLiteral("the secrets file %1 is not a JSON object (%2 at offset %3); fix or remove it")
+                                                    .arg(path, perr.errorString(), QString::number(perr.offset)));
     }
     const QJsonObject root = doc.object();
     // {"secrets": {...}} as written here; a flat {"NAME": "secret"} object is read as well.
@@ -215,8 +208,7 @@ SecretError writePrivateFile(const QString &path, QByteArray data)
     QByteArray tmpl = QFile::encodeName(path) + ".tmp-XXXXXX";
     const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC); // open(O_CREAT|O_EXCL, 0600)
     if (fd < 0) {
-        return SecretError(SecretError::Failed,
-                           QStringLiteral("the secrets file %1 cannot be written: %2").arg(path, errnoText(errno)));
+        return SecretError(SecretError::Failed, QStringLiteral("the secrets file %1 cannot be written: %2").arg(path, errnoText(errno)));
     }
     if (detail::privateFileCreatedHook)
         detail::privateFileCreatedHook(tmpl.constData());
@@ -224,8 +216,7 @@ SecretError writePrivateFile(const QString &path, QByteArray data)
         ::close(fd);
         ::unlink(tmpl.constData());
         data.fill('\0');
-        return SecretError(SecretError::Failed, QStringLiteral("the secrets file %1 cannot be written (%2: %3)")
-                                                    .arg(path, what, errnoText(err)));
+        return SecretError(SecretError::Failed, QStringLiteral("the secrets file %1 cannot be written (%2: %3)").arg(path, what, errnoText(err)));
     };
     // mkostemp asks for 0600; a umask can only take bits away, so set exactly 0600 before any byte lands.
     if (::fchmod(fd, S_IRUSR | S_IWUSR) != 0)
@@ -267,11 +258,10 @@ SecretError writePrivateFile(const QString &path, QByteArray data)
     if (!S_ISREG(st.st_mode) || (st.st_mode & 07777) != 0600 || st.st_uid != ::geteuid()) {
         // A file system without Unix permissions (or an ACL default) left it readable: do not keep it.
         ::unlink(native.constData());
-        return SecretError(SecretError::UnsafeFile,
-                           QStringLiteral("the secrets file %1 cannot be kept private there (mode %2 after writing, "
-                                          "expected 0600); it was removed: choose a folder on a file system with "
-                                          "Unix permissions")
-                               .arg(path, QString::number(st.st_mode & 07777, 8).rightJustified(4, QLatin1Char('0'))));
+        return SecretError(SecretError::UnsafeFile, QStringLiteral("the secrets file %1 cannot be kept private there (mode %2 after writing, "
+                                                                   "expected 0600); it was removed: choose a folder on a file system with "
+                                                                   "Unix permissions")
+                                                        .arg(path, QString::number(st.st_mode & 07777, 8).rightJustified(4, QLatin1Char('0'))));
     }
     return {};
 #else
@@ -348,16 +338,14 @@ QString describeKeychainError(int code, const QString &detail)
     case QKeychain::EntryNotFound: return QStringLiteral("the keychain has no such entry");
     case QKeychain::NoBackendAvailable: return SecretStore::noKeychainMessage();
     case QKeychain::AccessDeniedByUser: return QStringLiteral("access to the keychain was refused at its prompt");
-    case QKeychain::AccessDenied:
-        return QStringLiteral("the keychain is locked or refused access (%1); unlock it and try again").arg(detail);
+    case QKeychain::AccessDenied: return QStringLiteral("the keychain is locked or refused access (%1); unlock it and try again").arg(detail);
     default: return QStringLiteral("the keychain failed: %1").arg(detail);
     }
 }
 
 SecretStore::SecretStore(QString serviceName, QString fileFallbackPath, QObject *parent)
     : QObject(parent), m_service(std::move(serviceName)), m_filePath(std::move(fileFallbackPath))
-{
-}
+{ }
 
 QString SecretStore::fileFallbackNotice() const
 {
@@ -416,9 +404,8 @@ SecretError SecretStore::keychainError(const KeychainResult &r, const QString &n
     switch (r.code) {
     case QKeychain::NoError: return {};
     case TimeoutCode:
-        e = SecretError(SecretError::Timeout,
-                        QStringLiteral("the keychain did not answer in time (an unlock prompt may be waiting, or the "
-                                       "Secret Service hangs); answer the prompt or restart the keychain, then try again"));
+        e = SecretError(SecretError::Timeout, QStringLiteral("the keychain did not answer in time (an unlock prompt may be waiting, or the "
+                                                             "Secret Service hangs); answer the prompt or restart the keychain, then try again"));
         break;
     case QKeychain::EntryNotFound:
         e = SecretError(SecretError::NotFound, QStringLiteral("the keychain has no entry keychain:%1").arg(name), r.detail);
@@ -487,24 +474,21 @@ void SecretStore::write(const QString &reference, const QString &secret, WriteCa
         return;
     }
     if (secret.isEmpty()) {
-        done(SecretError(SecretError::InvalidRequest,
-                         QStringLiteral("an empty secret is not stored (remove %1 instead)").arg(ref->toString())));
+        done(SecretError(SecretError::InvalidRequest, QStringLiteral("an empty secret is not stored (remove %1 instead)").arg(ref->toString())));
         return;
     }
     switch (ref->scheme) {
     case Reference::Env:
-        done(SecretError(SecretError::InvalidRequest,
-                         QStringLiteral("env:%1 is read from the environment and cannot be written; store the secret "
-                                        "in keychain:NAME")
-                             .arg(ref->name)));
+        done(SecretError(SecretError::InvalidRequest, QStringLiteral("env:%1 is read from the environment and cannot be written; store the secret "
+                                                                     "in keychain:NAME")
+                                                          .arg(ref->name)));
         return;
     case Reference::File: done(withoutSecret(writeFile(ref->name, &secret), secret)); return;
     case Reference::Keychain: break;
     }
     const QString name = ref->name;
-    runKeychain(Op::Write, name, &secret, m_operationTimeoutMs, [this, name, secret, done](const KeychainResult &r) {
-        done(keychainError(r, name, secret));
-    });
+    runKeychain(Op::Write, name, &secret, m_operationTimeoutMs,
+                [this, name, secret, done](const KeychainResult &r) { done(keychainError(r, name, secret)); });
 }
 
 void SecretStore::remove(const QString &reference, WriteCallback done)
@@ -529,15 +513,12 @@ void SecretStore::probeKeychain(ProbeCallback done, ProbeMode mode)
 {
     const QString name = probeEntryName();
     const auto deadline = std::make_shared<QDeadlineTimer>(m_probeTimeoutMs > 0 ? qint64(m_probeTimeoutMs) : qint64(-1));
-    auto remaining = [deadline] {
-        return deadline->isForever() ? 0 : int(qMax<qint64>(1, deadline->remainingTime()));
-    };
+    auto remaining = [deadline] { return deadline->isForever() ? 0 : int(qMax<qint64>(1, deadline->remainingTime())); };
     auto finish = [done](SecretError e) {
         if (e.kind() == SecretError::Timeout) {
-            e = SecretError(SecretError::Timeout,
-                            QStringLiteral("no keychain answered in time (an unlock prompt may be waiting, or the "
-                                           "Secret Service hangs); answer the prompt or restart the keychain, or opt "
-                                           "in to the plain-text secrets file"));
+            e = SecretError(SecretError::Timeout, QStringLiteral("no keychain answered in time (an unlock prompt may be waiting, or the "
+                                                                 "Secret Service hangs); answer the prompt or restart the keychain, or opt "
+                                                                 "in to the plain-text secrets file"));
         }
         KeychainStatus s;
         s.available = !e.isError();
@@ -567,8 +548,7 @@ void SecretStore::probeKeychain(ProbeCallback done, ProbeMode mode)
             const bool same = r.text == canary;
             runKeychain(Op::Remove, name, nullptr, remaining(), [=, this](const KeychainResult &d) {
                 if (!same) {
-                    finish(SecretError(SecretError::Failed,
-                                       QStringLiteral("the keychain answered, but did not return what was stored in it")));
+                    finish(SecretError(SecretError::Failed, QStringLiteral("the keychain answered, but did not return what was stored in it")));
                 } else if (d.code != QKeychain::NoError && d.code != QKeychain::EntryNotFound) {
                     finish(keychainError(d, name, canary));
                 } else {
@@ -592,10 +572,10 @@ QString SecretStore::readFile(const QString &name, SecretError *error) const
     }
     const QString value = file.secrets.value(name).toString();
     if (value.isEmpty()) {
-        *error = SecretError(SecretError::NotFound,
-                             file.exists ? QStringLiteral("the secrets file %1 has no entry file:%2").arg(m_filePath, name)
-                                         : QStringLiteral("the secrets file %1 does not exist yet, so it has no entry file:%2")
-                                               .arg(m_filePath, name));
+        *error =
+            SecretError(SecretError::NotFound,
+                        file.exists ? QStringLiteral("the secrets file %1 has no entry file:%2").arg(m_filePath, name)
+                                    : QStringLiteral("the secrets file %1 does not exist yet, so it has no entry file:%2").arg(m_filePath, name));
     }
     return value;
 }
@@ -612,8 +592,7 @@ SecretError SecretStore::writeFile(const QString &name, const QString *secret) c
     QLockFile lock(m_filePath + QStringLiteral(".lock"));
     lock.setStaleLockTime(30000);
     if (!lock.tryLock(5000))
-        return SecretError(SecretError::Failed,
-                           QStringLiteral("the secrets file %1 is being written by another process; try again").arg(m_filePath));
+        return SecretError(SecretError::Failed, QStringLiteral("the secrets file %1 is being written by another process; try again").arg(m_filePath));
 
     LoadedFile file;
     if (SecretError e = loadSecretsFile(m_filePath, true, &file); e.isError())
@@ -626,9 +605,8 @@ SecretError SecretStore::writeFile(const QString &name, const QString *secret) c
         file.secrets.insert(name, *secret);
     }
     QJsonObject root;
-    root.insert(QStringLiteral("about"),
-                QStringLiteral("Aile Desktop secrets in plain text, kept here because the user opted in (no keychain "
-                               "answered). Mode 0600: readable only by its owner. Entries are used as file:NAME."));
+    root.insert(QStringLiteral("about"), QStringLiteral("Aile Desktop secrets in plain text, kept here because the user opted in (no keychain "
+                                                        "answered). Mode 0600: readable only by its owner. Entries are used as file:NAME."));
     root.insert(QStringLiteral("secrets"), file.secrets);
     QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Indented);
     root = {};

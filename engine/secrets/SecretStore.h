@@ -16,9 +16,7 @@ QString defaultServiceName();
 /// OS keychain through QtKeychain) or "file:NAME" (the plain-text file the user opted into; 0600).
 struct Reference
 {
-    enum Scheme { Env,
-                  Keychain,
-                  File };
+    enum Scheme { Env, Keychain, File };
     Scheme scheme = Keychain;
     QString name;
 
@@ -46,8 +44,7 @@ public:
     };
 
     SecretError() = default;
-    SecretError(Kind kind, QString message, QString detail = {})
-        : m_kind(kind), m_message(std::move(message)), m_detail(std::move(detail)) { }
+    SecretError(Kind kind, QString message, QString detail = {}) : m_kind(kind), m_message(std::move(message)), m_detail(std::move(detail)) { }
 
     Kind kind() const { return m_kind; }
     bool isError() const { return m_kind != None; }
@@ -94,8 +91,7 @@ public:
     };
 
     /// fileFallbackPath: the opted-in plain-text file, or empty when the user has not opted in.
-    explicit SecretStore(QString serviceName = defaultServiceName(), QString fileFallbackPath = {},
-                         QObject *parent = nullptr);
+    explicit SecretStore(QString serviceName = defaultServiceName(), QString fileFallbackPath = {}, QObject *parent = nullptr);
 
     void read(const QString &reference, ReadCallback done);
     /// Stores under "keychain:NAME", or "file:NAME" when the user opted in; env: is read only.
@@ -136,9 +132,7 @@ private:
         QString text;
     };
     using KeychainDone = std::function<void(const KeychainResult &)>;
-    enum class Op { Read,
-                    Write,
-                    Remove };
+    enum class Op { Read, Write, Remove };
 
     void runKeychain(Op op, const QString &name, const QString *secret, int timeoutMs, KeychainDone done);
     SecretError keychainError(const KeychainResult &r, const QString &name, const QString &secret) const;

@@ -41,14 +41,12 @@ public:
     /// How long a reservation outlives a crash of the instance that made it.
     static constexpr qint64 LifetimeMs = 10 * 60 * 1000;
 
-    explicit BudgetReservations(const Store &store)
-        : m_store(store) { }
+    explicit BudgetReservations(const Store &store) : m_store(store) { }
 
     /// Reserves r when every limit still has room (what is spent and reserved is below it);
     /// otherwise reserves nothing and returns the limit that is reached, with what it holds in spent.
     /// failed, if given, is set when the store did not answer (nothing is reserved then).
-    std::optional<BudgetLimit> reserve(const Reservation &r, const QList<BudgetLimit> &limits, qint64 nowMs, double *spent,
-                                       bool *failed = nullptr);
+    std::optional<BudgetLimit> reserve(const Reservation &r, const QList<BudgetLimit> &limits, qint64 nowMs, double *spent, bool *failed = nullptr);
     /// Ledger plus live reservations for a day and key (and route, and target).
     double spent(const QString &day, const QString &keyId, const QString &route, const QString &target, qint64 nowMs) const;
     /// Live reservations (tests and the management API).

@@ -19,8 +19,7 @@ QAtomicInteger<quint64> g_feedSerial{0};
 
 ChangeFeed::ChangeFeed(QString location, QObject *parent)
     : QObject(parent), m_location(std::move(location)), m_connection(QStringLiteral("aile-feed-%1").arg(++g_feedSerial))
-{
-}
+{ }
 
 ChangeFeed::~ChangeFeed()
 {
@@ -72,9 +71,7 @@ bool ChangeFeed::start(const QStringList &channels, QString *error)
         }
     }
     connect(driver, &QSqlDriver::notification, this,
-            [this](const QString &name, QSqlDriver::NotificationSource, const QVariant &payload) {
-                Q_EMIT changed(name, payload.toString());
-            });
+            [this](const QString &name, QSqlDriver::NotificationSource, const QVariant &payload) { Q_EMIT changed(name, payload.toString()); });
     return true;
 }
 

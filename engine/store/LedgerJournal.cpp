@@ -31,23 +31,19 @@ constexpr quint32 MagicBeforePlanValue = 0x41494c31;
 
 // The journal is read only by this class: a binary record (QDataStream) costs a few microseconds
 // where a JSON line of the same trace costs ten times that, and this runs on the request path.
-template <typename Stream, typename Attempt>
-void attemptFields(Stream &s, Attempt &a)
+template <typename Stream, typename Attempt> void attemptFields(Stream &s, Attempt &a)
 {
-    s &a.seq &a.sharer &a.sharerName &a.provider &a.model &a.target &a.status &a.outcome &a.reason &a.skip &a.startedMs &a.ttfbMs
-        &a.durationMs &a.inputTokens &a.outputTokens &a.quoteUsd &a.dispatched;
+    s &a.seq &a.sharer &a.sharerName &a.provider &a.model &a.target &a.status &a.outcome &a.reason &a.skip &a.startedMs &a.ttfbMs &a.durationMs &a
+        .inputTokens &a.outputTokens &a.quoteUsd &a.dispatched;
 }
 
-template <typename Stream, typename Trace>
-void traceFields(Stream &s, Trace &t)
+template <typename Stream, typename Trace> void traceFields(Stream &s, Trace &t)
 {
-    s &t.id &t.startedMs &t.keyId &t.keyName &t.client &t.endpoint &t.modelAsked &t.modelServed &t.route &t.sharer &t.sharerName
-        &t.status &t.attempts &t.ttfbMs &t.durationMs &t.inputTokens &t.outputTokens &t.costUsd &t.absorbedUsd &t.affinity &t.pin
-            &t.orderedBy &t.stream &t.error;
+    s &t.id &t.startedMs &t.keyId &t.keyName &t.client &t.endpoint &t.modelAsked &t.modelServed &t.route &t.sharer &t.sharerName &t.status &t
+        .attempts &t.ttfbMs &t.durationMs &t.inputTokens &t.outputTokens &t.costUsd &t.absorbedUsd &t.affinity &t.pin &t.orderedBy &t.stream &t.error;
 }
 
-template <typename Stream, typename Entry>
-void ledgerFields(Stream &s, Entry &e, quint32 magic = Magic)
+template <typename Stream, typename Entry> void ledgerFields(Stream &s, Entry &e, quint32 magic = Magic)
 {
     s &e.traceId &e.atMs &e.day &e.keyId &e.route &e.target &e.sharer &e.costUsd &e.absorbedUsd;
     if (magic != MagicBeforePlanValue)
@@ -58,8 +54,7 @@ void ledgerFields(Stream &s, Entry &e, quint32 magic = Magic)
 struct In
 {
     QDataStream &s;
-    template <typename T>
-    In &operator&(T &v)
+    template <typename T> In &operator&(T &v)
     {
         s >> v;
         return *this;
@@ -73,8 +68,7 @@ struct In
 class JournalWriter
 {
 public:
-    explicit JournalWriter(QByteArray &out)
-        : m_out(out) { }
+    explicit JournalWriter(QByteArray &out) : m_out(out) { }
     JournalWriter &operator&(qint32 v) { return put<quint32>(quint32(v)); }
     JournalWriter &operator&(quint32 v) { return put<quint32>(v); }
     JournalWriter &operator&(qint64 v) { return put<quint64>(quint64(v)); }
@@ -99,8 +93,7 @@ public:
     }
 
 private:
-    template <typename T>
-    JournalWriter &put(T v)
+    template <typename T> JournalWriter &put(T v)
     {
         const qsizetype at = m_out.size();
         m_out.resize(at + qsizetype(sizeof(T)));
@@ -112,8 +105,7 @@ private:
 
 } // namespace
 
-LedgerJournal::LedgerJournal(QString folder)
-    : m_folder(std::move(folder))
+LedgerJournal::LedgerJournal(QString folder) : m_folder(std::move(folder))
 {
     // Serials continue after what is there, so a file left for the next start is never reused.
     for (const QString &name : QDir(m_folder).entryList({QString(Prefix) + QLatin1Char('*') + Suffix}, QDir::Files))

@@ -39,39 +39,56 @@ void bindTrace(QSqlQuery &q, int base, const TraceRecord &r)
     QJsonArray attempts;
     for (const AttemptRecord &x : r.attemptRows)
         attempts.append(x.toJson());
-    const QVariant values[TraceColumnCount] = {
-        r.id, r.startedMs, r.keyId, r.keyName, r.client, r.endpoint, r.modelAsked, r.modelServed, r.route, r.sharer,
-        r.sharerName, r.status, r.attempts, r.ttfbMs, r.durationMs, r.inputTokens, r.outputTokens, r.costUsd, r.absorbedUsd,
-        r.affinity, int(r.stream), r.error, QString::fromUtf8(QJsonDocument(attempts).toJson(QJsonDocument::Compact)),
-        r.pin.isEmpty() ? QVariant(QString()) : QVariant(QString::fromUtf8(QJsonDocument(r.pin).toJson(QJsonDocument::Compact))),
-        r.orderedBy, r.session.isEmpty() ? QVariant() : QVariant(r.session),
-        r.maxOutputTokens >= 0 ? QVariant(r.maxOutputTokens) : QVariant()};
+    const QVariant values[TraceColumnCount] = {r.id,
+                                               r.startedMs,
+                                               r.keyId,
+                                               r.keyName,
+                                               r.client,
+                                               r.endpoint,
+                                               r.modelAsked,
+                                               r.modelServed,
+                                               r.route,
+                                               r.sharer,
+                                               r.sharerName,
+                                               r.status,
+                                               r.attempts,
+                                               r.ttfbMs,
+                                               r.durationMs,
+                                               r.inputTokens,
+                                               r.outputTokens,
+                                               r.costUsd,
+                                               r.absorbedUsd,
+                                               r.affinity,
+                                               int(r.stream),
+                                               r.error,
+                                               QString::fromUtf8(QJsonDocument(attempts).toJson(QJsonDocument::Compact)),
+                                               r.pin.isEmpty() ? QVariant(QString())
+                                                               : QVariant(QString::fromUtf8(QJsonDocument(r.pin).toJson(QJsonDocument::Compact))),
+                                               r.orderedBy,
+                                               r.session.isEmpty() ? QVariant() : QVariant(r.session),
+                                               r.maxOutputTokens >= 0 ? QVariant(r.maxOutputTokens) : QVariant()};
     for (int i = 0; i < TraceColumnCount; ++i)
         q.bindValue(base + i, values[i]);
 }
 
 void bindLedger(QSqlQuery &q, int base, const LedgerEntry &e)
 {
-    const QVariant values[LedgerColumnCount] = {e.traceId, e.atMs, e.day, e.keyId, e.route, e.target, e.sharer,
-                                                e.costUsd, e.absorbedUsd, int(e.subscription), e.listValueUsd};
+    const QVariant values[LedgerColumnCount] = {
+        e.traceId, e.atMs, e.day, e.keyId, e.route, e.target, e.sharer, e.costUsd, e.absorbedUsd, int(e.subscription), e.listValueUsd};
     for (int i = 0; i < LedgerColumnCount; ++i)
         q.bindValue(base + i, values[i]);
 }
 
 } // namespace
 
-RecordStatements::RecordStatements(QString connection, const SqlDialect &dialect)
-    : m_connection(std::move(connection)), m_dialect(dialect)
-{
-}
+RecordStatements::RecordStatements(QString connection, const SqlDialect &dialect) : m_connection(std::move(connection)), m_dialect(dialect) { }
 
 RecordStatements::~RecordStatements() = default;
 
 QString RecordStatements::sql(Table table, int rows) const
 {
     switch (table) {
-    case Traces:
-        return m_dialect.upsert(QStringLiteral("traces"), QString::fromLatin1(TraceColumnList).split(QStringLiteral(", ")), 1, rows);
+    case Traces: return m_dialect.upsert(QStringLiteral("traces"), QString::fromLatin1(TraceColumnList).split(QStringLiteral(", ")), 1, rows);
     case TracesIfAbsent:
         return m_dialect.insertIfAbsent(QStringLiteral("traces"), QString::fromLatin1(TraceColumnList).split(QStringLiteral(", ")), 1, rows);
     case Ledger:
@@ -83,10 +100,8 @@ QString RecordStatements::sql(Table table, int rows) const
                               " subscription, list_value_usd) SELECT * FROM (VALUES %1) AS v"
                               " WHERE NOT EXISTS (SELECT 1 FROM traces WHERE traces.id = v.column1)")
             .arg(repeated(QString::fromLatin1(LedgerRow), rows));
-    case Reservations:
-        return QStringLiteral("DELETE FROM reservations WHERE id IN (%1)").arg(repeated(QStringLiteral("?"), rows));
-    case TableCount:
-        break;
+    case Reservations: return QStringLiteral("DELETE FROM reservations WHERE id IN (%1)").arg(repeated(QStringLiteral("?"), rows));
+    case TableCount: break;
     }
     return {};
 }

@@ -14,10 +14,9 @@ namespace Aile::Store {
 class SqlDialect;
 
 /// The traces table's columns in the order the store writes and reads them.
-inline constexpr char TraceColumnList[] =
-    "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
-    " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
-    " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin, ordered_by, session, max_output";
+inline constexpr char TraceColumnList[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
+                                          " sharer_name, status, attempts, ttfb_ms, duration_ms, input_tokens, output_tokens, cost_usd,"
+                                          " absorbed_usd, affinity, stream, error, attempts_json, affinity_pin, ordered_by, session, max_output";
 
 /// How a connection writes a batch of finished requests (Store::record, inside its transaction):
 /// one multi-row statement per table per chunk of up to MaxRows rows, each chunk a power of two so
@@ -49,11 +48,7 @@ public:
     int executed() const { return m_executed; }
 
 private:
-    enum Table { Traces,
-                 TracesIfAbsent,
-                 Ledger,
-                 Reservations,
-                 TableCount };
+    enum Table { Traces, TracesIfAbsent, Ledger, Reservations, TableCount };
     static constexpr int ChunkSizes = 7; // 1, 2, 4, … 64 rows
     QSqlQuery &statement(Table table, int rows);
     QString sql(Table table, int rows) const;

@@ -38,8 +38,9 @@ bool SharedHealthRows::publish(const QString &sharer, const QString &model, cons
     const SqlDialect dialect(m_store.path());
     d.transaction();
     QSqlQuery q(d);
-    q.prepare(dialect.upsert(QStringLiteral("shared_health"),
-                             {QStringLiteral("sharer"), QStringLiteral("model"), QStringLiteral("kind"), QStringLiteral("until_ms"), QStringLiteral("json")}, 3));
+    q.prepare(dialect.upsert(
+        QStringLiteral("shared_health"),
+        {QStringLiteral("sharer"), QStringLiteral("model"), QStringLiteral("kind"), QStringLiteral("until_ms"), QStringLiteral("json")}, 3));
     // Not NULL: a verdict about the whole account has the empty model in its key.
     for (const QVariant &v : QVariantList{sharer, model.isNull() ? QString(QLatin1String("")) : model, kind, untilMs, text(verdict)})
         q.addBindValue(v);

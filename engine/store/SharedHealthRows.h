@@ -14,8 +14,7 @@ class Store;
 class SharedHealthRows
 {
 public:
-    explicit SharedHealthRows(const Store &store)
-        : m_store(store) { }
+    explicit SharedHealthRows(const Store &store) : m_store(store) { }
 
     /// Saves the verdict and announces it to the other instances, in one transaction.
     bool publish(const QString &sharer, const QString &model, const QString &kind, qint64 untilMs, const QJsonObject &verdict);

@@ -16,10 +16,7 @@ constexpr qint64 MigrationLock = 0x41696c654d696772; // "AileMigr"
 
 } // namespace
 
-SqlDialect::SqlDialect(const QString &location)
-    : m_kind(isServerLocation(location) ? Kind::Postgres : Kind::Sqlite), m_location(location)
-{
-}
+SqlDialect::SqlDialect(const QString &location) : m_kind(isServerLocation(location) ? Kind::Postgres : Kind::Sqlite), m_location(location) { }
 
 bool SqlDialect::isServerLocation(const QString &location)
 {
@@ -114,8 +111,7 @@ bool SqlDialect::setSchemaVersion(QSqlDatabase &db, int version) const
     if (!isPostgres())
         return q.exec(QStringLiteral("PRAGMA user_version=%1").arg(version));
     return q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS aile_schema(version INTEGER NOT NULL)"))
-           && q.exec(QStringLiteral("DELETE FROM aile_schema"))
-           && q.exec(QStringLiteral("INSERT INTO aile_schema(version) VALUES(%1)").arg(version));
+           && q.exec(QStringLiteral("DELETE FROM aile_schema")) && q.exec(QStringLiteral("INSERT INTO aile_schema(version) VALUES(%1)").arg(version));
 }
 
 void SqlDialect::lockMigrations(QSqlDatabase &db) const

@@ -15,8 +15,7 @@ namespace Aile::Store {
 class SqlDialect
 {
 public:
-    enum class Kind { Sqlite,
-                      Postgres };
+    enum class Kind { Sqlite, Postgres };
 
     /// A store location: "postgresql://" or "postgres://" URL → PostgreSQL, anything else a SQLite file.
     explicit SqlDialect(const QString &location);

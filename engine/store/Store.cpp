@@ -109,8 +109,7 @@ QString utcDay(qint64 ms)
 Store::Store(const QString &path, bool readOnly)
     : m_path(path), m_connection(QStringLiteral("aile-store-%1").arg(++g_connectionSerial)), m_readOnly(readOnly),
       m_dialect(std::make_unique<SqlDialect>(path))
-{
-}
+{ }
 
 Store::~Store()
 {
@@ -246,7 +245,8 @@ bool Store::saveKey(const Keys::ApiKey &key)
     q.addBindValue(key.hash);
     q.addBindValue(key.id);
     exec(q, QStringLiteral("replace key"));
-    q.prepare(m_dialect->upsert(QStringLiteral("keys"), {QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("hash"), QStringLiteral("json")}, 1));
+    q.prepare(
+        m_dialect->upsert(QStringLiteral("keys"), {QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("hash"), QStringLiteral("json")}, 1));
     q.addBindValue(key.id);
     q.addBindValue(key.name);
     q.addBindValue(key.hash);
@@ -554,8 +554,8 @@ QList<TraceRecord> Store::traces(const TraceQuery &query) const
     const QString where = whereClause(query, *m_dialect, binds);
     QSqlDatabase d = db(m_connection);
     QSqlQuery q(d);
-    q.prepare(QStringLiteral("SELECT %1 FROM traces%2 ORDER BY started_ms DESC, rowid DESC LIMIT ? OFFSET ?")
-                  .arg(QLatin1String(TraceColumnList), where));
+    q.prepare(
+        QStringLiteral("SELECT %1 FROM traces%2 ORDER BY started_ms DESC, rowid DESC LIMIT ? OFFSET ?").arg(QLatin1String(TraceColumnList), where));
     for (const QVariant &b : binds)
         q.addBindValue(b);
     q.addBindValue(qMax(0, query.limit));

@@ -5,8 +5,7 @@
 
 namespace Aile::Store {
 
-StoreReader::StoreReader(const QString &path, QObject *parent)
-    : QObject(parent), m_path(path), m_worker(new StoreReaderWorker(this))
+StoreReader::StoreReader(const QString &path, QObject *parent) : QObject(parent), m_path(path), m_worker(new StoreReaderWorker(this))
 {
     m_thread.setObjectName(QStringLiteral("aile-store-reader"));
     m_worker->moveToThread(&m_thread);
@@ -27,9 +26,7 @@ StoreReader::~StoreReader()
 void StoreReader::post(const char *what, quint64 id, Job job)
 {
     QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, name = QString::fromLatin1(what), id, job = std::move(job)] {
-            worker->run(name, id, job);
-        },
+        m_worker, [worker = m_worker, name = QString::fromLatin1(what), id, job = std::move(job)] { worker->run(name, id, job); },
         Qt::QueuedConnection);
 }
 

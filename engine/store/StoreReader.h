@@ -34,8 +34,7 @@ public:
 
     /// Runs query(store) on the reader's thread, then done(result) on this object's thread.
     /// what names the query for the ran() signal (a test hook, and a log line when it fails).
-    template <typename R>
-    void read(const char *what, std::function<R(const Store &)> query, QObject *context, std::function<void(R)> done)
+    template <typename R> void read(const char *what, std::function<R(const Store &)> query, QObject *context, std::function<void(R)> done)
     {
         const quint64 id = m_nextId++;
         m_waiting.insert(id, Waiting{QPointer<QObject>(context), context != nullptr});

@@ -10,8 +10,7 @@ Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace Aile::Store {
 
-StoreReaderWorker::StoreReaderWorker(StoreReader *reader)
-    : m_reader(reader) { }
+StoreReaderWorker::StoreReaderWorker(StoreReader *reader) : m_reader(reader) { }
 
 StoreReaderWorker::~StoreReaderWorker() = default;
 

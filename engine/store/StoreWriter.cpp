@@ -18,8 +18,7 @@ namespace Aile::Store {
 class StoreWriter::Worker : public QObject
 {
 public:
-    Worker(QString path, QString journalFolder)
-        : m_path(std::move(path)), m_journalFolder(std::move(journalFolder)) { }
+    Worker(QString path, QString journalFolder) : m_path(std::move(path)), m_journalFolder(std::move(journalFolder)) { }
 
     bool open(QString *error)
     {
@@ -106,7 +105,8 @@ public:
     {
         QPointer<QObject> guard(context);
         QMetaObject::invokeMethod(
-            this, [this, guard, done = std::move(done)] {
+            this,
+            [this, guard, done = std::move(done)] {
                 drain();
                 if (guard)
                     QMetaObject::invokeMethod(guard.data(), done, Qt::QueuedConnection);
@@ -153,7 +153,8 @@ public:
             m_committed.fetchAndAddRelaxed(traces.size());
             LedgerJournal::remove(batchJournal);
         } else {
-            qCWarning(lcStore) << "could not write" << traces.size() << "traces and" << ledger.size() << "ledger entries; kept, and written once the store answers again";
+            qCWarning(lcStore) << "could not write" << traces.size() << "traces and" << ledger.size()
+                               << "ledger entries; kept, and written once the store answers again";
             keepFailed({traces, ledger, batchJournal});
         }
     }
@@ -178,7 +179,8 @@ public:
             m_keptTraces += batch.traces.size();
             m_failed.append(std::move(batch));
         } else {
-            qCWarning(lcStore) << "too many requests wait for the store;" << batch.traces.size() << "of them wait in the ledger journal for the next start";
+            qCWarning(lcStore) << "too many requests wait for the store;" << batch.traces.size()
+                               << "of them wait in the ledger journal for the next start";
             // Its rows are in the file in use (it closed none): that file must outlive this run.
             m_journalPinned = m_journalPinned || batch.journal.isEmpty();
         }
@@ -242,8 +244,7 @@ private:
     bool m_wakePending = false;
 };
 
-StoreWriter::StoreWriter(QString databasePath, QObject *parent)
-    : QObject(parent), m_path(std::move(databasePath))
+StoreWriter::StoreWriter(QString databasePath, QObject *parent) : QObject(parent), m_path(std::move(databasePath))
 {
     m_thread.setObjectName(QStringLiteral("aile-store-writer"));
 }
@@ -263,7 +264,8 @@ bool StoreWriter::start(QString *error)
     QString openError;
     // Start-up only: the engine is not serving yet, so waiting here delays nobody.
     QMetaObject::invokeMethod(
-        m_worker, [&] {
+        m_worker,
+        [&] {
             ok = m_worker->open(&openError);
             opened.release();
         },
@@ -280,7 +282,8 @@ void StoreWriter::flush()
         return;
     QSemaphore done;
     QMetaObject::invokeMethod(
-        m_worker, [&] {
+        m_worker,
+        [&] {
             m_worker->drain();
             done.release();
         },
@@ -294,7 +297,8 @@ void StoreWriter::stop()
         return;
     QSemaphore closed;
     QMetaObject::invokeMethod(
-        m_worker, [&] {
+        m_worker,
+        [&] {
             m_worker->close();
             closed.release();
         },

@@ -6,8 +6,7 @@
 
 namespace Aile::Store {
 
-TraceSink::TraceSink(StoreWriter *writer, QObject *parent)
-    : QObject(parent), m_writer(writer) { }
+TraceSink::TraceSink(StoreWriter *writer, QObject *parent) : QObject(parent), m_writer(writer) { }
 
 void TraceSink::add(const TraceRecord &trace, const QList<LedgerEntry> &ledger)
 {

@@ -11,8 +11,7 @@ namespace Aile::Store {
 
 namespace {
 
-template <typename T>
-T sum(const QList<T> &values)
+template <typename T> T sum(const QList<T> &values)
 {
     return std::accumulate(values.begin(), values.end(), T(0));
 }
@@ -132,8 +131,7 @@ UsageSummary UsageSummary::fromJson(const QJsonObject &o)
     return u;
 }
 
-UsageSummary summarizeUsage(const QStringList &days, const QList<LedgerEntry> &entries, const QHash<QString, QString> &names,
-                            const QString &keyId)
+UsageSummary summarizeUsage(const QStringList &days, const QList<LedgerEntry> &entries, const QHash<QString, QString> &names, const QString &keyId)
 {
     UsageSummary u;
     u.days = days;

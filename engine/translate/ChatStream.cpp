@@ -97,8 +97,7 @@ private:
 class Encoder final : public StreamEncoder
 {
 public:
-    explicit Encoder(bool includeUsage)
-        : m_includeUsage(includeUsage) { }
+    explicit Encoder(bool includeUsage) : m_includeUsage(includeUsage) { }
 
     QByteArray encode(const StreamEvent &e) override
     {
@@ -107,13 +106,14 @@ public:
             m_id = e.id;
             m_model = e.name;
             return chunk({{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QString()}});
-        case StreamEvent::Kind::Text:
-            return chunk({{QStringLiteral("content"), e.text}});
-        case StreamEvent::Kind::Reasoning:
-            notes.drop(QStringLiteral("reasoning (the chat wire carries none)"));
-            return {};
+        case StreamEvent::Kind::Text: return chunk({{QStringLiteral("content"), e.text}});
+        case StreamEvent::Kind::Reasoning: notes.drop(QStringLiteral("reasoning (the chat wire carries none)")); return {};
         case StreamEvent::Kind::ToolCall: {
-            const QJsonObject call{{QStringLiteral("index"), e.call}, {QStringLiteral("id"), e.id}, {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), e.name}, {QStringLiteral("arguments"), QString()}}}};
+            const QJsonObject call{
+                {QStringLiteral("index"), e.call},
+                {QStringLiteral("id"), e.id},
+                {QStringLiteral("type"), QStringLiteral("function")},
+                {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), e.name}, {QStringLiteral("arguments"), QString()}}}};
             return chunk({{QStringLiteral("tool_calls"), QJsonArray{call}}});
         }
         case StreamEvent::Kind::ToolArguments: {
@@ -132,9 +132,7 @@ public:
             m_finished = true;
             return out + "data: [DONE]\n\n";
         }
-        case StreamEvent::Kind::Error:
-            m_finished = true;
-            return Wire::errorEvent(Wire::Endpoint::ChatCompletions, e.status, e.text);
+        case StreamEvent::Kind::Error: m_finished = true; return Wire::errorEvent(Wire::Endpoint::ChatCompletions, e.status, e.text);
         }
         return {};
     }
@@ -142,13 +140,18 @@ public:
 private:
     QJsonObject base() const
     {
-        return {{QStringLiteral("id"), m_id}, {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")}, {QStringLiteral("created"), 0}, {QStringLiteral("model"), m_model}};
+        return {{QStringLiteral("id"), m_id},
+                {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
+                {QStringLiteral("created"), 0},
+                {QStringLiteral("model"), m_model}};
     }
     QByteArray chunk(const QJsonObject &delta, const QString &finish = {})
     {
         QJsonObject o = base();
         o.insert(QStringLiteral("choices"),
-                 QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("delta"), delta}, {QStringLiteral("finish_reason"), finish.isEmpty() ? QJsonValue() : QJsonValue(finish)}}});
+                 QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                        {QStringLiteral("delta"), delta},
+                                        {QStringLiteral("finish_reason"), finish.isEmpty() ? QJsonValue() : QJsonValue(finish)}}});
         return frame({}, o);
     }
 

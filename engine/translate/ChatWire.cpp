@@ -49,10 +49,26 @@ bool neutral(const QString &key, const QJsonValue &v)
 
 Request readRequest(const QJsonObject &body, Notes &notes)
 {
-    static const QStringList known{"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "max_tokens",
-                                   "max_completion_tokens", "temperature", "top_p", "stop", "stream", "stream_options",
-                                   "user", "metadata", "store", "reasoning_effort", "prompt_cache_key", "seed",
-                                   "service_tier", "safety_identifier"};
+    static const QStringList known{"model",
+                                   "messages",
+                                   "tools",
+                                   "tool_choice",
+                                   "parallel_tool_calls",
+                                   "max_tokens",
+                                   "max_completion_tokens",
+                                   "temperature",
+                                   "top_p",
+                                   "stop",
+                                   "stream",
+                                   "stream_options",
+                                   "user",
+                                   "metadata",
+                                   "store",
+                                   "reasoning_effort",
+                                   "prompt_cache_key",
+                                   "seed",
+                                   "service_tier",
+                                   "safety_identifier"};
     static const QStringList neutralOnly{"n", "frequency_penalty", "presence_penalty", "logprobs", "response_format", "modalities"};
     for (auto it = body.begin(); it != body.end(); ++it) {
         if (neutralOnly.contains(it.key()) ? !neutral(it.key(), it.value()) : !known.contains(it.key()))
@@ -172,7 +188,10 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
                     if (q.kind == Part::Kind::Image)
                         resultImages.append(q);
             } else if (p.kind == Part::Kind::ToolCall) {
-                calls.append(QJsonObject{{QStringLiteral("id"), p.id}, {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}}}});
+                calls.append(QJsonObject{
+                    {QStringLiteral("id"), p.id},
+                    {QStringLiteral("type"), QStringLiteral("function")},
+                    {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}}}});
             } else if (p.kind == Part::Kind::Reasoning) {
                 notes.drop(QStringLiteral("reasoning in earlier turns (the chat wire carries none)"));
             } else {
@@ -208,8 +227,9 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
             body.insert(QStringLiteral("parallel_tool_calls"), r.parallelToolCalls == 1);
     }
     if (r.toolChoice.startsWith(QLatin1String("tool:")))
-        body.insert(QStringLiteral("tool_choice"), QJsonObject{{QStringLiteral("type"), QStringLiteral("function")},
-                                                               {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), r.toolChoice.mid(5)}}}});
+        body.insert(QStringLiteral("tool_choice"),
+                    QJsonObject{{QStringLiteral("type"), QStringLiteral("function")},
+                                {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), r.toolChoice.mid(5)}}}});
     else if (!r.toolChoice.isEmpty())
         body.insert(QStringLiteral("tool_choice"), r.toolChoice);
     if (r.maxTokens > 0) // OpenAI's own models refuse max_tokens; most compatible providers know only it
@@ -292,7 +312,10 @@ QJsonObject writeAnswer(const Answer &a, Notes &notes)
     QList<Part> texts;
     for (const Part &p : a.parts) {
         if (p.kind == Part::Kind::ToolCall)
-            calls.append(QJsonObject{{QStringLiteral("id"), p.id}, {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}}}});
+            calls.append(
+                QJsonObject{{QStringLiteral("id"), p.id},
+                            {QStringLiteral("type"), QStringLiteral("function")},
+                            {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}}}});
         else if (p.kind == Part::Kind::Reasoning)
             notes.drop(QStringLiteral("reasoning (the chat wire carries none)"));
         else
@@ -304,8 +327,16 @@ QJsonObject writeAnswer(const Answer &a, Notes &notes)
                         {QStringLiteral("refusal"), QJsonValue()}};
     if (!calls.isEmpty())
         message.insert(QStringLiteral("tool_calls"), calls);
-    const QJsonObject choice{{QStringLiteral("index"), 0}, {QStringLiteral("message"), message}, {QStringLiteral("logprobs"), QJsonValue()}, {QStringLiteral("finish_reason"), finishReason(a.stop)}};
-    return {{QStringLiteral("id"), a.id}, {QStringLiteral("object"), QStringLiteral("chat.completion")}, {QStringLiteral("created"), a.created}, {QStringLiteral("model"), a.model}, {QStringLiteral("choices"), QJsonArray{choice}}, {QStringLiteral("usage"), writeUsage(a.usage)}};
+    const QJsonObject choice{{QStringLiteral("index"), 0},
+                             {QStringLiteral("message"), message},
+                             {QStringLiteral("logprobs"), QJsonValue()},
+                             {QStringLiteral("finish_reason"), finishReason(a.stop)}};
+    return {{QStringLiteral("id"), a.id},
+            {QStringLiteral("object"), QStringLiteral("chat.completion")},
+            {QStringLiteral("created"), a.created},
+            {QStringLiteral("model"), a.model},
+            {QStringLiteral("choices"), QJsonArray{choice}},
+            {QStringLiteral("usage"), writeUsage(a.usage)}};
 }
 
 } // namespace Aile::Translate::Chat

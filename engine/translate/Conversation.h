@@ -12,11 +12,7 @@ namespace Aile::Translate {
 /// pivot"): three readers and three writers instead of six direction pairs of each.
 struct Part
 {
-    enum class Kind { Text,
-                      Image,
-                      ToolCall,
-                      ToolResult,
-                      Reasoning };
+    enum class Kind { Text, Image, ToolCall, ToolResult, Reasoning };
     Kind kind = Kind::Text;
     QString text;            // Text, Reasoning (a readable summary), ToolResult (its text)
     QString imageUrl;        // Image: an https URL or a data: URI (base64)
@@ -90,13 +86,7 @@ struct Answer
 /// One step of a streamed answer, between an upstream decoder and a client encoder.
 struct StreamEvent
 {
-    enum class Kind { Start,
-                      Text,
-                      Reasoning,
-                      ToolCall,
-                      ToolArguments,
-                      Finish,
-                      Error };
+    enum class Kind { Start, Text, Reasoning, ToolCall, ToolArguments, Finish, Error };
     Kind kind = Kind::Text;
     QString text; // Text, Reasoning, ToolArguments: the delta; Error: the message
     int call = 0; // ToolCall, ToolArguments: the tool call's index in this answer

@@ -13,8 +13,9 @@ Tool functionToolForCustom(const QJsonObject &customTool)
     if (str(format, "type") == QLatin1String("grammar"))
         input += QStringLiteral(" It must follow this %1 grammar:\n%2").arg(str(format, "syntax"), str(format, "definition"));
     const QJsonObject schema{{QStringLiteral("type"), QStringLiteral("object")},
-                             {QStringLiteral("properties"), QJsonObject{{QStringLiteral("input"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
-                                                                                                              {QStringLiteral("description"), input}}}}},
+                             {QStringLiteral("properties"),
+                              QJsonObject{{QStringLiteral("input"),
+                                           QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}, {QStringLiteral("description"), input}}}}},
                              {QStringLiteral("required"), QJsonArray{QStringLiteral("input")}}};
     return {str(customTool, "name"), str(customTool, "description"), schema, {}};
 }
@@ -64,9 +65,8 @@ QString CustomInputStream::feed(const QString &piece)
         }
         if (m_at + length > m_json.size())
             break; // the rest of the escape is in the next piece
-        const QString decoded = argumentsObject(QStringLiteral("{\"s\":\"") + m_json.mid(m_at, length) + QStringLiteral("\"}"))
-                                    .value(QLatin1String("s"))
-                                    .toString();
+        const QString decoded =
+            argumentsObject(QStringLiteral("{\"s\":\"") + m_json.mid(m_at, length) + QStringLiteral("\"}")).value(QLatin1String("s")).toString();
         out += decoded;
         m_at += length;
     }

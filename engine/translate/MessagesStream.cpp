@@ -141,7 +141,10 @@ public:
             m_open = QStringLiteral("tool_use");
             m_index = m_next++;
             m_callBlock.insert(e.call, m_index);
-            const QJsonObject block{{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), e.id}, {QStringLiteral("name"), e.name}, {QStringLiteral("input"), QJsonObject()}};
+            const QJsonObject block{{QStringLiteral("type"), QStringLiteral("tool_use")},
+                                    {QStringLiteral("id"), e.id},
+                                    {QStringLiteral("name"), e.name},
+                                    {QStringLiteral("input"), QJsonObject()}};
             return out + event("content_block_start", {{QStringLiteral("index"), m_index}, {QStringLiteral("content_block"), block}});
         }
         case StreamEvent::Kind::ToolArguments:
@@ -156,9 +159,7 @@ public:
             m_finished = true;
             return out + event("message_stop", {});
         }
-        case StreamEvent::Kind::Error:
-            m_finished = true;
-            return Wire::errorEvent(Wire::Endpoint::Messages, e.status, e.text);
+        case StreamEvent::Kind::Error: m_finished = true; return Wire::errorEvent(Wire::Endpoint::Messages, e.status, e.text);
         }
         return {};
     }

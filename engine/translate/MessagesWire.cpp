@@ -68,14 +68,15 @@ QJsonObject writeBlock(const Part &p, bool keepCache)
 {
     QJsonObject b;
     switch (p.kind) {
-    case Part::Kind::Text:
-        b = {{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), p.text}};
-        break;
+    case Part::Kind::Text: b = {{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), p.text}}; break;
     case Part::Kind::Image:
         b = {{QStringLiteral("type"), QStringLiteral("image")}, {QStringLiteral("source"), anthropicImageSource(p.imageUrl)}};
         break;
     case Part::Kind::ToolCall:
-        b = {{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), p.id}, {QStringLiteral("name"), p.name}, {QStringLiteral("input"), argumentsObject(p.arguments)}};
+        b = {{QStringLiteral("type"), QStringLiteral("tool_use")},
+             {QStringLiteral("id"), p.id},
+             {QStringLiteral("name"), p.name},
+             {QStringLiteral("input"), argumentsObject(p.arguments)}};
         break;
     case Part::Kind::ToolResult: {
         b = {{QStringLiteral("type"), QStringLiteral("tool_result")}, {QStringLiteral("tool_use_id"), p.id}};
@@ -95,7 +96,9 @@ QJsonObject writeBlock(const Part &p, bool keepCache)
         break;
     }
     case Part::Kind::Reasoning:
-        b = {{QStringLiteral("type"), QStringLiteral("thinking")}, {QStringLiteral("thinking"), p.text}, {QStringLiteral("signature"), translatedSignature()}}; // the proxy's mark, never a made-up signature
+        b = {{QStringLiteral("type"), QStringLiteral("thinking")},
+             {QStringLiteral("thinking"), p.text},
+             {QStringLiteral("signature"), translatedSignature()}}; // the proxy's mark, never a made-up signature
         break;
     }
     if (keepCache && p.cacheControl.isObject())
@@ -107,9 +110,9 @@ QJsonObject writeBlock(const Part &p, bool keepCache)
 
 Request readRequest(const QJsonObject &body, Notes &notes)
 {
-    static const QStringList known{"model", "messages", "system", "tools", "tool_choice", "max_tokens", "temperature",
-                                   "top_p", "stop_sequences", "stream", "metadata", "thinking", "context_management",
-                                   "output_config", "service_tier"};
+    static const QStringList known{"model",       "messages",       "system", "tools",    "tool_choice", "max_tokens",         "temperature",
+                                   "top_p",       "stop_sequences", "stream", "metadata", "thinking",    "context_management", "output_config",
+                                   "service_tier"};
     for (auto it = body.begin(); it != body.end(); ++it)
         if (!known.contains(it.key()))
             notes.refuse(it.key());
@@ -130,8 +133,8 @@ Request readRequest(const QJsonObject &body, Notes &notes)
             notes.refuse(QStringLiteral("tools[%1].type=").arg(i) + type); // a server tool runs at Anthropic only
             continue;
         }
-        r.tools.append({str(t, "name"), str(t, "description"), t.value(QLatin1String("input_schema")).toObject(),
-                        t.value(QLatin1String("cache_control"))});
+        r.tools.append(
+            {str(t, "name"), str(t, "description"), t.value(QLatin1String("input_schema")).toObject(), t.value(QLatin1String("cache_control"))});
     }
     const QJsonObject choice = body.value(QLatin1String("tool_choice")).toObject();
     const QString choiceType = str(choice, "type");
@@ -254,8 +257,8 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
         const bool sampling = body.contains(QLatin1String("temperature")) || body.contains(QLatin1String("top_p"));
         // Extended thinking needs 1,024 tokens of budget under max_tokens and default sampling.
         if (budget >= 1024 && !sampling)
-            body.insert(QStringLiteral("thinking"), QJsonObject{{QStringLiteral("type"), QStringLiteral("enabled")},
-                                                                {QStringLiteral("budget_tokens"), budget}});
+            body.insert(QStringLiteral("thinking"),
+                        QJsonObject{{QStringLiteral("type"), QStringLiteral("enabled")}, {QStringLiteral("budget_tokens"), budget}});
         else
             notes.drop(QStringLiteral("reasoning effort (max_tokens too small or temperature/top_p set for Anthropic thinking)"));
     }

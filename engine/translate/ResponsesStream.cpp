@@ -82,8 +82,8 @@ public:
             e.usage = a.usage;
             out.append(e);
         } else if (type == QLatin1String("response.failed") || type == QLatin1String("error")) {
-            const QJsonObject err = type == QLatin1String("error") ? o
-                                                                   : o.value(QLatin1String("response")).toObject().value(QLatin1String("error")).toObject();
+            const QJsonObject err =
+                type == QLatin1String("error") ? o : o.value(QLatin1String("response")).toObject().value(QLatin1String("error")).toObject();
             e.kind = StreamEvent::Kind::Error;
             e.status = statusForCode(str(err, "code"));
             e.text = str(err, "message");
@@ -114,12 +114,21 @@ public:
         case StreamEvent::Kind::Text: {
             QByteArray out = open(Part::Kind::Text, {});
             m_text += e.text;
-            return out + event("response.output_text.delta", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index}, {QStringLiteral("content_index"), 0}, {QStringLiteral("delta"), e.text}, {QStringLiteral("logprobs"), QJsonArray()}});
+            return out
+                   + event("response.output_text.delta", {{QStringLiteral("item_id"), m_itemId},
+                                                          {QStringLiteral("output_index"), m_index},
+                                                          {QStringLiteral("content_index"), 0},
+                                                          {QStringLiteral("delta"), e.text},
+                                                          {QStringLiteral("logprobs"), QJsonArray()}});
         }
         case StreamEvent::Kind::Reasoning: {
             QByteArray out = open(Part::Kind::Reasoning, {});
             m_text += e.text;
-            return out + event("response.reasoning_summary_text.delta", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index}, {QStringLiteral("summary_index"), 0}, {QStringLiteral("delta"), e.text}});
+            return out
+                   + event("response.reasoning_summary_text.delta", {{QStringLiteral("item_id"), m_itemId},
+                                                                     {QStringLiteral("output_index"), m_index},
+                                                                     {QStringLiteral("summary_index"), 0},
+                                                                     {QStringLiteral("delta"), e.text}});
         }
         case StreamEvent::Kind::ToolCall: {
             Part call;
@@ -141,13 +150,11 @@ public:
                 const QString input = m_customInput[e.call].feed(e.text);
                 if (input.isEmpty())
                     return {};
-                return event("response.custom_tool_call_input.delta", {{QStringLiteral("item_id"), itemId},
-                                                                       {QStringLiteral("output_index"), index},
-                                                                       {QStringLiteral("delta"), input}});
+                return event("response.custom_tool_call_input.delta",
+                             {{QStringLiteral("item_id"), itemId}, {QStringLiteral("output_index"), index}, {QStringLiteral("delta"), input}});
             }
-            return event("response.function_call_arguments.delta", {{QStringLiteral("item_id"), itemId},
-                                                                    {QStringLiteral("output_index"), index},
-                                                                    {QStringLiteral("delta"), e.text}});
+            return event("response.function_call_arguments.delta",
+                         {{QStringLiteral("item_id"), itemId}, {QStringLiteral("output_index"), index}, {QStringLiteral("delta"), e.text}});
         }
         case StreamEvent::Kind::Finish: {
             QByteArray out = close();
@@ -177,7 +184,11 @@ public:
 private:
     QJsonObject response() const
     {
-        return {{QStringLiteral("id"), m_id}, {QStringLiteral("object"), QStringLiteral("response")}, {QStringLiteral("created_at"), 0}, {QStringLiteral("model"), m_model}, {QStringLiteral("output"), QJsonArray()}};
+        return {{QStringLiteral("id"), m_id},
+                {QStringLiteral("object"), QStringLiteral("response")},
+                {QStringLiteral("created_at"), 0},
+                {QStringLiteral("model"), m_model},
+                {QStringLiteral("output"), QJsonArray()}};
     }
     QByteArray event(const char *name, QJsonObject data)
     {
@@ -208,9 +219,15 @@ private:
         const QJsonObject empty{{QStringLiteral("type"), kind == Part::Kind::Text ? QStringLiteral("output_text") : QStringLiteral("summary_text")},
                                 {QStringLiteral("text"), QString()}};
         if (kind == Part::Kind::Text)
-            out += event("response.content_part.added", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index}, {QStringLiteral("content_index"), 0}, {QStringLiteral("part"), empty}});
+            out += event("response.content_part.added", {{QStringLiteral("item_id"), m_itemId},
+                                                         {QStringLiteral("output_index"), m_index},
+                                                         {QStringLiteral("content_index"), 0},
+                                                         {QStringLiteral("part"), empty}});
         if (kind == Part::Kind::Reasoning)
-            out += event("response.reasoning_summary_part.added", {{QStringLiteral("item_id"), m_itemId}, {QStringLiteral("output_index"), m_index}, {QStringLiteral("summary_index"), 0}, {QStringLiteral("part"), empty}});
+            out += event("response.reasoning_summary_part.added", {{QStringLiteral("item_id"), m_itemId},
+                                                                   {QStringLiteral("output_index"), m_index},
+                                                                   {QStringLiteral("summary_index"), 0},
+                                                                   {QStringLiteral("part"), empty}});
         return out;
     }
     // The item's done events repeat its whole text: the wire asks for it, so the open item's
@@ -229,8 +246,9 @@ private:
                 o.insert(it.key(), it.value());
             return o;
         };
-        const QJsonObject part{{QStringLiteral("type"), m_part.kind == Part::Kind::Text ? QStringLiteral("output_text") : QStringLiteral("summary_text")},
-                               {QStringLiteral("text"), m_text}};
+        const QJsonObject part{
+            {QStringLiteral("type"), m_part.kind == Part::Kind::Text ? QStringLiteral("output_text") : QStringLiteral("summary_text")},
+            {QStringLiteral("text"), m_text}};
         if (m_part.kind == Part::Kind::Text) {
             out += event("response.output_text.done", with({{QStringLiteral("content_index"), 0}, {QStringLiteral("text"), m_text}}));
             out += event("response.content_part.done", with({{QStringLiteral("content_index"), 0}, {QStringLiteral("part"), part}}));

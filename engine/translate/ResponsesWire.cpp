@@ -52,10 +52,28 @@ Turn &assistantTurn(Request &r)
 
 Request readRequest(const QJsonObject &body, Notes &notes)
 {
-    static const QStringList known{"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls",
-                                   "max_output_tokens", "temperature", "top_p", "stream", "store", "include", "reasoning",
-                                   "prompt_cache_key", "client_metadata", "metadata", "user", "safety_identifier",
-                                   "service_tier", "text", "truncation", "stream_options"};
+    static const QStringList known{"model",
+                                   "input",
+                                   "instructions",
+                                   "tools",
+                                   "tool_choice",
+                                   "parallel_tool_calls",
+                                   "max_output_tokens",
+                                   "temperature",
+                                   "top_p",
+                                   "stream",
+                                   "store",
+                                   "include",
+                                   "reasoning",
+                                   "prompt_cache_key",
+                                   "client_metadata",
+                                   "metadata",
+                                   "user",
+                                   "safety_identifier",
+                                   "service_tier",
+                                   "text",
+                                   "truncation",
+                                   "stream_options"};
     for (auto it = body.begin(); it != body.end(); ++it)
         if (!known.contains(it.key()))
             notes.refuse(it.key()); // previous_response_id, conversation, background: state kept at OpenAI
@@ -121,7 +139,8 @@ Request readRequest(const QJsonObject &body, Notes &notes)
     const QJsonValue choice = body.value(QLatin1String("tool_choice"));
     if (choice.isString())
         r.toolChoice = choice.toString();
-    else if (choice.isObject() && (str(choice.toObject(), "type") == QLatin1String("function") || str(choice.toObject(), "type") == QLatin1String("custom")))
+    else if (choice.isObject()
+             && (str(choice.toObject(), "type") == QLatin1String("function") || str(choice.toObject(), "type") == QLatin1String("custom")))
         r.toolChoice = QStringLiteral("tool:") + str(choice.toObject(), "name");
     else if (choice.isObject())
         notes.refuse(QStringLiteral("tool_choice.type=") + str(choice.toObject(), "type"));
@@ -165,7 +184,10 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
             cacheMarks = cacheMarks || p.cacheControl.isObject();
             if (p.kind == Part::Kind::ToolCall) {
                 flushPlain();
-                input.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("call_id"), p.id}, {QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}});
+                input.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call")},
+                                         {QStringLiteral("call_id"), p.id},
+                                         {QStringLiteral("name"), p.name},
+                                         {QStringLiteral("arguments"), p.arguments}});
             } else if (p.kind == Part::Kind::ToolResult) {
                 flushPlain();
                 bool images = false;
@@ -183,7 +205,8 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
         }
         flushPlain();
     }
-    QJsonObject body{{QStringLiteral("model"), r.model}, {QStringLiteral("input"), input},
+    QJsonObject body{{QStringLiteral("model"), r.model},
+                     {QStringLiteral("input"), input},
                      // A translated exchange leaves nothing stored at the provider to refer back to.
                      {QStringLiteral("store"), false}};
     if (!r.system.isEmpty())
@@ -192,7 +215,10 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
         QJsonArray tools;
         for (const Tool &t : r.tools) {
             cacheMarks = cacheMarks || t.cacheControl.isObject();
-            QJsonObject o{{QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("name"), t.name}, {QStringLiteral("parameters"), t.schema}, {QStringLiteral("strict"), false}};
+            QJsonObject o{{QStringLiteral("type"), QStringLiteral("function")},
+                          {QStringLiteral("name"), t.name},
+                          {QStringLiteral("parameters"), t.schema},
+                          {QStringLiteral("strict"), false}};
             if (!t.description.isEmpty())
                 o.insert(QStringLiteral("description"), t.description);
             tools.append(o);
@@ -202,8 +228,8 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
             body.insert(QStringLiteral("parallel_tool_calls"), r.parallelToolCalls == 1);
     }
     if (r.toolChoice.startsWith(QLatin1String("tool:")))
-        body.insert(QStringLiteral("tool_choice"), QJsonObject{{QStringLiteral("type"), QStringLiteral("function")},
-                                                               {QStringLiteral("name"), r.toolChoice.mid(5)}});
+        body.insert(QStringLiteral("tool_choice"),
+                    QJsonObject{{QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("name"), r.toolChoice.mid(5)}});
     else if (!r.toolChoice.isEmpty())
         body.insert(QStringLiteral("tool_choice"), r.toolChoice);
     if (r.maxTokens > 0)
@@ -217,8 +243,8 @@ QJsonObject writeRequest(const Request &r, Notes &notes, const Options &options)
     if (r.stream)
         body.insert(QStringLiteral("stream"), true);
     if (!r.reasoningEffort.isEmpty())
-        body.insert(QStringLiteral("reasoning"), QJsonObject{{QStringLiteral("effort"), r.reasoningEffort},
-                                                             {QStringLiteral("summary"), QStringLiteral("auto")}});
+        body.insert(QStringLiteral("reasoning"),
+                    QJsonObject{{QStringLiteral("effort"), r.reasoningEffort}, {QStringLiteral("summary"), QStringLiteral("auto")}});
     endOpenAIRequest(body, r, cacheMarks, notes, options);
     return body;
 }
@@ -279,13 +305,31 @@ QJsonObject outputItem(const Part &p, const QString &id, bool custom)
     switch (p.kind) {
     case Part::Kind::ToolCall:
         if (custom)
-            return {{QStringLiteral("type"), QStringLiteral("custom_tool_call")}, {QStringLiteral("id"), QString(QStringLiteral("ctc_") + id)}, {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("call_id"), p.id}, {QStringLiteral("name"), p.name}, {QStringLiteral("input"), customInput(p.arguments)}};
-        return {{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("id"), QString(QStringLiteral("fc_") + id)}, {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("call_id"), p.id}, {QStringLiteral("name"), p.name}, {QStringLiteral("arguments"), p.arguments}};
+            return {{QStringLiteral("type"), QStringLiteral("custom_tool_call")},
+                    {QStringLiteral("id"), QString(QStringLiteral("ctc_") + id)},
+                    {QStringLiteral("status"), QStringLiteral("completed")},
+                    {QStringLiteral("call_id"), p.id},
+                    {QStringLiteral("name"), p.name},
+                    {QStringLiteral("input"), customInput(p.arguments)}};
+        return {{QStringLiteral("type"), QStringLiteral("function_call")},
+                {QStringLiteral("id"), QString(QStringLiteral("fc_") + id)},
+                {QStringLiteral("status"), QStringLiteral("completed")},
+                {QStringLiteral("call_id"), p.id},
+                {QStringLiteral("name"), p.name},
+                {QStringLiteral("arguments"), p.arguments}};
     case Part::Kind::Reasoning:
-        return {{QStringLiteral("type"), QStringLiteral("reasoning")}, {QStringLiteral("id"), translatedReasoningId(id)}, {QStringLiteral("summary"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("summary_text")}, {QStringLiteral("text"), p.text}}}}};
+        return {{QStringLiteral("type"), QStringLiteral("reasoning")},
+                {QStringLiteral("id"), translatedReasoningId(id)},
+                {QStringLiteral("summary"),
+                 QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("summary_text")}, {QStringLiteral("text"), p.text}}}}};
     default: {
-        const QJsonObject text{{QStringLiteral("type"), QStringLiteral("output_text")}, {QStringLiteral("text"), p.text}, {QStringLiteral("annotations"), QJsonArray()}};
-        return {{QStringLiteral("type"), QStringLiteral("message")}, {QStringLiteral("id"), QString(QStringLiteral("msg_") + id)}, {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QJsonArray{text}}};
+        const QJsonObject text{
+            {QStringLiteral("type"), QStringLiteral("output_text")}, {QStringLiteral("text"), p.text}, {QStringLiteral("annotations"), QJsonArray()}};
+        return {{QStringLiteral("type"), QStringLiteral("message")},
+                {QStringLiteral("id"), QString(QStringLiteral("msg_") + id)},
+                {QStringLiteral("status"), QStringLiteral("completed")},
+                {QStringLiteral("role"), QStringLiteral("assistant")},
+                {QStringLiteral("content"), QJsonArray{text}}};
     }
     }
 }
@@ -295,9 +339,8 @@ void writeStatus(QJsonObject &response, const QString &stop)
     const bool cut = stop == QLatin1String("length") || stop == QLatin1String("refusal");
     response.insert(QStringLiteral("status"), cut ? QStringLiteral("incomplete") : QStringLiteral("completed"));
     response.insert(QStringLiteral("incomplete_details"),
-                    cut ? QJsonValue(QJsonObject{{QStringLiteral("reason"), stop == QLatin1String("length")
-                                                                                ? QStringLiteral("max_output_tokens")
-                                                                                : QStringLiteral("content_filter")}})
+                    cut ? QJsonValue(QJsonObject{{QStringLiteral("reason"), stop == QLatin1String("length") ? QStringLiteral("max_output_tokens")
+                                                                                                            : QStringLiteral("content_filter")}})
                         : QJsonValue());
 }
 
@@ -309,10 +352,14 @@ QJsonObject writeAnswer(const Answer &a, Notes &notes)
         const Part &p = a.parts.at(i);
         if (p.kind == Part::Kind::Text && p.text.isEmpty())
             continue;
-        output.append(outputItem(p, QStringLiteral("%1_%2").arg(a.id).arg(i),
-                                 p.kind == Part::Kind::ToolCall && a.customTools.contains(p.name)));
+        output.append(outputItem(p, QStringLiteral("%1_%2").arg(a.id).arg(i), p.kind == Part::Kind::ToolCall && a.customTools.contains(p.name)));
     }
-    QJsonObject response{{QStringLiteral("id"), a.id}, {QStringLiteral("object"), QStringLiteral("response")}, {QStringLiteral("created_at"), a.created}, {QStringLiteral("model"), a.model}, {QStringLiteral("output"), output}, {QStringLiteral("usage"), writeUsage(a.usage)}};
+    QJsonObject response{{QStringLiteral("id"), a.id},
+                         {QStringLiteral("object"), QStringLiteral("response")},
+                         {QStringLiteral("created_at"), a.created},
+                         {QStringLiteral("model"), a.model},
+                         {QStringLiteral("output"), output},
+                         {QStringLiteral("usage"), writeUsage(a.usage)}};
     writeStatus(response, a.stop);
     return response;
 }

@@ -108,8 +108,7 @@ RequestTranslation translateRequest(Endpoint client, Endpoint upstream, const QB
 
 QByteArray refusalBody(Endpoint client, const RequestTranslation &translation)
 {
-    return Wire::errorBody(Wire::errorShapeFor(client), 400, translation.refusal,
-                           {{QStringLiteral("param"), translation.refusedField}});
+    return Wire::errorBody(Wire::errorShapeFor(client), 400, translation.refusal, {{QStringLiteral("param"), translation.refusedField}});
 }
 
 AnswerTranslation translateAnswer(Endpoint client, Endpoint upstream, const QByteArray &body, const QStringList &customTools)
@@ -134,9 +133,8 @@ QByteArray translateError(Endpoint client, Endpoint upstream, int status, const 
     const QJsonObject error = QJsonDocument::fromJson(body).object().value(QLatin1String("error")).toObject();
     QString message = error.value(QLatin1String("message")).toString();
     if (message.isEmpty())
-        message = QStringLiteral("The %1 provider answered %2 without an error message it is possible to read.")
-                      .arg(Wire::wireName(upstream))
-                      .arg(status);
+        message =
+            QStringLiteral("The %1 provider answered %2 without an error message it is possible to read.").arg(Wire::wireName(upstream)).arg(status);
     // The type names differ between the two shapes; the client's own type for the status reads right.
     return Wire::errorBody(Wire::errorShapeFor(client), status, message);
 }

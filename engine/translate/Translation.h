@@ -33,8 +33,7 @@ QString label(Wire::Endpoint client, Wire::Endpoint upstream);
 /// Both ends are chat wires this layer reads and writes (messages, chat, responses) and differ.
 bool canTranslate(Wire::Endpoint client, Wire::Endpoint upstream);
 
-RequestTranslation translateRequest(Wire::Endpoint client, Wire::Endpoint upstream, const QByteArray &body,
-                                    const Options &options = {});
+RequestTranslation translateRequest(Wire::Endpoint client, Wire::Endpoint upstream, const QByteArray &body, const Options &options = {});
 /// The 400 body a refused translation answers, in the client's wire shape.
 QByteArray refusalBody(Wire::Endpoint client, const RequestTranslation &translation);
 
@@ -47,8 +46,7 @@ struct AnswerTranslation
 
 /// A non-streamed answer of the upstream's wire, rewritten for the client's.
 /// customTools: the request's RequestTranslation::customTools.
-AnswerTranslation translateAnswer(Wire::Endpoint client, Wire::Endpoint upstream, const QByteArray &body,
-                                  const QStringList &customTools = {});
+AnswerTranslation translateAnswer(Wire::Endpoint client, Wire::Endpoint upstream, const QByteArray &body, const QStringList &customTools = {});
 
 /// An upstream error body (any status) in the client's wire shape, its message and type kept.
 QByteArray translateError(Wire::Endpoint client, Wire::Endpoint upstream, int status, const QByteArray &body);
@@ -58,8 +56,7 @@ QByteArray translateError(Wire::Endpoint client, Wire::Endpoint upstream, int st
 class StreamTranslator
 {
 public:
-    StreamTranslator(Wire::Endpoint client, Wire::Endpoint upstream, bool clientWantsUsage = false,
-                     const QStringList &customTools = {});
+    StreamTranslator(Wire::Endpoint client, Wire::Endpoint upstream, bool clientWantsUsage = false, const QStringList &customTools = {});
     ~StreamTranslator();
     StreamTranslator(const StreamTranslator &) = delete;
     StreamTranslator &operator=(const StreamTranslator &) = delete;

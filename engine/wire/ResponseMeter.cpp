@@ -42,8 +42,9 @@ qint64 ResponseMeter::count(const QJsonObject &o, const char *key, qint64 fallba
     // A count is a JSON integer in [0, MaxTokens]: strings, fractions, negatives, 1e13, 1e308
     // and NaN are not usage (a double cast to qint64 past its range is undefined behaviour).
     if (!v.isDouble() || !std::isfinite(d) || d < 0 || d > double(Usage::MaxTokens) || d != std::floor(d)) {
-        const QString shown = v.isDouble() ? QString::number(d, 'g', 6)
-                                           : QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1).left(40);
+        const QString shown = v.isDouble()
+                                  ? QString::number(d, 'g', 6)
+                                  : QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1).left(40);
         m_usage.reject(QStringLiteral("%1 = %2 is not a token count").arg(QLatin1String(key), shown));
         return -1;
     }
@@ -74,8 +75,7 @@ void readChatReasoning(const QJsonObject &o, QStringList *out)
     }
 }
 
-ResponseMeter::ResponseMeter(Endpoint endpoint, bool streamed)
-    : m_endpoint(endpoint), m_streamed(streamed) { }
+ResponseMeter::ResponseMeter(Endpoint endpoint, bool streamed) : m_endpoint(endpoint), m_streamed(streamed) { }
 
 QList<SseEvent> ResponseMeter::feedStream(const QByteArray &bytes)
 {
@@ -115,19 +115,14 @@ void ResponseMeter::finish()
         return;
     switch (m_endpoint) {
     case Endpoint::ChatCompletions:
-    case Endpoint::Embeddings:
-        readChatObject(o);
-        break;
-    case Endpoint::Responses:
-        readResponsesObject(o);
-        break;
+    case Endpoint::Embeddings: readChatObject(o); break;
+    case Endpoint::Responses: readResponsesObject(o); break;
     case Endpoint::Messages:
         m_model = o.value(QLatin1String("model")).toString();
         readMessagesUsage(o.value(QLatin1String("usage")).toObject());
         collectEvidence(o, 0);
         break;
-    default:
-        break;
+    default: break;
     }
     m_sawEnd = true;
 }
@@ -145,8 +140,7 @@ void ResponseMeter::readEvent(SseEvent &ev)
     if (ev.name == "error" || type == QLatin1String("error") || (m_endpoint == Endpoint::ChatCompletions && o.contains(QLatin1String("error")))) {
         m_sawError = true;
         const QJsonValue err = o.value(QLatin1String("error"));
-        m_errorMessage = err.isObject() ? err.toObject().value(QLatin1String("message")).toString()
-                                        : o.value(QLatin1String("message")).toString();
+        m_errorMessage = err.isObject() ? err.toObject().value(QLatin1String("message")).toString() : o.value(QLatin1String("message")).toString();
         return;
     }
     switch (m_endpoint) {
@@ -168,8 +162,7 @@ void ResponseMeter::readEvent(SseEvent &ev)
         break;
     }
     case Endpoint::Responses:
-        if (type == QLatin1String("response.completed") || type == QLatin1String("response.failed")
-            || type == QLatin1String("response.incomplete")) {
+        if (type == QLatin1String("response.completed") || type == QLatin1String("response.failed") || type == QLatin1String("response.incomplete")) {
             m_sawEnd = true;
             readResponsesObject(o.value(QLatin1String("response")).toObject());
         } else if (type == QLatin1String("response.created")) {
@@ -200,8 +193,7 @@ void ResponseMeter::readEvent(SseEvent &ev)
                 m_reasoning.append(delta.value(QLatin1String("signature")).toString());
         }
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -221,8 +213,8 @@ void ResponseMeter::readChatObject(const QJsonObject &o)
     }
     for (const QJsonValue &choice : o.value(QLatin1String("choices")).toArray()) {
         const QJsonObject c = choice.toObject();
-        const QJsonObject msg = c.contains(QLatin1String("delta")) ? c.value(QLatin1String("delta")).toObject()
-                                                                   : c.value(QLatin1String("message")).toObject();
+        const QJsonObject msg =
+            c.contains(QLatin1String("delta")) ? c.value(QLatin1String("delta")).toObject() : c.value(QLatin1String("message")).toObject();
         for (const QJsonValue &tc : msg.value(QLatin1String("tool_calls")).toArray()) {
             const QString id = tc.toObject().value(QLatin1String("id")).toString();
             if (!id.isEmpty())

@@ -74,8 +74,7 @@ QString outputCapField(Endpoint endpoint)
 
 ErrorShape errorShapeFor(Endpoint endpoint)
 {
-    return endpoint == Endpoint::Messages || endpoint == Endpoint::CountTokens ? ErrorShape::Anthropic
-                                                                               : ErrorShape::OpenAI;
+    return endpoint == Endpoint::Messages || endpoint == Endpoint::CountTokens ? ErrorShape::Anthropic : ErrorShape::OpenAI;
 }
 
 ErrorShape errorShapeForPath(const QByteArray &path)
@@ -110,8 +109,7 @@ QString errorTypeFor(ErrorShape shape, int status)
     }
 }
 
-QByteArray errorBody(ErrorShape shape, int status, const QString &message, const QJsonObject &extra,
-                     const QString &type)
+QByteArray errorBody(ErrorShape shape, int status, const QString &message, const QJsonObject &extra, const QString &type)
 {
     QJsonObject error = extra;
     error.insert(QStringLiteral("message"), message);

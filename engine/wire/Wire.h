@@ -28,8 +28,7 @@ bool isChat(Endpoint endpoint);
 /// The request field that caps output tokens on this endpoint, or empty when it has none.
 QString outputCapField(Endpoint endpoint);
 
-enum class ErrorShape { OpenAI,
-                        Anthropic };
+enum class ErrorShape { OpenAI, Anthropic };
 ErrorShape errorShapeFor(Endpoint endpoint);
 ErrorShape errorShapeForPath(const QByteArray &path);
 
@@ -39,8 +38,7 @@ QString errorTypeFor(ErrorShape shape, int status);
 
 /// An error body in the wire's own shape: OpenAI {"error":{message,type,code}}, Anthropic
 /// {"type":"error","error":{type,message}}. Extra members (refusedBy, …) go inside "error".
-QByteArray errorBody(ErrorShape shape, int status, const QString &message, const QJsonObject &extra = {},
-                     const QString &type = {});
+QByteArray errorBody(ErrorShape shape, int status, const QString &message, const QJsonObject &extra = {}, const QString &type = {});
 
 /// The error as an SSE frame of the wire, for a failure after a stream was committed.
 QByteArray errorEvent(Endpoint endpoint, int status, const QString &message);

@@ -115,7 +115,12 @@ private Q_SLOTS:
 
         // No configuration file, no token on any command line: the CLI finds it by itself.
         const QString upstreamSecret = QStringLiteral("sk-upstream-not-in-any-log");
-        Run r = aile(env, QStringList{QStringLiteral("sharers"), QStringLiteral("add"), QStringLiteral("openai"), QStringLiteral("--name"), QStringLiteral("my openai key"), QStringLiteral("--base-url"), upstream.baseUrl(), QStringLiteral("--models"), QStringLiteral("gpt-5.2"), QStringLiteral("--credential"), QStringLiteral("file:x"), QStringLiteral("--secret-file"), QStringLiteral("-")} + url,
+        Run r = aile(env,
+                     QStringList{QStringLiteral("sharers"), QStringLiteral("add"), QStringLiteral("openai"), QStringLiteral("--name"),
+                                 QStringLiteral("my openai key"), QStringLiteral("--base-url"), upstream.baseUrl(), QStringLiteral("--models"),
+                                 QStringLiteral("gpt-5.2"), QStringLiteral("--credential"), QStringLiteral("file:x"), QStringLiteral("--secret-file"),
+                                 QStringLiteral("-")}
+                         + url,
                      upstreamSecret.toUtf8() + '\n');
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY2(r.out.startsWith(QLatin1String("added L")), qPrintable(r.out));
@@ -161,14 +166,15 @@ private Q_SLOTS:
 
         // The request the printed settings make, answered through the fake upstream.
         const QByteArray body = R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})";
-        const Reply answer = send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"), body,
-                                  {{"authorization", "Bearer " + key.toUtf8()}});
+        const Reply answer =
+            send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"), body, {{"authorization", "Bearer " + key.toUtf8()}});
         QCOMPARE(answer.status, 200);
         QCOMPARE(upstream.received().size(), 1);
         QCOMPARE(FakeUpstream::credentialOf(upstream.received().first()), upstreamSecret.toUtf8());
 
         // Once the trace is recorded, stopping writes its access line (what is pending is published at stop).
-        QTRY_VERIFY_WITH_TIMEOUT(aile(env, QStringList{QStringLiteral("traces"), QStringLiteral("--json")} + url).out.contains(QLatin1String("\"status\":200")), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            aile(env, QStringList{QStringLiteral("traces"), QStringLiteral("--json")} + url).out.contains(QLatin1String("\"status\":200")), 5000);
         const QString log = stopAndReadErr(server);
         QVERIFY2(log.contains(QStringLiteral("aile.engine: admin token: created in %1").arg(tokenFile)), qPrintable(log));
         QVERIFY2(log.contains(QLatin1String("aile.engine: starting; data in")), qPrintable(log));
@@ -211,16 +217,20 @@ private Q_SLOTS:
         QVERIFY(!base.isEmpty());
         const QStringList url{QStringLiteral("--url"), base};
         const QString upstreamSecret = QStringLiteral("sk-keychain-held-%1").arg(QCoreApplication::applicationPid());
-        Run r = aile(env, QStringList{QStringLiteral("sharers"), QStringLiteral("add"), QStringLiteral("openai"), QStringLiteral("--name"), QStringLiteral("in the keychain"), QStringLiteral("--base-url"), upstream.baseUrl(), QStringLiteral("--models"), QStringLiteral("gpt-5.2"), QStringLiteral("--secret-file"), QStringLiteral("-")} + url,
+        Run r = aile(env,
+                     QStringList{QStringLiteral("sharers"), QStringLiteral("add"), QStringLiteral("openai"), QStringLiteral("--name"),
+                                 QStringLiteral("in the keychain"), QStringLiteral("--base-url"), upstream.baseUrl(), QStringLiteral("--models"),
+                                 QStringLiteral("gpt-5.2"), QStringLiteral("--secret-file"), QStringLiteral("-")}
+                         + url,
                      upstreamSecret.toUtf8() + '\n');
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY2(r.out.contains(QLatin1String("credential stored as keychain:aile-sharer-")), qPrintable(r.out));
         r = aile(env, QStringList{QStringLiteral("keys"), QStringLiteral("create"), QStringLiteral("kc")} + url);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QString key = r.out.section(QLatin1Char('\n'), 1, 1).trimmed();
-        const Reply answer = send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"),
-                                  R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})",
-                                  {{"authorization", "Bearer " + key.toUtf8()}});
+        const Reply answer =
+            send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"),
+                 R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})", {{"authorization", "Bearer " + key.toUtf8()}});
         QCOMPARE(answer.status, 200);
         QCOMPARE(upstream.received().size(), 1);
         QCOMPARE(FakeUpstream::credentialOf(upstream.received().first()), upstreamSecret.toUtf8());
@@ -252,10 +262,12 @@ private Q_SLOTS:
                                   QStringLiteral("env:AILE_TEST_HEADLESS_KEY")}
                           + url);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const Reply answer = send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"),
-                                  R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})", {{"authorization", "Bearer " + key.toUtf8()}});
+        const Reply answer =
+            send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"),
+                 R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})", {{"authorization", "Bearer " + key.toUtf8()}});
         QCOMPARE(answer.status, 503); // the variable is not set in the engine's environment: nothing can serve
-        QTRY_VERIFY_WITH_TIMEOUT(aile(env, QStringList{QStringLiteral("traces"), QStringLiteral("--json")} + url).out.contains(QLatin1String("\"status\":503")), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            aile(env, QStringList{QStringLiteral("traces"), QStringLiteral("--json")} + url).out.contains(QLatin1String("\"status\":503")), 5000);
         const QStringList lines = stopAndReadErr(server).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         bool sawToken = false, sawAccess = false;
         for (const QString &line : lines) {
@@ -289,7 +301,9 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QTemporaryDir root;
-        const Run r = aile(isolated(root.path()), args + QStringList{QStringLiteral("--admin-token"), QStringLiteral("visible-in-ps"), QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9")});
+        const Run r = aile(isolated(root.path()), args
+                                                      + QStringList{QStringLiteral("--admin-token"), QStringLiteral("visible-in-ps"),
+                                                                    QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QLatin1String("--admin-token is not taken")) && r.err.contains(QLatin1String("--admin-token-file FILE"))
                      && r.err.contains(QLatin1String("$AILE_ADMIN_TOKEN")),

@@ -31,9 +31,9 @@ private:
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), path(QStringLiteral("config")));
         p->setProcessEnvironment(env);
         p->setProgram(QStringLiteral(AILE_DESKTOP_BIN));
-        p->setArguments(QStringList{QStringLiteral("--data-dir"), path(QStringLiteral("data")), QStringLiteral("--listen"),
-                                    QStringLiteral("127.0.0.1:0")}
-                        + more);
+        p->setArguments(
+            QStringList{QStringLiteral("--data-dir"), path(QStringLiteral("data")), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")}
+            + more);
         p->start();
         return p;
     }

@@ -19,8 +19,8 @@ private:
     QByteArray health(const QByteArray &host)
     {
         // Raw bytes: the Host header is what the test is about.
-        return rawExchange(m_engine->port(), "GET /v1/models HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + TestKey
-                                                 + "\r\nConnection: close\r\n\r\n");
+        return rawExchange(m_engine->port(),
+                           "GET /v1/models HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + TestKey + "\r\nConnection: close\r\n\r\n");
     }
 
 private Q_SLOTS:
@@ -29,9 +29,9 @@ private Q_SLOTS:
         m_upstream = std::make_unique<FakeUpstream>();
         QVERIFY(m_upstream->listen());
         QJsonObject config = basicConfig(m_upstream->baseUrl());
-        config.insert(QStringLiteral("settings"), QJsonObject{{QStringLiteral("allowRemote"), true},
-                                                              {QStringLiteral("allowedHosts"), QJsonArray{QStringLiteral("aile.lan"),
-                                                                                                          QStringLiteral("10.0.0.5:8443")}}});
+        config.insert(QStringLiteral("settings"),
+                      QJsonObject{{QStringLiteral("allowRemote"), true},
+                                  {QStringLiteral("allowedHosts"), QJsonArray{QStringLiteral("aile.lan"), QStringLiteral("10.0.0.5:8443")}}});
         m_engine = std::make_unique<TestEngine>(config);
         QVERIFY(m_engine->start());
     }

@@ -35,9 +35,8 @@ private Q_SLOTS:
         client.connectToHost(QHostAddress::LocalHost, engine.port());
         QVERIFY(client.waitForConnected(2000));
         const QByteArray body = "{\"model\":\"openai/gpt-5.2\",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":[]}";
-        client.write("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(engine.port())
-                     + "\r\nAuthorization: Bearer " + TestKey + "\r\nContent-Length: " + QByteArray::number(body.size())
-                     + "\r\nConnection: close\r\n\r\n" + body);
+        client.write("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(engine.port()) + "\r\nAuthorization: Bearer "
+                     + TestKey + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
         client.flush();
 
         // The client reads nothing. Loopback buffers hold a few MiB in each direction; the rest
@@ -49,10 +48,10 @@ private Q_SLOTS:
             before = upstream.pendingBytes();
             QTest::qWait(100);
         }
-        QVERIFY2(upstream.pendingBytes() > total - 24 * 1024 * 1024,
-                 qPrintable(QStringLiteral("only %1 of %2 bytes still queued upstream: the engine buffered the rest")
-                                .arg(upstream.pendingBytes())
-                                .arg(total)));
+        QVERIFY2(
+            upstream.pendingBytes() > total - 24 * 1024 * 1024,
+            qPrintable(
+                QStringLiteral("only %1 of %2 bytes still queued upstream: the engine buffered the rest").arg(upstream.pendingBytes()).arg(total)));
 
         // Now the client reads: every byte arrives, in order.
         client.setReadBufferSize(0);

@@ -90,8 +90,8 @@ private Q_SLOTS:
             script = stream ? FakeUpstream::chatStream({QStringLiteral("Hel"), QStringLiteral("lo!")}, 21, 7, bareModel, true)
                             : FakeUpstream::chatCompletion(QStringLiteral("Hello!"), 21, 7, bareModel);
             // The engine asked for usage on the client's behalf, so it keeps that chunk to itself.
-            expected = stream ? eventsOf(FakeUpstream::chatStream({QStringLiteral("Hel"), QStringLiteral("lo!")}, 21, 7, bareModel, false))
-                              : script.body;
+            expected =
+                stream ? eventsOf(FakeUpstream::chatStream({QStringLiteral("Hel"), QStringLiteral("lo!")}, 21, 7, bareModel, false)) : script.body;
         } else if (path.endsWith(QLatin1String("responses"))) {
             script = stream ? FakeUpstream::responsesStream({QStringLiteral("Hel"), QStringLiteral("lo!")}, 21, 7, bareModel)
                             : FakeUpstream::responsesAnswer(QStringLiteral("Hello!"), 21, 7, bareModel);
@@ -107,8 +107,8 @@ private Q_SLOTS:
         if (path.endsWith(QLatin1String("responses")))
             body = QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("input"), QStringLiteral("hi")}};
         else
-            body.insert(QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                           {QStringLiteral("content"), QStringLiteral("hi")}}});
+            body.insert(QStringLiteral("messages"),
+                        QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral("hi")}}});
         if (stream)
             body.insert(QStringLiteral("stream"), true);
         const Reply r = send(QStringLiteral("POST"), m_engine->baseUrl() + path, QJsonDocument(body).toJson(), auth(anthropic));
@@ -172,8 +172,8 @@ private Q_SLOTS:
                                {QStringLiteral("stream_options"), QJsonObject{{QStringLiteral("include_usage"), true}}},
                                {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
                                                                                    {QStringLiteral("content"), QStringLiteral("hi")}}}}};
-        const Reply r = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/v1/chat/completions"),
-                             QJsonDocument(body).toJson(), auth());
+        const Reply r =
+            send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(), auth());
         QCOMPARE(r.status, 200);
         QVERIFY(r.body.contains("\"usage\":{"));
         QVERIFY(r.body.endsWith("data: [DONE]\n\n"));
@@ -183,10 +183,14 @@ private Q_SLOTS:
     {
         Script s;
         s.headers.add("content-type", "text/event-stream");
-        s.events = {{"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n", 0},
-                    {"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", 0}};
+        s.events = {
+            {"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n", 0},
+            {"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", 0}};
         m_upstream->enqueue(s);
-        const QJsonObject body{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")}, {QStringLiteral("stream"), true}, {QStringLiteral("max_tokens"), 10}, {QStringLiteral("messages"), QJsonArray{}}};
+        const QJsonObject body{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")},
+                               {QStringLiteral("stream"), true},
+                               {QStringLiteral("max_tokens"), 10},
+                               {QStringLiteral("messages"), QJsonArray{}}};
         const Reply r = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/v1/messages"), QJsonDocument(body).toJson(), auth(true));
         QCOMPARE(r.status, 200);
         QVERIFY(r.body.contains("event: error"));
@@ -201,8 +205,8 @@ private Q_SLOTS:
         s.body = "{\"id\": \"broken\", \"choices\": [";
         m_upstream->enqueue(s);
         const QJsonObject body{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("messages"), QJsonArray{}}};
-        const Reply r = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/v1/chat/completions"),
-                             QJsonDocument(body).toJson(), auth());
+        const Reply r =
+            send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(), auth());
         QCOMPARE(r.status, 200);
         QCOMPARE(r.body, s.body);
         // Nothing could be read of its usage; the trace says so rather than inventing tokens.
@@ -219,9 +223,8 @@ private Q_SLOTS:
         client.connectToHost(QHostAddress::LocalHost, m_engine->port());
         QVERIFY(client.waitForConnected(2000));
         const QByteArray body = R"({"model":"claude/claude-sonnet-5","stream":true,"max_tokens":10,"messages":[]})";
-        client.write("POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(m_engine->port())
-                     + "\r\nx-api-key: " + TestKey + "\r\ncontent-type: application/json\r\ncontent-length: "
-                     + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        client.write("POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(m_engine->port()) + "\r\nx-api-key: " + TestKey
+                     + "\r\ncontent-type: application/json\r\ncontent-length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
         QTRY_VERIFY_WITH_TIMEOUT(client.bytesAvailable() > 0 || (client.waitForReadyRead(50), client.bytesAvailable() > 0), 5000);
         QVERIFY(client.readAll().startsWith("HTTP/1.1 200"));
         client.abort();
@@ -238,7 +241,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("authValue");
         QTest::addColumn<bool>("anthropicShape");
         QTest::newRow("chat, no key") << "/v1/chat/completions" << QByteArray() << QByteArray() << false;
-        QTest::newRow("chat, wrong bearer") << "/v1/chat/completions" << QByteArray("authorization") << QByteArray("Bearer sk-aile-nope-000000000000") << false;
+        QTest::newRow("chat, wrong bearer") << "/v1/chat/completions" << QByteArray("authorization") << QByteArray("Bearer sk-aile-nope-000000000000")
+                                            << false;
         QTest::newRow("responses, no key") << "/v1/responses" << QByteArray() << QByteArray() << false;
         QTest::newRow("messages, wrong x-api-key") << "/v1/messages" << QByteArray("x-api-key") << QByteArray("sk-aile-nope-000000000000") << true;
         QTest::newRow("models, no key") << "/v1/models" << QByteArray() << QByteArray() << false;
@@ -253,8 +257,8 @@ private Q_SLOTS:
         QList<QPair<QByteArray, QByteArray>> headers;
         if (!authHeader.isEmpty())
             headers.append({authHeader, authValue});
-        const Reply r = send(path.endsWith(QLatin1String("models")) ? QStringLiteral("GET") : QStringLiteral("POST"),
-                             m_engine->baseUrl() + path, path.endsWith(QLatin1String("models")) ? QByteArray() : QByteArray("{}"), headers);
+        const Reply r = send(path.endsWith(QLatin1String("models")) ? QStringLiteral("GET") : QStringLiteral("POST"), m_engine->baseUrl() + path,
+                             path.endsWith(QLatin1String("models")) ? QByteArray() : QByteArray("{}"), headers);
         QCOMPARE(r.status, 401);
         const QJsonObject o = r.json();
         if (anthropicShape) {

@@ -56,7 +56,8 @@ private Q_SLOTS:
         QTest::newRow("syntax") << QByteArray("{\n \"sharers\": [\n}") << "line 3";
         QTest::newRow("unknown entry") << QByteArray("{\"sharer\": []}") << "\"sharer\" is not a top-level entry of the configuration";
         QTest::newRow("bad handle") << QByteArray("{\"sharers\": [{\"handle\": \"X1\", \"provider\": \"openai\"}]}") << "L followed by 16 hex";
-        QTest::newRow("plain secret") << QByteArray("{\"sharers\": [{\"provider\": \"openai\", \"credential\": \"sk-live-123\"}]}") << "never the secret itself";
+        QTest::newRow("plain secret") << QByteArray("{\"sharers\": [{\"provider\": \"openai\", \"credential\": \"sk-live-123\"}]}")
+                                      << "never the secret itself";
         QTest::newRow("bad url") << QByteArray("{\"sharers\": [{\"provider\": \"openai\", \"baseUrl\": \"ftp://x\"}]}") << "http:// or https://";
         QTest::newRow("twice") << QByteArray("{\"settings\": {\"maxDials\": 2,\n \"maxDials\": 3}}")
                                << "line 2, column 2: \"maxDials\" is given twice in the same object (first on line 1, column 15)";

@@ -151,8 +151,9 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("at"); // where the message must point: the first occurrence of this
         QTest::addColumn<QString>("says");
         const QByteArray s = R"({"sharers": [{"handle": "L0123456789abcdef", "provider": "openai", )";
-        QTest::newRow("sharer: unknown field") << s + R"("prioritty": 5}]})" << QByteArray("\"prioritty\"")
-                                               << R"(sharer L0123456789abcdef: "prioritty" is not a sharer field; the known ones are handle, name, provider)";
+        QTest::newRow("sharer: unknown field")
+            << s + R"("prioritty": 5}]})" << QByteArray("\"prioritty\"")
+            << R"(sharer L0123456789abcdef: "prioritty" is not a sharer field; the known ones are handle, name, provider)";
         QTest::newRow("sharer: wrong type") << s + R"("priority": "high"}]})" << QByteArray("\"priority\"")
                                             << R"(sharer L0123456789abcdef: "priority" must be a whole number from 0 to 10000, not "high")";
         QTest::newRow("sharer: out of range") << s + R"("weight": 20000}]})" << QByteArray("\"weight\"")
@@ -165,12 +166,14 @@ private Q_SLOTS:
         QTest::newRow("provider: bad value") << p + R"("auth": "basic"}]})" << QByteArray("\"auth\"")
                                              << R"(provider "myco": "auth" must be one of "bearer", "x-api-key", not "basic")";
         const QByteArray m = R"({"catalog": {"models": [{"provider": "openai", "id": "gpt-5.2", )";
-        QTest::newRow("catalogue override: unknown field") << m + R"("inputt": 1}]}})" << QByteArray("\"inputt\"")
-                                                           << R"(model openai/gpt-5.2: "inputt" is not a model field)";
-        QTest::newRow("catalogue override: wrong type") << m + R"("input": "cheap"}]}})" << QByteArray("\"input\"")
-                                                        << R"(model openai/gpt-5.2: "input" must be a price in USD per million tokens from 0 to 100000, or null, not "cheap")";
-        QTest::newRow("catalogue override: out of range") << m + R"("contextWindow": -5}]}})" << QByteArray("\"contextWindow\"")
-                                                          << R"(model openai/gpt-5.2: "contextWindow" must be a number of tokens from 0 to 1000000000, or null, not -5)";
+        QTest::newRow("catalogue override: unknown field")
+            << m + R"("inputt": 1}]}})" << QByteArray("\"inputt\"") << R"(model openai/gpt-5.2: "inputt" is not a model field)";
+        QTest::newRow("catalogue override: wrong type")
+            << m + R"("input": "cheap"}]}})" << QByteArray("\"input\"")
+            << R"(model openai/gpt-5.2: "input" must be a price in USD per million tokens from 0 to 100000, or null, not "cheap")";
+        QTest::newRow("catalogue override: out of range")
+            << m + R"("contextWindow": -5}]}})" << QByteArray("\"contextWindow\"")
+            << R"(model openai/gpt-5.2: "contextWindow" must be a number of tokens from 0 to 1000000000, or null, not -5)";
         const QByteArray k = R"({"keys": [{"name": "ci", "key": "sk-aile-ci-0123456789abcdef", )";
         QTest::newRow("key: unknown field") << k + R"("rotuing": {}}]})" << QByteArray("\"rotuing\"") << R"(key "ci": "rotuing" is not a key field)";
         QTest::newRow("key: wrong type") << k + R"("routing": ["speed"]}]})" << QByteArray("\"routing\"")
@@ -198,7 +201,8 @@ private Q_SLOTS:
                                                 << R"(settings: "maxDials" must be a whole number from 1 to 16, not 99)";
         QTest::newRow("routing: unknown field") << QByteArray(R"({"routing": {"selectoin": "price"}})") << QByteArray("\"selectoin\"")
                                                 << R"(routing: "selectoin" is not a routing field)";
-        QTest::newRow("routing: wrong type") << QByteArray(R"({"routing": {"fallback_models": "openai/gpt-5.2"}})") << QByteArray("\"fallback_models\"")
+        QTest::newRow("routing: wrong type") << QByteArray(R"({"routing": {"fallback_models": "openai/gpt-5.2"}})")
+                                             << QByteArray("\"fallback_models\"")
                                              << R"(routing: "fallback_models" must be a list of strings, not "openai/gpt-5.2")";
         QTest::newRow("routing: bad value") << QByteArray(R"({"routing": {"selection": "fastest"}})") << QByteArray("\"selection\"")
                                             << R"(routing: "selection" must be one of "price", "quota-reset", not "fastest")";
@@ -243,7 +247,9 @@ private Q_SLOTS:
         const QJsonArray problems = imported.json().value(QLatin1String("error")).toObject().value(QLatin1String("problems")).toArray();
         QCOMPARE(problems.size(), 1);
         QCOMPARE(problems.first().toObject().value(QLatin1String("message")).toString(), message);
-        QCOMPARE(QStringLiteral("%1:%2").arg(problems.first().toObject().value(QLatin1String("line")).toInt()).arg(problems.first().toObject().value(QLatin1String("column")).toInt()),
+        QCOMPARE(QStringLiteral("%1:%2")
+                     .arg(problems.first().toObject().value(QLatin1String("line")).toInt())
+                     .arg(problems.first().toObject().value(QLatin1String("column")).toInt()),
                  place);
         QVERIFY(imported.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(message));
         QCOMPARE(admin(*m_engine, "GET", QStringLiteral("/admin/config")), exportBefore);
@@ -314,7 +320,8 @@ private Q_SLOTS:
                                     QStringLiteral("--admin-token-file"), adminTokenFile()});
         QCOMPARE(import.exitCode, 1);
         for (auto it = lines.begin(); it != lines.end(); ++it) {
-            const QString at = QStringLiteral("line %1, column %2: ").arg(it.value().section(QLatin1Char(':'), 0, 0), it.value().section(QLatin1Char(':'), 1));
+            const QString at =
+                QStringLiteral("line %1, column %2: ").arg(it.value().section(QLatin1Char(':'), 0, 0), it.value().section(QLatin1Char(':'), 1));
             QVERIFY2(import.err.contains(at + it.key()), qPrintable(import.err));
         }
         QVERIFY2(import.err.contains(QLatin1String("4 problems; nothing was imported")), qPrintable(import.err));
@@ -359,7 +366,12 @@ private Q_SLOTS:
         Reply r = send(QStringLiteral("PUT"), m_engine->baseUrl() + QStringLiteral("/sharers/L00000000000000a1"), R"({"prioritty": 5})",
                        {{"authorization", QByteArray("Bearer ") + AdminToken}});
         QCOMPARE(r.status, 400);
-        QVERIFY2(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().startsWith(QLatin1String(R"(sharer L00000000000000a1: "prioritty" is not a sharer field; the known ones are handle)")),
+        QVERIFY2(r.json()
+                     .value(QLatin1String("error"))
+                     .toObject()
+                     .value(QLatin1String("message"))
+                     .toString()
+                     .startsWith(QLatin1String(R"(sharer L00000000000000a1: "prioritty" is not a sharer field; the known ones are handle)")),
                  r.body.constData());
         r = send(QStringLiteral("PUT"), m_engine->baseUrl() + QStringLiteral("/sharers/L00000000000000a1"), R"({"priority": 20000})",
                  {{"authorization", QByteArray("Bearer ") + AdminToken}});
@@ -371,10 +383,18 @@ private Q_SLOTS:
         QCOMPARE(r.status, 400);
         const QString keyMessage = r.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
         QVERIFY2(keyMessage.startsWith(QLatin1String(R"(key "test": routing.maxCostUsdd is not a key routing setting)")), qPrintable(keyMessage));
-        const Reply imported = send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/admin/config"),
-                                    R"({"keys": [{"name": "test", "routing": {"maxCostUsdd": 0.5}}]})",
-                                    {{"authorization", QByteArray("Bearer ") + AdminToken}});
-        QCOMPARE(imported.json().value(QLatin1String("error")).toObject().value(QLatin1String("problems")).toArray().first().toObject().value(QLatin1String("message")).toString(),
+        const Reply imported =
+            send(QStringLiteral("POST"), m_engine->baseUrl() + QStringLiteral("/admin/config"),
+                 R"({"keys": [{"name": "test", "routing": {"maxCostUsdd": 0.5}}]})", {{"authorization", QByteArray("Bearer ") + AdminToken}});
+        QCOMPARE(imported.json()
+                     .value(QLatin1String("error"))
+                     .toObject()
+                     .value(QLatin1String("problems"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QLatin1String("message"))
+                     .toString(),
                  keyMessage);
         // PUT /v1/routing: the file's "routing" message.
         r = send(QStringLiteral("PUT"), m_engine->baseUrl() + QStringLiteral("/v1/routing"), R"({"selection": "fastest"})",

@@ -214,9 +214,10 @@ private Q_SLOTS:
         QJsonArray keys = config.value(QLatin1String("keys")).toArray();
         QJsonObject key = keys.first().toObject();
         key.insert(QStringLiteral("routes"),
-                   QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
-                                          {QStringLiteral("budgetUsdPerDay"), 0.00001},
-                                          {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}}}}}});
+                   QJsonArray{QJsonObject{
+                       {QStringLiteral("name"), QStringLiteral("coding")},
+                       {QStringLiteral("budgetUsdPerDay"), 0.00001},
+                       {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}}}}}});
         keys.replace(0, key);
         config.insert(QStringLiteral("keys"), keys);
         QFile cfg(dir.filePath(QStringLiteral("config.json")));
@@ -224,10 +225,11 @@ private Q_SLOTS:
         cfg.write(QJsonDocument(config).toJson());
         cfg.close();
 
-        const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("coding")},
-                                                          {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                              {QStringLiteral("content"), QStringLiteral("hi")}}}}})
-                                    .toJson(QJsonDocument::Compact);
+        const QByteArray body =
+            QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("coding")},
+                                      {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                                          {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                .toJson(QJsonDocument::Compact);
         const QList<QPair<QByteArray, QByteArray>> auth{{"authorization", QByteArray("Bearer ") + TestKey}};
         {
             QProcess aile;
@@ -235,7 +237,8 @@ private Q_SLOTS:
             QVERIFY(!base.isEmpty());
             QCOMPARE(send(QStringLiteral("POST"), base + QStringLiteral("/v1/chat/completions"), body, auth).status, 200);
             // Committed once the traces endpoint lists it; then killed.
-            QCOMPARE(send(QStringLiteral("GET"), base + QStringLiteral("/keys/usage/requests?limit=10"), {}, {{"authorization", QByteArray("Bearer ") + AdminToken}})
+            QCOMPARE(send(QStringLiteral("GET"), base + QStringLiteral("/keys/usage/requests?limit=10"), {},
+                          {{"authorization", QByteArray("Bearer ") + AdminToken}})
                          .json()
                          .value(QLatin1String("data"))
                          .toArray()

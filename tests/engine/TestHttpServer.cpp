@@ -21,9 +21,8 @@ private:
     QByteArray chatRequest(const QByteArray &extraHeaders = {}, const QByteArray &hostValue = {}) const
     {
         const QByteArray body = R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})";
-        return "POST /v1/chat/completions HTTP/1.1\r\nHost: " + (hostValue.isEmpty() ? host() : hostValue)
-               + "\r\nAuthorization: Bearer " + TestKey + "\r\nContent-Type: application/json\r\n" + extraHeaders
-               + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+        return "POST /v1/chat/completions HTTP/1.1\r\nHost: " + (hostValue.isEmpty() ? host() : hostValue) + "\r\nAuthorization: Bearer " + TestKey
+               + "\r\nContent-Type: application/json\r\n" + extraHeaders + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
     }
 
 private Q_SLOTS:
@@ -59,9 +58,8 @@ private Q_SLOTS:
     {
         const QByteArray body = R"({"model":"openai/gpt-5.2","messages":[{"role":"user","content":"hi"}]})";
         const QByteArray req = "POST /v1/chat/completions HTTP/1.1\r\nHost: " + host() + "\r\nAuthorization: Bearer " + TestKey
-                               + "\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + QByteArray::number(10, 16) + "\r\n"
-                               + body.left(10) + "\r\n" + QByteArray::number(body.size() - 10, 16) + "\r\n" + body.mid(10)
-                               + "\r\n0\r\n\r\n";
+                               + "\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + QByteArray::number(10, 16) + "\r\n" + body.left(10)
+                               + "\r\n" + QByteArray::number(body.size() - 10, 16) + "\r\n" + body.mid(10) + "\r\n0\r\n\r\n";
         const QByteArray got = rawExchange(m_engine->port(), req);
         QVERIFY2(got.startsWith("HTTP/1.1 200"), got.constData());
         QCOMPARE(m_upstream->received().first().json().value(QLatin1String("model")).toString(), QStringLiteral("gpt-5.2"));
@@ -143,8 +141,8 @@ private Q_SLOTS:
 
     void invalidJsonBodyGets400InTheWiresShape()
     {
-        const QByteArray req = "POST /v1/messages HTTP/1.1\r\nHost: " + host() + "\r\nx-api-key: " + TestKey
-                               + "\r\nConnection: close\r\nContent-Length: 5\r\n\r\n{nope";
+        const QByteArray req =
+            "POST /v1/messages HTTP/1.1\r\nHost: " + host() + "\r\nx-api-key: " + TestKey + "\r\nConnection: close\r\nContent-Length: 5\r\n\r\n{nope";
         const QByteArray got = rawExchange(m_engine->port(), req);
         QVERIFY2(got.startsWith("HTTP/1.1 400"), got.constData());
         QVERIFY(got.contains("\"type\":\"error\""));

@@ -37,9 +37,8 @@ private Q_SLOTS:
         t.attempts = 2;
         t.durationMs = 42;
         t.costUsd = 0.0125;
-        const QJsonObject o = QJsonDocument::fromJson(
-                                  Log::formatLine(Log::Format::Json, QtInfoMsg, "aile.access", Log::accessLine(t), 0).toUtf8())
-                                  .object();
+        const QJsonObject o =
+            QJsonDocument::fromJson(Log::formatLine(Log::Format::Json, QtInfoMsg, "aile.access", Log::accessLine(t), 0).toUtf8()).object();
         QCOMPARE(o.value(QLatin1String("level")).toString(), QStringLiteral("info"));
         QCOMPARE(o.value(QLatin1String("key")).toString(), QStringLiteral("my laptop"));
         QCOMPARE(o.value(QLatin1String("sharer")).toString(), QStringLiteral("say \"hi\""));

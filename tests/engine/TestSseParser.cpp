@@ -55,7 +55,9 @@ private Q_SLOTS:
     void meterReadsUsageAndEndEvents()
     {
         ResponseMeter m(Endpoint::Messages, true);
-        m.feedStream("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"claude-sonnet-5\",\"usage\":{\"input_tokens\":30,\"cache_read_input_tokens\":4,\"output_tokens\":1}}}\n\n");
+        m.feedStream("event: message_start\ndata: "
+                     "{\"type\":\"message_start\",\"message\":{\"model\":\"claude-sonnet-5\",\"usage\":{\"input_tokens\":30,\"cache_read_input_"
+                     "tokens\":4,\"output_tokens\":1}}}\n\n");
         m.feedStream("event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":9}}\n\n");
         QVERIFY(!m.sawEndEvent());
         m.feedStream("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");

@@ -94,7 +94,8 @@ private Q_SLOTS:
         for (const QString &f : storeFiles(data))
             QVERIFY2(modeOf(f) == 0600, qPrintable(f + QStringLiteral(": ") + octal(modeOf(f))));
         const QString said = g_messages.join(QLatin1Char('\n'));
-        QVERIFY2(said.contains(QStringLiteral("the data folder %1 was readable by other users (mode 0755); tightened to 0700").arg(data)), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("the data folder %1 was readable by other users (mode 0755); tightened to 0700").arg(data)),
+                 qPrintable(said));
         QVERIFY2(said.contains(QStringLiteral("the database file %1/aile.db was readable by other users (mode 0644); tightened to 0600").arg(data)),
                  qPrintable(said));
     }

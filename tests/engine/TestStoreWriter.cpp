@@ -66,8 +66,7 @@ private Q_SLOTS:
         }
         QCOMPARE(writer.committed(), 20);
         // The file in use and the next one, opened ahead: no file made and removed per commit.
-        QCOMPARE(journalFiles(dir.path()),
-                 QStringList({QStringLiteral("ledger-journal-000001.bin"), QStringLiteral("ledger-journal-000002.bin")}));
+        QCOMPARE(journalFiles(dir.path()), QStringList({QStringLiteral("ledger-journal-000001.bin"), QStringLiteral("ledger-journal-000002.bin")}));
         writer.stop();
         QVERIFY(journalFiles(dir.path()).isEmpty()); // a clean stop: nothing left to replay
         Store::Store store(dir.filePath(QStringLiteral("aile.db")));

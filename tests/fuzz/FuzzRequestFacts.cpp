@@ -83,11 +83,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)facts.needs.used();
     (void)facts.prefersSpeed();
 
-    const Routing::SessionEvidence evidence =
-        Routing::readSessionEvidence(endpoint, headers, body, client, QStringLiteral("key-1"), facts.model);
+    const Routing::SessionEvidence evidence = Routing::readSessionEvidence(endpoint, headers, body, client, QStringLiteral("key-1"), facts.model);
     // Pins are digests: 16 bytes or nothing, whatever the client sent.
-    for (const QByteArray *pin : {&evidence.reasoning, &evidence.toolCall, &evidence.conversation, &evidence.session,
-                                  &evidence.cacheKey, &evidence.opening}) {
+    for (const QByteArray *pin :
+         {&evidence.reasoning, &evidence.toolCall, &evidence.conversation, &evidence.session, &evidence.cacheKey, &evidence.opening}) {
         if (!pin->isEmpty() && pin->size() != 16)
             abort();
     }

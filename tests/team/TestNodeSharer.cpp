@@ -58,13 +58,15 @@ class TestNodeSharer : public QObject
             return false;
         QJsonObject tested = percent(nodePercent);
         tested.insert(QStringLiteral("tested"), QJsonArray{QStringLiteral("claude-sonnet-5")});
-        m_node = std::make_unique<TestEngine>(configWith(QJsonArray{sharer(Remote, QStringLiteral("claude"), m_upstream->baseUrl(), {QStringLiteral("claude-sonnet-5")}, tested)}));
+        m_node = std::make_unique<TestEngine>(
+            configWith(QJsonArray{sharer(Remote, QStringLiteral("claude"), m_upstream->baseUrl(), {QStringLiteral("claude-sonnet-5")}, tested)}));
         if (!m_node->start())
             return false;
         // The node's key, as the desktop's secret for its node-backed sharer.
         qputenv("AILE_T_NODE_KEY", TestKey);
         const QJsonObject nodeSharer{{QStringLiteral("credential"), QStringLiteral("env:AILE_T_NODE_KEY")}};
-        m_desktop = std::make_unique<TestEngine>(configWith(QJsonArray{sharer(Local, QStringLiteral("claude"), m_upstream->baseUrl(), {QStringLiteral("claude-sonnet-5")}, percent(localPercent)),
+        m_desktop = std::make_unique<TestEngine>(configWith(QJsonArray{sharer(Local, QStringLiteral("claude"), m_upstream->baseUrl(),
+                                                                              {QStringLiteral("claude-sonnet-5")}, percent(localPercent)),
                                                                        sharer(Node, QStringLiteral("aile"), m_node->baseUrl(), {}, nodeSharer)},
                                                             keyRouting),
                                                  m_clock.get());
@@ -88,7 +90,9 @@ class TestNodeSharer : public QObject
     QJsonObject dryRunTarget()
     {
         return send(QStringLiteral("POST"), m_desktop->baseUrl() + QStringLiteral("/keys/route-dry-run"),
-                    QJsonDocument(QJsonObject{{QStringLiteral("model"), Model}, {QStringLiteral("endpoint"), QStringLiteral("/v1/messages")}}).toJson(), Admin)
+                    QJsonDocument(QJsonObject{{QStringLiteral("model"), Model}, {QStringLiteral("endpoint"), QStringLiteral("/v1/messages")}})
+                        .toJson(),
+                    Admin)
             .json()
             .value(QLatin1String("targets"))
             .toArray()
@@ -143,11 +147,11 @@ private Q_SLOTS:
         QVERIFY(qAbs(nodeRow.value(QLatin1String("inputPrice")).toDouble() - listIn() * nodePercent / 100) < 1e-9);
 
         // The desktop's own model list has what the node serves (its local account has passed no test).
-        const QJsonArray models = send(QStringLiteral("GET"), m_desktop->baseUrl() + QStringLiteral("/v1/models"), {},
-                                       {{"authorization", QByteArray("Bearer ") + TestKey}})
-                                      .json()
-                                      .value(QLatin1String("data"))
-                                      .toArray();
+        const QJsonArray models =
+            send(QStringLiteral("GET"), m_desktop->baseUrl() + QStringLiteral("/v1/models"), {}, {{"authorization", QByteArray("Bearer ") + TestKey}})
+                .json()
+                .value(QLatin1String("data"))
+                .toArray();
         QCOMPARE(models.size(), 1);
         QCOMPARE(models.first().toObject().value(QLatin1String("id")).toString(), Model);
         QCOMPARE(models.first().toObject().value(QLatin1String("owned_by")).toString(), QStringLiteral("aile-node"));
@@ -188,27 +192,31 @@ private Q_SLOTS:
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("sharer"); // who served, or the error message's start
         const QJsonObject none;
-        QTest::newRow("capacity node: the dearer node serves") << 90 << 60 << none << QByteArray("x-aile-capacity") << QByteArray("node") << 200 << Node;
-        QTest::newRow("capacity nodeless: the dearer local account serves") << 50 << 80 << none << QByteArray("x-aile-capacity") << QByteArray("nodeless") << 200 << Local;
-        QTest::newRow("the key's capacity nodeless") << 50 << 80 << QJsonObject{{QStringLiteral("capacity"), QStringLiteral("nodeless")}}
-                                                     << QByteArray() << QByteArray() << 200 << Local;
-        QTest::newRow("a header cannot widen the key's capacity") << 50 << 80 << QJsonObject{{QStringLiteral("capacity"), QStringLiteral("nodeless")}}
-                                                                  << QByteArray("x-aile-capacity") << QByteArray("node") << 400
-                                                                  << QStringLiteral("x-aile-capacity: node cannot widen this API key, whose capacity is nodeless");
+        QTest::newRow("capacity node: the dearer node serves")
+            << 90 << 60 << none << QByteArray("x-aile-capacity") << QByteArray("node") << 200 << Node;
+        QTest::newRow("capacity nodeless: the dearer local account serves")
+            << 50 << 80 << none << QByteArray("x-aile-capacity") << QByteArray("nodeless") << 200 << Local;
+        QTest::newRow("the key's capacity nodeless")
+            << 50 << 80 << QJsonObject{{QStringLiteral("capacity"), QStringLiteral("nodeless")}} << QByteArray() << QByteArray() << 200 << Local;
+        QTest::newRow("a header cannot widen the key's capacity")
+            << 50 << 80 << QJsonObject{{QStringLiteral("capacity"), QStringLiteral("nodeless")}} << QByteArray("x-aile-capacity")
+            << QByteArray("node") << 400 << QStringLiteral("x-aile-capacity: node cannot widen this API key, whose capacity is nodeless");
         QTest::newRow("node and nodeless at once") << 50 << 80 << none << QByteArray("x-aile-capacity") << QByteArray("node, nodeless") << 400
                                                    << QStringLiteral("x-aile-capacity names both node and nodeless");
         QTest::newRow("capacity nonsense") << 50 << 80 << none << QByteArray("x-aile-capacity") << QByteArray("moon") << 400
                                            << QStringLiteral("x-aile-capacity takes local, node or nodeless, not \"moon\"");
         QTest::newRow("x-aile-node pins the dearer node") << 90 << 60 << none << QByteArray("x-aile-node") << Node.toLatin1() << 200 << Node;
-        QTest::newRow("x-aile-sharer naming the node pins it too") << 90 << 60 << none << QByteArray("x-aile-sharer") << Node.toLatin1() << 200 << Node;
-        QTest::newRow("the key's one machine") << 90 << 60 << QJsonObject{{QStringLiteral("node"), Node}} << QByteArray() << QByteArray() << 200 << Node;
+        QTest::newRow("x-aile-sharer naming the node pins it too")
+            << 90 << 60 << none << QByteArray("x-aile-sharer") << Node.toLatin1() << 200 << Node;
+        QTest::newRow("the key's one machine") << 90 << 60 << QJsonObject{{QStringLiteral("node"), Node}} << QByteArray() << QByteArray() << 200
+                                               << Node;
         QTest::newRow("x-aile-node naming a direct sharer") << 90 << 60 << none << QByteArray("x-aile-node") << Local.toLatin1() << 503
                                                             << QStringLiteral("every sharer online for claude/claude-sonnet-5 is");
         QTest::newRow("x-aile-node not a handle") << 90 << 60 << none << QByteArray("x-aile-node") << QByteArray("team-1") << 400
                                                   << QStringLiteral("x-aile-node: \"team-1\" is not a node-backed sharer's handle");
-        QTest::newRow("x-aile-node cannot move the key's node") << 90 << 60 << QJsonObject{{QStringLiteral("node"), Node}}
-                                                                << QByteArray("x-aile-node") << QByteArray("L00000000000000d2") << 400
-                                                                << QStringLiteral("x-aile-node names l00000000000000d2, but this API key is pinned to node");
+        QTest::newRow("x-aile-node cannot move the key's node")
+            << 90 << 60 << QJsonObject{{QStringLiteral("node"), Node}} << QByteArray("x-aile-node") << QByteArray("L00000000000000d2") << 400
+            << QStringLiteral("x-aile-node names l00000000000000d2, but this API key is pinned to node");
     }
     void capacityAndOneMachinePins()
     {
@@ -309,7 +317,12 @@ private Q_SLOTS:
         const Reply refused = ask({{"x-aile-capacity", "node"}});
         QCOMPARE(refused.status, 503);
         QCOMPARE(refused.json().value(QLatin1String("type")).toString(), QStringLiteral("error"));
-        QVERIFY2(refused.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(Node + QStringLiteral(") is a silent node")),
+        QVERIFY2(refused.json()
+                     .value(QLatin1String("error"))
+                     .toObject()
+                     .value(QLatin1String("message"))
+                     .toString()
+                     .contains(Node + QStringLiteral(") is a silent node")),
                  refused.body.constData());
 
         // The node starts again where it was; the next ping's answer brings it back.

@@ -74,7 +74,8 @@ private Q_SLOTS:
         const Reply refused = send(QStringLiteral("POST"), a.baseUrl() + QStringLiteral("/v1/chat/completions"), chat(), auth(LimitedKey));
         QCOMPARE(refused.status, 503);
         const QJsonObject error = refused.json().value(QLatin1String("error")).toObject();
-        QVERIFY2(error.value(QLatin1String("message")).toString().startsWith(QStringLiteral("the shared store ") + url.left(13)), refused.body.constData());
+        QVERIFY2(error.value(QLatin1String("message")).toString().startsWith(QStringLiteral("the shared store ") + url.left(13)),
+                 refused.body.constData());
         QVERIFY(error.value(QLatin1String("message")).toString().contains(QLatin1String("is unreachable")));
         QCOMPARE(error.value(QLatin1String("code")).toString(), QStringLiteral("store_unreachable"));
 

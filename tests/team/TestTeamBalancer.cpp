@@ -99,11 +99,12 @@ const char *FreeKey = "sk-aile-team-free-0123456789abcdef";
 
 QByteArray chatRequest(const QByteArray &session = {}, const char *key = TestKey)
 {
-    const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
-                                                      {QStringLiteral("max_tokens"), 1000},
-                                                      {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                          {QStringLiteral("content"), QStringLiteral("hi")}}}}})
-                                .toJson(QJsonDocument::Compact);
+    const QByteArray body =
+        QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
+                                  {QStringLiteral("max_tokens"), 1000},
+                                  {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                                      {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+            .toJson(QJsonDocument::Compact);
     QByteArray r = "POST /v1/chat/completions HTTP/1.1\r\nHost: team.example\r\nConnection: close\r\nContent-Type: application/json\r\n"
                    "Authorization: Bearer "
                    + QByteArray(key) + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
@@ -232,12 +233,13 @@ private Q_SLOTS:
         m_haproxy.setProcessChannelMode(QProcess::MergedChannels);
         m_haproxy.start(m_haproxyBin, {QStringLiteral("-db"), QStringLiteral("-f"), cfg.fileName()});
         QVERIFY(m_haproxy.waitForStarted());
-        QVERIFY2(QTest::qWaitFor([&] {
-                     QTcpSocket s;
-                     s.connectToHost(QHostAddress::LocalHost, m_balancerPort);
-                     return s.waitForConnected(200);
-                 },
-                                 10000),
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         QTcpSocket s;
+                         s.connectToHost(QHostAddress::LocalHost, m_balancerPort);
+                         return s.waitForConnected(200);
+                     },
+                     10000),
                  m_haproxy.readAll().constData());
     }
 

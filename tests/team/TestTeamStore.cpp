@@ -74,7 +74,9 @@ private Q_SLOTS:
         QCOMPARE(served.status, 200);
 
         // Settings too: a change through b reaches a.
-        QCOMPARE(send(QStringLiteral("PUT"), b->baseUrl() + QStringLiteral("/v1/routing"), R"({"fallback_models": ["openai/gpt-5.5"]})", Admin).status, 200);
+        QCOMPARE(
+            send(QStringLiteral("PUT"), b->baseUrl() + QStringLiteral("/v1/routing"), R"({"fallback_models": ["openai/gpt-5.5"]})", Admin).status,
+            200);
         QTRY_COMPARE_WITH_TIMEOUT(a->context().routing.value(QStringLiteral("fallback_models")).toArray().size(), 1, 1000);
 
         // The request served by b is in the ledger and the traces a reads.

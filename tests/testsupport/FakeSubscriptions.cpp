@@ -21,8 +21,8 @@ Script anthropicError(int status, const char *type, const QString &message)
     s.status = status;
     s.headers.add("content-type", "application/json");
     s.body = QJsonDocument(QJsonObject{{QStringLiteral("type"), QStringLiteral("error")},
-                                       {QStringLiteral("error"), QJsonObject{{QStringLiteral("type"), QString::fromLatin1(type)},
-                                                                             {QStringLiteral("message"), message}}}})
+                                       {QStringLiteral("error"),
+                                        QJsonObject{{QStringLiteral("type"), QString::fromLatin1(type)}, {QStringLiteral("message"), message}}}})
                  .toJson(QJsonDocument::Compact);
     return s;
 }

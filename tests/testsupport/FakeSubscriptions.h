@@ -22,8 +22,7 @@ class FakeSubscriptions
 public:
     static constexpr qint64 FiveHoursMs = 5 * 3600 * 1000;
 
-    explicit FakeSubscriptions(Clock *clock)
-        : m_clock(clock) { }
+    explicit FakeSubscriptions(Clock *clock) : m_clock(clock) { }
     /// Becomes the upstream's front door; this object must outlive it.
     void attach(FakeUpstream &upstream);
     /// The account (a Claude token or a ChatGPT account id) has spent its 5-hour window until resetAtMs.

@@ -37,24 +37,54 @@ Script streamOf(const QList<QByteArray> &events)
 
 QJsonObject chatChunk(const QString &model, const QJsonObject &delta, const QJsonValue &finish)
 {
-    return {{QStringLiteral("id"), QStringLiteral("chatcmpl-tool")}, {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")}, {QStringLiteral("created"), 1767225600}, {QStringLiteral("model"), model}, {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("delta"), delta}, {QStringLiteral("finish_reason"), finish}}}}};
+    return {{QStringLiteral("id"), QStringLiteral("chatcmpl-tool")},
+            {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
+            {QStringLiteral("created"), 1767225600},
+            {QStringLiteral("model"), model},
+            {QStringLiteral("choices"),
+             QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("delta"), delta}, {QStringLiteral("finish_reason"), finish}}}}};
 }
 
 Script chatToolCall(bool stream, const QString &model, const FakeToolCall &c)
 {
     const QJsonObject usage{{QStringLiteral("prompt_tokens"), 20}, {QStringLiteral("completion_tokens"), 9}, {QStringLiteral("total_tokens"), 29}};
     if (!stream) {
-        const QJsonObject call{{QStringLiteral("id"), c.id}, {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("arguments"), c.arguments}}}};
-        return whole({{QStringLiteral("id"), QStringLiteral("chatcmpl-tool")}, {QStringLiteral("object"), QStringLiteral("chat.completion")}, {QStringLiteral("created"), 1767225600}, {QStringLiteral("model"), model}, {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("message"), QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QJsonValue()}, {QStringLiteral("tool_calls"), QJsonArray{call}}}}, {QStringLiteral("finish_reason"), QStringLiteral("tool_calls")}}}}, {QStringLiteral("usage"), usage}});
+        const QJsonObject call{
+            {QStringLiteral("id"), c.id},
+            {QStringLiteral("type"), QStringLiteral("function")},
+            {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("arguments"), c.arguments}}}};
+        return whole({{QStringLiteral("id"), QStringLiteral("chatcmpl-tool")},
+                      {QStringLiteral("object"), QStringLiteral("chat.completion")},
+                      {QStringLiteral("created"), 1767225600},
+                      {QStringLiteral("model"), model},
+                      {QStringLiteral("choices"),
+                       QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                              {QStringLiteral("message"), QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                                                                      {QStringLiteral("content"), QJsonValue()},
+                                                                                      {QStringLiteral("tool_calls"), QJsonArray{call}}}},
+                                              {QStringLiteral("finish_reason"), QStringLiteral("tool_calls")}}}},
+                      {QStringLiteral("usage"), usage}});
     }
     const qsizetype half = c.arguments.size() / 2;
     auto argsDelta = [&](const QJsonObject &call) { return QJsonObject{{QStringLiteral("tool_calls"), QJsonArray{call}}}; };
     QList<QByteArray> events{
-        toolEvent(nullptr, chatChunk(model, {{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QJsonValue()}}, QJsonValue())),
-        toolEvent(nullptr, chatChunk(model, argsDelta({{QStringLiteral("index"), 0}, {QStringLiteral("id"), c.id}, {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("arguments"), QString()}}}}),
+        toolEvent(nullptr,
+                  chatChunk(model, {{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QJsonValue()}}, QJsonValue())),
+        toolEvent(nullptr, chatChunk(model,
+                                     argsDelta({{QStringLiteral("index"), 0},
+                                                {QStringLiteral("id"), c.id},
+                                                {QStringLiteral("type"), QStringLiteral("function")},
+                                                {QStringLiteral("function"),
+                                                 QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("arguments"), QString()}}}}),
                                      QJsonValue())),
-        toolEvent(nullptr, chatChunk(model, argsDelta({{QStringLiteral("index"), 0}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("arguments"), c.arguments.left(half)}}}}), QJsonValue())),
-        toolEvent(nullptr, chatChunk(model, argsDelta({{QStringLiteral("index"), 0}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("arguments"), c.arguments.mid(half)}}}}), QJsonValue())),
+        toolEvent(nullptr, chatChunk(model,
+                                     argsDelta({{QStringLiteral("index"), 0},
+                                                {QStringLiteral("function"), QJsonObject{{QStringLiteral("arguments"), c.arguments.left(half)}}}}),
+                                     QJsonValue())),
+        toolEvent(nullptr, chatChunk(model,
+                                     argsDelta({{QStringLiteral("index"), 0},
+                                                {QStringLiteral("function"), QJsonObject{{QStringLiteral("arguments"), c.arguments.mid(half)}}}}),
+                                     QJsonValue())),
         toolEvent(nullptr, chatChunk(model, {}, QStringLiteral("tool_calls")))};
     QJsonObject last = chatChunk(model, {}, QJsonValue());
     last.insert(QStringLiteral("choices"), QJsonArray{});
@@ -67,27 +97,66 @@ Script messagesToolUse(bool stream, const QString &model, const FakeToolCall &c)
 {
     const QJsonObject input = QJsonDocument::fromJson(c.arguments.toUtf8()).object();
     if (!stream)
-        return whole({{QStringLiteral("id"), QStringLiteral("msg_tool")}, {QStringLiteral("type"), QStringLiteral("message")}, {QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("model"), model}, {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), c.id}, {QStringLiteral("name"), c.name}, {QStringLiteral("input"), input}}}}, {QStringLiteral("stop_reason"), QStringLiteral("tool_use")}, {QStringLiteral("stop_sequence"), QJsonValue()}, {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 20}, {QStringLiteral("output_tokens"), 9}}}});
+        return whole({{QStringLiteral("id"), QStringLiteral("msg_tool")},
+                      {QStringLiteral("type"), QStringLiteral("message")},
+                      {QStringLiteral("role"), QStringLiteral("assistant")},
+                      {QStringLiteral("model"), model},
+                      {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")},
+                                                                         {QStringLiteral("id"), c.id},
+                                                                         {QStringLiteral("name"), c.name},
+                                                                         {QStringLiteral("input"), input}}}},
+                      {QStringLiteral("stop_reason"), QStringLiteral("tool_use")},
+                      {QStringLiteral("stop_sequence"), QJsonValue()},
+                      {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 20}, {QStringLiteral("output_tokens"), 9}}}});
     const qsizetype half = c.arguments.size() / 2;
     auto delta = [&](const QString &piece) {
-        return toolEvent("content_block_delta", {{QStringLiteral("type"), QStringLiteral("content_block_delta")}, {QStringLiteral("index"), 0}, {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("input_json_delta")}, {QStringLiteral("partial_json"), piece}}}});
+        return toolEvent("content_block_delta", {{QStringLiteral("type"), QStringLiteral("content_block_delta")},
+                                                 {QStringLiteral("index"), 0},
+                                                 {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("input_json_delta")},
+                                                                                       {QStringLiteral("partial_json"), piece}}}});
     };
-    return streamOf({toolEvent("message_start", {{QStringLiteral("type"), QStringLiteral("message_start")},
-                                                 {QStringLiteral("message"), QJsonObject{{QStringLiteral("id"), QStringLiteral("msg_tool")}, {QStringLiteral("type"), QStringLiteral("message")}, {QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("model"), model}, {QStringLiteral("content"), QJsonArray{}}, {QStringLiteral("stop_reason"), QJsonValue()}, {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 20}, {QStringLiteral("output_tokens"), 1}}}}}}),
-                     toolEvent("content_block_start", {{QStringLiteral("type"), QStringLiteral("content_block_start")}, {QStringLiteral("index"), 0}, {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), c.id}, {QStringLiteral("name"), c.name}, {QStringLiteral("input"), QJsonObject{}}}}}),
-                     delta(c.arguments.left(half)), delta(c.arguments.mid(half)),
-                     toolEvent("content_block_stop", {{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 0}}),
-                     toolEvent("message_delta", {{QStringLiteral("type"), QStringLiteral("message_delta")},
-                                                 {QStringLiteral("delta"), QJsonObject{{QStringLiteral("stop_reason"), QStringLiteral("tool_use")}, {QStringLiteral("stop_sequence"), QJsonValue()}}},
-                                                 {QStringLiteral("usage"), QJsonObject{{QStringLiteral("output_tokens"), 9}}}}),
-                     toolEvent("message_stop", {{QStringLiteral("type"), QStringLiteral("message_stop")}})});
+    return streamOf(
+        {toolEvent("message_start",
+                   {{QStringLiteral("type"), QStringLiteral("message_start")},
+                    {QStringLiteral("message"), QJsonObject{{QStringLiteral("id"), QStringLiteral("msg_tool")},
+                                                            {QStringLiteral("type"), QStringLiteral("message")},
+                                                            {QStringLiteral("role"), QStringLiteral("assistant")},
+                                                            {QStringLiteral("model"), model},
+                                                            {QStringLiteral("content"), QJsonArray{}},
+                                                            {QStringLiteral("stop_reason"), QJsonValue()},
+                                                            {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 20},
+                                                                                                  {QStringLiteral("output_tokens"), 1}}}}}}),
+         toolEvent("content_block_start", {{QStringLiteral("type"), QStringLiteral("content_block_start")},
+                                           {QStringLiteral("index"), 0},
+                                           {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")},
+                                                                                         {QStringLiteral("id"), c.id},
+                                                                                         {QStringLiteral("name"), c.name},
+                                                                                         {QStringLiteral("input"), QJsonObject{}}}}}),
+         delta(c.arguments.left(half)), delta(c.arguments.mid(half)),
+         toolEvent("content_block_stop", {{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 0}}),
+         toolEvent("message_delta", {{QStringLiteral("type"), QStringLiteral("message_delta")},
+                                     {QStringLiteral("delta"), QJsonObject{{QStringLiteral("stop_reason"), QStringLiteral("tool_use")},
+                                                                           {QStringLiteral("stop_sequence"), QJsonValue()}}},
+                                     {QStringLiteral("usage"), QJsonObject{{QStringLiteral("output_tokens"), 9}}}}),
+         toolEvent("message_stop", {{QStringLiteral("type"), QStringLiteral("message_stop")}})});
 }
 
 Script responsesFunctionCall(bool stream, const QString &model, const FakeToolCall &c)
 {
-    const QJsonObject item{{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("id"), QStringLiteral("fc_fake_1")}, {QStringLiteral("call_id"), c.id}, {QStringLiteral("name"), c.name}, {QStringLiteral("arguments"), c.arguments}, {QStringLiteral("status"), QStringLiteral("completed")}};
+    const QJsonObject item{{QStringLiteral("type"), QStringLiteral("function_call")},
+                           {QStringLiteral("id"), QStringLiteral("fc_fake_1")},
+                           {QStringLiteral("call_id"), c.id},
+                           {QStringLiteral("name"), c.name},
+                           {QStringLiteral("arguments"), c.arguments},
+                           {QStringLiteral("status"), QStringLiteral("completed")}};
     const QJsonObject usage{{QStringLiteral("input_tokens"), 20}, {QStringLiteral("output_tokens"), 9}, {QStringLiteral("total_tokens"), 29}};
-    QJsonObject response{{QStringLiteral("id"), QStringLiteral("resp_tool")}, {QStringLiteral("object"), QStringLiteral("response")}, {QStringLiteral("created_at"), 1767225600}, {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("model"), model}, {QStringLiteral("output"), QJsonArray{item}}, {QStringLiteral("usage"), usage}};
+    QJsonObject response{{QStringLiteral("id"), QStringLiteral("resp_tool")},
+                         {QStringLiteral("object"), QStringLiteral("response")},
+                         {QStringLiteral("created_at"), 1767225600},
+                         {QStringLiteral("status"), QStringLiteral("completed")},
+                         {QStringLiteral("model"), model},
+                         {QStringLiteral("output"), QJsonArray{item}},
+                         {QStringLiteral("usage"), usage}};
     if (!stream)
         return whole(response);
     QJsonObject started = response;
@@ -105,12 +174,15 @@ Script responsesFunctionCall(bool stream, const QString &model, const FakeToolCa
         return toolEvent(type, o);
     };
     auto args = [&](const QString &piece) {
-        return ev("response.function_call_arguments.delta", {{QStringLiteral("item_id"), QStringLiteral("fc_fake_1")}, {QStringLiteral("output_index"), 0}, {QStringLiteral("delta"), piece}});
+        return ev("response.function_call_arguments.delta",
+                  {{QStringLiteral("item_id"), QStringLiteral("fc_fake_1")}, {QStringLiteral("output_index"), 0}, {QStringLiteral("delta"), piece}});
     };
     return streamOf({ev("response.created", {{QStringLiteral("response"), started}}),
                      ev("response.output_item.added", {{QStringLiteral("output_index"), 0}, {QStringLiteral("item"), open}}),
                      args(c.arguments.left(half)), args(c.arguments.mid(half)),
-                     ev("response.function_call_arguments.done", {{QStringLiteral("item_id"), QStringLiteral("fc_fake_1")}, {QStringLiteral("output_index"), 0}, {QStringLiteral("arguments"), c.arguments}}),
+                     ev("response.function_call_arguments.done", {{QStringLiteral("item_id"), QStringLiteral("fc_fake_1")},
+                                                                  {QStringLiteral("output_index"), 0},
+                                                                  {QStringLiteral("arguments"), c.arguments}}),
                      ev("response.output_item.done", {{QStringLiteral("output_index"), 0}, {QStringLiteral("item"), item}}),
                      ev("response.completed", {{QStringLiteral("response"), response}})});
 }

@@ -55,8 +55,7 @@ QJsonObject ReceivedRequest::json() const
     return QJsonDocument::fromJson(body).object();
 }
 
-FakeUpstream::FakeUpstream(Clock *clock, QObject *parent)
-    : QObject(parent), m_clock(clock)
+FakeUpstream::FakeUpstream(Clock *clock, QObject *parent) : QObject(parent), m_clock(clock)
 {
     if (!m_clock) {
         m_ownClock = std::make_unique<SystemClock>();
@@ -194,18 +193,18 @@ Script FakeUpstream::chatCompletion(const QString &text, int inputTokens, int ou
 {
     Script s;
     s.headers.add("content-type", "application/json");
-    s.body = json(QJsonObject{
-        {QStringLiteral("id"), QStringLiteral("chatcmpl-fake1")},
-        {QStringLiteral("object"), QStringLiteral("chat.completion")},
-        {QStringLiteral("created"), 1767225600},
-        {QStringLiteral("model"), model},
-        {QStringLiteral("choices"), QJsonArray{QJsonObject{
-                                        {QStringLiteral("index"), 0},
-                                        {QStringLiteral("message"), QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), text}}},
-                                        {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
-        {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), inputTokens},
-                                              {QStringLiteral("completion_tokens"), outputTokens},
-                                              {QStringLiteral("total_tokens"), inputTokens + outputTokens}}}});
+    s.body = json(QJsonObject{{QStringLiteral("id"), QStringLiteral("chatcmpl-fake1")},
+                              {QStringLiteral("object"), QStringLiteral("chat.completion")},
+                              {QStringLiteral("created"), 1767225600},
+                              {QStringLiteral("model"), model},
+                              {QStringLiteral("choices"),
+                               QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                      {QStringLiteral("message"), QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                                                                              {QStringLiteral("content"), text}}},
+                                                      {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
+                              {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), inputTokens},
+                                                                    {QStringLiteral("completion_tokens"), outputTokens},
+                                                                    {QStringLiteral("total_tokens"), inputTokens + outputTokens}}}});
     return s;
 }
 
@@ -213,13 +212,13 @@ Script FakeUpstream::chatStream(const QStringList &pieces, int inputTokens, int 
 {
     QList<QByteArray> events;
     auto chunk = [&](const QJsonObject &delta, const QJsonValue &finish) {
-        return dataEvent(QJsonObject{{QStringLiteral("id"), QStringLiteral("chatcmpl-fake2")},
-                                     {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
-                                     {QStringLiteral("created"), 1767225600},
-                                     {QStringLiteral("model"), model},
-                                     {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                                                                        {QStringLiteral("delta"), delta},
-                                                                                        {QStringLiteral("finish_reason"), finish}}}}});
+        return dataEvent(QJsonObject{
+            {QStringLiteral("id"), QStringLiteral("chatcmpl-fake2")},
+            {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
+            {QStringLiteral("created"), 1767225600},
+            {QStringLiteral("model"), model},
+            {QStringLiteral("choices"),
+             QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("delta"), delta}, {QStringLiteral("finish_reason"), finish}}}}});
     };
     events.append(chunk(QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QString()}}, QJsonValue()));
     for (const QString &p : pieces)
@@ -248,14 +247,14 @@ Script FakeUpstream::responsesAnswer(const QString &text, int inputTokens, int o
         {QStringLiteral("created_at"), 1767225600},
         {QStringLiteral("status"), QStringLiteral("completed")},
         {QStringLiteral("model"), model},
-        {QStringLiteral("output"), QJsonArray{QJsonObject{
-                                       {QStringLiteral("type"), QStringLiteral("message")},
-                                       {QStringLiteral("id"), QStringLiteral("msg_fake1")},
-                                       {QStringLiteral("status"), QStringLiteral("completed")},
-                                       {QStringLiteral("role"), QStringLiteral("assistant")},
-                                       {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("output_text")},
-                                                                                          {QStringLiteral("text"), text},
-                                                                                          {QStringLiteral("annotations"), QJsonArray{}}}}}}}},
+        {QStringLiteral("output"),
+         QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("message")},
+                                {QStringLiteral("id"), QStringLiteral("msg_fake1")},
+                                {QStringLiteral("status"), QStringLiteral("completed")},
+                                {QStringLiteral("role"), QStringLiteral("assistant")},
+                                {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("output_text")},
+                                                                                   {QStringLiteral("text"), text},
+                                                                                   {QStringLiteral("annotations"), QJsonArray{}}}}}}}},
         {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), inputTokens},
                                               {QStringLiteral("output_tokens"), outputTokens},
                                               {QStringLiteral("total_tokens"), inputTokens + outputTokens}}}});
@@ -276,12 +275,17 @@ Script FakeUpstream::responsesStream(const QStringList &pieces, int inputTokens,
     events.append(namedEvent("response.created", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.created")},
                                                              {QStringLiteral("sequence_number"), seq++},
                                                              {QStringLiteral("response"), response}}));
-    const QJsonObject item{{QStringLiteral("type"), QStringLiteral("message")}, {QStringLiteral("id"), QStringLiteral("msg_fake2")}, {QStringLiteral("status"), QStringLiteral("in_progress")}, {QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QJsonArray{}}};
+    const QJsonObject item{{QStringLiteral("type"), QStringLiteral("message")},
+                           {QStringLiteral("id"), QStringLiteral("msg_fake2")},
+                           {QStringLiteral("status"), QStringLiteral("in_progress")},
+                           {QStringLiteral("role"), QStringLiteral("assistant")},
+                           {QStringLiteral("content"), QJsonArray{}}};
     events.append(namedEvent("response.output_item.added", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.output_item.added")},
                                                                        {QStringLiteral("sequence_number"), seq++},
                                                                        {QStringLiteral("output_index"), 0},
                                                                        {QStringLiteral("item"), item}}));
-    const QJsonObject emptyPart{{QStringLiteral("type"), QStringLiteral("output_text")}, {QStringLiteral("text"), QString()}, {QStringLiteral("annotations"), QJsonArray{}}};
+    const QJsonObject emptyPart{
+        {QStringLiteral("type"), QStringLiteral("output_text")}, {QStringLiteral("text"), QString()}, {QStringLiteral("annotations"), QJsonArray{}}};
     events.append(namedEvent("response.content_part.added", QJsonObject{{QStringLiteral("type"), QStringLiteral("response.content_part.added")},
                                                                         {QStringLiteral("sequence_number"), seq++},
                                                                         {QStringLiteral("item_id"), QStringLiteral("msg_fake2")},
@@ -354,28 +358,37 @@ Script FakeUpstream::messagesAnswer(const QString &text, int inputTokens, int ou
 Script FakeUpstream::messagesStream(const QStringList &pieces, int inputTokens, int outputTokens, const QString &model)
 {
     QList<QByteArray> events;
-    events.append(namedEvent("message_start", QJsonObject{
-                                                  {QStringLiteral("type"), QStringLiteral("message_start")},
-                                                  {QStringLiteral("message"), QJsonObject{{QStringLiteral("id"), QStringLiteral("msg_fake2")},
-                                                                                          {QStringLiteral("type"), QStringLiteral("message")},
-                                                                                          {QStringLiteral("role"), QStringLiteral("assistant")},
-                                                                                          {QStringLiteral("model"), model},
-                                                                                          {QStringLiteral("content"), QJsonArray{}},
-                                                                                          {QStringLiteral("stop_reason"), QJsonValue()},
-                                                                                          {QStringLiteral("stop_sequence"), QJsonValue()},
-                                                                                          {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), inputTokens},
-                                                                                                                                {QStringLiteral("output_tokens"), 1}}}}}}));
-    events.append(namedEvent("content_block_start", QJsonObject{
-                                                        {QStringLiteral("type"), QStringLiteral("content_block_start")}, {QStringLiteral("index"), 0}, {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), QString()}}}}));
+    events.append(namedEvent(
+        "message_start",
+        QJsonObject{{QStringLiteral("type"), QStringLiteral("message_start")},
+                    {QStringLiteral("message"), QJsonObject{{QStringLiteral("id"), QStringLiteral("msg_fake2")},
+                                                            {QStringLiteral("type"), QStringLiteral("message")},
+                                                            {QStringLiteral("role"), QStringLiteral("assistant")},
+                                                            {QStringLiteral("model"), model},
+                                                            {QStringLiteral("content"), QJsonArray{}},
+                                                            {QStringLiteral("stop_reason"), QJsonValue()},
+                                                            {QStringLiteral("stop_sequence"), QJsonValue()},
+                                                            {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), inputTokens},
+                                                                                                  {QStringLiteral("output_tokens"), 1}}}}}}));
+    events.append(namedEvent("content_block_start",
+                             QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_start")},
+                                         {QStringLiteral("index"), 0},
+                                         {QStringLiteral("content_block"),
+                                          QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), QString()}}}}));
     events.append("event: ping\ndata: {\"type\": \"ping\"}\n\n");
     for (const QString &p : pieces)
-        events.append(namedEvent("content_block_delta", QJsonObject{
-                                                            {QStringLiteral("type"), QStringLiteral("content_block_delta")}, {QStringLiteral("index"), 0}, {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text_delta")}, {QStringLiteral("text"), p}}}}));
-    events.append(namedEvent("content_block_stop", QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 0}}));
-    events.append(namedEvent("message_delta", QJsonObject{
-                                                  {QStringLiteral("type"), QStringLiteral("message_delta")},
-                                                  {QStringLiteral("delta"), QJsonObject{{QStringLiteral("stop_reason"), QStringLiteral("end_turn")}, {QStringLiteral("stop_sequence"), QJsonValue()}}},
-                                                  {QStringLiteral("usage"), QJsonObject{{QStringLiteral("output_tokens"), outputTokens}}}}));
+        events.append(namedEvent("content_block_delta",
+                                 QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
+                                             {QStringLiteral("index"), 0},
+                                             {QStringLiteral("delta"),
+                                              QJsonObject{{QStringLiteral("type"), QStringLiteral("text_delta")}, {QStringLiteral("text"), p}}}}));
+    events.append(
+        namedEvent("content_block_stop", QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 0}}));
+    events.append(
+        namedEvent("message_delta", QJsonObject{{QStringLiteral("type"), QStringLiteral("message_delta")},
+                                                {QStringLiteral("delta"), QJsonObject{{QStringLiteral("stop_reason"), QStringLiteral("end_turn")},
+                                                                                      {QStringLiteral("stop_sequence"), QJsonValue()}}},
+                                                {QStringLiteral("usage"), QJsonObject{{QStringLiteral("output_tokens"), outputTokens}}}}));
     events.append(namedEvent("message_stop", QJsonObject{{QStringLiteral("type"), QStringLiteral("message_stop")}}));
     return sse(events);
 }
@@ -396,10 +409,11 @@ Script FakeUpstream::error(int status, const QString &message, bool anthropic, i
     if (retryAfterSeconds >= 0)
         s.headers.add("retry-after", QByteArray::number(retryAfterSeconds));
     if (anthropic)
-        s.body = json(QJsonObject{{QStringLiteral("type"), QStringLiteral("error")},
-                                  {QStringLiteral("error"), QJsonObject{{QStringLiteral("type"), status == 429 ? QStringLiteral("rate_limit_error")
-                                                                                                               : QStringLiteral("api_error")},
-                                                                        {QStringLiteral("message"), message}}}});
+        s.body =
+            json(QJsonObject{{QStringLiteral("type"), QStringLiteral("error")},
+                             {QStringLiteral("error"),
+                              QJsonObject{{QStringLiteral("type"), status == 429 ? QStringLiteral("rate_limit_error") : QStringLiteral("api_error")},
+                                          {QStringLiteral("message"), message}}}});
     else
         s.body = json(QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), message},
                                                                         {QStringLiteral("type"), QStringLiteral("server_error")},
@@ -434,9 +448,11 @@ Script FakeUpstream::defaultFor(const QByteArray &path, const QJsonObject &body)
     if (path.endsWith("/messages/count_tokens"))
         return countTokens();
     if (path.endsWith("/messages"))
-        return stream ? messagesStream({QStringLiteral("Hel"), QStringLiteral("lo!")}, 12, 5, model) : messagesAnswer(QStringLiteral("Hello!"), 12, 5, model);
+        return stream ? messagesStream({QStringLiteral("Hel"), QStringLiteral("lo!")}, 12, 5, model)
+                      : messagesAnswer(QStringLiteral("Hello!"), 12, 5, model);
     if (path.endsWith("/responses"))
-        return stream ? responsesStream({QStringLiteral("Hel"), QStringLiteral("lo!")}, 12, 5, model) : responsesAnswer(QStringLiteral("Hello!"), 12, 5, model);
+        return stream ? responsesStream({QStringLiteral("Hel"), QStringLiteral("lo!")}, 12, 5, model)
+                      : responsesAnswer(QStringLiteral("Hello!"), 12, 5, model);
     if (path.endsWith("/embeddings")) {
         Script s;
         s.headers.add("content-type", "application/json");

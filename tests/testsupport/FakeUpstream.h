@@ -95,12 +95,12 @@ public:
     // Canned answers, as the real providers shape them.
     static Script chatCompletion(const QString &text = QStringLiteral("Hello!"), int inputTokens = 12, int outputTokens = 5,
                                  const QString &model = QStringLiteral("gpt-5.2"));
-    static Script chatStream(const QStringList &pieces = {QStringLiteral("Hel"), QStringLiteral("lo!")}, int inputTokens = 12,
-                             int outputTokens = 5, const QString &model = QStringLiteral("gpt-5.2"), bool withUsage = true);
+    static Script chatStream(const QStringList &pieces = {QStringLiteral("Hel"), QStringLiteral("lo!")}, int inputTokens = 12, int outputTokens = 5,
+                             const QString &model = QStringLiteral("gpt-5.2"), bool withUsage = true);
     static Script responsesAnswer(const QString &text = QStringLiteral("Hello!"), int inputTokens = 12, int outputTokens = 5,
                                   const QString &model = QStringLiteral("gpt-5.5"));
-    static Script responsesStream(const QStringList &pieces = {QStringLiteral("Hel"), QStringLiteral("lo!")},
-                                  int inputTokens = 12, int outputTokens = 5, const QString &model = QStringLiteral("gpt-5.5"));
+    static Script responsesStream(const QStringList &pieces = {QStringLiteral("Hel"), QStringLiteral("lo!")}, int inputTokens = 12,
+                                  int outputTokens = 5, const QString &model = QStringLiteral("gpt-5.5"));
     static Script messagesAnswer(const QString &text = QStringLiteral("Hello!"), int inputTokens = 12, int outputTokens = 5,
                                  const QString &model = QStringLiteral("claude-sonnet-5"));
     static Script messagesStream(const QStringList &pieces = {QStringLiteral("Hel"), QStringLiteral("lo!")}, int inputTokens = 12,

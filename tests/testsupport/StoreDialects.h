@@ -20,11 +20,11 @@ inline void addStoreDialects()
 
 // The location of a fresh, empty store of the row's dialect (databases named after prefix); QSKIP
 // when PostgreSQL cannot run.
-#define FRESH_STORE(location, prefix)                                                                                      \
-    QFETCH(QString, dialect);                                                                                              \
-    QString location = QStringLiteral(":memory:");                                                                         \
-    if (dialect == QLatin1String("postgresql")) {                                                                          \
-        if (!Aile::Test::sharedPostgres().start())                                                                         \
-            QSKIP(qPrintable(QStringLiteral("PostgreSQL cannot run here: ") + Aile::Test::sharedPostgres().skipReason())); \
-        location = Aile::Test::sharedPostgres().createDatabase(QStringLiteral(prefix));                                    \
+#define FRESH_STORE(location, prefix)                                                                                                                \
+    QFETCH(QString, dialect);                                                                                                                        \
+    QString location = QStringLiteral(":memory:");                                                                                                   \
+    if (dialect == QLatin1String("postgresql")) {                                                                                                    \
+        if (!Aile::Test::sharedPostgres().start())                                                                                                   \
+            QSKIP(qPrintable(QStringLiteral("PostgreSQL cannot run here: ") + Aile::Test::sharedPostgres().skipReason()));                           \
+        location = Aile::Test::sharedPostgres().createDatabase(QStringLiteral(prefix));                                                              \
     }

@@ -72,8 +72,7 @@ QJsonObject Reply::json() const
     return QJsonDocument::fromJson(body).object();
 }
 
-Reply send(const QString &method, const QString &url, const QByteArray &body,
-           const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs)
+Reply send(const QString &method, const QString &url, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers, int timeoutMs)
 {
     QNetworkAccessManager nam;
     QNetworkRequest request{QUrl(url)};
@@ -119,15 +118,16 @@ QJsonObject basicConfig(const QString &upstream)
                            {QStringLiteral("tested"), models}};
     };
     qputenv("AILE_TEST_UPSTREAM_KEY", "upstream-secret-value");
-    return QJsonObject{
-        {QStringLiteral("adminToken"), QLatin1String(AdminToken)},
-        {QStringLiteral("providers"), QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("testai")},
-                                                             {QStringLiteral("wires"), QJsonArray{QStringLiteral("chat"), QStringLiteral("responses")}},
-                                                             {QStringLiteral("dataCollection"), QStringLiteral("deny")}}}},
-        {QStringLiteral("sharers"), QJsonArray{sharer("L00000000000000a1", "openai-one", "openai", {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")}),
-                                               sharer("L00000000000000c1", "claude-one", "claude", {QStringLiteral("claude-sonnet-5")})}},
-        {QStringLiteral("keys"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("test")},
-                                                        {QStringLiteral("key"), QLatin1String(TestKey)}}}}};
+    return QJsonObject{{QStringLiteral("adminToken"), QLatin1String(AdminToken)},
+                       {QStringLiteral("providers"),
+                        QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("testai")},
+                                               {QStringLiteral("wires"), QJsonArray{QStringLiteral("chat"), QStringLiteral("responses")}},
+                                               {QStringLiteral("dataCollection"), QStringLiteral("deny")}}}},
+                       {QStringLiteral("sharers"),
+                        QJsonArray{sharer("L00000000000000a1", "openai-one", "openai", {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")}),
+                                   sharer("L00000000000000c1", "claude-one", "claude", {QStringLiteral("claude-sonnet-5")})}},
+                       {QStringLiteral("keys"),
+                        QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("test")}, {QStringLiteral("key"), QLatin1String(TestKey)}}}}};
 }
 
 } // namespace Aile::Test
@@ -162,8 +162,7 @@ Reply AsyncClient::wait(QNetworkReply *reply, int timeoutMs)
     return r;
 }
 
-QJsonObject sharer(const QString &handle, const QString &provider, const QString &baseUrl, const QStringList &models,
-                   const QJsonObject &extra)
+QJsonObject sharer(const QString &handle, const QString &provider, const QString &baseUrl, const QStringList &models, const QJsonObject &extra)
 {
     const QByteArray var = "AILE_T_" + handle.toUpper().toLatin1();
     qputenv(var.constData(), handle.toLatin1());
@@ -184,9 +183,8 @@ QJsonObject configWith(const QJsonArray &sharers, const QJsonObject &keyRouting,
     QJsonObject key{{QStringLiteral("name"), QStringLiteral("test")}, {QStringLiteral("key"), QLatin1String(TestKey)}};
     if (!keyRouting.isEmpty())
         key.insert(QStringLiteral("routing"), keyRouting);
-    QJsonObject cfg{{QStringLiteral("adminToken"), QLatin1String(AdminToken)},
-                    {QStringLiteral("sharers"), sharers},
-                    {QStringLiteral("keys"), QJsonArray{key}}};
+    QJsonObject cfg{
+        {QStringLiteral("adminToken"), QLatin1String(AdminToken)}, {QStringLiteral("sharers"), sharers}, {QStringLiteral("keys"), QJsonArray{key}}};
     if (!settings.isEmpty())
         cfg.insert(QStringLiteral("settings"), settings);
     return cfg;

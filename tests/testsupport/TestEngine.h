@@ -52,8 +52,8 @@ struct Reply
 
 /// Sends one request with QNetworkAccessManager (an HTTP stack independent of the engine's) and
 /// waits for the whole answer.
-Reply send(const QString &method, const QString &url, const QByteArray &body = {},
-           const QList<QPair<QByteArray, QByteArray>> &headers = {}, int timeoutMs = 10000);
+Reply send(const QString &method, const QString &url, const QByteArray &body = {}, const QList<QPair<QByteArray, QByteArray>> &headers = {},
+           int timeoutMs = 10000);
 
 /// Writes raw bytes to host:port and collects what comes back until the peer closes or
 /// timeoutMs passes.
@@ -73,8 +73,7 @@ private:
 
 /// A sharer for routing tests: its credential is its own handle, so the fake upstream can tell
 /// sharers apart (FakeUpstream::credentialOf) and script each one (enqueueFor).
-QJsonObject sharer(const QString &handle, const QString &provider, const QString &baseUrl, const QStringList &models,
-                   const QJsonObject &extra = {});
+QJsonObject sharer(const QString &handle, const QString &provider, const QString &baseUrl, const QStringList &models, const QJsonObject &extra = {});
 /// A configuration with one key (TestKey), the admin token and the given sharers.
 QJsonObject configWith(const QJsonArray &sharers, const QJsonObject &keyRouting = {}, const QJsonObject &settings = {});
 

@@ -109,10 +109,10 @@ bool TestPostgres::start()
     }
     // Only a Unix socket, in the test's folder: no TCP port at all, so no collision with anything.
     m_port = 5432;
-    const QStringList command = asServerUser({m_bin + QStringLiteral("/postgres"), QStringLiteral("-D"), data, QStringLiteral("-k"),
-                                              m_dir->path(), QStringLiteral("-p"), QString::number(m_port), QStringLiteral("-c"),
-                                              QStringLiteral("listen_addresses="), QStringLiteral("-c"), QStringLiteral("fsync=off"),
-                                              QStringLiteral("-c"), QStringLiteral("max_connections=200")});
+    const QStringList command =
+        asServerUser({m_bin + QStringLiteral("/postgres"), QStringLiteral("-D"), data, QStringLiteral("-k"), m_dir->path(), QStringLiteral("-p"),
+                      QString::number(m_port), QStringLiteral("-c"), QStringLiteral("listen_addresses="), QStringLiteral("-c"),
+                      QStringLiteral("fsync=off"), QStringLiteral("-c"), QStringLiteral("max_connections=200")});
     m_server.setProcessChannelMode(QProcess::MergedChannels);
     m_server.start(command.first(), command.mid(1));
     if (!m_server.waitForStarted(10000)) {

@@ -31,8 +31,8 @@ int main(int argc, char **argv)
     }
     // GET /__fake/received: what the upstream was sent (path and JSON body, in order), for the
     // e2e tests to check what a client's request became on its way through the engine.
-    upstream.setFrontDoor([&upstream, inner = upstream.frontDoor()](const Aile::Test::ReceivedRequest &r, Aile::Http::HttpHeaders *extra)
-                              -> std::optional<Aile::Test::Script> {
+    upstream.setFrontDoor([&upstream, inner = upstream.frontDoor()](const Aile::Test::ReceivedRequest &r,
+                                                                    Aile::Http::HttpHeaders *extra) -> std::optional<Aile::Test::Script> {
         if (r.path != "/__fake/received")
             return inner ? inner(r, extra) : std::nullopt;
         QJsonArray all;

@@ -68,7 +68,9 @@ int renderAttached(const QString &outDir, const QString &aileProgram)
     serve.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     serve.start(aileProgram, {QStringLiteral("serve"), QStringLiteral("--data-dir"), dataDir, QStringLiteral("--config"), configPath,
                               QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port)});
-    const bool listening = QTest::qWaitFor([port] { return Test::send(QStringLiteral("GET"), QStringLiteral("http://127.0.0.1:%1/health").arg(port), {}, {}, 500).status == 200; }, 10000);
+    const bool listening = QTest::qWaitFor(
+        [port] { return Test::send(QStringLiteral("GET"), QStringLiteral("http://127.0.0.1:%1/health").arg(port), {}, {}, 500).status == 200; },
+        10000);
     int status = 1;
     if (listening) {
         EngineOptions options;
@@ -85,11 +87,12 @@ int renderAttached(const QString &outDir, const QString &aileProgram)
         window.engineLink()->setLocal(QHostAddress::LocalHost, port, dataDir);
         window.engineLink()->start();
         window.tabs()->setCurrentIndex(0);
-        const bool attached = QTest::qWaitFor([&] {
-            return window.engineLink()->kind() == Ui::EngineLink::Kind::Service && window.engineLink()->pid() > 0
-                   && window.sharersView()->model()->rowCount() > 0;
-        },
-                                              10000);
+        const bool attached = QTest::qWaitFor(
+            [&] {
+                return window.engineLink()->kind() == Ui::EngineLink::Kind::Service && window.engineLink()->pid() > 0
+                       && window.sharersView()->model()->rowCount() > 0;
+            },
+            10000);
         bool ok = attached && saveShot(&window, outDir, QStringLiteral("attached"));
 
         window.showTeamServerDialog();

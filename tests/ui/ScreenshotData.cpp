@@ -97,23 +97,24 @@ QJsonObject ScreenshotData::config(const QString &upstream)
                                {QStringLiteral("models"), QJsonArray{QStringLiteral("deepseek-chat")}}});
     qputenv("AILE_SCREENSHOT_UPSTREAM_KEY", "upstream-secret");
     qunsetenv("AILE_SCREENSHOT_MISSING_KEY");
-    return QJsonObject{
-        {QStringLiteral("adminToken"), QStringLiteral("screenshot-admin-token")},
-        {QStringLiteral("sharers"), sharers},
-        {QStringLiteral("keys"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("laptop")},
-                                                        {QStringLiteral("key"), QLatin1String(LaptopKey)},
-                                                        // What the Keys page and the route dialog show for a key's named routes.
-                                                        {QStringLiteral("routes"), routes()}},
-                                            QJsonObject{{QStringLiteral("name"), QStringLiteral("ci")},
-                                                        {QStringLiteral("key"), QLatin1String(CiKey)},
-                                                        // What the Keys page and the Routing dialog show for a key with a say.
-                                                        {QStringLiteral("routing"), QJsonObject{{QStringLiteral("maxPricePercent"), 100},
-                                                                                                {QStringLiteral("minPricePercent"), 20},
-                                                                                                {QStringLiteral("maxCostUsd"), 0.5},
-                                                                                                {QStringLiteral("spendLimitUsdPerDay"), 20},
-                                                                                                {QStringLiteral("neverSharers"), QJsonArray{QStringLiteral("L00d1ab5e77c0ffee")}},
-                                                                                                {QStringLiteral("prefer"), QStringLiteral("speed")},
-                                                                                                {QStringLiteral("demoteFailing"), true}}}}}}};
+    return QJsonObject{{QStringLiteral("adminToken"), QStringLiteral("screenshot-admin-token")},
+                       {QStringLiteral("sharers"), sharers},
+                       {QStringLiteral("keys"),
+                        QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("laptop")},
+                                               {QStringLiteral("key"), QLatin1String(LaptopKey)},
+                                               // What the Keys page and the route dialog show for a key's named routes.
+                                               {QStringLiteral("routes"), routes()}},
+                                   QJsonObject{{QStringLiteral("name"), QStringLiteral("ci")},
+                                               {QStringLiteral("key"), QLatin1String(CiKey)},
+                                               // What the Keys page and the Routing dialog show for a key with a say.
+                                               {QStringLiteral("routing"),
+                                                QJsonObject{{QStringLiteral("maxPricePercent"), 100},
+                                                            {QStringLiteral("minPricePercent"), 20},
+                                                            {QStringLiteral("maxCostUsd"), 0.5},
+                                                            {QStringLiteral("spendLimitUsdPerDay"), 20},
+                                                            {QStringLiteral("neverSharers"), QJsonArray{QStringLiteral("L00d1ab5e77c0ffee")}},
+                                                            {QStringLiteral("prefer"), QStringLiteral("speed")},
+                                                            {QStringLiteral("demoteFailing"), true}}}}}}};
 }
 
 bool ScreenshotData::seedStore(const QString &dataDir, qint64 now, QString *error)
@@ -216,8 +217,7 @@ bool ScreenshotData::seedStore(const QString &dataDir, qint64 now, QString *erro
             r.durationMs = first.durationMs;
         }
         // The laptop's Claude traffic goes through its coding route, its OpenAI traffic through review.
-        r.route = fromCi ? QString() : r.modelServed.startsWith(QLatin1String("openai/")) ? QStringLiteral("review")
-                                                                                          : QStringLiteral("coding");
+        r.route = fromCi ? QString() : r.modelServed.startsWith(QLatin1String("openai/")) ? QStringLiteral("review") : QStringLiteral("coding");
         r.attempts = int(r.attemptRows.size());
         if (r.status == 200) {
             r.inputTokens = 2000 + rng.bounded(30000);
@@ -234,7 +234,8 @@ bool ScreenshotData::seedStore(const QString &dataDir, qint64 now, QString *erro
         const qint64 at = now - qint64(day) * 24 * 3600 * 1000;
         const double weekday = QDateTime::fromMSecsSinceEpoch(at, Qt::UTC).date().dayOfWeek() >= 6 ? 0.3 : 1.0;
         ledger.append({QStringLiteral("hist-l-%1").arg(day), at, Store::utcDay(at), laptop, QStringLiteral("coding"),
-                       QStringLiteral("claude/claude-sonnet-5@") + QLatin1String(Sharers[2].handle), QLatin1String(Sharers[2].handle), weekday * (2.0 + rng.bounded(3.0)), 0});
+                       QStringLiteral("claude/claude-sonnet-5@") + QLatin1String(Sharers[2].handle), QLatin1String(Sharers[2].handle),
+                       weekday * (2.0 + rng.bounded(3.0)), 0});
         ledger.append({QStringLiteral("hist-r-%1").arg(day), at, Store::utcDay(at), laptop, QStringLiteral("review"),
                        QStringLiteral("openai/gpt-5.2"), QLatin1String(Sharers[0].handle), weekday * rng.bounded(1.5), 0});
         ledger.append({QStringLiteral("hist-c-%1").arg(day), at, Store::utcDay(at), ci, QString(), QStringLiteral("openai/gpt-5.2"),

@@ -110,8 +110,8 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("dark"), QStringLiteral("Render with a dark palette.")});
     parser.addOption({QStringLiteral("lang"), QStringLiteral("fr for the French translation."), QStringLiteral("LANG")});
     parser.addOption({QStringLiteral("get-started"), QStringLiteral("Only the Get started checklist, on an empty data folder.")});
-    parser.addOption({QStringLiteral("attached"), QStringLiteral("Only the window attached to a running aile serve (this program)."),
-                      QStringLiteral("AILE")});
+    parser.addOption(
+        {QStringLiteral("attached"), QStringLiteral("Only the window attached to a running aile serve (this program)."), QStringLiteral("AILE")});
     parser.process(app);
     const QString out = parser.value(QStringLiteral("out"));
     if (out.isEmpty() || !QDir().mkpath(out)) {
@@ -120,8 +120,7 @@ int main(int argc, char **argv)
     }
     const bool dark = parser.isSet(QStringLiteral("dark"));
     const bool french = parser.value(QStringLiteral("lang")) == QLatin1String("fr");
-    const QString suffix = dark ? QStringLiteral("-dark") : french ? QStringLiteral("-fr")
-                                                                   : QString();
+    const QString suffix = dark ? QStringLiteral("-dark") : french ? QStringLiteral("-fr") : QString();
 
     // The same look on every machine: Fusion, a fixed locale, and the palette asked for.
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
@@ -180,7 +179,8 @@ int main(int argc, char **argv)
     // A few live requests: one fails over from a rate-limited account to the next.
     const QList<QPair<QByteArray, QByteArray>> laptop{{"authorization", QByteArray("Bearer ") + Test::ScreenshotData::LaptopKey}};
     upstream.enqueue(Test::FakeUpstream::error(429, QStringLiteral("rate limited"), false, 20));
-    Test::send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/v1/chat/completions"), chatBody(QStringLiteral("openai/gpt-5.2"), false), laptop);
+    Test::send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/v1/chat/completions"), chatBody(QStringLiteral("openai/gpt-5.2"), false),
+               laptop);
     Test::send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/v1/messages"), chatBody(QStringLiteral("claude/claude-sonnet-5"), true),
                {{"x-api-key", Test::ScreenshotData::LaptopKey}, {"anthropic-version", "2023-06-01"}});
     Test::send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/v1/chat/completions"), chatBody(QStringLiteral("openai/gpt-5.2"), true),
@@ -266,7 +266,12 @@ int main(int argc, char **argv)
         QSignalSpy replied(&host, &EngineHost::managementReplied);
         host.manage(QStringLiteral("POST"), QStringLiteral("/keys"), QByteArrayLiteral("{\"name\":\"old-laptop\"}"));
         replied.wait(5000);
-        const QString oldId = QJsonDocument::fromJson(replied.value(0).value(2).toByteArray()).object().value(QLatin1String("key")).toObject().value(QLatin1String("id")).toString();
+        const QString oldId = QJsonDocument::fromJson(replied.value(0).value(2).toByteArray())
+                                  .object()
+                                  .value(QLatin1String("key"))
+                                  .toObject()
+                                  .value(QLatin1String("id"))
+                                  .toString();
         host.manage(QStringLiteral("DELETE"), QStringLiteral("/keys/") + oldId);
         replied.wait(5000);
         keys->refresh();

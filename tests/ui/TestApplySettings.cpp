@@ -122,8 +122,8 @@ private Q_SLOTS:
             << int(Tool::Codex) << "openai/gpt-5.2" << QStringList{QStringLiteral("GET /v1/models → 200"), QStringLiteral("POST /v1/responses → 200")}
             << QByteArray("/v1/responses");
         QTest::newRow("Claude Code: HEAD /, then POST /v1/messages")
-            << int(Tool::ClaudeCode) << "claude/claude-sonnet-5" << QStringList{QStringLiteral("HEAD / → "), QStringLiteral("POST /v1/messages → 200")}
-            << QByteArray("/v1/messages");
+            << int(Tool::ClaudeCode) << "claude/claude-sonnet-5"
+            << QStringList{QStringLiteral("HEAD / → "), QStringLiteral("POST /v1/messages → 200")} << QByteArray("/v1/messages");
     }
 
     void testConnectionRunsTheToolsOwnPath()

@@ -147,8 +147,9 @@ private Q_SLOTS:
     {
         Ui::ChartsView view;
         view.setNow([] { return Now; });
-        view.setKeys(Api::Json::listOf<Api::KeyInfo>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
-                                                                QJsonObject{{QStringLiteral("id"), QStringLiteral("k_ci")}, {QStringLiteral("name"), QStringLiteral("ci")}}}));
+        view.setKeys(Api::Json::listOf<Api::KeyInfo>(
+            QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
+                       QJsonObject{{QStringLiteral("id"), QStringLiteral("k_ci")}, {QStringLiteral("name"), QStringLiteral("ci")}}}));
         view.setReader(m_reader.get());
         QSignalSpy drawn(&view, &Ui::ChartsView::drawn);
         view.refresh();

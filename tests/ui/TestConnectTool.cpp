@@ -37,11 +37,12 @@ QJsonArray builtInProviders()
 
 QJsonObject sharerRow(const QString &provider, const QStringList &models, const QStringList &tested = {}, bool blocked = false)
 {
-    QJsonObject o{{QStringLiteral("handle"), QStringLiteral("L%1").arg(qHash(QString(provider + models.join(QLatin1Char(',')))), 16, 16, QLatin1Char('0'))},
-                  {QStringLiteral("name"), QString(provider + QStringLiteral(" account"))},
-                  {QStringLiteral("provider"), provider},
-                  {QStringLiteral("models"), QJsonArray::fromStringList(models)},
-                  {QStringLiteral("tested"), QJsonArray::fromStringList(tested)}};
+    QJsonObject o{
+        {QStringLiteral("handle"), QStringLiteral("L%1").arg(qHash(QString(provider + models.join(QLatin1Char(',')))), 16, 16, QLatin1Char('0'))},
+        {QStringLiteral("name"), QString(provider + QStringLiteral(" account"))},
+        {QStringLiteral("provider"), provider},
+        {QStringLiteral("models"), QJsonArray::fromStringList(models)},
+        {QStringLiteral("tested"), QJsonArray::fromStringList(tested)}};
     if (blocked)
         o.insert(QStringLiteral("blocked"), true);
     return o;
@@ -66,11 +67,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("tool");
         QTest::addColumn<QStringList>("expected");
-        QTest::newRow("Claude Code: environment, root base URL")
-            << int(Tool::ClaudeCode)
-            << QStringList{QStringLiteral("export ANTHROPIC_BASE_URL=http://127.0.0.1:2453\n"),
-                           QStringLiteral("export ANTHROPIC_API_KEY='sk-aile-0123456789abcdef'"),
-                           QStringLiteral("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")};
+        QTest::newRow("Claude Code: environment, root base URL") << int(Tool::ClaudeCode)
+                                                                 << QStringList{QStringLiteral("export ANTHROPIC_BASE_URL=http://127.0.0.1:2453\n"),
+                                                                                QStringLiteral("export ANTHROPIC_API_KEY='sk-aile-0123456789abcdef'"),
+                                                                                QStringLiteral("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")};
         QTest::newRow("Codex: config.toml provider on the Responses wire")
             << int(Tool::Codex)
             << QStringList{QStringLiteral("model = \"gpt-5.5\"\nmodel_provider = \"aile\"\n"),
@@ -83,12 +83,9 @@ private Q_SLOTS:
                            QStringLiteral("export AILE_KEY='sk-aile-0123456789abcdef'")};
         QTest::newRow("OpenCode: openai-compatible provider on /v1")
             << int(Tool::OpenCode)
-            << QStringList{QStringLiteral("\"npm\": \"@ai-sdk/openai-compatible\""),
-                           QStringLiteral("\"baseURL\": \"http://127.0.0.1:2453/v1\""),
-                           QStringLiteral("\"apiKey\": \"sk-aile-0123456789abcdef\""),
-                           QStringLiteral("export OPENCODE_CONFIG_CONTENT='{"),
-                           QStringLiteral("OPENCODE_DISABLE_MODELS_FETCH=1"),
-                           QStringLiteral("opencode run -m 'aile/openai/gpt-5.2'")};
+            << QStringList{QStringLiteral("\"npm\": \"@ai-sdk/openai-compatible\""),   QStringLiteral("\"baseURL\": \"http://127.0.0.1:2453/v1\""),
+                           QStringLiteral("\"apiKey\": \"sk-aile-0123456789abcdef\""), QStringLiteral("export OPENCODE_CONFIG_CONTENT='{"),
+                           QStringLiteral("OPENCODE_DISABLE_MODELS_FETCH=1"),          QStringLiteral("opencode run -m 'aile/openai/gpt-5.2'")};
         QTest::newRow("OpenAI SDK: base URL with /v1")
             << int(Tool::OpenAiSdk)
             << QStringList{QStringLiteral("export OPENAI_BASE_URL=http://127.0.0.1:2453/v1\n"),
@@ -119,7 +116,8 @@ private Q_SLOTS:
 
     void aPickedModelIsWrittenAsTheClientSendsIt()
     {
-        QVERIFY(allBlocks(Tool::Codex, QStringLiteral("openrouter/deepseek/deepseek-chat")).contains(QLatin1String("model = \"openrouter/deepseek/deepseek-chat\"")));
+        QVERIFY(allBlocks(Tool::Codex, QStringLiteral("openrouter/deepseek/deepseek-chat"))
+                    .contains(QLatin1String("model = \"openrouter/deepseek/deepseek-chat\"")));
         QVERIFY(allBlocks(Tool::Codex, QStringLiteral("codex/gpt-5.5-mini")).contains(QLatin1String("model = \"gpt-5.5-mini\"")));
         QVERIFY(allBlocks(Tool::OpenAiSdk, QStringLiteral("deepseek/deepseek-chat")).contains(QLatin1String("model=\"deepseek/deepseek-chat\"")));
     }
@@ -144,7 +142,9 @@ private Q_SLOTS:
     {
         Ui::ConnectToolDialog dialog;
         dialog.setBaseUrl(Base);
-        const QJsonArray keys{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")}, {QStringLiteral("name"), QStringLiteral("laptop")}, {QStringLiteral("prefix"), QStringLiteral("sk-aile-0123")}}};
+        const QJsonArray keys{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")},
+                                          {QStringLiteral("name"), QStringLiteral("laptop")},
+                                          {QStringLiteral("prefix"), QStringLiteral("sk-aile-0123")}}};
         dialog.setKeys(Api::Json::listOf<Api::KeyInfo>(keys), {{QStringLiteral("laptop"), Key}});
         QCOMPARE(dialog.key(), Key);
         dialog.setProviders(Api::Json::listOf<Api::ProviderStatus>(builtInProviders()));
@@ -241,11 +241,11 @@ private Q_SLOTS:
         QTest::newRow("Codex with OpenAI API keys only: an openai model, not the codex subscription's gpt-5.5")
             << int(Tool::Codex) << QJsonArray{openai} << QStringLiteral("openai/gpt-5.2");
         QTest::newRow("Codex with a codex subscription: its own default")
-            << int(Tool::Codex) << QJsonArray{openai, sharerRow(QStringLiteral("codex"), {QStringLiteral("gpt-5.5")})} << QStringLiteral("codex/gpt-5.5");
+            << int(Tool::Codex) << QJsonArray{openai, sharerRow(QStringLiteral("codex"), {QStringLiteral("gpt-5.5")})}
+            << QStringLiteral("codex/gpt-5.5");
         QTest::newRow("Codex: a provider without the Responses wire does not count")
             << int(Tool::Codex) << QJsonArray{sharerRow(QStringLiteral("gemini"), {QStringLiteral("gemini-3-pro")})} << QString();
-        QTest::newRow("Claude Code with OpenAI keys only: nothing speaks Messages")
-            << int(Tool::ClaudeCode) << QJsonArray{openai} << QString();
+        QTest::newRow("Claude Code with OpenAI keys only: nothing speaks Messages") << int(Tool::ClaudeCode) << QJsonArray{openai} << QString();
         QTest::newRow("Claude Code on another provider that speaks Messages")
             << int(Tool::ClaudeCode) << QJsonArray{sharerRow(QStringLiteral("deepseek"), {QStringLiteral("deepseek-chat")})}
             << QStringLiteral("deepseek/deepseek-chat");
@@ -255,7 +255,8 @@ private Q_SLOTS:
             << int(Tool::OpenAiSdk) << QJsonArray{openai} << QStringLiteral("openai/gpt-5.2");
         QTest::newRow("a model a sharer passed a test of comes first")
             << int(Tool::OpenAiSdk)
-            << QJsonArray{sharerRow(QStringLiteral("openrouter"), {QStringLiteral("anthropic/claude-sonnet-5"), QStringLiteral("deepseek/deepseek-chat")},
+            << QJsonArray{sharerRow(QStringLiteral("openrouter"),
+                                    {QStringLiteral("anthropic/claude-sonnet-5"), QStringLiteral("deepseek/deepseek-chat")},
                                     {QStringLiteral("deepseek/deepseek-chat")})}
             << QStringLiteral("openrouter/deepseek/deepseek-chat");
         QTest::newRow("a team server's models go by their own provider/model names, not aile/…")
@@ -279,7 +280,8 @@ private Q_SLOTS:
         Ui::ConnectToolDialog dialog;
         dialog.setBaseUrl(Base);
         dialog.setProviders(Api::Json::listOf<Api::ProviderStatus>(builtInProviders()));
-        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")})}));
+        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(
+            QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")})}));
         dialog.findChild<QLineEdit *>(QStringLiteral("keyText"))->setText(Key);
         dialog.selectTool(Tool::Codex);
         QCOMPARE(dialog.model(), QStringLiteral("openai/gpt-5.2"));
@@ -291,7 +293,8 @@ private Q_SLOTS:
         auto *model = dialog.findChild<QComboBox *>(QStringLiteral("modelChoice"));
         model->setEditText(QStringLiteral("openai/gpt-5.5"));
         dialog.selectTool(Tool::OpenAiSdk);
-        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")})}));
+        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(
+            QJsonArray{sharerRow(QStringLiteral("openai"), {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")})}));
         QCOMPARE(dialog.model(), QStringLiteral("openai/gpt-5.5"));
         QVERIFY(dialog.modelNote().isEmpty());
     }

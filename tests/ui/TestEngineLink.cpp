@@ -117,9 +117,9 @@ struct Serve
         port = probe.serverPort();
         probe.close();
         process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        process.start(QStringLiteral(AILE_BIN), {QStringLiteral("serve"), QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("data")),
-                                                 QStringLiteral("--config"), f.fileName(), QStringLiteral("--listen"),
-                                                 QStringLiteral("127.0.0.1:%1").arg(port)});
+        process.start(QStringLiteral(AILE_BIN),
+                      {QStringLiteral("serve"), QStringLiteral("--data-dir"), dir.filePath(QStringLiteral("data")), QStringLiteral("--config"),
+                       f.fileName(), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port)});
         return QTest::qWaitFor([this] { return Test::send(QStringLiteral("GET"), baseUrl() + QStringLiteral("/health"), {}, {}, 500).status == 200; },
                                10000);
     }
@@ -135,12 +135,13 @@ struct Serve
 
 QString chat(const QString &baseUrl, const QString &content)
 {
-    const Test::Reply reply = Test::send(QStringLiteral("POST"), baseUrl + QStringLiteral("/v1/chat/completions"),
-                                         QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
-                                                                   {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                                       {QStringLiteral("content"), content}}}}})
-                                             .toJson(),
-                                         {{"authorization", QByteArray("Bearer ") + Test::TestKey}});
+    const Test::Reply reply = Test::send(
+        QStringLiteral("POST"), baseUrl + QStringLiteral("/v1/chat/completions"),
+        QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
+                                  {QStringLiteral("messages"),
+                                   QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), content}}}}})
+            .toJson(),
+        {{"authorization", QByteArray("Bearer ") + Test::TestKey}});
     return reply.status == 200 ? QString::fromUtf8(reply.header("x-aile-request-id")) : QString();
 }
 
@@ -275,13 +276,15 @@ private Q_SLOTS:
         QVERIFY(service.start(Test::basicConfig(m_upstream.baseUrl())));
         Desktop d;
         d.holdToken(QLatin1String(Test::AdminToken));
-        d.open(service.port, Test::configWith(QJsonArray{Test::sharer(QStringLiteral("L00000000000000e1"), QStringLiteral("openai"), m_upstream.baseUrl(),
-                                                                      {QStringLiteral("gpt-5.2")}, QJsonObject{{QStringLiteral("name"), QStringLiteral("mine")}})}));
+        d.open(service.port, Test::configWith(QJsonArray{Test::sharer(QStringLiteral("L00000000000000e1"), QStringLiteral("openai"),
+                                                                      m_upstream.baseUrl(), {QStringLiteral("gpt-5.2")},
+                                                                      QJsonObject{{QStringLiteral("name"), QStringLiteral("mine")}})}));
         d.window->engineLink()->start();
         QTRY_COMPARE_WITH_TIMEOUT(d.window->engineLink()->kind(), Ui::EngineLink::Kind::Service, 5000);
         // The words, with the service's own pid.
-        QTRY_COMPARE_WITH_TIMEOUT(bannerText(d), QStringLiteral("Attached to aile serve (pid %1) on 127.0.0.1:%2").arg(service.process.processId()).arg(service.port),
-                                  5000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            bannerText(d), QStringLiteral("Attached to aile serve (pid %1) on 127.0.0.1:%2").arg(service.process.processId()).arg(service.port),
+            5000);
         QCOMPARE(d.window->windowTitle(), QStringLiteral("Aile — aile serve (pid %1)").arg(service.process.processId()));
         QTRY_COMPARE_WITH_TIMEOUT(d.sharerNames(), QStringList({QStringLiteral("claude-one"), QStringLiteral("openai-one")}), 5000);
         const QString live = chat(service.baseUrl(), QStringLiteral("through aile serve"));
@@ -347,8 +350,9 @@ private Q_SLOTS:
         const QString old = chat(team.baseUrl(), QStringLiteral("on the team server"));
 
         Desktop d;
-        d.open(0, Test::configWith(QJsonArray{Test::sharer(QStringLiteral("L00000000000000e1"), QStringLiteral("openai"), m_upstream.baseUrl(),
-                                                           {QStringLiteral("gpt-5.2")}, QJsonObject{{QStringLiteral("name"), QStringLiteral("mine")}})}));
+        d.open(0, Test::configWith(
+                      QJsonArray{Test::sharer(QStringLiteral("L00000000000000e1"), QStringLiteral("openai"), m_upstream.baseUrl(),
+                                              {QStringLiteral("gpt-5.2")}, QJsonObject{{QStringLiteral("name"), QStringLiteral("mine")}})}));
         QSignalSpy started(d.host.get(), &EngineHost::started);
         d.window->engineLink()->start();
         QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000); // it may have started while the line above waited

@@ -31,10 +31,7 @@ class TestGetStarted : public QObject
 {
     Q_OBJECT
 private:
-    static QPushButton *button(Panel *panel, const char *name)
-    {
-        return panel->findChild<QPushButton *>(QLatin1String(name));
-    }
+    static QPushButton *button(Panel *panel, const char *name) { return panel->findChild<QPushButton *>(QLatin1String(name)); }
 
 private Q_SLOTS:
     void theChecklistWalksAnEmptyStoreToAnAnswer()
@@ -67,11 +64,12 @@ private Q_SLOTS:
         w.host()->requestStatus();
         QTRY_VERIFY(panel->isDone(Panel::AddSharer));
         QVERIFY(!panel->stepText(Panel::AddSharer).contains(QLatin1String("test passed")));
-        QCOMPARE(w.admin(QStringLiteral("POST"), QStringLiteral("/sharers/%1/test").arg(handle), {{QStringLiteral("model"), QStringLiteral("gpt-5.2")}})
-                     .json()
-                     .value(QLatin1String("ok"))
-                     .toBool(),
-                 true);
+        QCOMPARE(
+            w.admin(QStringLiteral("POST"), QStringLiteral("/sharers/%1/test").arg(handle), {{QStringLiteral("model"), QStringLiteral("gpt-5.2")}})
+                .json()
+                .value(QLatin1String("ok"))
+                .toBool(),
+            true);
         w.host()->requestStatus();
         QTRY_VERIFY(panel->stepText(Panel::AddSharer).contains(QLatin1String("a model test passed")));
 

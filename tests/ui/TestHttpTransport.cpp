@@ -69,8 +69,7 @@ struct TwoWays
     }
 };
 
-template <typename T>
-Ui::Reply<T> waitFor(std::function<void(Ui::ManagementClient::Handler<T>)> call)
+template <typename T> Ui::Reply<T> waitFor(std::function<void(Ui::ManagementClient::Handler<T>)> call)
 {
     std::optional<Ui::Reply<T>> got;
     call([&](const Ui::Reply<T> &reply) { got = reply; });
@@ -157,8 +156,9 @@ private Q_SLOTS:
         } else if (call == QLatin1String("remove-missing")) {
             compareBoth<QJsonObject>([&](Ui::ManagementClient &c, auto done) { c.removeSharer(QStringLiteral("L0000000000000zz9"), this, done); });
         } else if (call == QLatin1String("save-bad")) {
-            compareBoth<QJsonObject>(
-                [&](Ui::ManagementClient &c, auto done) { c.saveSharer({}, QJsonObject{{QStringLiteral("provider"), 7}}, this, done); });
+            compareBoth<QJsonObject>([&](Ui::ManagementClient &c, auto done) {
+                c.saveSharer({}, QJsonObject{{QStringLiteral("provider"), 7}}, this, done);
+            });
         } else if (call == QLatin1String("charts") || call == QLatin1String("charts-bad")) {
             // One "now" for both, so the two sums cover the same hour and days.
             Api::Charts::ChartAsk ask;
@@ -168,11 +168,15 @@ private Q_SLOTS:
             compareBoth<Api::Charts::ChartFigures>([&](Ui::ManagementClient &c, auto done) { c.charts(ask, this, done); },
                                                    [&](const auto &x, const auto &y) {
                                                        return x.toJson() == y.toJson()
-                                                              && (call == QLatin1String("charts-bad") || (x.requests >= 1 && x.failures == 0 && x.firstToken.size() == 1));
+                                                              && (call == QLatin1String("charts-bad")
+                                                                  || (x.requests >= 1 && x.failures == 0 && x.firstToken.size() == 1));
                                                    });
         } else if (call == QLatin1String("status")) {
             // Who runs the engine: the same pid and program both ways, and the same lists.
-            compareBoth<Api::EngineStatus>([&](Ui::ManagementClient &c, auto done) { c.status(this, done); }, [](const auto &x, const auto &y) { return x.pid == QCoreApplication::applicationPid() && x.toJson() == y.toJson() && !x.sharers.isEmpty(); });
+            compareBoth<Api::EngineStatus>([&](Ui::ManagementClient &c, auto done) { c.status(this, done); },
+                                           [](const auto &x, const auto &y) {
+                                               return x.pid == QCoreApplication::applicationPid() && x.toJson() == y.toJson() && !x.sharers.isEmpty();
+                                           });
         }
     }
 
@@ -270,7 +274,12 @@ private Q_SLOTS:
                                                {{"authorization", QByteArray("Bearer ") + Test::AdminToken}});
         QCOMPARE(refused.status, 503);
         QCOMPARE(refused.header("retry-after"), QByteArray("30"));
-        QVERIFY2(refused.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(QLatin1String("live trace streams are open already")),
+        QVERIFY2(refused.json()
+                     .value(QLatin1String("error"))
+                     .toObject()
+                     .value(QLatin1String("message"))
+                     .toString()
+                     .contains(QLatin1String("live trace streams are open already")),
                  refused.body.constData());
         // One closes: once the engine noticed, the next is served again.
         open.takeFirst()->abort();

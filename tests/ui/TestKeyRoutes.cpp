@@ -92,15 +92,9 @@ private:
     Ui::KeysView *view() const { return m_window->keysView(); }
     Ui::KeyRoutesPanel *panel() const { return view()->routesPanel(); }
 
-    Reply admin(const QString &method, const QString &path, const QJsonObject &body = {})
-    {
-        return m_app->admin(method, path, body);
-    }
+    Reply admin(const QString &method, const QString &path, const QJsonObject &body = {}) { return m_app->admin(method, path, body); }
 
-    QJsonObject storedKey()
-    {
-        return admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_keyId).json().value(QLatin1String("key")).toObject();
-    }
+    QJsonObject storedKey() { return admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_keyId).json().value(QLatin1String("key")).toObject(); }
 
     /// New route… on the test key, through its button; null unless the dialog read the key.
     Ui::RouteDialog *openNewRoute()
@@ -137,11 +131,10 @@ private Q_SLOTS:
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         m_upstream = std::make_unique<FakeUpstream>();
         QVERIFY(m_upstream->listen());
-        const QJsonArray sharers{
-            sharer(Failing, QStringLiteral("openai"), m_upstream->baseUrl(), {QStringLiteral("gpt-5.2")},
-                   {{QStringLiteral("name"), QStringLiteral("openai-one")}}),
-            sharer(Answering, QStringLiteral("deepseek"), m_upstream->baseUrl(), {QStringLiteral("deepseek-chat")},
-                   {{QStringLiteral("name"), QStringLiteral("deepseek-one")}})};
+        const QJsonArray sharers{sharer(Failing, QStringLiteral("openai"), m_upstream->baseUrl(), {QStringLiteral("gpt-5.2")},
+                                        {{QStringLiteral("name"), QStringLiteral("openai-one")}}),
+                                 sharer(Answering, QStringLiteral("deepseek"), m_upstream->baseUrl(), {QStringLiteral("deepseek-chat")},
+                                        {{QStringLiteral("name"), QStringLiteral("deepseek-one")}})};
         m_app = std::make_unique<WindowUnderTest>();
         QVERIFY(m_app->start(configWith(sharers)));
         m_window = m_app->window();
@@ -156,7 +149,8 @@ private Q_SLOTS:
         // Each case starts from a key with no routes and default routing. The cases that save a
         // route fail where the engine answers them, should it refuse routes: not here.
         admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, QJsonObject{{QStringLiteral("routes"), QJsonArray()}});
-        QCOMPARE(admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, QJsonObject{{QStringLiteral("routing"), QJsonObject()}}).status, 200);
+        QCOMPARE(admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, QJsonObject{{QStringLiteral("routing"), QJsonObject()}}).status,
+                 200);
         view()->refresh();
         QTRY_COMPARE(panel()->model()->rowCount(), 0);
     }
@@ -201,7 +195,8 @@ private Q_SLOTS:
         table->selectRow(1);
         QVERIFY(click(dialog, "moveTargetDown"));
         const QJsonArray targets = dialog->route().toJson().value(QLatin1String("targets")).toArray();
-        QCOMPARE(modelsOf(targets), (QStringList{QStringLiteral("openai/gpt-5.5"), QStringLiteral("deepseek/deepseek-chat"), QStringLiteral("openai/gpt-5.2")}));
+        QCOMPARE(modelsOf(targets),
+                 (QStringList{QStringLiteral("openai/gpt-5.5"), QStringLiteral("deepseek/deepseek-chat"), QStringLiteral("openai/gpt-5.2")}));
         QCOMPARE(targets.at(2).toObject().value(QLatin1String("sharer")).toString(), Failing);
         QCOMPARE(targets.at(2).toObject().value(QLatin1String("budgetUsdPerDay")).toDouble(), 2.5);
         QVERIFY(!targets.at(0).toObject().contains(QLatin1String("sharer")));
@@ -237,7 +232,8 @@ private Q_SLOTS:
     void aRouteAcrossProvidersFillsTheTargetsAndSaysWhatItLeftOut()
     {
         QCOMPARE(admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId,
-                       QJsonObject{{QStringLiteral("routing"), QJsonObject{{QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("openrouter")}}}}})
+                       QJsonObject{
+                           {QStringLiteral("routing"), QJsonObject{{QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("openrouter")}}}}})
                      .status,
                  200);
         Ui::RouteDialog *dialog = openNewRoute();
@@ -277,7 +273,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(failed.count() + saved.count() > 0, 5000);
         QVERIFY2(saved.isEmpty(), "the engine saved a route whose target is auto/gpt-5.2");
         // The same message the API gives a script.
-        const Reply api = admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, QJsonObject{{QStringLiteral("routes"), QJsonArray{refused}}});
+        const Reply api =
+            admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, QJsonObject{{QStringLiteral("routes"), QJsonArray{refused}}});
         QCOMPARE(api.status, 400);
         const QString message = api.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
         QVERIFY(!message.isEmpty());
@@ -354,8 +351,8 @@ private Q_SLOTS:
 
         // A real request naming the route: the first target's sharer fails, the second answers.
         m_upstream->enqueueFor(Failing.toLatin1(), FakeUpstream::error(500, QStringLiteral("upstream exploded")));
-        m_upstream->enqueueFor(Answering.toLatin1(), FakeUpstream::chatCompletion(QStringLiteral("Served by the second"), 100000, 50000,
-                                                                                  QStringLiteral("deepseek-chat")));
+        m_upstream->enqueueFor(Answering.toLatin1(),
+                               FakeUpstream::chatCompletion(QStringLiteral("Served by the second"), 100000, 50000, QStringLiteral("deepseek-chat")));
         const Reply r = m_app->chat(QLatin1String(TestKey), QStringLiteral("fallback"));
         QVERIFY2(r.status == 200, r.body.constData());
         QCOMPARE(QString::fromLatin1(r.header("x-aile-sharer")), Answering);
@@ -409,9 +406,11 @@ private Q_SLOTS:
                                  {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), SecondTarget},
                                                                                     {QStringLiteral("sharer"), Answering},
                                                                                     {QStringLiteral("budgetUsdPerDay"), 0.01}}}}};
-        QCOMPARE(admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, QJsonObject{{QStringLiteral("routes"), QJsonArray{capped}}}).status, 200);
+        QCOMPARE(admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, QJsonObject{{QStringLiteral("routes"), QJsonArray{capped}}}).status,
+                 200);
         // One request spends past the target's budget (a budget is soft: it finishes and counts).
-        m_upstream->enqueueFor(Answering.toLatin1(), FakeUpstream::chatCompletion(QStringLiteral("Hi"), 100000, 50000, QStringLiteral("deepseek-chat")));
+        m_upstream->enqueueFor(Answering.toLatin1(),
+                               FakeUpstream::chatCompletion(QStringLiteral("Hi"), 100000, 50000, QStringLiteral("deepseek-chat")));
         QCOMPARE(m_app->chat(QLatin1String(TestKey), QStringLiteral("capped")).status, 200);
 
         view()->refresh();
@@ -436,8 +435,10 @@ private Q_SLOTS:
     void removeRouteAsksFirst()
     {
         QCOMPARE(admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId,
-                       QJsonObject{{QStringLiteral("routes"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("gone")},
-                                                                                     {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), FirstTarget}}}}}}}})
+                       QJsonObject{
+                           {QStringLiteral("routes"),
+                            QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("gone")},
+                                                   {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), FirstTarget}}}}}}}})
                      .status,
                  200);
         view()->refresh();

@@ -67,15 +67,9 @@ private:
 
     Ui::KeysView *view() const { return m_window->keysView(); }
 
-    Reply chat(const QString &key)
-    {
-        return m_app->chat(key, QStringLiteral("openai/gpt-5.2"));
-    }
+    Reply chat(const QString &key) { return m_app->chat(key, QStringLiteral("openai/gpt-5.2")); }
 
-    Reply admin(const QString &method, const QString &path, const QJsonObject &body = {})
-    {
-        return m_app->admin(method, path, body);
-    }
+    Reply admin(const QString &method, const QString &path, const QJsonObject &body = {}) { return m_app->admin(method, path, body); }
 
     Ui::KeyRoutingDialog *openRouting(const QString &keyId)
     {
@@ -129,11 +123,11 @@ private Q_SLOTS:
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         m_upstream = std::make_unique<FakeUpstream>();
         QVERIFY(m_upstream->listen());
-        const QJsonArray sharers{
-            sharer(Cheap, QStringLiteral("openai"), m_upstream->baseUrl(), {QStringLiteral("gpt-5.2")},
-                   {{QStringLiteral("name"), QStringLiteral("cheap-one")}, {QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 50}}}}),
-            sharer(Dear, QStringLiteral("openai"), m_upstream->baseUrl(), {QStringLiteral("gpt-5.2")},
-                   {{QStringLiteral("name"), QStringLiteral("dear-one")}})};
+        const QJsonArray sharers{sharer(Cheap, QStringLiteral("openai"), m_upstream->baseUrl(), {QStringLiteral("gpt-5.2")},
+                                        {{QStringLiteral("name"), QStringLiteral("cheap-one")},
+                                         {QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 50}}}}),
+                                 sharer(Dear, QStringLiteral("openai"), m_upstream->baseUrl(), {QStringLiteral("gpt-5.2")},
+                                        {{QStringLiteral("name"), QStringLiteral("dear-one")}})};
         m_app = std::make_unique<WindowUnderTest>();
         QVERIFY(m_app->start(configWith(sharers)));
         m_window = m_app->window();
@@ -148,7 +142,9 @@ private Q_SLOTS:
     {
         // Each case starts from the test key's defaults.
         if (!m_testKeyId.isEmpty())
-            QCOMPARE(admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_testKeyId, QJsonObject{{QStringLiteral("routing"), QJsonObject()}}).status, 200);
+            QCOMPARE(
+                admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_testKeyId, QJsonObject{{QStringLiteral("routing"), QJsonObject()}}).status,
+                200);
     }
 
     void cleanupTestCase()
@@ -316,7 +312,12 @@ private Q_SLOTS:
         QVERIFY(saveAndWait(dialog));
         r = chat(QLatin1String(TestKey));
         QCOMPARE(r.status, 503);
-        QVERIFY2(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(QLatin1String("every sharer online")),
+        QVERIFY2(r.json()
+                     .value(QLatin1String("error"))
+                     .toObject()
+                     .value(QLatin1String("message"))
+                     .toString()
+                     .contains(QLatin1String("every sharer online")),
                  r.body.constData());
 
         // Back to the defaults: the cheap one again.
@@ -334,7 +335,14 @@ private Q_SLOTS:
         QVERIFY(dialog);
         tick(dialog->findChild<QListWidget *>(QStringLiteral("neverSharers")), Cheap, true);
         QVERIFY(saveAndWait(dialog));
-        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId).json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject().value(QLatin1String("neverSharers")).toArray(),
+        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId)
+                     .json()
+                     .value(QLatin1String("key"))
+                     .toObject()
+                     .value(QLatin1String("routing"))
+                     .toObject()
+                     .value(QLatin1String("neverSharers"))
+                     .toArray(),
                  QJsonArray{Cheap});
         Reply r = chat(QLatin1String(TestKey));
         QCOMPARE(r.status, 200);
@@ -350,7 +358,12 @@ private Q_SLOTS:
     {
         // Each box of the dialog says what the key keeps: unticked is not stored, whatever was loaded.
         const auto stored = [&] {
-            return admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId).json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject();
+            return admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId)
+                .json()
+                .value(QLatin1String("key"))
+                .toObject()
+                .value(QLatin1String("routing"))
+                .toObject();
         };
         Ui::KeyRoutingDialog *dialog = openRouting(m_testKeyId);
         QVERIFY(dialog);
@@ -427,7 +440,12 @@ private Q_SLOTS:
         QVERIFY(!error->text().isEmpty());
         QVERIFY(error->text() != message);
         // Nothing was saved.
-        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId).json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject(),
+        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + m_testKeyId)
+                     .json()
+                     .value(QLatin1String("key"))
+                     .toObject()
+                     .value(QLatin1String("routing"))
+                     .toObject(),
                  QJsonObject());
         dialog->reject();
         QTRY_VERIFY(guard.isNull());

@@ -38,7 +38,8 @@ public:
     void send(const QString &method, const QString &path, const QByteArray &body, QObject *context, Done done) override
     {
         calls.append({method, path, body});
-        const auto answer = answers.value(path, {404, QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), QStringLiteral("no such call")}}}}});
+        const auto answer = answers.value(
+            path, {404, QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), QStringLiteral("no such call")}}}}});
         ++m_pending;
         // As a transport must: the answer is dropped when its context is gone.
         QTimer::singleShot(0, this, [this, answer, guard = QPointer<QObject>(context), hasContext = context != nullptr, done = std::move(done)] {
@@ -154,9 +155,17 @@ private Q_SLOTS:
             k.revoked = true;
             k.routing.maxPricePercent = 80;
             k.routing.sticky = false;
-            k.routes = {Api::RouteValue{QStringLiteral("coding"), QStringLiteral("round-robin"), QStringLiteral("speed"), 12000, true, 2.5, {{QStringLiteral("openai/gpt-5.2"), QStringLiteral("L00000000000000a1"), 0.5, 1.0}, {QStringLiteral("claude/claude-sonnet-5"), {}, {}, {}}}}};
+            k.routes = {Api::RouteValue{QStringLiteral("coding"),
+                                        QStringLiteral("round-robin"),
+                                        QStringLiteral("speed"),
+                                        12000,
+                                        true,
+                                        2.5,
+                                        {{QStringLiteral("openai/gpt-5.2"), QStringLiteral("L00000000000000a1"), 0.5, 1.0},
+                                         {QStringLiteral("claude/claude-sonnet-5"), {}, {}, {}}}}};
             k.spentTodayUsd = 0.25;
-            k.routeSpend = {Api::RouteSpend{QStringLiteral("coding"), 0.2, 2.5, {{QStringLiteral("openai/gpt-5.2"), QStringLiteral("L00000000000000a1"), 0.2, 1.0}}}};
+            k.routeSpend = {Api::RouteSpend{
+                QStringLiteral("coding"), 0.2, 2.5, {{QStringLiteral("openai/gpt-5.2"), QStringLiteral("L00000000000000a1"), 0.2, 1.0}}}};
             QVERIFY(Api::KeyInfo::fromJson(k.toJson()) == k);
             const Api::CreatedKey created{k, QStringLiteral("sk-aile-plain")};
             QVERIFY(Api::CreatedKey::fromJson(created.toJson()) == created);
@@ -198,18 +207,40 @@ private Q_SLOTS:
             QVERIFY(Api::DryRunPlan::fromJson(p.toJson()) == p);
             break;
         }
-        case 5:
-            QVERIFY(Api::DryRunPlan::fromJson(Api::DryRunPlan().toJson()) == Api::DryRunPlan());
-            break;
+        case 5: QVERIFY(Api::DryRunPlan::fromJson(Api::DryRunPlan().toJson()) == Api::DryRunPlan()); break;
         case 6: {
-            Api::DryRunAsk a{QStringLiteral("openai/gpt-5.2"), QStringLiteral("laptop"), QStringLiteral("/v1/messages"), QJsonObject{{QStringLiteral("max_tokens"), 16}}, {{QStringLiteral("x-aile-max-price"), QStringLiteral("2")}}};
+            Api::DryRunAsk a{QStringLiteral("openai/gpt-5.2"),
+                             QStringLiteral("laptop"),
+                             QStringLiteral("/v1/messages"),
+                             QJsonObject{{QStringLiteral("max_tokens"), 16}},
+                             {{QStringLiteral("x-aile-max-price"), QStringLiteral("2")}}};
             QVERIFY(Api::DryRunAsk::fromJson(a.toJson()) == a);
             break;
         }
         case 7: {
             // A stored routing object comes back as it was read: every named setting typed, a
             // setting the struct does not name (or one of another type) kept as it is.
-            const QJsonObject stored{{QStringLiteral("maxPricePercent"), 80}, {QStringLiteral("maxPrice"), 3}, {QStringLiteral("minPricePercent"), 20}, {QStringLiteral("maxCostUsd"), 0.5}, {QStringLiteral("spendLimitUsdPerDay"), 25}, {QStringLiteral("provider"), QStringLiteral("openai")}, {QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("deepseek")}}, {QStringLiteral("dataCollection"), QStringLiteral("deny")}, {QStringLiteral("allowSelfHosted"), false}, {QStringLiteral("onlySharers"), QJsonArray{}}, {QStringLiteral("neverSharers"), QJsonArray{QStringLiteral("L00000000000000a1")}}, {QStringLiteral("prefer"), QStringLiteral("speed")}, {QStringLiteral("demoteFailing"), true}, {QStringLiteral("phaseLimits"), true}, {QStringLiteral("sticky"), false}, {QStringLiteral("verifiedOnly"), true}, {QStringLiteral("sharer"), QStringLiteral("L00000000000000a2")}, {QStringLiteral("bareModelAnyProvider"), true}, {QStringLiteral("bareModelProviders"), QJsonArray{QStringLiteral("openai")}}, {QStringLiteral("pinTtlSeconds"), 900}, {QStringLiteral("sticky2"), QStringLiteral("odd")}};
+            const QJsonObject stored{{QStringLiteral("maxPricePercent"), 80},
+                                     {QStringLiteral("maxPrice"), 3},
+                                     {QStringLiteral("minPricePercent"), 20},
+                                     {QStringLiteral("maxCostUsd"), 0.5},
+                                     {QStringLiteral("spendLimitUsdPerDay"), 25},
+                                     {QStringLiteral("provider"), QStringLiteral("openai")},
+                                     {QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("deepseek")}},
+                                     {QStringLiteral("dataCollection"), QStringLiteral("deny")},
+                                     {QStringLiteral("allowSelfHosted"), false},
+                                     {QStringLiteral("onlySharers"), QJsonArray{}},
+                                     {QStringLiteral("neverSharers"), QJsonArray{QStringLiteral("L00000000000000a1")}},
+                                     {QStringLiteral("prefer"), QStringLiteral("speed")},
+                                     {QStringLiteral("demoteFailing"), true},
+                                     {QStringLiteral("phaseLimits"), true},
+                                     {QStringLiteral("sticky"), false},
+                                     {QStringLiteral("verifiedOnly"), true},
+                                     {QStringLiteral("sharer"), QStringLiteral("L00000000000000a2")},
+                                     {QStringLiteral("bareModelAnyProvider"), true},
+                                     {QStringLiteral("bareModelProviders"), QJsonArray{QStringLiteral("openai")}},
+                                     {QStringLiteral("pinTtlSeconds"), 900},
+                                     {QStringLiteral("sticky2"), QStringLiteral("odd")}};
             const Api::KeyRoutingValue r = Api::KeyRoutingValue::fromJson(stored);
             QCOMPARE(r.toJson(), stored);
             QVERIFY(r.onlySharers == std::optional<QStringList>(QStringList())); // an empty list is not an absent one
@@ -224,7 +255,8 @@ private Q_SLOTS:
             Api::KeyRoutingValue routing;
             routing.sticky = false;
             const Api::KeyChanges changes{QStringLiteral("laptop"), routing,
-                                          QList<Api::RouteValue>{Api::RouteValue{QStringLiteral("coding"), {}, {}, {}, {}, {}, {{QStringLiteral("openai/gpt-5.2"), {}, {}, {}}}}}};
+                                          QList<Api::RouteValue>{Api::RouteValue{
+                                              QStringLiteral("coding"), {}, {}, {}, {}, {}, {{QStringLiteral("openai/gpt-5.2"), {}, {}, {}}}}}};
             QVERIFY(Api::KeyChanges::fromJson(changes.toJson()) == changes);
             Api::KeyChanges routingOnly;
             routingOnly.routing = routing;
@@ -237,7 +269,18 @@ private Q_SLOTS:
             break;
         }
         case 9: {
-            Api::SharerEdit quoted{QStringLiteral("L00000000000000a1"), QStringLiteral("team"), QStringLiteral("openai"), {}, QStringLiteral("api-key"), 4, std::nullopt, QMap<QString, Api::ModelQuote>{{QStringLiteral("gpt-5.2"), {1.25, 10}}}, {QStringLiteral("gpt-5.2")}, QStringLiteral("deny"), QStringLiteral("env:OPENAI_KEY"), {}};
+            Api::SharerEdit quoted{QStringLiteral("L00000000000000a1"),
+                                   QStringLiteral("team"),
+                                   QStringLiteral("openai"),
+                                   {},
+                                   QStringLiteral("api-key"),
+                                   4,
+                                   std::nullopt,
+                                   QMap<QString, Api::ModelQuote>{{QStringLiteral("gpt-5.2"), {1.25, 10}}},
+                                   {QStringLiteral("gpt-5.2")},
+                                   QStringLiteral("deny"),
+                                   QStringLiteral("env:OPENAI_KEY"),
+                                   {}};
             QVERIFY(Api::SharerEdit::fromJson(quoted.toJson()) == quoted);
             Api::SharerEdit percent;
             percent.name = QStringLiteral("cheap");
@@ -267,7 +310,12 @@ private Q_SLOTS:
             key.id = QStringLiteral("k_0123456789ab");
             key.name = QStringLiteral("laptop");
             key.revoked = true;
-            Api::ProviderStatus provider{QStringLiteral("myco"), QStringLiteral("My company"), QStringLiteral("http://localhost:8080"), {QStringLiteral("chat"), QStringLiteral("responses")}, false, true};
+            Api::ProviderStatus provider{QStringLiteral("myco"),
+                                         QStringLiteral("My company"),
+                                         QStringLiteral("http://localhost:8080"),
+                                         {QStringLiteral("chat"), QStringLiteral("responses")},
+                                         false,
+                                         true};
             Api::EngineStatus s;
             s.listening = true;
             s.address = QStringLiteral("127.0.0.1");
@@ -307,20 +355,21 @@ private Q_SLOTS:
         const QJsonArray keys = object(manage(engine, QStringLiteral("GET"), QStringLiteral("/keys"))).value(QLatin1String("keys")).toArray();
         QCOMPARE(keys.size(), 1);
         const QString id = keys.first().toObject().value(QLatin1String("id")).toString();
-        const QJsonObject route{{QStringLiteral("name"), QStringLiteral("coding")},
-                                {QStringLiteral("order"), QStringLiteral("round-robin")},
-                                {QStringLiteral("prefer"), QStringLiteral("speed")},
-                                {QStringLiteral("ttftMs"), 12000},
-                                {QStringLiteral("phaseLimits"), true},
-                                {QStringLiteral("budgetUsdPerDay"), 2.5},
-                                {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
-                                                                                   {QStringLiteral("sharer"), QStringLiteral("L00000000000000a1")},
-                                                                                   {QStringLiteral("maxCostUsd"), 0.5},
-                                                                                   {QStringLiteral("budgetUsdPerDay"), 1}},
-                                                                       QJsonObject{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")}}}}};
-        const Test::Reply put = manage(engine, QStringLiteral("PUT"), QStringLiteral("/keys/") + id,
-                                       QJsonObject{{QStringLiteral("routes"), QJsonArray{route}},
-                                                   {QStringLiteral("routing"), QJsonObject{{QStringLiteral("sticky"), false}}}});
+        const QJsonObject route{
+            {QStringLiteral("name"), QStringLiteral("coding")},
+            {QStringLiteral("order"), QStringLiteral("round-robin")},
+            {QStringLiteral("prefer"), QStringLiteral("speed")},
+            {QStringLiteral("ttftMs"), 12000},
+            {QStringLiteral("phaseLimits"), true},
+            {QStringLiteral("budgetUsdPerDay"), 2.5},
+            {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
+                                                               {QStringLiteral("sharer"), QStringLiteral("L00000000000000a1")},
+                                                               {QStringLiteral("maxCostUsd"), 0.5},
+                                                               {QStringLiteral("budgetUsdPerDay"), 1}},
+                                                   QJsonObject{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")}}}}};
+        const Test::Reply put = manage(
+            engine, QStringLiteral("PUT"), QStringLiteral("/keys/") + id,
+            QJsonObject{{QStringLiteral("routes"), QJsonArray{route}}, {QStringLiteral("routing"), QJsonObject{{QStringLiteral("sticky"), false}}}});
         QCOMPARE(put.status, 200);
         const QJsonObject keyJson = object(put).value(QLatin1String("key")).toObject();
         const Api::KeyInfo key = Api::KeyInfo::fromJson(keyJson);
@@ -404,12 +453,15 @@ private Q_SLOTS:
         QCOMPARE(transport->calls.last().path, QStringLiteral("/keys/nobody"));
 
         // The body of a write is the typed value's JSON.
-        client.saveRoutes(QStringLiteral("k_1"), {Api::RouteValue{QStringLiteral("r"), {}, {}, {}, {}, {}, {{QStringLiteral("openai/gpt-5.2"), {}, {}, {}}}}},
-                          this, [](const Ui::Reply<Api::KeyInfo> &) {});
+        client.saveRoutes(QStringLiteral("k_1"),
+                          {Api::RouteValue{QStringLiteral("r"), {}, {}, {}, {}, {}, {{QStringLiteral("openai/gpt-5.2"), {}, {}, {}}}}}, this,
+                          [](const Ui::Reply<Api::KeyInfo> &) {});
         QCOMPARE(transport->calls.last().method, QStringLiteral("PUT"));
         QCOMPARE(QJsonDocument::fromJson(transport->calls.last().body).object(),
-                 QJsonObject({{QStringLiteral("routes"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("r")},
-                                                                                {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}}}}}}}}));
+                 QJsonObject({{QStringLiteral("routes"),
+                               QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("r")},
+                                                      {QStringLiteral("targets"),
+                                                       QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}}}}}}}}));
 
         // An answer whose context is gone is dropped.
         bool called = false;

@@ -31,11 +31,12 @@ const qint64 Noon = 1'790'000'000'000; // some day, at a fixed time
 Api::EngineStatus status()
 {
     Api::EngineStatus s;
-    s.keys = Api::Json::listOf<Api::KeyInfo>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")},
-                                                                    {QStringLiteral("name"), QStringLiteral("laptop")},
-                                                                    {QStringLiteral("routing"), QJsonObject{{QStringLiteral("spendLimitUsdPerDay"), 2.0}}},
-                                                                    {QStringLiteral("routes"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("fast")},
-                                                                                                                      {QStringLiteral("budgetUsdPerDay"), 1.0}}}}}});
+    s.keys = Api::Json::listOf<Api::KeyInfo>(QJsonArray{
+        QJsonObject{{QStringLiteral("id"), QStringLiteral("k_laptop")},
+                    {QStringLiteral("name"), QStringLiteral("laptop")},
+                    {QStringLiteral("routing"), QJsonObject{{QStringLiteral("spendLimitUsdPerDay"), 2.0}}},
+                    {QStringLiteral("routes"),
+                     QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("fast")}, {QStringLiteral("budgetUsdPerDay"), 1.0}}}}}});
     s.sharers = Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000a1")},
                                                                             {QStringLiteral("name"), QStringLiteral("openai-one")},
                                                                             {QStringLiteral("provider"), QStringLiteral("openai")}}});
@@ -92,10 +93,7 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-    }
+    void initTestCase() { QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); }
 
     void aKeyThatReachesItsSpendLimitIsToldOnceADay()
     {
@@ -105,7 +103,8 @@ private Q_SLOTS:
         n->noteLedger(Store::utcDay(Noon), {charge(1.5), charge(0.5)});
         QCOMPARE(m_told.size(), 1);
         QCOMPARE(m_told.first().title, QStringLiteral("Budget reached"));
-        QVERIFY2(m_told.first().message.contains(QLatin1String("Key laptop reached its daily spend limit of $2.00")), qPrintable(m_told.first().message));
+        QVERIFY2(m_told.first().message.contains(QLatin1String("Key laptop reached its daily spend limit of $2.00")),
+                 qPrintable(m_told.first().message));
         // Again the same day, or the refusal that follows: nothing new.
         n->noteLedger(Store::utcDay(Noon), {charge(1.5), charge(0.5), charge(0.1)});
         n->noteTraces({trace(403, QStringLiteral("this API key spent its $2.00 daily limit (budget_exceeded); resets 00:00 UTC"))});
@@ -130,7 +129,8 @@ private Q_SLOTS:
         auto n = make();
         n->noteLedger(Store::utcDay(Noon), {charge(0.4, QStringLiteral("fast")), charge(0.7, QStringLiteral("fast"))});
         QCOMPARE(m_told.size(), 1);
-        QVERIFY2(m_told.first().message.contains(QLatin1String("Route fast of key laptop spent its daily budget")), qPrintable(m_told.first().message));
+        QVERIFY2(m_told.first().message.contains(QLatin1String("Route fast of key laptop spent its daily budget")),
+                 qPrintable(m_told.first().message));
         n->noteTraces({trace(402, QStringLiteral("route fast spent its $1.00 daily budget; resets 00:00 UTC"))});
         QCOMPARE(m_told.size(), 1);
 
@@ -150,7 +150,8 @@ private Q_SLOTS:
         n->noteTraces({t});
         QCOMPARE(m_told.size(), 1);
         QCOMPARE(m_told.first().title, QStringLiteral("A sharer's key was refused"));
-        QVERIFY2(m_told.first().message.startsWith(QLatin1String("openai-one's key was refused by openai (HTTP 401)")), qPrintable(m_told.first().message));
+        QVERIFY2(m_told.first().message.startsWith(QLatin1String("openai-one's key was refused by openai (HTTP 401)")),
+                 qPrintable(m_told.first().message));
         n->noteTraces({t});
         QCOMPARE(m_told.size(), 1);
         // Served again (re-linked): a later refusal is news.
@@ -214,16 +215,18 @@ private Q_SLOTS:
         QVERIFY(status.wait(5000));
 
         upstream.enqueue(FakeUpstream::error(401, QStringLiteral("invalid api key")));
-        const Reply r = send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/v1/chat/completions"),
-                             QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
-                                                       {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                           {QStringLiteral("content"), QStringLiteral("hi")}}}}})
-                                 .toJson(),
-                             {{"authorization", QByteArray("Bearer ") + TestKey}});
+        const Reply r =
+            send(QStringLiteral("POST"), window.baseUrl() + QStringLiteral("/v1/chat/completions"),
+                 QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
+                                           {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                                               {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                     .toJson(),
+                 {{"authorization", QByteArray("Bearer ") + TestKey}});
         QVERIFY(r.status >= 400);
         QTRY_COMPARE(told.size(), 1);
         QCOMPARE(told.first().title, QStringLiteral("A sharer's key was refused"));
-        QVERIFY2(told.first().message.startsWith(QLatin1String("openai-one's key was refused by openai (HTTP 401)")), qPrintable(told.first().message));
+        QVERIFY2(told.first().message.startsWith(QLatin1String("openai-one's key was refused by openai (HTTP 401)")),
+                 qPrintable(told.first().message));
         QSignalSpy stopped(&host, &EngineHost::stopped);
         window.close();
         QVERIFY(stopped.count() > 0 || stopped.wait(5000));

@@ -77,8 +77,9 @@ private Q_SLOTS:
         QVERIFY(m_app->start(configWith(sharers)));
         QVERIFY(m_app->openKeysPage());
         m_keyId = view()->model()->key(0).id;
-        const QJsonArray routes{QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
-                                            {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}}}}}};
+        const QJsonArray routes{
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
+                        {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}}}}}};
         QCOMPARE(m_app->admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + m_keyId, {{QStringLiteral("routes"), routes}}).status, 200);
         for (int i = 0; i < 12; ++i)
             QCOMPARE(m_app->chat(QLatin1String(TestKey), QStringLiteral("coding")).status, 200);

@@ -92,8 +92,7 @@ struct Harness
     }
 
     Ui::SharersView *view() const { return window->sharersView(); }
-    template <typename T>
-    T *child(const char *name) const { return window->findChild<T *>(QLatin1String(name)); }
+    template <typename T> T *child(const char *name) const { return window->findChild<T *>(QLatin1String(name)); }
 
     QStringList viewHandles() const
     {
@@ -102,10 +101,7 @@ struct Harness
             out << view()->model()->row(row).handle;
         return out;
     }
-    QString cell(const QString &handle, int column) const
-    {
-        return view()->model()->index(view()->model()->rowOf(handle), column).data().toString();
-    }
+    QString cell(const QString &handle, int column) const { return view()->model()->index(view()->model()->rowOf(handle), column).data().toString(); }
 
     QJsonObject apiListing(const QString &query) const
     {
@@ -178,9 +174,8 @@ private:
     QStringList cliOrder()
     {
         QProcess cli;
-        cli.start(QStringLiteral(AILE_BIN), {QStringLiteral("sharers"), QStringLiteral("--model"), Gpt, QStringLiteral("--url"),
-                                             h.window->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile(),
-                                             QStringLiteral("--json")});
+        cli.start(QStringLiteral(AILE_BIN), {QStringLiteral("sharers"), QStringLiteral("--model"), Gpt, QStringLiteral("--url"), h.window->baseUrl(),
+                                             QStringLiteral("--admin-token-file"), adminTokenFile(), QStringLiteral("--json")});
         if (!QTest::qWaitFor([&] { return cli.state() == QProcess::NotRunning; }, 20000) || cli.exitCode() != 0)
             return {QStringLiteral("the CLI failed: ") + QString::fromUtf8(cli.readAllStandardError())};
         return handles(QJsonDocument::fromJson(cli.readAllStandardOutput()).object());
@@ -268,12 +263,13 @@ private Q_SLOTS:
         QCOMPARE(h.cell(m_cheap, Ui::SharerOrderModel::PriceSheet), QStringLiteral("50% of list"));
         QCOMPARE(h.cell(m_cheap, Ui::SharerOrderModel::Provider), QStringLiteral("openai"));
         // The top row is where the next request goes.
-        const Reply served = send(QStringLiteral("POST"), h.window->baseUrl() + QStringLiteral("/v1/chat/completions"),
-                                  QJsonDocument(QJsonObject{{QStringLiteral("model"), Gpt},
-                                                            {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                                {QStringLiteral("content"), QStringLiteral("hi")}}}}})
-                                      .toJson(),
-                                  {{"authorization", QByteArray("Bearer ") + TestKey}});
+        const Reply served =
+            send(QStringLiteral("POST"), h.window->baseUrl() + QStringLiteral("/v1/chat/completions"),
+                 QJsonDocument(QJsonObject{{QStringLiteral("model"), Gpt},
+                                           {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                                               {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                     .toJson(),
+                 {{"authorization", QByteArray("Bearer ") + TestKey}});
         QCOMPARE(served.status, 200);
         QCOMPARE(served.header("x-aile-sharer"), h.viewHandles().first().toLatin1());
     }
@@ -287,12 +283,13 @@ private Q_SLOTS:
         answer.headers.add("x-codex-secondary-used-percent", "90");
         answer.headers.add("x-codex-secondary-reset-at", QByteArray::number(QDateTime::currentSecsSinceEpoch() + 7200));
         h.upstream->enqueue(answer);
-        const Reply served = send(QStringLiteral("POST"), h.window->baseUrl() + QStringLiteral("/v1/chat/completions"),
-                                  QJsonDocument(QJsonObject{{QStringLiteral("model"), Gpt},
-                                                            {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                                {QStringLiteral("content"), QStringLiteral("hi")}}}}})
-                                      .toJson(),
-                                  {{"authorization", QByteArray("Bearer ") + TestKey}});
+        const Reply served =
+            send(QStringLiteral("POST"), h.window->baseUrl() + QStringLiteral("/v1/chat/completions"),
+                 QJsonDocument(QJsonObject{{QStringLiteral("model"), Gpt},
+                                           {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                                               {QStringLiteral("content"), QStringLiteral("hi")}}}}})
+                     .toJson(),
+                 {{"authorization", QByteArray("Bearer ") + TestKey}});
         QCOMPARE(served.status, 200);
         const QString handle = QString::fromLatin1(served.header("x-aile-sharer"));
         view()->refresh();
@@ -301,7 +298,10 @@ private Q_SLOTS:
         QVERIFY2(h.cell(handle, Ui::SharerOrderModel::Quota).contains(QStringLiteral(" · secondary 90% used, resets ")),
                  qPrintable(h.cell(handle, Ui::SharerOrderModel::Quota)));
         // A window used up (it takes the sharer out until its reset, so not played through the engine here).
-        const QJsonArray usedUp{QJsonObject{{QStringLiteral("name"), QStringLiteral("5h")}, {QStringLiteral("exhausted"), true}, {QStringLiteral("used"), 1.0}, {QStringLiteral("fresh"), false}}};
+        const QJsonArray usedUp{QJsonObject{{QStringLiteral("name"), QStringLiteral("5h")},
+                                            {QStringLiteral("exhausted"), true},
+                                            {QStringLiteral("used"), 1.0},
+                                            {QStringLiteral("fresh"), false}}};
         QCOMPARE(Ui::SharerOrderModel::quota(Api::Json::listOf<Api::QuotaWindow>(usedUp)), QStringLiteral("5h used up (older than 10 min)"));
         QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).startsWith(QLatin1String("not enough data (")));
         QVERIFY(h.cell(handle, Ui::SharerOrderModel::Health).endsWith(QLatin1String("/100 served)")));
@@ -315,9 +315,8 @@ private Q_SLOTS:
         // The two added above went to the opted-in 0600 file; openai-one reads an environment variable.
         for (const QJsonValue &v : h.apiListing(QStringLiteral("model=openai/gpt-5.2")).value(QLatin1String("data")).toArray()) {
             const QJsonObject row = v.toObject();
-            const QString expected = row.value(QLatin1String("handle")).toString() == QLatin1String("L00000000000000a1")
-                                         ? QStringLiteral("env")
-                                         : QStringLiteral("file");
+            const QString expected =
+                row.value(QLatin1String("handle")).toString() == QLatin1String("L00000000000000a1") ? QStringLiteral("env") : QStringLiteral("file");
             QCOMPARE(row.value(QLatin1String("credentialStore")).toString(), expected);
         }
         const QModelIndex cheap = view()->model()->index(view()->model()->rowOf(m_cheap), Ui::SharerOrderModel::Credential);

@@ -102,9 +102,11 @@ private Q_SLOTS:
                 queriedOn = QThread::currentThreadId();
                 return store.traceCount({});
             },
-            this, [&](int n) {
+            this,
+            [&](int n) {
                 answeredOn = QThread::currentThread();
-                count = n; });
+                count = n;
+            });
         QVERIFY(!count.has_value()); // nothing answered before the event loop runs
         QTRY_VERIFY(count.has_value());
         QCOMPARE(*count, 1000);

@@ -35,7 +35,13 @@ QString iso(qint64 ms)
 
 QJsonObject window(const QString &name, double used, qint64 resetMs, bool exhausted = false)
 {
-    return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("kind"), QStringLiteral("subscription")}, {QStringLiteral("used"), used}, {QStringLiteral("exhausted"), exhausted}, {QStringLiteral("fresh"), true}, {QStringLiteral("resetsAt"), iso(resetMs)}, {QStringLiteral("lengthSeconds"), name == QLatin1String("5h") ? 5 * 3600 : 7 * 86400}};
+    return QJsonObject{{QStringLiteral("name"), name},
+                       {QStringLiteral("kind"), QStringLiteral("subscription")},
+                       {QStringLiteral("used"), used},
+                       {QStringLiteral("exhausted"), exhausted},
+                       {QStringLiteral("fresh"), true},
+                       {QStringLiteral("resetsAt"), iso(resetMs)},
+                       {QStringLiteral("lengthSeconds"), name == QLatin1String("5h") ? 5 * 3600 : 7 * 86400}};
 }
 
 // GET /sharers rows (no model named): the subscription in tier 10, the API key below it.
@@ -102,7 +108,8 @@ private Q_SLOTS:
 
         // Used up: the Claude Code line names the API key.
         watch.noteListing(listing(1.0, true), Now + Hour);
-        QVERIFY2(tray.subscriptionLines().at(0).contains(QStringLiteral("5h used up, back in 1 h 0 min")), qPrintable(tray.subscriptionLines().at(0)));
+        QVERIFY2(tray.subscriptionLines().at(0).contains(QStringLiteral("5h used up, back in 1 h 0 min")),
+                 qPrintable(tray.subscriptionLines().at(0)));
         QVERIFY(tray.subscriptionLines().at(2).startsWith(QStringLiteral("Claude Code's next request → Anthropic API key")));
         watch.noteListing({}, Now + Hour);
         QVERIFY(tray.subscriptionLines().isEmpty());
@@ -170,14 +177,16 @@ private Q_SLOTS:
     {
         ConnectToolDialog dialog;
         dialog.setBaseUrl(QStringLiteral("http://127.0.0.1:2453"));
-        dialog.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000005b1")},
-                                                                                      {QStringLiteral("provider"), QStringLiteral("claude")},
-                                                                                      {QStringLiteral("models"), QJsonArray{QStringLiteral("claude-sonnet-5")}}},
-                                                                          QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000005c1")},
-                                                                                      {QStringLiteral("provider"), QStringLiteral("codex")},
-                                                                                      {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.5")}}}}));
-        dialog.setProviders(Api::Json::listOf<Api::ProviderStatus>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("claude")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("messages")}}},
-                                                                              QJsonObject{{QStringLiteral("id"), QStringLiteral("codex")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("responses")}}}}));
+        dialog.setSharers(
+            Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000005b1")},
+                                                                        {QStringLiteral("provider"), QStringLiteral("claude")},
+                                                                        {QStringLiteral("models"), QJsonArray{QStringLiteral("claude-sonnet-5")}}},
+                                                            QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000005c1")},
+                                                                        {QStringLiteral("provider"), QStringLiteral("codex")},
+                                                                        {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.5")}}}}));
+        dialog.setProviders(Api::Json::listOf<Api::ProviderStatus>(QJsonArray{
+            QJsonObject{{QStringLiteral("id"), QStringLiteral("claude")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("messages")}}},
+            QJsonObject{{QStringLiteral("id"), QStringLiteral("codex")}, {QStringLiteral("wires"), QJsonArray{QStringLiteral("responses")}}}}));
         dialog.selectTool(ClientSnippets::Tool::ClaudeCode);
         auto *own = dialog.findChild<QWidget *>(QStringLiteral("ownLogin"));
         QVERIFY(own);

@@ -51,7 +51,8 @@ private Q_SLOTS:
                                          << int(K::OpenRouting) << "ceiling";
         QTest::newRow("the cost cap") << "cost_cap" << 0 << false << "quotes $0.01, above the cost cap $0.001 (this API key's max cost per request)"
                                       << int(K::OpenRouting) << "maxCost";
-        QTest::newRow("a header's filter: routing, no field") << "filter" << 0 << false << "priced above x-aile-max-price" << int(K::OpenRouting) << "";
+        QTest::newRow("a header's filter: routing, no field")
+            << "filter" << 0 << false << "priced above x-aile-max-price" << int(K::OpenRouting) << "";
         QTest::newRow("capability: nothing to fix") << "capability" << 0 << false << "does not support tools" << int(K::None) << "";
     }
 

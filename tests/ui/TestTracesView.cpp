@@ -29,8 +29,8 @@ namespace {
 
 constexpr qint64 Base = 1'780'000'000'000;
 
-Store::AttemptRecord attempt(int seq, const QString &sharer, int status, const QString &outcome, const QString &reason,
-                             qint64 startedMs, qint64 ttfbMs, qint64 durationMs, bool dispatched = true)
+Store::AttemptRecord attempt(int seq, const QString &sharer, int status, const QString &outcome, const QString &reason, qint64 startedMs,
+                             qint64 ttfbMs, qint64 durationMs, bool dispatched = true)
 {
     Store::AttemptRecord a;
     a.seq = seq;
@@ -74,9 +74,10 @@ Store::TraceRecord failover()
                         {QStringLiteral("foundBy"), QStringLiteral("session")},
                         {QStringLiteral("untilMs"), t.startedMs + 300'000}};
     t.stream = true;
-    t.attemptRows = {attempt(1, QStringLiteral("work"), 429, QStringLiteral("failed_over"), QStringLiteral("rate limited"), t.startedMs, 300, 320),
-                     attempt(2, QStringLiteral("home"), 0, QStringLiteral("refused"), QStringLiteral("cooling for 40 s"), t.startedMs + 330, -1, 0, false),
-                     attempt(3, t.sharerName, 200, QStringLiteral("served"), QString(), t.startedMs + 340, 1060, 2760)};
+    t.attemptRows = {
+        attempt(1, QStringLiteral("work"), 429, QStringLiteral("failed_over"), QStringLiteral("rate limited"), t.startedMs, 300, 320),
+        attempt(2, QStringLiteral("home"), 0, QStringLiteral("refused"), QStringLiteral("cooling for 40 s"), t.startedMs + 330, -1, 0, false),
+        attempt(3, t.sharerName, 200, QStringLiteral("served"), QString(), t.startedMs + 340, 1060, 2760)};
     return t;
 }
 
@@ -117,8 +118,7 @@ private Q_SLOTS:
         QVERIFY(writer.open(nullptr));
         QVERIFY(writer.record({simple(QStringLiteral("req_a"), Base + 1000, 200, QStringLiteral("openai/gpt-5.2")),
                                simple(QStringLiteral("req_b"), Base + 2000, 503, QStringLiteral("openai/gpt-5.2")),
-                               simple(QStringLiteral("req_c"), Base + 3000, 200, QStringLiteral("deepseek/deepseek-chat")),
-                               failover()},
+                               simple(QStringLiteral("req_c"), Base + 3000, 200, QStringLiteral("deepseek/deepseek-chat")), failover()},
                               {}));
         m_reader = Test::openedReader(m_path);
         QVERIFY(m_reader);
@@ -128,8 +128,9 @@ private Q_SLOTS:
     {
         Ui::TracesView view;
         view.setReader(m_reader.get(), m_path);
-        view.setKeys(Api::Json::listOf<Api::KeyInfo>(QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
-                                                                QJsonObject{{QStringLiteral("id"), QStringLiteral("k_2")}, {QStringLiteral("name"), QStringLiteral("ci")}}}));
+        view.setKeys(Api::Json::listOf<Api::KeyInfo>(
+            QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("k_1")}, {QStringLiteral("name"), QStringLiteral("laptop")}},
+                       QJsonObject{{QStringLiteral("id"), QStringLiteral("k_2")}, {QStringLiteral("name"), QStringLiteral("ci")}}}));
         QTRY_COMPARE(view.model()->rowCount(), 4);
 
         auto *status = view.findChild<QComboBox *>(QStringLiteral("filterStatus"));
@@ -174,8 +175,7 @@ private Q_SLOTS:
 
         QTableWidget *attempts = view.detailPane()->attemptsTable();
         QTRY_COMPARE(attempts->rowCount(), 3);
-        const QStringList outcomes{attempts->item(0, Ui::TraceDetailPane::Outcome)->text(),
-                                   attempts->item(1, Ui::TraceDetailPane::Outcome)->text(),
+        const QStringList outcomes{attempts->item(0, Ui::TraceDetailPane::Outcome)->text(), attempts->item(1, Ui::TraceDetailPane::Outcome)->text(),
                                    attempts->item(2, Ui::TraceDetailPane::Outcome)->text()};
         QCOMPARE(outcomes, (QStringList{QStringLiteral("failed over"), QStringLiteral("refused"), QStringLiteral("served")}));
         QCOMPARE(attempts->item(0, Ui::TraceDetailPane::Status)->text(), QStringLiteral("429"));

@@ -17,10 +17,7 @@ class TestTranslations : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void theQmFileIsEmbedded()
-    {
-        QVERIFY(QFile::exists(QStringLiteral(":/i18n/aile_fr.qm")));
-    }
+    void theQmFileIsEmbedded() { QVERIFY(QFile::exists(QStringLiteral(":/i18n/aile_fr.qm"))); }
 
     void englishNeedsNoTranslation()
     {

@@ -134,9 +134,10 @@ private Q_SLOTS:
     {
         Ui::ManagementClient client(nullptr);
         Ui::KeyRoutingDialog routing(&client);
-        routing.setSharers(Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000a1")},
-                                                                                       {QStringLiteral("name"), QStringLiteral("openai-one")},
-                                                                                       {QStringLiteral("provider"), QStringLiteral("openai")}}}));
+        routing.setSharers(
+            Api::Json::listOf<Api::SharerStatus>(QJsonArray{QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000a1")},
+                                                                        {QStringLiteral("name"), QStringLiteral("openai-one")},
+                                                                        {QStringLiteral("provider"), QStringLiteral("openai")}}}));
         // The legacy switch shows only while it is on: on here, so that it is checked too.
         Api::KeyRoutingValue legacy;
         legacy.bareModelAnyProvider = true;
@@ -187,8 +188,7 @@ private Q_SLOTS:
         auto window = makeWindow(host);
         host.start();
         QTRY_COMPARE(window->banner()->state(), Ui::ProxyState::Failed);
-        QVERIFY2(window->banner()->stateText().startsWith(QLatin1String("Proxy failed to start: ")),
-                 qPrintable(window->banner()->stateText()));
+        QVERIFY2(window->banner()->stateText().startsWith(QLatin1String("Proxy failed to start: ")), qPrintable(window->banner()->stateText()));
         QVERIFY(window->baseUrl().isEmpty());
         QSignalSpy stopped(&host, &EngineHost::stopped);
         window->close();

@@ -33,16 +33,12 @@ constexpr int MaxSpendNames = 6;
 } // namespace
 
 ChartsView::ChartsView(QWidget *parent)
-    : QWidget(parent),
-      m_firstToken(makeView("firstTokenChart", tr("Time to first token per sharer"))),
+    : QWidget(parent), m_firstToken(makeView("firstTokenChart", tr("Time to first token per sharer"))),
       m_perMinute(makeView("perMinuteChart", tr("Requests and failures per minute"))),
       m_spendByKey(makeView("spendByKeyChart", tr("Spend per day per key"))),
       m_spendByRoute(makeView("spendByRouteChart", tr("Spend per day per route"))),
-      m_planValue(makeView("planValueChart", tr("Money spent and subscription usage at list price per day"))),
-      m_summary(new QLabel(this)),
-      m_refreshSoon(new QTimer(this)),
-      m_tick(new QTimer(this)),
-      m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
+      m_planValue(makeView("planValueChart", tr("Money spent and subscription usage at list price per day"))), m_summary(new QLabel(this)),
+      m_refreshSoon(new QTimer(this)), m_tick(new QTimer(this)), m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
 {
     setObjectName(QStringLiteral("chartsView"));
     auto *grid = new QGridLayout(this);
@@ -194,12 +190,13 @@ void ChartsView::refresh()
     if (m_reader) {
         m_reading = true;
         m_reader->read<Figures>(
-            "charts", [asked, keyNames = m_keyNames](const Store::Store &store) { return ChartData::readFigures(&store, asked, keyNames); },
-            this, [this, generation = m_generation](const Figures &f) {
+            "charts", [asked, keyNames = m_keyNames](const Store::Store &store) { return ChartData::readFigures(&store, asked, keyNames); }, this,
+            [this, generation = m_generation](const Figures &f) {
                 if (generation != m_generation)
                     return;
                 draw(f);
-                readFinished(); });
+                readFinished();
+            });
         return;
     }
     if (!m_client)
@@ -309,8 +306,8 @@ void ChartsView::fillPerMinute(const QList<ChartData::MinuteCount> &minutes, qin
     if (total == 0)
         chart->setTitle(tr("Requests and failures per minute (none in the last hour)"));
     else
-        chart->setTitle(tr("Requests and failures per minute: %1% served in the last hour")
-                            .arg(QLocale().toString(100.0 * (total - failed) / total, 'f', 1)));
+        chart->setTitle(
+            tr("Requests and failures per minute: %1% served in the last hour").arg(QLocale().toString(100.0 * (total - failed) / total, 'f', 1)));
     m_perMinute->setAccessibleDescription(tr("%1 requests, %2 failures in the last hour").arg(total).arg(failed));
 }
 
@@ -356,9 +353,7 @@ void ChartsView::addDayAxes(QChart *chart, QAbstractSeries *series, const QStrin
     for (const QString &day : days)
         labels << QString::number(QDate::fromString(day, Qt::ISODate).day());
     x->append(labels);
-    const auto dayAndMonth = [](const QString &day) {
-        return QLocale().toString(QDate::fromString(day, Qt::ISODate), QStringLiteral("d MMM"));
-    };
+    const auto dayAndMonth = [](const QString &day) { return QLocale().toString(QDate::fromString(day, Qt::ISODate), QStringLiteral("d MMM")); };
     x->setTitleText(tr("%1 to %2 (UTC)").arg(dayAndMonth(days.first()), dayAndMonth(days.last())));
     auto *y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("$%.2f"));

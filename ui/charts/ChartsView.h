@@ -33,8 +33,8 @@ class ManagementClient;
 /// With the window's own store file at hand, everything is read and summed on the StoreReader's
 /// thread (the engine's thread stays free for requests); otherwise (attached to `aile serve` or a
 /// team server, or no store file yet) the engine sums the same figures and sends them through the
-/// management API (GET /keys/usage/charts). The GUI thread only draws. Live traces only schedule a refresh (at most one every two seconds, one read at a
-/// time, and none while the page is hidden).
+/// management API (GET /keys/usage/charts). The GUI thread only draws. Live traces only schedule a refresh (at most one every two seconds, one read
+/// at a time, and none while the page is hidden).
 class ChartsView : public QWidget
 {
     Q_OBJECT

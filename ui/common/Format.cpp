@@ -36,8 +36,7 @@ QString Format::time(qint64 ms, qint64 nowMs)
 QString Format::dateTime(qint64 ms)
 {
     const QDateTime at = QDateTime::fromMSecsSinceEpoch(ms);
-    return QLocale().toString(at.date(), QLocale::ShortFormat) + QLatin1Char(' ')
-           + QLocale().toString(at.time(), QStringLiteral("HH:mm:ss"));
+    return QLocale().toString(at.date(), QLocale::ShortFormat) + QLatin1Char(' ') + QLocale().toString(at.time(), QStringLiteral("HH:mm:ss"));
 }
 
 QString Format::status(int status)

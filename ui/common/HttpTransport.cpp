@@ -24,11 +24,8 @@ QByteArray errorBody(const QString &message)
 } // namespace
 
 HttpTransport::HttpTransport(const QUrl &baseUrl, const QString &adminToken, QObject *parent)
-    : IManagementTransport(parent),
-      m_base(baseUrl.adjusted(QUrl::StripTrailingSlash)),
-      m_authorization("Bearer " + adminToken.toUtf8()),
-      m_network(new QNetworkAccessManager(this)),
-      m_retry(new QTimer(this))
+    : IManagementTransport(parent), m_base(baseUrl.adjusted(QUrl::StripTrailingSlash)), m_authorization("Bearer " + adminToken.toUtf8()),
+      m_network(new QNetworkAccessManager(this)), m_retry(new QTimer(this))
 {
     m_retry->setSingleShot(true);
     connect(m_retry, &QTimer::timeout, this, &HttpTransport::openStream);
@@ -70,8 +67,9 @@ void HttpTransport::send(const QString &method, const QString &path, const QByte
                     return;
                 const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
                 if (status == 0)
-                    return done(0, errorBody(tr("No Aile engine answered at %1: %2")
-                                                 .arg(m_base.toDisplayString(QUrl::RemoveUserInfo), reply->errorString())));
+                    return done(
+                        0,
+                        errorBody(tr("No Aile engine answered at %1: %2").arg(m_base.toDisplayString(QUrl::RemoveUserInfo), reply->errorString())));
                 done(status, reply->readAll());
             });
 }
@@ -155,8 +153,10 @@ void HttpTransport::handleStreamEnd()
     if (!m_watching)
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QString why = status == 0 ? reply->errorString()
-                                    : QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
+    const QString why =
+        status == 0
+            ? reply->errorString()
+            : QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
     qCInfo(lcHttpTransport).noquote() << "live trace stream from" << m_base.toDisplayString(QUrl::RemoveUserInfo) << "ended"
                                       << (why.isEmpty() ? QString() : QStringLiteral("(%1)").arg(why)) << "; again in" << m_retryMs << "ms";
     m_retry->start(m_retryMs);

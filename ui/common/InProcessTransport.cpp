@@ -6,8 +6,7 @@
 
 namespace Aile::Ui {
 
-InProcessTransport::InProcessTransport(EngineHost *host, QObject *parent)
-    : IManagementTransport(parent), m_host(host)
+InProcessTransport::InProcessTransport(EngineHost *host, QObject *parent) : IManagementTransport(parent), m_host(host)
 {
     if (m_host) {
         connect(m_host, &EngineHost::managementReplied, this, &InProcessTransport::handleReply);

@@ -48,13 +48,9 @@ QString SharerQuery::path() const
     return q.isEmpty() ? QStringLiteral("/sharers") : QStringLiteral("/sharers?") + q;
 }
 
-ManagementClient::ManagementClient(EngineHost *host, QObject *parent)
-    : ManagementClient(std::make_unique<InProcessTransport>(host), parent)
-{
-}
+ManagementClient::ManagementClient(EngineHost *host, QObject *parent) : ManagementClient(std::make_unique<InProcessTransport>(host), parent) { }
 
-ManagementClient::ManagementClient(std::unique_ptr<IManagementTransport> transport, QObject *parent)
-    : QObject(parent)
+ManagementClient::ManagementClient(std::unique_ptr<IManagementTransport> transport, QObject *parent) : QObject(parent)
 {
     adopt(transport.release());
 }
@@ -130,8 +126,7 @@ void ManagementClient::send(const QString &method, const QString &path, const QJ
 }
 
 template <typename T, typename Read>
-void ManagementClient::request(const QString &method, const QString &path, const QJsonObject &body, QObject *context,
-                               Handler<T> done, Read read)
+void ManagementClient::request(const QString &method, const QString &path, const QJsonObject &body, QObject *context, Handler<T> done, Read read)
 {
     send(method, path, body, context, [done = std::move(done), read = std::move(read)](int status, const QJsonDocument &answer) {
         Reply<T> reply;
@@ -164,14 +159,14 @@ void ManagementClient::removeSharer(const QString &handle, QObject *context, Han
             [](const QJsonObject &o) { return o; });
 }
 
-void ManagementClient::traceAction(const QString &traceId, const QString &action, const QString &sharer, const QString &model,
-                                   QObject *context, Handler<QJsonObject> done)
+void ManagementClient::traceAction(const QString &traceId, const QString &action, const QString &sharer, const QString &model, QObject *context,
+                                   Handler<QJsonObject> done)
 {
     QJsonObject body{{QStringLiteral("action"), action}, {QStringLiteral("sharer"), sharer}};
     if (!model.isEmpty())
         body.insert(QStringLiteral("model"), model);
-    request(QStringLiteral("POST"), QStringLiteral("/traces/") + segment(traceId) + QStringLiteral("/actions"), body, context,
-            std::move(done), [](const QJsonObject &o) { return o; });
+    request(QStringLiteral("POST"), QStringLiteral("/traces/") + segment(traceId) + QStringLiteral("/actions"), body, context, std::move(done),
+            [](const QJsonObject &o) { return o; });
 }
 
 void ManagementClient::relinkSharer(const QString &handle, const QJsonObject &credential, QObject *context, Handler<QJsonObject> done)
@@ -182,8 +177,8 @@ void ManagementClient::relinkSharer(const QString &handle, const QJsonObject &cr
 
 void ManagementClient::testSharer(const QString &handle, const QString &model, QObject *context, Handler<Api::SharerCheck> done)
 {
-    request(QStringLiteral("POST"), QStringLiteral("/sharers/%1/test").arg(segment(handle)), QJsonObject{{QStringLiteral("model"), model}},
-            context, std::move(done), &Api::SharerCheck::fromJson);
+    request(QStringLiteral("POST"), QStringLiteral("/sharers/%1/test").arg(segment(handle)), QJsonObject{{QStringLiteral("model"), model}}, context,
+            std::move(done), &Api::SharerCheck::fromJson);
 }
 
 void ManagementClient::probeSharer(const QString &handle, QObject *context, Handler<Api::SharerCheck> done)
@@ -270,8 +265,8 @@ void ManagementClient::routeTemplate(const QString &model, const QString &keyId,
     query.addQueryItem(QStringLiteral("model"), model);
     if (!keyId.isEmpty())
         query.addQueryItem(QStringLiteral("key"), keyId);
-    request(QStringLiteral("GET"), QStringLiteral("/keys/route-template?") + query.toString(QUrl::FullyEncoded), {}, context,
-            std::move(done), [](const QJsonObject &o) { return o; });
+    request(QStringLiteral("GET"), QStringLiteral("/keys/route-template?") + query.toString(QUrl::FullyEncoded), {}, context, std::move(done),
+            [](const QJsonObject &o) { return o; });
 }
 
 void ManagementClient::traces(const Store::TraceQuery &query, QObject *context, Handler<QList<Store::TraceRecord>> done)
@@ -308,8 +303,8 @@ void ManagementClient::testTool(const QString &baseUrl, Clients::ClientSnippets:
 {
     if (!m_network)
         m_network = new QNetworkAccessManager(this);
-    const QJsonArray messages{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                          {QStringLiteral("content"), QStringLiteral("Reply with OK.")}}};
+    const QJsonArray messages{
+        QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral("Reply with OK.")}}};
     QString path;
     QJsonObject body{{QStringLiteral("model"), model}};
     QNetworkRequest request;
@@ -358,7 +353,12 @@ void ManagementClient::testTool(const QString &baseUrl, Clients::ClientSnippets:
                 if (r.status == 0)
                     r.error = reply->errorString();
                 else if (r.status >= 400)
-                    r.error = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
+                    r.error = QJsonDocument::fromJson(reply->readAll())
+                                  .object()
+                                  .value(QLatin1String("error"))
+                                  .toObject()
+                                  .value(QLatin1String("message"))
+                                  .toString();
                 done(r);
             });
 }

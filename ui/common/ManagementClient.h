@@ -32,8 +32,7 @@ class IManagementTransport;
 
 /// An answer of the management API: the HTTP status, the typed value on success, and the
 /// engine's own message (cause and fix) otherwise.
-template <typename T>
-struct Reply
+template <typename T> struct Reply
 {
     int status = 0; // 0: no engine answered (the proxy is not running)
     T value{};
@@ -78,8 +77,7 @@ class ManagementClient : public QObject
 {
     Q_OBJECT
 public:
-    template <typename T>
-    using Handler = std::function<void(const Reply<T> &)>;
+    template <typename T> using Handler = std::function<void(const Reply<T> &)>;
 
     /// The embedded engine, in-process (InProcessTransport). Without a host every call answers 0.
     explicit ManagementClient(EngineHost *host, QObject *parent = nullptr);

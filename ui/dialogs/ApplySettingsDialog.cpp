@@ -12,11 +12,7 @@ namespace Aile::Ui {
 using Clients::ToolConfigFile;
 
 ApplySettingsDialog::ApplySettingsDialog(Mode mode, const ToolConfigFile::Preview &preview, const QString &toolName, QWidget *parent)
-    : QDialog(parent),
-      m_mode(mode),
-      m_preview(preview),
-      m_explanation(new QLabel(this)),
-      m_diff(new QPlainTextEdit(this)),
+    : QDialog(parent), m_mode(mode), m_preview(preview), m_explanation(new QLabel(this)), m_diff(new QPlainTextEdit(this)),
       m_confirm(new QPushButton(this))
 {
     setObjectName(QStringLiteral("applySettingsDialog"));
@@ -26,11 +22,10 @@ ApplySettingsDialog::ApplySettingsDialog(Mode mode, const ToolConfigFile::Previe
     m_explanation->setWordWrap(true);
     m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
     if (apply)
-        m_explanation->setText(
-            tr("Aile will change %1 as shown below, and only Aile's own part of it. The file will hold your Aile key in "
-               "full, as the tool needs it: that is what you are asking for (the preview shows only the key's start). "
-               "The file as it is now is kept in %2, and \"Restore previous settings\" puts it back.")
-                .arg(preview.path.toHtmlEscaped(), ToolConfigFile::backupPath(preview.path).toHtmlEscaped()));
+        m_explanation->setText(tr("Aile will change %1 as shown below, and only Aile's own part of it. The file will hold your Aile key in "
+                                  "full, as the tool needs it: that is what you are asking for (the preview shows only the key's start). "
+                                  "The file as it is now is kept in %2, and \"Restore previous settings\" puts it back.")
+                                   .arg(preview.path.toHtmlEscaped(), ToolConfigFile::backupPath(preview.path).toHtmlEscaped()));
     else
         m_explanation->setText(tr("Aile will put %1 back as it was before Aile changed it, as shown below.").arg(preview.path.toHtmlEscaped()));
     m_diff->setObjectName(QStringLiteral("applyDiff"));

@@ -18,8 +18,7 @@ class ApplySettingsDialog : public QDialog
 {
     Q_OBJECT
 public:
-    enum class Mode { Apply,
-                      Restore };
+    enum class Mode { Apply, Restore };
     ApplySettingsDialog(Mode mode, const Clients::ToolConfigFile::Preview &preview, const QString &toolName, QWidget *parent = nullptr);
 
     QString diffText() const;

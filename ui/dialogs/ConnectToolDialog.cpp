@@ -32,23 +32,12 @@
 namespace Aile::Ui {
 
 ConnectToolDialog::ConnectToolDialog(QWidget *parent)
-    : QDialog(parent),
-      m_tools(new QListWidget(this)),
-      m_keyName(new QComboBox(this)),
-      m_key(new QLineEdit(this)),
-      m_showKey(new QToolButton(this)),
-      m_newKey(new QPushButton(tr("&New key…"), this)),
-      m_model(new QComboBox(this)),
-      m_note(new QLabel(this)),
-      m_ownLogin(new QCheckBox(tr("Use this tool's own &login (Claude or ChatGPT plan)"), this)),
-      m_keyNote(new QLabel(this)),
-      m_modelNote(new QLabel(this)),
-      m_applyNote(new QLabel(this)),
-      m_apply(new QPushButton(tr("&Apply for me…"), this)),
-      m_restore(new QPushButton(tr("R&estore previous settings…"), this)),
-      m_test(new QPushButton(tr("&Test connection"), this)),
-      m_showTrace(new QPushButton(tr("Show its t&race"), this)),
-      m_result(new QLabel(this))
+    : QDialog(parent), m_tools(new QListWidget(this)), m_keyName(new QComboBox(this)), m_key(new QLineEdit(this)), m_showKey(new QToolButton(this)),
+      m_newKey(new QPushButton(tr("&New key…"), this)), m_model(new QComboBox(this)), m_note(new QLabel(this)),
+      m_ownLogin(new QCheckBox(tr("Use this tool's own &login (Claude or ChatGPT plan)"), this)), m_keyNote(new QLabel(this)),
+      m_modelNote(new QLabel(this)), m_applyNote(new QLabel(this)), m_apply(new QPushButton(tr("&Apply for me…"), this)),
+      m_restore(new QPushButton(tr("R&estore previous settings…"), this)), m_test(new QPushButton(tr("&Test connection"), this)),
+      m_showTrace(new QPushButton(tr("Show its t&race"), this)), m_result(new QLabel(this))
 {
     setObjectName(QStringLiteral("connectToolDialog"));
     setWindowTitle(tr("Connect a tool"));
@@ -188,8 +177,7 @@ ConnectToolDialog::ConnectToolDialog(QWidget *parent)
     connect(m_key, &QLineEdit::textChanged, this, &ConnectToolDialog::rebuild);
     connect(m_model, &QComboBox::currentTextChanged, this, &ConnectToolDialog::rebuild);
     connect(m_ownLogin, &QCheckBox::toggled, this, &ConnectToolDialog::rebuild);
-    connect(m_showKey, &QToolButton::toggled, this,
-            [this](bool on) { m_key->setEchoMode(on ? QLineEdit::Normal : QLineEdit::Password); });
+    connect(m_showKey, &QToolButton::toggled, this, [this](bool on) { m_key->setEchoMode(on ? QLineEdit::Normal : QLineEdit::Password); });
     connect(m_test, &QPushButton::clicked, this, &ConnectToolDialog::testConnection);
     connect(m_newKey, &QPushButton::clicked, this, &ConnectToolDialog::newKey);
     connect(m_apply, &QPushButton::clicked, this, &ConnectToolDialog::applyForMe);
@@ -366,7 +354,9 @@ void ConnectToolDialog::rebuild()
     m_test->setEnabled(!m_baseUrl.isEmpty() && !picked.isEmpty());
     const QString base = m_baseUrl.isEmpty() ? QStringLiteral("http://127.0.0.1:2453") : m_baseUrl;
     // No model a sharer serves: no snippet, rather than one that ends in 503s.
-    const QList<ClientSnippets::Block> blocks = picked.isEmpty() ? QList<ClientSnippets::Block>() : (ownLogin() ? ClientSnippets::ownLoginBlocks(t, base, key(), picked) : ClientSnippets::blocks(t, base, key(), picked));
+    const QList<ClientSnippets::Block> blocks =
+        picked.isEmpty() ? QList<ClientSnippets::Block>()
+                         : (ownLogin() ? ClientSnippets::ownLoginBlocks(t, base, key(), picked) : ClientSnippets::blocks(t, base, key(), picked));
     for (int i = 0; i < MaxBlocks; ++i) {
         const bool used = i < blocks.size();
         m_captions[i]->setVisible(used);
@@ -402,8 +392,9 @@ QString ConnectToolDialog::toolFile() const
 ApplySettingsDialog *ConnectToolDialog::applyForMe()
 {
     if (m_baseUrl.isEmpty() || key().isEmpty() || model().isEmpty()) {
-        m_result->setText(m_baseUrl.isEmpty() ? tr("The proxy is not listening.") : key().isEmpty() ? tr("Paste a key first.")
-                                                                                                    : ClientSnippets::noSharerMessage(tool()));
+        m_result->setText(m_baseUrl.isEmpty() ? tr("The proxy is not listening.")
+                          : key().isEmpty()   ? tr("Paste a key first.")
+                                              : ClientSnippets::noSharerMessage(tool()));
         return nullptr;
     }
     const Clients::ToolConfigFile::Preview p =
@@ -465,7 +456,8 @@ void ConnectToolDialog::testConnection()
         m_ownClient = new ManagementClient(static_cast<EngineHost *>(nullptr), this);
     ManagementClient *client = m_client ? m_client : m_ownClient;
     client->testTool(
-        m_baseUrl, ClientSnippets::wire(tool()), key(), model(), this, [this](const ToolTestResult &r) {
+        m_baseUrl, ClientSnippets::wire(tool()), key(), model(), this,
+        [this](const ToolTestResult &r) {
             m_test->setEnabled(true);
             const QString ms = QString::number(r.elapsedMs);
             if (r.status == 0)
@@ -511,7 +503,8 @@ bool ConnectToolDialog::testAppliedPath()
         const ToolPathStepResult last = steps.isEmpty() ? ToolPathStepResult() : steps.last();
         QString outcome;
         if (last.status >= 200 && last.status < 400)
-            outcome = tr("answered in %1 ms, served by %2 (trace %3).").arg(QString::number(last.elapsedMs), m_sharerNames.value(last.sharer, last.sharer), last.traceId);
+            outcome = tr("answered in %1 ms, served by %2 (trace %3).")
+                          .arg(QString::number(last.elapsedMs), m_sharerNames.value(last.sharer, last.sharer), last.traceId);
         else if (last.status >= 400)
             outcome = tr("refused: %1").arg(last.error);
         m_result->setText(tr("The tool's own path, with the settings in %1: %2; %3").arg(path, parts.join(QStringLiteral(" · ")), outcome));

@@ -23,15 +23,12 @@ namespace Aile::Ui {
 
 namespace {
 
-enum PriceMode { List,
-                 Percent,
-                 Quotes };
+enum PriceMode { List, Percent, Quotes };
 
 const QString CustomOpenAi = QStringLiteral("custom:openai");
 const QString CustomAnthropic = QStringLiteral("custom:anthropic");
 
-template <typename W>
-W *named(W *w, const char *objectName, const QString &accessible)
+template <typename W> W *named(W *w, const char *objectName, const QString &accessible)
 {
     w->setObjectName(QLatin1String(objectName));
     w->setAccessibleName(accessible);
@@ -40,28 +37,22 @@ W *named(W *w, const char *objectName, const QString &accessible)
 
 } // namespace
 
-SharerDialog::SharerDialog(ManagementClient *client, const QList<Api::ProviderStatus> &providers, const SecretStorage &storage, const Api::SharerEdit &sharer,
-                           QWidget *parent)
-    : QDialog(parent),
-      m_client(client),
-      m_providers(providers),
-      m_handle(sharer.handle),
-      m_handleEdit(named(new QLineEdit(this), "sharerHandle", tr("Handle"))),
-      m_name(named(new QLineEdit(this), "sharerName", tr("Name"))),
+SharerDialog::SharerDialog(ManagementClient *client, const QList<Api::ProviderStatus> &providers, const SecretStorage &storage,
+                           const Api::SharerEdit &sharer, QWidget *parent)
+    : QDialog(parent), m_client(client), m_providers(providers), m_handle(sharer.handle),
+      m_handleEdit(named(new QLineEdit(this), "sharerHandle", tr("Handle"))), m_name(named(new QLineEdit(this), "sharerName", tr("Name"))),
       m_provider(named(new QComboBox(this), "sharerProvider", tr("Provider"))),
       m_customId(named(new QLineEdit(this), "sharerCustomId", tr("Provider id"))),
-      m_baseUrl(named(new QLineEdit(this), "sharerBaseUrl", tr("Base URL"))),
-      m_kind(named(new QComboBox(this), "sharerKind", tr("Kind"))),
+      m_baseUrl(named(new QLineEdit(this), "sharerBaseUrl", tr("Base URL"))), m_kind(named(new QComboBox(this), "sharerKind", tr("Kind"))),
       m_priceMode(named(new QComboBox(this), "sharerPriceMode", tr("Price"))),
       m_percent(named(new QDoubleSpinBox(this), "sharerPercent", tr("Percent of list price"))),
-      m_quotes(named(new QTableWidget(0, 3, this), "sharerQuotes", tr("Per-model quotes"))),
-      m_quoteButtons(new QWidget(this)),
+      m_quotes(named(new QTableWidget(0, 3, this), "sharerQuotes", tr("Per-model quotes"))), m_quoteButtons(new QWidget(this)),
       m_models(named(new QLineEdit(this), "sharerModels", tr("Models offered"))),
       m_slots(named(new QSpinBox(this), "sharerSlots", tr("Concurrency slots"))),
       m_dataCollection(named(new QComboBox(this), "sharerDataCollection", tr("Data collection"))),
       m_secret(named(new QLineEdit(this), "sharerSecret", tr("Credential"))),
-      m_fileSecret(named(new QCheckBox(tr("Keep it in the plain-text secrets file (mode 0600) instead of the keychain"), this),
-                         "sharerFileSecret", tr("Keep the credential in the plain-text secrets file"))),
+      m_fileSecret(named(new QCheckBox(tr("Keep it in the plain-text secrets file (mode 0600) instead of the keychain"), this), "sharerFileSecret",
+                         tr("Keep the credential in the plain-text secrets file"))),
       m_secretNote(named(new QLabel(this), "sharerSecretNote", tr("Where the credential goes"))),
       m_error(named(new QLabel(this), "sharerError", tr("Error"))),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
@@ -126,12 +117,11 @@ SharerDialog::SharerDialog(ManagementClient *client, const QList<Api::ProviderSt
         m_fileSecret->setToolTip(tr("The secrets file: %1").arg(QDir::toNativeSeparators(storage.file)));
     if (storage.probed && !storage.keychain) {
         m_fileSecret->setChecked(!storage.file.isEmpty());
-        m_secretNote->setText(storage.file.isEmpty()
-                                  ? tr("No keychain answers on this system, so a typed credential cannot be stored and "
-                                       "nothing is written in plain text. Name an environment variable (env:NAME), start "
-                                       "a keychain, or start Aile with --secrets-file FILE.")
-                                  : tr("No keychain answers on this system: a typed credential can only go to the "
-                                       "plain-text secrets file."));
+        m_secretNote->setText(storage.file.isEmpty() ? tr("No keychain answers on this system, so a typed credential cannot be stored and "
+                                                          "nothing is written in plain text. Name an environment variable (env:NAME), start "
+                                                          "a keychain, or start Aile with --secrets-file FILE.")
+                                                     : tr("No keychain answers on this system: a typed credential can only go to the "
+                                                          "plain-text secrets file."));
     } else {
         m_secretNote->setText(tr("A typed credential is stored in the system keychain, never in the configuration."));
     }

@@ -11,11 +11,7 @@
 
 namespace Aile::Ui {
 
-ToolPathTest::ToolPathTest(QObject *parent)
-    : QObject(parent),
-      m_network(new QNetworkAccessManager(this))
-{
-}
+ToolPathTest::ToolPathTest(QObject *parent) : QObject(parent), m_network(new QNetworkAccessManager(this)) { }
 
 void ToolPathTest::run(const QList<Clients::RequestStep> &steps, std::function<void(const QList<ToolPathStepResult> &)> done)
 {
@@ -56,7 +52,12 @@ void ToolPathTest::next()
         if (r.status == 0)
             r.error = reply->errorString();
         else if (r.status >= 400)
-            r.error = QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString();
+            r.error = QJsonDocument::fromJson(reply->readAll())
+                          .object()
+                          .value(QLatin1String("error"))
+                          .toObject()
+                          .value(QLatin1String("message"))
+                          .toString();
         m_results << r;
         next();
     });

@@ -5,8 +5,7 @@
 
 namespace Aile::Ui {
 
-void Confirm::ask(QWidget *parent, const QString &title, const QString &text, const QString &action, const Names &names,
-                  std::function<void()> then)
+void Confirm::ask(QWidget *parent, const QString &title, const QString &text, const QString &action, const Names &names, std::function<void()> then)
 {
     auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::NoButton, parent);
     box->setObjectName(names.box);

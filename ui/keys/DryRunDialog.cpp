@@ -18,13 +18,8 @@
 namespace Aile::Ui {
 
 DryRunDialog::DryRunDialog(ManagementClient *client, const QString &keyId, const QString &keyName, QWidget *parent)
-    : QDialog(parent),
-      m_client(client),
-      m_keyId(keyId),
-      m_model(new QLineEdit(this)),
-      m_run(new QPushButton(tr("&Dry run"), this)),
-      m_results(new QTreeWidget(this)),
-      m_summary(new QLabel(this))
+    : QDialog(parent), m_client(client), m_keyId(keyId), m_model(new QLineEdit(this)), m_run(new QPushButton(tr("&Dry run"), this)),
+      m_results(new QTreeWidget(this)), m_summary(new QLabel(this))
 {
     setObjectName(QStringLiteral("dryRunDialog"));
     setWindowTitle(tr("Dry run a request with %1").arg(keyName));
@@ -102,7 +97,9 @@ QString DryRunDialog::routeLine(const Api::DryRunRoute &route)
                                                                  : tr("Route %1 tries its targets in order.");
     line = line.arg(route.name);
     if (const int ttft = route.ttftMs.value_or(0); ttft > 0)
-        line += QLatin1Char(' ') + tr("A target with no first token within %1 s is dropped for the next (never the last).").arg(QLocale().toString(ttft / 1000.0, 'g', 6));
+        line +=
+            QLatin1Char(' ')
+            + tr("A target with no first token within %1 s is dropped for the next (never the last).").arg(QLocale().toString(ttft / 1000.0, 'g', 6));
     return line;
 }
 
@@ -116,16 +113,14 @@ void DryRunDialog::show(const Api::DryRunPlan &answer)
         // route would move on to the next one.
         if (t.refusal) {
             const QString &code = t.refusal->code;
-            const QString why = code == QLatin1String("budget_spent") ? tr("budget spent") : code.isEmpty() ? tr("refused")
-                                                                                                            : code;
+            const QString why = code == QLatin1String("budget_spent") ? tr("budget spent") : code.isEmpty() ? tr("refused") : code;
             target->setText(4, tr("%1 (HTTP %2): skipped").arg(why).arg(t.refusal->status));
             auto *line = new QTreeWidgetItem(target, {tr("refused: %1").arg(t.refusal->message)});
             line->setToolTip(0, line->text(0));
             line->setFirstColumnSpanned(true);
         }
         for (const Api::DryRunSharer &s : t.sharers) {
-            const QString note = s.first ? tr("tried first") : s.tiedWithFirst ? tr("tied with the first")
-                                                                               : QString();
+            const QString note = s.first ? tr("tried first") : s.tiedWithFirst ? tr("tied with the first") : QString();
             new QTreeWidgetItem(target, {QStringLiteral("%1. %2 (%3)").arg(s.rank).arg(s.name, s.handle),
                                          s.quoteUsd ? QStringLiteral("$") + QLocale().toString(*s.quoteUsd, 'f', 6) : tr("unquotable"),
                                          s.tested ? tr("tested") : tr("not tested"), Format::duration(s.ttfbMs.value_or(-1)), note});

@@ -12,11 +12,7 @@ namespace Aile::Ui {
 
 KeyEditDialog::KeyEditDialog(ManagementClient *client, const QString &objectName, const QString &saveAccessibleName,
                              const QString &errorAccessibleName, QWidget *parent)
-    : QDialog(parent),
-      m_client(client),
-      m_title(new QLabel(this)),
-      m_error(new QLabel(this)),
-      m_save(new QPushButton(tr("&Save"), this)),
+    : QDialog(parent), m_client(client), m_title(new QLabel(this)), m_error(new QLabel(this)), m_save(new QPushButton(tr("&Save"), this)),
       m_cancel(new QPushButton(tr("Cancel"), this))
 {
     const QString capitalised = objectName.left(1).toUpper() + objectName.mid(1);

@@ -37,8 +37,8 @@ Q_SIGNALS:
 protected:
     /// objectName names the parts: <objectName>Title, <objectName>Error, save<ObjectName> and
     /// cancel<ObjectName> ("routing": routingTitle, routingError, saveRouting, cancelRouting).
-    KeyEditDialog(ManagementClient *client, const QString &objectName, const QString &saveAccessibleName,
-                  const QString &errorAccessibleName, QWidget *parent);
+    KeyEditDialog(ManagementClient *client, const QString &objectName, const QString &saveAccessibleName, const QString &errorAccessibleName,
+                  QWidget *parent);
 
     /// Lays the dialog out: the title line, the fields, the engine's message, Save and Cancel.
     void setFields(QLayout *fields);

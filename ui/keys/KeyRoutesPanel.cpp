@@ -17,14 +17,9 @@
 namespace Aile::Ui {
 
 KeyRoutesPanel::KeyRoutesPanel(QWidget *parent)
-    : QWidget(parent),
-      m_model(new RoutesModel(this)),
-      m_heading(new QLabel(this)),
-      m_table(new QTableView(this)),
-      m_new(new QPushButton(tr("New ro&ute…"), this)),
-      m_edit(new QPushButton(tr("&Edit route…"), this)),
-      m_remove(new QPushButton(tr("Re&move route…"), this)),
-      m_dryRun(new QPushButton(tr("Dr&y run"), this))
+    : QWidget(parent), m_model(new RoutesModel(this)), m_heading(new QLabel(this)), m_table(new QTableView(this)),
+      m_new(new QPushButton(tr("New ro&ute…"), this)), m_edit(new QPushButton(tr("&Edit route…"), this)),
+      m_remove(new QPushButton(tr("Re&move route…"), this)), m_dryRun(new QPushButton(tr("Dr&y run"), this))
 {
     setObjectName(QStringLiteral("keyRoutesPanel"));
     m_heading->setObjectName(QStringLiteral("keyRoutesHeading"));
@@ -96,7 +91,8 @@ void KeyRoutesPanel::setKey(const Api::KeyInfo &key)
     if (key.id.isEmpty())
         m_heading->setText(tr("Routes: select a key."));
     else if (m_model->rowCount() == 0)
-        m_heading->setText(tr("Routes of %1: none yet. A route tries its targets in turn; a tool uses it by sending its name as the model.").arg(name));
+        m_heading->setText(
+            tr("Routes of %1: none yet. A route tries its targets in turn; a tool uses it by sending its name as the model.").arg(name));
     else
         m_heading->setText(tr("Routes of %1: a tool uses one by sending its name as the model.").arg(name));
     // The list is read again after every change and every status: the route chosen stays chosen.

@@ -26,10 +26,10 @@ namespace {
 // The settings the fields decide (docs/keys.md): routing() sets them from the fields alone, so a
 // value of another type kept in KeyRoutingValue::other goes too. The rest are kept as loaded.
 const QLatin1String Controlled[] = {
-    QLatin1String("maxPricePercent"), QLatin1String("maxPrice"), QLatin1String("minPricePercent"), QLatin1String("maxCostUsd"),
-    QLatin1String("spendLimitUsdPerDay"), QLatin1String("provider"), QLatin1String("excludeProviders"), QLatin1String("dataCollection"),
-    QLatin1String("allowSelfHosted"), QLatin1String("onlySharers"), QLatin1String("neverSharers"), QLatin1String("prefer"),
-    QLatin1String("demoteFailing"), QLatin1String("sticky"), QLatin1String("verifiedOnly"), QLatin1String("sharer"),
+    QLatin1String("maxPricePercent"),     QLatin1String("maxPrice"),    QLatin1String("minPricePercent"),  QLatin1String("maxCostUsd"),
+    QLatin1String("spendLimitUsdPerDay"), QLatin1String("provider"),    QLatin1String("excludeProviders"), QLatin1String("dataCollection"),
+    QLatin1String("allowSelfHosted"),     QLatin1String("onlySharers"), QLatin1String("neverSharers"),     QLatin1String("prefer"),
+    QLatin1String("demoteFailing"),       QLatin1String("sticky"),      QLatin1String("verifiedOnly"),     QLatin1String("sharer"),
     QLatin1String("bareModelAnyProvider")};
 
 // The API's ranges: a cost cap above 0 and at most 10,000 dollars with at most 6 decimals.
@@ -77,26 +77,21 @@ void addItem(QListWidget *list, const QString &text, const QString &data, bool o
 
 KeyRoutingDialog::KeyRoutingDialog(ManagementClient *client, QWidget *parent)
     : KeyEditDialog(client, QStringLiteral("routing"), tr("Save the routing"), tr("Why the engine refused the settings"), parent),
-      m_ceilingMode(new QComboBox(this)),
-      m_ceiling(new QDoubleSpinBox(this)),
-      m_floor(new QDoubleSpinBox(this)),
-      m_maxCost(dollars(this, QStringLiteral("maxCost"), 6, MaxCostLimit)),
-      m_spendLimit(dollars(this, QStringLiteral("spendLimit"), 2, 1000000)),
-      m_provider(new QComboBox(this)),
-      m_neverProviders(checkList(this, QStringLiteral("neverProviders"), tr("Never these providers"))),
+      m_ceilingMode(new QComboBox(this)), m_ceiling(new QDoubleSpinBox(this)), m_floor(new QDoubleSpinBox(this)),
+      m_maxCost(dollars(this, QStringLiteral("maxCost"), 6, MaxCostLimit)), m_spendLimit(dollars(this, QStringLiteral("spendLimit"), 2, 1000000)),
+      m_provider(new QComboBox(this)), m_neverProviders(checkList(this, QStringLiteral("neverProviders"), tr("Never these providers"))),
       m_noTraining(check(this, QStringLiteral("noTraining"), tr("Only providers that do not &train on prompts"))),
       m_selfHosted(check(this, QStringLiteral("allowSelfHosted"), tr("Allow self-&hosted models"))),
       m_onlySharers(checkList(this, QStringLiteral("onlySharers"), tr("Only these sharers"))),
-      m_neverSharers(checkList(this, QStringLiteral("neverSharers"), tr("Never these sharers"))),
-      m_handle(new QLineEdit(this)),
+      m_neverSharers(checkList(this, QStringLiteral("neverSharers"), tr("Never these sharers"))), m_handle(new QLineEdit(this)),
       m_speed(check(this, QStringLiteral("preferSpeed"), tr("Prefer &speed over price"))),
       m_demote(check(this, QStringLiteral("demoteFailing"), tr("Move sharers that keep &failing to the back"))),
-      m_phaseLimits(check(this, QStringLiteral("phaseLimits"),
-                          tr("Time limits per phase: 30 s to a stream's first byte, 60 s between events, 180 s for an answer not streamed (&524 past them)"))),
+      m_phaseLimits(
+          check(this, QStringLiteral("phaseLimits"),
+                tr("Time limits per phase: 30 s to a stream's first byte, 60 s between events, 180 s for an answer not streamed (&524 past them)"))),
       m_sticky(check(this, QStringLiteral("sticky"), tr("&Keep a conversation on one sharer"))),
       m_verified(check(this, QStringLiteral("verifiedOnly"), tr("Only sharers that passed a test of the model (&verified)"))),
-      m_pinSharer(new QComboBox(this)),
-      m_bareAny(check(this, QStringLiteral("bareModelAnyProvider"), tr("Let a bare model id use any provider")))
+      m_pinSharer(new QComboBox(this)), m_bareAny(check(this, QStringLiteral("bareModelAnyProvider"), tr("Let a bare model id use any provider")))
 {
     setObjectName(QStringLiteral("keyRoutingDialog"));
     setWindowTitle(tr("Key routing"));
@@ -363,14 +358,9 @@ Api::KeyRoutingValue KeyRoutingDialog::routing() const
     r.maxPricePercent.reset();
     r.maxPrice.reset();
     switch (Ceiling(m_ceilingMode->currentData().toInt())) {
-    case Ceiling::PercentOfList:
-        r.maxPricePercent = m_ceiling->value();
-        break;
-    case Ceiling::PerMillion:
-        r.maxPrice = m_ceiling->value();
-        break;
-    case Ceiling::None:
-        break;
+    case Ceiling::PercentOfList: r.maxPricePercent = m_ceiling->value(); break;
+    case Ceiling::PerMillion: r.maxPrice = m_ceiling->value(); break;
+    case Ceiling::None: break;
     }
     auto positive = [](const QDoubleSpinBox *box) { return box->value() > 0 ? std::optional<double>(box->value()) : std::nullopt; };
     auto nonEmpty = [](const QStringList &list) { return list.isEmpty() ? std::nullopt : std::optional<QStringList>(list); };

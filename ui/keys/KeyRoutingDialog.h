@@ -28,9 +28,7 @@ class KeyRoutingDialog : public KeyEditDialog
 {
     Q_OBJECT
 public:
-    enum class Ceiling { None,
-                         PercentOfList,
-                         PerMillion };
+    enum class Ceiling { None, PercentOfList, PerMillion };
 
     KeyRoutingDialog(ManagementClient *client, QWidget *parent = nullptr);
 

@@ -9,10 +9,7 @@
 
 namespace Aile::Ui {
 
-KeysModel::KeysModel(QObject *parent)
-    : QAbstractTableModel(parent)
-{
-}
+KeysModel::KeysModel(QObject *parent) : QAbstractTableModel(parent) { }
 
 void KeysModel::setKeys(const QList<Api::KeyInfo> &keys)
 {
@@ -87,10 +84,8 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
     const Api::KeyInfo &k = m_keys.at(index.row());
     const bool revoked = k.revoked;
     switch (role) {
-    case KeyIdRole:
-        return k.id;
-    case RevokedRole:
-        return revoked;
+    case KeyIdRole: return k.id;
+    case RevokedRole: return revoked;
     case Qt::ForegroundRole:
         if (revoked)
             return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
@@ -103,26 +98,17 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
         if (index.column() == Routing)
             return routingSummary(k.routing);
         return {};
-    case Qt::DisplayRole:
-        break;
-    default:
-        return {};
+    case Qt::DisplayRole: break;
+    default: return {};
     }
     switch (index.column()) {
-    case Name:
-        return k.name;
-    case Prefix:
-        return k.prefix;
-    case Created:
-        return k.createdMs > 0 ? Format::dateTime(k.createdMs) : QString();
-    case State:
-        return revoked ? tr("revoked") : tr("active");
-    case SpentToday:
-        return Format::money(k.spentTodayUsd);
-    case Routing:
-        return routingSummary(k.routing);
-    default:
-        return {};
+    case Name: return k.name;
+    case Prefix: return k.prefix;
+    case Created: return k.createdMs > 0 ? Format::dateTime(k.createdMs) : QString();
+    case State: return revoked ? tr("revoked") : tr("active");
+    case SpentToday: return Format::money(k.spentTodayUsd);
+    case Routing: return routingSummary(k.routing);
+    default: return {};
     }
 }
 
@@ -131,20 +117,13 @@ QVariant KeysModel::headerData(int section, Qt::Orientation orientation, int rol
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Name:
-        return tr("Name");
-    case Prefix:
-        return tr("Key");
-    case Created:
-        return tr("Created");
-    case State:
-        return tr("State");
-    case SpentToday:
-        return tr("Spent today");
-    case Routing:
-        return tr("Routing");
-    default:
-        return {};
+    case Name: return tr("Name");
+    case Prefix: return tr("Key");
+    case Created: return tr("Created");
+    case State: return tr("State");
+    case SpentToday: return tr("Spent today");
+    case Routing: return tr("Routing");
+    default: return {};
     }
 }
 

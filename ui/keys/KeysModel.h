@@ -14,15 +14,8 @@ class KeysModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Name,
-                  Prefix,
-                  Created,
-                  State,
-                  SpentToday,
-                  Routing,
-                  ColumnCount };
-    enum Role { KeyIdRole = Qt::UserRole + 1,
-                RevokedRole };
+    enum Column { Name, Prefix, Created, State, SpentToday, Routing, ColumnCount };
+    enum Role { KeyIdRole = Qt::UserRole + 1, RevokedRole };
 
     explicit KeysModel(QObject *parent = nullptr);
 

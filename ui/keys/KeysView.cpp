@@ -21,15 +21,9 @@
 namespace Aile::Ui {
 
 KeysView::KeysView(QWidget *parent)
-    : QWidget(parent),
-      m_model(new KeysModel(this)),
-      m_table(new QTableView(this)),
-      m_new(new QPushButton(tr("&New key…"), this)),
-      m_routing(new QPushButton(tr("&Routing…"), this)),
-      m_revoke(new QPushButton(tr("Re&voke…"), this)),
-      m_dryRun(new QPushButton(tr("&Dry run a request…"), this)),
-      m_message(new QLabel(this)),
-      m_footer(new QLabel(this)),
+    : QWidget(parent), m_model(new KeysModel(this)), m_table(new QTableView(this)), m_new(new QPushButton(tr("&New key…"), this)),
+      m_routing(new QPushButton(tr("&Routing…"), this)), m_revoke(new QPushButton(tr("Re&voke…"), this)),
+      m_dryRun(new QPushButton(tr("&Dry run a request…"), this)), m_message(new QLabel(this)), m_footer(new QLabel(this)),
       m_routes(new KeyRoutesPanel(this))
 {
     setObjectName(QStringLiteral("keysView"));
@@ -232,8 +226,7 @@ void KeysView::revokeSelected()
                  tr("Tools that use key %1 (%2) are refused from now on. A revoked key cannot be used again; "
                     "make a new key for them.")
                      .arg(name, m_model->key(row).prefix),
-                 tr("Revoke"), {QStringLiteral("revokeConfirm"), QStringLiteral("confirmRevoke"), QStringLiteral("cancelRevoke")},
-                 [this, id, name] {
+                 tr("Revoke"), {QStringLiteral("revokeConfirm"), QStringLiteral("confirmRevoke"), QStringLiteral("cancelRevoke")}, [this, id, name] {
                      m_client->revokeKey(id, this, [this, name](const Reply<QJsonObject> &reply) {
                          if (!reply.ok()) {
                              showMessage(reply.error);

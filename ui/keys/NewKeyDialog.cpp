@@ -18,15 +18,8 @@
 namespace Aile::Ui {
 
 NewKeyDialog::NewKeyDialog(ManagementClient *client, QWidget *parent)
-    : QDialog(parent),
-      m_client(client),
-      m_name(new QLineEdit(this)),
-      m_key(new QLineEdit(this)),
-      m_create(new QPushButton(tr("C&reate"), this)),
-      m_copy(new QPushButton(tr("&Copy"), this)),
-      m_close(new QPushButton(tr("Close"), this)),
-      m_message(new QLabel(this)),
-      m_once(new QLabel(this))
+    : QDialog(parent), m_client(client), m_name(new QLineEdit(this)), m_key(new QLineEdit(this)), m_create(new QPushButton(tr("C&reate"), this)),
+      m_copy(new QPushButton(tr("&Copy"), this)), m_close(new QPushButton(tr("Close"), this)), m_message(new QLabel(this)), m_once(new QLabel(this))
 {
     setObjectName(QStringLiteral("newKeyDialog"));
     setWindowTitle(tr("New key"));

@@ -36,14 +36,13 @@ QTreeWidget *table(const QStringList &headers, const QString &objectName, const 
 } // namespace
 
 ReplayDialog::ReplayDialog(ManagementClient *client, const QString &keyId, const QString &keyName, const Api::ReplayAsk &edits, QWidget *parent)
-    : QDialog(parent), m_client(client), m_keyId(keyId), m_edits(edits),
-      m_days(new QSpinBox(this)),
-      m_run(new QPushButton(tr("&Replay"), this)),
+    : QDialog(parent), m_client(client), m_keyId(keyId), m_edits(edits), m_days(new QSpinBox(this)), m_run(new QPushButton(tr("&Replay"), this)),
       m_summary(new QLabel(this)),
       m_comparison(table({tr("What"), tr("Actual"), tr("Projected")}, QStringLiteral("replayComparison"), tr("Actual and projected"), this)),
-      m_chart(new QChartView(new QChart, this)),
-      m_counts(table({tr("Target or sharer"), tr("Actual"), tr("Projected")}, QStringLiteral("replayCounts"), tr("Requests per target and sharer"), this)),
-      m_changes(table({tr("When"), tr("Model"), tr("Was"), tr("Would be")}, QStringLiteral("replayChanges"), tr("The requests that change most"), this)),
+      m_chart(new QChartView(new QChart, this)), m_counts(table({tr("Target or sharer"), tr("Actual"), tr("Projected")},
+                                                                QStringLiteral("replayCounts"), tr("Requests per target and sharer"), this)),
+      m_changes(
+          table({tr("When"), tr("Model"), tr("Was"), tr("Would be")}, QStringLiteral("replayChanges"), tr("The requests that change most"), this)),
       m_notes(new QLabel(this))
 {
     setObjectName(QStringLiteral("replayDialog"));
@@ -139,7 +138,9 @@ QString ReplayDialog::outcomeText(const QJsonObject &o)
 {
     const int status = o.value(QLatin1String("status")).toInt();
     if (status >= 200 && status < 300)
-        return tr("%1 via %2, %3").arg(o.value(QLatin1String("target")).toString(), o.value(QLatin1String("sharer")).toString(), Format::money(o.value(QLatin1String("costUsd")).toDouble()));
+        return tr("%1 via %2, %3")
+            .arg(o.value(QLatin1String("target")).toString(), o.value(QLatin1String("sharer")).toString(),
+                 Format::money(o.value(QLatin1String("costUsd")).toDouble()));
     const QString code = o.value(QLatin1String("code")).toString();
     return code.isEmpty() ? tr("refused (%1)").arg(status) : tr("refused (%1, %2)").arg(status).arg(code);
 }
@@ -163,9 +164,7 @@ void ReplayDialog::showAnswer(const Api::ReplayResult &a)
     auto row = [this](const QString &what, const QString &actual, const QString &projected) {
         m_comparison->addTopLevelItem(new QTreeWidgetItem(QStringList{what, actual, projected}));
     };
-    auto withDay = [](int count, const QString &day) {
-        return day.isEmpty() ? QString::number(count) : tr("%1 (first on %2)").arg(count).arg(day);
-    };
+    auto withDay = [](int count, const QString &day) { return day.isEmpty() ? QString::number(count) : tr("%1 (first on %2)").arg(count).arg(day); };
     row(tr("Cost"), Format::money(a.actualUsd), Format::money(a.projectedUsd));
     row(tr("Served"), QString::number(a.actualServed), QString::number(a.projectedServed));
     row(tr("Stopped by a daily budget"), QString(), withDay(a.budgetHits, a.budgetFirstDay));
@@ -178,11 +177,13 @@ void ReplayDialog::showAnswer(const Api::ReplayResult &a)
     for (auto it = a.perTarget.begin(); it != a.perTarget.end(); ++it)
         m_counts->addTopLevelItem(new QTreeWidgetItem(QStringList{it.key(), QString::number(it->first), QString::number(it->second)}));
     for (auto it = a.perSharer.begin(); it != a.perSharer.end(); ++it)
-        m_counts->addTopLevelItem(new QTreeWidgetItem(QStringList{tr("sharer %1").arg(it.key()), QString::number(it->first), QString::number(it->second)}));
+        m_counts->addTopLevelItem(
+            new QTreeWidgetItem(QStringList{tr("sharer %1").arg(it.key()), QString::number(it->first), QString::number(it->second)}));
 
     m_changes->clear();
     for (const Api::ReplayChange &c : a.topChanges)
-        m_changes->addTopLevelItem(new QTreeWidgetItem(QStringList{Format::dateTime(c.startedMs), c.model, outcomeText(c.actual), outcomeText(c.projected)}));
+        m_changes->addTopLevelItem(
+            new QTreeWidgetItem(QStringList{Format::dateTime(c.startedMs), c.model, outcomeText(c.actual), outcomeText(c.projected)}));
     m_notes->setText(a.notes.join(QLatin1Char('\n')));
     fillChart(a);
 }

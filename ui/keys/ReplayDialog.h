@@ -27,8 +27,7 @@ class ReplayDialog : public QDialog
     Q_OBJECT
 public:
     /// edits: "routing" and/or "route" as the dialog that opened it holds them, unsaved.
-    ReplayDialog(ManagementClient *client, const QString &keyId, const QString &keyName, const Api::ReplayAsk &edits,
-                 QWidget *parent = nullptr);
+    ReplayDialog(ManagementClient *client, const QString &keyId, const QString &keyName, const Api::ReplayAsk &edits, QWidget *parent = nullptr);
 
     void setDays(int days);
     /// Asks the engine; answered() or failed() follows.

@@ -56,23 +56,18 @@ QString reasons(const QJsonArray &entries)
 
 RouteDialog::RouteDialog(ManagementClient *client, QWidget *parent)
     : KeyEditDialog(client, QStringLiteral("route"), tr("Save the route"), tr("Why the engine refused the route"), parent),
-      m_name(new QLineEdit(this)),
-      m_targets(new RouteTargetsTable(this)),
+      m_name(new QLineEdit(this)), m_targets(new RouteTargetsTable(this)),
       m_add(button(tr("&Add target"), QStringLiteral("addTarget"), tr("Add a target"), this)),
       m_remove(button(tr("&Remove target"), QStringLiteral("removeTarget"), tr("Remove the selected target"), this)),
       m_up(button(tr("Move &up"), QStringLiteral("moveTargetUp"), tr("Move the selected target up"), this)),
       m_down(button(tr("Move do&wn"), QStringLiteral("moveTargetDown"), tr("Move the selected target down"), this)),
       m_across(button(tr("Create a route across &providers…"), QStringLiteral("routeAcrossProviders"),
                       tr("Fill the targets with every provider that lists a model"), this)),
-      m_templateNote(new QLabel(this)),
-      m_order(new QComboBox(this)),
-      m_prefer(new QComboBox(this)),
-      m_ttft(new QSpinBox(this)),
+      m_templateNote(new QLabel(this)), m_order(new QComboBox(this)), m_prefer(new QComboBox(this)), m_ttft(new QSpinBox(this)),
       m_phaseLimits(new QCheckBox(tr("Time &limits per phase: 30 s to a stream's first byte, 60 s between events, "
                                      "180 s for an answer not streamed (the last attempt past one answers 524)"),
                                   this)),
-      m_budget(new QDoubleSpinBox(this)),
-      m_spent(new QLabel(this))
+      m_budget(new QDoubleSpinBox(this)), m_spent(new QLabel(this))
 {
     setObjectName(QStringLiteral("routeDialog"));
     setWindowTitle(tr("Route"));
@@ -161,8 +156,8 @@ RouteDialog::RouteDialog(ManagementClient *client, QWidget *parent)
     fields->addWidget(targets, 1);
     fields->addWidget(options);
     // What the last days would have done with the route as it stands in the fields, before Save.
-    auto *replay = button(tr("Replay histor&y…"), QStringLiteral("replayRouteHistory"),
-                          tr("Replay the key's recorded requests with this route, unsaved"), this);
+    auto *replay =
+        button(tr("Replay histor&y…"), QStringLiteral("replayRouteHistory"), tr("Replay the key's recorded requests with this route, unsaved"), this);
     connect(replay, &QPushButton::clicked, this, [this] {
         Api::ReplayAsk ask;
         ask.route = route();
@@ -242,14 +237,9 @@ Api::RouteValue RouteDialog::route() const
     Api::RouteValue r;
     r.name = m_name->text().trimmed();
     switch (Order(m_order->currentData().toInt())) {
-    case Order::Cheapest:
-        r.order = QStringLiteral("cheapest");
-        break;
-    case Order::RoundRobin:
-        r.order = QStringLiteral("round-robin");
-        break;
-    case Order::InOrder:
-        break; // stored as nothing
+    case Order::Cheapest: r.order = QStringLiteral("cheapest"); break;
+    case Order::RoundRobin: r.order = QStringLiteral("round-robin"); break;
+    case Order::InOrder: break; // stored as nothing
     }
     r.prefer = m_prefer->currentData().toString();
     if (m_ttft->isEnabled() && m_ttft->value() > 0) {
@@ -269,8 +259,9 @@ void RouteDialog::setRoute(const Api::RouteValue &r)
 {
     m_loaded = r;
     m_name->setText(r.name);
-    const Order o = r.order == QLatin1String("cheapest") ? Order::Cheapest : r.order == QLatin1String("round-robin") ? Order::RoundRobin
-                                                                                                                     : Order::InOrder;
+    const Order o = r.order == QLatin1String("cheapest")      ? Order::Cheapest
+                    : r.order == QLatin1String("round-robin") ? Order::RoundRobin
+                                                              : Order::InOrder;
     m_order->setCurrentIndex(m_order->findData(int(o)));
     m_prefer->setCurrentIndex(qMax(0, m_prefer->findData(r.prefer)));
     m_ttft->setValue(qRound(r.ttftMs.value_or(0) / 1000.0));

@@ -30,9 +30,7 @@ class RouteDialog : public KeyEditDialog
 {
     Q_OBJECT
 public:
-    enum class Order { InOrder,
-                       Cheapest,
-                       RoundRobin };
+    enum class Order { InOrder, Cheapest, RoundRobin };
 
     RouteDialog(ManagementClient *client, QWidget *parent = nullptr);
 

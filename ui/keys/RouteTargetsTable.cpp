@@ -32,12 +32,12 @@ QDoubleSpinBox *dollars(int decimals, double maximum, const QString &none)
 
 } // namespace
 
-RouteTargetsTable::RouteTargetsTable(QWidget *parent)
-    : QTableWidget(0, ColumnCount, parent)
+RouteTargetsTable::RouteTargetsTable(QWidget *parent) : QTableWidget(0, ColumnCount, parent)
 {
     setHorizontalHeaderLabels({tr("Model"), tr("Sharer"), tr("Max cost"), tr("Daily budget"), tr("Spent today")});
-    horizontalHeaderItem(SpentToday)->setToolTip(tr("What the key was charged through this target since 00:00 UTC, as saved. "
-                                                    "An edited target starts afresh."));
+    horizontalHeaderItem(SpentToday)
+        ->setToolTip(tr("What the key was charged through this target since 00:00 UTC, as saved. "
+                        "An edited target starts afresh."));
     horizontalHeaderItem(MaxCost)->setToolTip(tr("The most one request through this target may be charged; the key's own cap "
                                                  "binds too, the stricter winning."));
     horizontalHeaderItem(Budget)->setToolTip(tr("Once this target has spent it today (UTC), the route moves on to its next "

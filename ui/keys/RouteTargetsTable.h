@@ -20,12 +20,7 @@ class RouteTargetsTable : public QTableWidget
 {
     Q_OBJECT
 public:
-    enum Column { Model,
-                  Sharer,
-                  MaxCost,
-                  Budget,
-                  SpentToday,
-                  ColumnCount };
+    enum Column { Model, Sharer, MaxCost, Budget, SpentToday, ColumnCount };
 
     explicit RouteTargetsTable(QWidget *parent = nullptr);
 

@@ -7,10 +7,7 @@
 
 namespace Aile::Ui {
 
-RoutesModel::RoutesModel(QObject *parent)
-    : QAbstractTableModel(parent)
-{
-}
+RoutesModel::RoutesModel(QObject *parent) : QAbstractTableModel(parent) { }
 
 void RoutesModel::setKey(const Api::KeyInfo &key)
 {
@@ -65,9 +62,7 @@ QString RoutesModel::targetsSummary(const Api::RouteValue &r) const
 QString RoutesModel::orderSummary(const Api::RouteValue &r)
 {
     const QString &order = r.order;
-    QString text = order == QLatin1String("cheapest")      ? tr("cheapest")
-                   : order == QLatin1String("round-robin") ? tr("round-robin")
-                                                           : tr("in order");
+    QString text = order == QLatin1String("cheapest") ? tr("cheapest") : order == QLatin1String("round-robin") ? tr("round-robin") : tr("in order");
     const QString &prefer = r.prefer;
     if (prefer == QLatin1String("speed"))
         text += QStringLiteral(" · ") + tr("speed first");
@@ -126,21 +121,16 @@ QVariant RoutesModel::data(const QModelIndex &index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case Name:
-        return r.name;
-    case Targets:
-        return targetsSummary(r);
-    case Order:
-        return orderSummary(r);
-    case Limits:
-        return limitsSummary(r);
+    case Name: return r.name;
+    case Targets: return targetsSummary(r);
+    case Order: return orderSummary(r);
+    case Limits: return limitsSummary(r);
     case SpentToday: {
         const double spent = spendOf(index.row()).spentUsd;
         const double budget = r.budgetUsdPerDay.value_or(0);
         return budget > 0 ? tr("%1 of %2").arg(Format::money(spent), Format::money(budget)) : Format::money(spent);
     }
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -149,18 +139,12 @@ QVariant RoutesModel::headerData(int section, Qt::Orientation orientation, int r
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Name:
-        return tr("Route");
-    case Targets:
-        return tr("Targets, in order");
-    case Order:
-        return tr("Order");
-    case Limits:
-        return tr("Limits");
-    case SpentToday:
-        return tr("Spent today / budget");
-    default:
-        return {};
+    case Name: return tr("Route");
+    case Targets: return tr("Targets, in order");
+    case Order: return tr("Order");
+    case Limits: return tr("Limits");
+    case SpentToday: return tr("Spent today / budget");
+    default: return {};
     }
 }
 

@@ -16,12 +16,7 @@ class RoutesModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Name,
-                  Targets,
-                  Order,
-                  Limits,
-                  SpentToday,
-                  ColumnCount };
+    enum Column { Name, Targets, Order, Limits, SpentToday, ColumnCount };
     enum Role { RouteNameRole = Qt::UserRole + 1 };
 
     explicit RoutesModel(QObject *parent = nullptr);

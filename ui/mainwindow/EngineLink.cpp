@@ -28,8 +28,7 @@ QString hostOf(const QHostAddress &address)
 
 } // namespace
 
-EngineLink::EngineLink(EngineHost *host, ManagementClient *client, QObject *parent)
-    : QObject(parent), m_host(host), m_client(client)
+EngineLink::EngineLink(EngineHost *host, ManagementClient *client, QObject *parent) : QObject(parent), m_host(host), m_client(client)
 {
     connect(m_client, &ManagementClient::statusChanged, this, [this](const Api::EngineStatus &status) {
         if (m_kind == Kind::Embedded || (status.pid == m_pid && status.program == m_program))
@@ -89,7 +88,8 @@ void EngineLink::handleProbe(int status, const QByteArray &body, const QString &
     }
     // Something else: say what, as far as it can be known, and wait for the user's choice.
     QString what;
-    if (status == 401 && json.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(QLatin1String("admin token")))
+    if (status == 401
+        && json.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(QLatin1String("admin token")))
         what = tr("an Aile engine that does not take this data folder's admin token (another user's, or one started with "
                   "another data folder)");
     else if (status != 0)
@@ -171,7 +171,8 @@ void EngineLink::waitForFreePort(int triesLeft)
         if (triesLeft <= 0) {
             m_takingOver = false;
             Q_EMIT changed();
-            Q_EMIT failed(tr("aile serve said it stops, but %1 is still held after %2 seconds").arg(m_localUrl.authority()).arg(TakeOverTimeoutMs / 1000));
+            Q_EMIT failed(
+                tr("aile serve said it stops, but %1 is still held after %2 seconds").arg(m_localUrl.authority()).arg(TakeOverTimeoutMs / 1000));
             return;
         }
         QTimer::singleShot(100, this, [this, triesLeft] { waitForFreePort(triesLeft - 1); });

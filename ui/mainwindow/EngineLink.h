@@ -27,9 +27,7 @@ class EngineLink : public QObject
 {
     Q_OBJECT
 public:
-    enum class Kind { Embedded,
-                      Service,
-                      TeamServer };
+    enum class Kind { Embedded, Service, TeamServer };
     static constexpr int ProbeTimeoutMs = 3000;
     static constexpr int TakeOverTimeoutMs = 10000;
 

@@ -23,8 +23,7 @@ QPushButton *stepButton(const QString &text, const QString &name, QWidget *paren
 
 } // namespace
 
-GetStartedPanel::GetStartedPanel(QWidget *parent)
-    : QScrollArea(parent), m_summary(new QLabel)
+GetStartedPanel::GetStartedPanel(QWidget *parent) : QScrollArea(parent), m_summary(new QLabel)
 {
     setObjectName(QStringLiteral("getStartedPanel"));
     setAccessibleName(tr("Get started"));

@@ -19,10 +19,7 @@ class GetStartedPanel : public QScrollArea
 {
     Q_OBJECT
 public:
-    enum Step { AddSharer,
-                CreateKey,
-                ConnectTool,
-                TestRequest };
+    enum Step { AddSharer, CreateKey, ConnectTool, TestRequest };
     static constexpr int StepCount = 4;
 
     explicit GetStartedPanel(QWidget *parent = nullptr);

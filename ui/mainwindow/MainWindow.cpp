@@ -50,21 +50,10 @@ std::unique_ptr<QSettings> openSettings(const QString &path)
 } // namespace
 
 MainWindow::MainWindow(EngineHost *host, Options options, QWidget *parent)
-    : QMainWindow(parent),
-      m_host(host),
-      m_options(std::move(options)),
-      m_banner(new StatusBanner(this)),
-      m_tabs(new QTabWidget(this)),
-      m_sharers(new SharersView(this)),
-      m_traces(new TracesView(this)),
-      m_charts(new ChartsView(this)),
-      m_management(new ManagementClient(host, this)),
-      m_keys(new KeysView(this)),
-      m_notifications(new Notifications(this)),
-      m_tray(new TrayIcon(this)),
-      m_getStarted(new GetStartedPanel(this)),
-      m_spendTimer(new QTimer(this)),
-      m_statusTimer(new QTimer(this))
+    : QMainWindow(parent), m_host(host), m_options(std::move(options)), m_banner(new StatusBanner(this)), m_tabs(new QTabWidget(this)),
+      m_sharers(new SharersView(this)), m_traces(new TracesView(this)), m_charts(new ChartsView(this)),
+      m_management(new ManagementClient(host, this)), m_keys(new KeysView(this)), m_notifications(new Notifications(this)),
+      m_tray(new TrayIcon(this)), m_getStarted(new GetStartedPanel(this)), m_spendTimer(new QTimer(this)), m_statusTimer(new QTimer(this))
 {
     m_link = new EngineLink(m_host, m_management, this);
     // Without a store file of its own (attached to another engine) the Charts page asks the engine.
@@ -339,8 +328,8 @@ void MainWindow::applyLink()
     m_statusTimer->start();
     const QString pid = m_link->pid() > 0 ? QString::number(m_link->pid()) : QStringLiteral("…");
     if (kind == EngineLink::Kind::Service) {
-        const QString who = m_link->program().isEmpty() || m_link->program() == QLatin1String("aile") ? QStringLiteral("aile serve")
-                                                                                                      : m_link->program();
+        const QString who =
+            m_link->program().isEmpty() || m_link->program() == QLatin1String("aile") ? QStringLiteral("aile serve") : m_link->program();
         setWindowTitle(tr("Aile — %1 (pid %2)").arg(who, pid));
         m_banner->setAttached(tr("Attached to %1 (pid %2) on %3").arg(who, pid, m_address));
         m_banner->setAction(m_link->takingOver() ? tr("Taking over…") : tr("Take over"), QStringLiteral("takeOverButton"));
@@ -419,10 +408,12 @@ void MainWindow::openStore()
             served.status = 200;
             return std::pair{store.traceCount(Store::TraceQuery()) > 0, store.traceCount(served) > 0};
         },
-        this, [this](std::pair<bool, bool> history) {
+        this,
+        [this](std::pair<bool, bool> history) {
             m_getStarted->noteHistory(history.first, history.second);
             m_historyKnown = true;
-            settleGetStarted(); });
+            settleGetStarted();
+        });
     refreshSpend();
 }
 

@@ -27,10 +27,7 @@ double positive(const std::optional<double> &v)
 
 } // namespace
 
-Notifications::Notifications(QObject *parent)
-    : QObject(parent)
-{
-}
+Notifications::Notifications(QObject *parent) : QObject(parent) { }
 
 void Notifications::say(const QString &id, const QString &title, const QString &message)
 {
@@ -151,11 +148,11 @@ void Notifications::deadKey(const QString &handle, const QString &provider, int 
 {
     if (handle.isEmpty())
         return;
-    const QString message = status > 0
-                                ? tr("%1's key was refused by %2 (HTTP %3). The sharer is tried last until it is re-linked with a working key.")
-                                      .arg(sharerName(handle), provider, QString::number(status))
-                                : tr("%1's key was refused by %2. The sharer is tried last until it is re-linked with a working key.")
-                                      .arg(sharerName(handle), provider);
+    const QString message =
+        status > 0
+            ? tr("%1's key was refused by %2 (HTTP %3). The sharer is tried last until it is re-linked with a working key.")
+                  .arg(sharerName(handle), provider, QString::number(status))
+            : tr("%1's key was refused by %2. The sharer is tried last until it is re-linked with a working key.").arg(sharerName(handle), provider);
     say(QStringLiteral("dead:") + handle, tr("A sharer's key was refused"), message);
 }
 

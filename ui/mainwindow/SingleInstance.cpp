@@ -19,8 +19,7 @@ constexpr char Accepted[] = "ok\n";
 constexpr qint64 MaxMessageBytes = 64 * 1024;
 } // namespace
 
-SingleInstance::SingleInstance(const QString &dataDir, QObject *parent)
-    : QObject(parent)
+SingleInstance::SingleInstance(const QString &dataDir, QObject *parent) : QObject(parent)
 {
     // Per user: the runtime folder is the user's own (XDG_RUNTIME_DIR, 0700). Per data folder: two
     // windows on two data folders are two instances.

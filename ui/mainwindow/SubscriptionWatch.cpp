@@ -60,8 +60,7 @@ QString resetsIn(qint64 resetMs, qint64 nowMs)
     return SubscriptionWatch::tr("in %1 d %2 h").arg(hours / 24).arg(hours % 24);
 }
 
-SubscriptionWatch::SubscriptionWatch(QObject *parent)
-    : QObject(parent), m_timer(new QTimer(this))
+SubscriptionWatch::SubscriptionWatch(QObject *parent) : QObject(parent), m_timer(new QTimer(this))
 {
     m_timer->setInterval(60 * 1000);
     connect(m_timer, &QTimer::timeout, this, &SubscriptionWatch::refresh);

@@ -28,12 +28,8 @@ std::unique_ptr<QSettings> settingsAt(const QString &path)
 } // namespace
 
 TeamServerDialog::TeamServerDialog(const QString &settingsPath, QWidget *parent)
-    : QDialog(parent),
-      m_settingsPath(settingsPath),
-      m_secrets(new Secrets::SecretStore(Secrets::defaultServiceName(), {}, this)),
-      m_url(new QLineEdit(this)),
-      m_token(new QLineEdit(this)),
-      m_message(new QLabel(this))
+    : QDialog(parent), m_settingsPath(settingsPath), m_secrets(new Secrets::SecretStore(Secrets::defaultServiceName(), {}, this)),
+      m_url(new QLineEdit(this)), m_token(new QLineEdit(this)), m_message(new QLabel(this))
 {
     setObjectName(QStringLiteral("teamServerDialog"));
     setWindowTitle(tr("Connect to a team server"));

@@ -6,8 +6,7 @@
 
 namespace Aile::Ui {
 
-TrayIcon::TrayIcon(QObject *parent)
-    : QSystemTrayIcon(parent)
+TrayIcon::TrayIcon(QObject *parent) : QSystemTrayIcon(parent)
 {
     // The menu has no parent widget to live under; the tray icon deletes it.
     auto *menu = new QMenu;

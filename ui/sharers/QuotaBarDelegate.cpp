@@ -45,8 +45,7 @@ void QuotaBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     for (const double f : bars) {
         const QRect track(option.rect.left() + 4, y, BarWidth, BarHeight);
         painter->fillRect(track, option.palette.color(QPalette::Mid));
-        const QColor colour = f >= 1.0 ? QColor(0xc6, 0x28, 0x28) : f >= 0.8 ? QColor(0xef, 0x8a, 0x00)
-                                                                             : QColor(0x2e, 0x7d, 0x32);
+        const QColor colour = f >= 1.0 ? QColor(0xc6, 0x28, 0x28) : f >= 0.8 ? QColor(0xef, 0x8a, 0x00) : QColor(0x2e, 0x7d, 0x32);
         painter->fillRect(QRect(track.left(), track.top(), qRound(track.width() * f), track.height()), colour);
         y += BarHeight + gap;
     }

@@ -21,8 +21,7 @@ QString perMillion(const std::optional<double> &v)
 
 } // namespace
 
-SharerOrderModel::SharerOrderModel(QObject *parent)
-    : QAbstractTableModel(parent) { }
+SharerOrderModel::SharerOrderModel(QObject *parent) : QAbstractTableModel(parent) { }
 
 void SharerOrderModel::setRows(const QList<Api::SharerRow> &rows)
 {
@@ -123,8 +122,7 @@ QString SharerOrderModel::health(const std::optional<Api::SharerHealth> &stats)
     if (!stats->successRate30m)
         return tr("no requests in 30 min");
     const int rate = qRound(*stats->successRate30m * 100);
-    return stats->latencyMs30m ? tr("%1% ok, %2 (30 min)").arg(rate).arg(Format::duration(*stats->latencyMs30m))
-                               : tr("%1% ok (30 min)").arg(rate);
+    return stats->latencyMs30m ? tr("%1% ok, %2 (30 min)").arg(rate).arg(Format::duration(*stats->latencyMs30m)) : tr("%1% ok (30 min)").arg(rate);
 }
 
 QString SharerOrderModel::priceSheet(const Api::SharerEdit &sharer)
@@ -180,10 +178,8 @@ QString SharerOrderModel::text(const Api::SharerRow &r, int column) const
         return models.isEmpty() ? tr("none") : models.join(QStringLiteral(", "));
     }
     case Speed: return Format::duration(qint64(r.ttfbMs.value_or(-1)));
-    case Tier: return QLocale().toString(r.priority ? *r.priority : c ? c->priority
-                                                                      : 0);
-    case Weight: return QLocale().toString(r.weight ? *r.weight : c ? c->weight
-                                                                    : 1);
+    case Tier: return QLocale().toString(r.priority ? *r.priority : c ? c->priority : 0);
+    case Weight: return QLocale().toString(r.weight ? *r.weight : c ? c->weight : 1);
     case Quota: return quota(r.quota);
     case Health: return health(r.stats);
     case Credential: {
@@ -203,10 +199,8 @@ QString SharerOrderModel::toolTip(const Api::SharerRow &r, int column) const
 {
     const Api::SharerStatus *c = configured(r.handle);
     switch (column) {
-    case Tier:
-        return tr("Priority tier: higher tiers are tried first, whatever the price; a lower tier only when they fail");
-    case Weight:
-        return tr("Share of the draw among sharers of the same price and tier; 0 leaves it out unless named");
+    case Tier: return tr("Priority tier: higher tiers are tried first, whatever the price; a lower tier only when they fail");
+    case Weight: return tr("Share of the draw among sharers of the same price and tier; 0 leaves it out unless named");
     case Quota:
         return tr("The windows its provider reported on its last answer; a window used up with a known reset takes the "
                   "sharer out until then, and a report older than 10 minutes takes nobody out");
@@ -255,10 +249,8 @@ QVariant SharerOrderModel::data(const QModelIndex &index, int role) const
     }
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::AccessibleTextRole:
-        return text(r, index.column());
-    case Qt::ToolTipRole:
-        return toolTip(r, index.column());
+    case Qt::AccessibleTextRole: return text(r, index.column());
+    case Qt::ToolTipRole: return toolTip(r, index.column());
     case Qt::DecorationRole:
         // The badge of a secret kept in the plain-text file.
         if (index.column() == Credential && r.credentialStore == QLatin1String("file"))
@@ -283,8 +275,7 @@ QVariant SharerOrderModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::ToolTipRole)
-        return sortKey(section).isEmpty() ? tr("Click to show the routing order again")
-                                          : tr("Click to sort: a reading order, not the routing order");
+        return sortKey(section).isEmpty() ? tr("Click to show the routing order again") : tr("Click to sort: a reading order, not the routing order");
     switch (section) {
     case Rank: return tr("Rank");
     case Name: return tr("Name");

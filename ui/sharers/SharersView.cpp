@@ -45,23 +45,15 @@ QString homeRelative(const QString &path)
 } // namespace
 
 SharersView::SharersView(QWidget *parent)
-    : QWidget(parent),
-      m_model(new SharerOrderModel(this)),
-      m_table(new QTableView(this)),
-      m_keychainBanner(new QLabel(this)),
-      m_modelEdit(new QLineEdit(this)),
-      m_modelCompleter(new QCompleter(this)),
-      m_providerFilter(new QComboBox(this)),
-      m_maxPrice(new QLineEdit(this)),
-      m_minPrice(new QLineEdit(this)),
-      m_verified(new QCheckBox(tr("&Verified only"), this)),
+    : QWidget(parent), m_model(new SharerOrderModel(this)), m_table(new QTableView(this)), m_keychainBanner(new QLabel(this)),
+      m_modelEdit(new QLineEdit(this)), m_modelCompleter(new QCompleter(this)), m_providerFilter(new QComboBox(this)),
+      m_maxPrice(new QLineEdit(this)), m_minPrice(new QLineEdit(this)), m_verified(new QCheckBox(tr("&Verified only"), this)),
       m_add(button(tr("&Add sharer…"), QStringLiteral("addSharerButton"), tr("Add sharer"), this)),
       m_edit(button(tr("&Edit…"), QStringLiteral("editSharerButton"), tr("Edit sharer"), this)),
       m_remove(button(tr("&Remove"), QStringLiteral("removeSharerButton"), tr("Remove sharer"), this)),
       m_relink(button(tr("Re-&link…"), QStringLiteral("relinkSharerButton"), tr("Re-link sharer"), this)),
       m_test(button(tr("&Test model…"), QStringLiteral("testModelButton"), tr("Test model"), this)),
-      m_probe(button(tr("&Probe"), QStringLiteral("probeSharerButton"), tr("Probe sharer"), this)),
-      m_message(new QLabel(this)),
+      m_probe(button(tr("&Probe"), QStringLiteral("probeSharerButton"), tr("Probe sharer"), this)), m_message(new QLabel(this)),
       m_footer(new QLabel(this))
 {
     setObjectName(QStringLiteral("sharersView"));
@@ -184,8 +176,7 @@ void SharersView::setStatus(const Api::EngineStatus &status)
 {
     m_configured = status.sharers;
     m_providers = status.providers;
-    m_storage = SecretStorage{status.keychainProbed, status.keychainAvailable, status.keychainError, status.keychainErrorKind,
-                              status.secretsFile};
+    m_storage = SecretStorage{status.keychainProbed, status.keychainAvailable, status.keychainError, status.keychainErrorKind, status.secretsFile};
     m_model->setConfigured(m_configured);
     updateCompletion();
 

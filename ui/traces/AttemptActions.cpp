@@ -17,14 +17,10 @@ QString leverOf(const Store::AttemptRecord &a)
     if (a.skip == QLatin1String("cost_cap"))
         return QStringLiteral("maxCost");
     static const QList<QPair<QLatin1String, QLatin1String>> byText{
-        {QLatin1String("priced above"), QLatin1String("ceiling")},
-        {QLatin1String("below list"), QLatin1String("floor")},
-        {QLatin1String("passed a test"), QLatin1String("verifiedOnly")},
-        {QLatin1String("train"), QLatin1String("noTraining")},
-        {QLatin1String("self-hosted"), QLatin1String("selfHosted")},
-        {QLatin1String("provider"), QLatin1String("neverProviders")},
-        {QLatin1String("allowed"), QLatin1String("onlySharers")},
-        {QLatin1String("block"), QLatin1String("neverSharers")}};
+        {QLatin1String("priced above"), QLatin1String("ceiling")},       {QLatin1String("below list"), QLatin1String("floor")},
+        {QLatin1String("passed a test"), QLatin1String("verifiedOnly")}, {QLatin1String("train"), QLatin1String("noTraining")},
+        {QLatin1String("self-hosted"), QLatin1String("selfHosted")},     {QLatin1String("provider"), QLatin1String("neverProviders")},
+        {QLatin1String("allowed"), QLatin1String("onlySharers")},        {QLatin1String("block"), QLatin1String("neverSharers")}};
     for (const auto &[text, lever] : byText)
         if (a.reason.contains(text, Qt::CaseInsensitive))
             return lever;

@@ -12,11 +12,7 @@ namespace Aile::Ui {
 /// failed model re-tested, or the key's Routing dialog opened on the lever that refused it.
 struct AttemptAction
 {
-    enum class Kind { None,
-                      ClearCooldown,
-                      MarkFixed,
-                      Retest,
-                      OpenRouting };
+    enum class Kind { None, ClearCooldown, MarkFixed, Retest, OpenRouting };
     Kind kind = Kind::None;
     QString label; // the button's text
     QString lever; // OpenRouting: the Routing dialog's field (its objectName); empty when the request's own header refused it

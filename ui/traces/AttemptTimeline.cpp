@@ -15,8 +15,7 @@ constexpr int Margin = 6;
 
 } // namespace
 
-AttemptTimeline::AttemptTimeline(QWidget *parent)
-    : QWidget(parent)
+AttemptTimeline::AttemptTimeline(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("attemptTimeline"));
     setAccessibleName(tr("Attempt timeline"));
@@ -97,8 +96,7 @@ void AttemptTimeline::paintEvent(QPaintEvent *)
     p.setPen(pal.color(QPalette::WindowText));
     const int axisY = plot.bottom() + 4;
     p.drawText(QRect(plot.left(), axisY, plot.width() / 2, AxisHeight), Qt::AlignLeft | Qt::AlignVCenter, Format::duration(0));
-    p.drawText(QRect(plot.center().x(), axisY, plot.width() / 2, AxisHeight), Qt::AlignRight | Qt::AlignVCenter,
-               Format::duration(spanMs()));
+    p.drawText(QRect(plot.center().x(), axisY, plot.width() / 2, AxisHeight), Qt::AlignRight | Qt::AlignVCenter, Format::duration(spanMs()));
 
     const QColor served = pal.color(QPalette::Highlight);
     const QColor failed(0xd0, 0x30, 0x30);

@@ -53,9 +53,8 @@ QString TraceColumns::display(const Store::TraceRecord &t, int column, qint64 no
 QString TraceColumns::csvHeader(int column)
 {
     // Stable machine names: a spreadsheet or a script reads these, whatever the UI language.
-    static const char *const names[] = {"time", "key", "tool", "model_asked", "model_served", "route", "sharer",
-                                        "status", "attempts", "ttft_ms", "duration_ms", "tokens_in", "tokens_out",
-                                        "cost_usd", "affinity"};
+    static const char *const names[] = {"time",     "key",     "tool",        "model_asked", "model_served", "route",    "sharer",  "status",
+                                        "attempts", "ttft_ms", "duration_ms", "tokens_in",   "tokens_out",   "cost_usd", "affinity"};
     return column >= 0 && column < Count ? QLatin1String(names[column]) : QString();
 }
 

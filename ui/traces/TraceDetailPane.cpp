@@ -30,8 +30,8 @@ TraceDetailPane::TraceDetailPane(QWidget *parent)
     m_attempts->setObjectName(QStringLiteral("attemptsTable"));
     m_attempts->setAccessibleName(tr("Attempts of the selected trace"));
     m_attempts->setColumnCount(AttemptColumnCount);
-    m_attempts->setHorizontalHeaderLabels({tr("#"), tr("Sharer"), tr("Status"), tr("Outcome"), tr("Reason"), tr("First byte"),
-                                           tr("Duration"), tr("Tokens in/out"), tr("Quote"), tr("Action")});
+    m_attempts->setHorizontalHeaderLabels({tr("#"), tr("Sharer"), tr("Status"), tr("Outcome"), tr("Reason"), tr("First byte"), tr("Duration"),
+                                           tr("Tokens in/out"), tr("Quote"), tr("Action")});
     m_attempts->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_attempts->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_attempts->setTabKeyNavigation(false);
@@ -136,12 +136,10 @@ void TraceDetailPane::showTrace(const Store::TraceRecord &t)
     if (!t.route.isEmpty())
         model = tr("%1 (route %2)").arg(model, t.route);
     lines << tr("Model %1 · status %2 · attempts %3 · first token %4 · total %5")
-                 .arg(model, Format::status(t.status), QString::number(t.attempts), Format::duration(t.ttfbMs),
-                      Format::duration(t.durationMs));
+                 .arg(model, Format::status(t.status), QString::number(t.attempts), Format::duration(t.ttfbMs), Format::duration(t.durationMs));
     lines << tr("Tokens %1 in, %2 out · cost %3 · affinity %4%5")
                  .arg(Format::tokens(t.inputTokens), Format::tokens(t.outputTokens), Format::money(t.costUsd),
-                      t.affinity.isEmpty() ? QStringLiteral("—") : Format::affinity(t.affinity),
-                      t.stream ? tr(" · streamed") : QString());
+                      t.affinity.isEmpty() ? QStringLiteral("—") : Format::affinity(t.affinity), t.stream ? tr(" · streamed") : QString());
     if (!t.pin.isEmpty()) {
         // The conversation's pin after this request: which account, kept by what, until when.
         const QString who = t.pin.value(QLatin1String("sharerName")).toString();
@@ -149,8 +147,7 @@ void TraceDetailPane::showTrace(const Store::TraceRecord &t)
         for (const QJsonValue &v : t.pin.value(QLatin1String("by")).toArray())
             by << Format::pinEvidence(v.toString());
         QString line = tr("Conversation pinned to %1 by %2, until %3")
-                           .arg(who.isEmpty() ? t.pin.value(QLatin1String("sharer")).toString() : who,
-                                by.join(QStringLiteral(", ")),
+                           .arg(who.isEmpty() ? t.pin.value(QLatin1String("sharer")).toString() : who, by.join(QStringLiteral(", ")),
                                 Format::dateTime(qint64(t.pin.value(QLatin1String("untilMs")).toDouble())));
         const QString found = t.pin.value(QLatin1String("foundBy")).toString();
         if (!found.isEmpty())

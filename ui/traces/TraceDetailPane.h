@@ -21,17 +21,7 @@ class TraceDetailPane : public QWidget
 {
     Q_OBJECT
 public:
-    enum AttemptColumn { Seq,
-                         Sharer,
-                         Status,
-                         Outcome,
-                         Reason,
-                         FirstByte,
-                         Duration,
-                         Tokens,
-                         Quote,
-                         Action,
-                         AttemptColumnCount };
+    enum AttemptColumn { Seq, Sharer, Status, Outcome, Reason, FirstByte, Duration, Tokens, Quote, Action, AttemptColumnCount };
 
     explicit TraceDetailPane(QWidget *parent = nullptr);
 

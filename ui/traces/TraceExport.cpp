@@ -29,8 +29,7 @@ QByteArray csvField(QString value, bool numeric)
 class Writer
 {
 public:
-    Writer(ExportFormat format, const QString &path)
-        : m_format(format), m_file(path) { }
+    Writer(ExportFormat format, const QString &path) : m_format(format), m_file(path) { }
 
     bool begin(QString *error)
     {
@@ -96,8 +95,7 @@ ExportFormat TraceExport::formatForPath(const QString &filePath)
     return filePath.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? ExportFormat::Csv : ExportFormat::Json;
 }
 
-int TraceExport::fromStore(const QString &dbPath, const TraceFilter &filter, ExportFormat format, const QString &filePath,
-                           QString *error)
+int TraceExport::fromStore(const QString &dbPath, const TraceFilter &filter, ExportFormat format, const QString &filePath, QString *error)
 {
     Store::Store store(dbPath, true);
     if (!store.open(error))

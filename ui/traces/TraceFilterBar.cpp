@@ -31,14 +31,9 @@ QLabel *buddyLabel(const QString &text, QWidget *buddy, QWidget *parent)
 } // namespace
 
 TraceFilterBar::TraceFilterBar(QWidget *parent)
-    : QWidget(parent),
-      m_key(makeCombo(this, "filterKey", tr("Filter by key"))),
-      m_model(makeCombo(this, "filterModel", tr("Filter by model"))),
-      m_status(makeCombo(this, "filterStatus", tr("Filter by status"))),
-      m_sharer(makeCombo(this, "filterSharer", tr("Filter by sharer"))),
-      m_text(new QLineEdit(this)),
-      m_clear(new QPushButton(tr("C&lear"), this)),
-      m_debounce(new QTimer(this))
+    : QWidget(parent), m_key(makeCombo(this, "filterKey", tr("Filter by key"))), m_model(makeCombo(this, "filterModel", tr("Filter by model"))),
+      m_status(makeCombo(this, "filterStatus", tr("Filter by status"))), m_sharer(makeCombo(this, "filterSharer", tr("Filter by sharer"))),
+      m_text(new QLineEdit(this)), m_clear(new QPushButton(tr("C&lear"), this)), m_debounce(new QTimer(this))
 {
     setObjectName(QStringLiteral("traceFilterBar"));
     // A model can be typed as well as picked: the list only holds what the sharers offer.

@@ -22,8 +22,7 @@ bool failed(const Store::TraceRecord &t)
 
 } // namespace
 
-TraceTableModel::TraceTableModel(QObject *parent)
-    : QAbstractTableModel(parent) { }
+TraceTableModel::TraceTableModel(QObject *parent) : QAbstractTableModel(parent) { }
 
 void TraceTableModel::setReader(Store::StoreReader *reader)
 {
@@ -64,13 +63,15 @@ void TraceTableModel::reload()
             const int total = rows.size() < page.limit ? int(rows.size()) : store.traceCount(count);
             return std::pair{rows, total};
         },
-        this, [this, generation = m_generation](std::pair<QList<Store::TraceRecord>, int> answer) {
+        this,
+        [this, generation = m_generation](std::pair<QList<Store::TraceRecord>, int> answer) {
             if (generation != m_generation)
-                return;   // a newer reload is on its way
+                return; // a newer reload is on its way
             m_reading = false;
             m_exhausted = answer.first.size() < PageSize;
             showPage(std::move(answer.first), answer.second);
-            Q_EMIT pageLoaded(); });
+            Q_EMIT pageLoaded();
+        });
 }
 
 void TraceTableModel::showPage(QList<Store::TraceRecord> rows, int total)
@@ -206,8 +207,7 @@ QVariant TraceTableModel::data(const QModelIndex &index, int role) const
     const Store::TraceRecord &t = m_rows.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::AccessibleTextRole:
-        return TraceColumns::display(t, index.column(), QDateTime::currentMSecsSinceEpoch());
+    case Qt::AccessibleTextRole: return TraceColumns::display(t, index.column(), QDateTime::currentMSecsSinceEpoch());
     case Qt::ToolTipRole:
         if (index.column() == TraceColumns::Status && !t.error.isEmpty())
             return t.error;
@@ -272,8 +272,7 @@ void TraceTableModel::fetchMore(const QModelIndex &parent)
                 // The rows of the oldest held millisecond come first again; ask for that many more.
                 page = store.traces(filter.query(PageSize + ties, offset));
                 exhausted = page.size() < PageSize + ties;
-                page.erase(std::remove_if(page.begin(), page.end(), [&](const Store::TraceRecord &t) { return tied.contains(t.id); }),
-                           page.end());
+                page.erase(std::remove_if(page.begin(), page.end(), [&](const Store::TraceRecord &t) { return tied.contains(t.id); }), page.end());
                 // A whole page of rows held already: more than a page shared one millisecond.
                 if (!page.isEmpty() || exhausted)
                     break;
@@ -281,7 +280,8 @@ void TraceTableModel::fetchMore(const QModelIndex &parent)
             }
             return std::pair{page, exhausted};
         },
-        this, [this, generation = m_generation, empty, oldest](std::pair<QList<Store::TraceRecord>, bool> answer) {
+        this,
+        [this, generation = m_generation, empty, oldest](std::pair<QList<Store::TraceRecord>, bool> answer) {
             if (generation != m_generation)
                 return;
             m_reading = false;
@@ -290,7 +290,8 @@ void TraceTableModel::fetchMore(const QModelIndex &parent)
                 Q_EMIT pageLoaded();
                 return;
             }
-            appendPage(std::move(answer.first), answer.second); });
+            appendPage(std::move(answer.first), answer.second);
+        });
 }
 
 void TraceTableModel::reloadThroughClient()

@@ -39,9 +39,7 @@ public:
     static constexpr int MaxHeldRows = 20000;
     /// Live rows kept aside for reloads (all there is without a store).
     static constexpr int MaxLiveRows = 5000;
-    enum Role { TraceIdRole = Qt::UserRole + 1,
-                FailedRole,
-                StartedRole };
+    enum Role { TraceIdRole = Qt::UserRole + 1, FailedRole, StartedRole };
 
     explicit TraceTableModel(QObject *parent = nullptr);
 

@@ -24,13 +24,8 @@
 namespace Aile::Ui {
 
 TracesView::TracesView(QWidget *parent)
-    : QWidget(parent),
-      m_filters(new TraceFilterBar(this)),
-      m_model(new TraceTableModel(this)),
-      m_table(new QTableView(this)),
-      m_count(new QLabel(this)),
-      m_export(new QPushButton(tr("E&xport…"), this)),
-      m_splitter(new QSplitter(Qt::Vertical, this)),
+    : QWidget(parent), m_filters(new TraceFilterBar(this)), m_model(new TraceTableModel(this)), m_table(new QTableView(this)),
+      m_count(new QLabel(this)), m_export(new QPushButton(tr("E&xport…"), this)), m_splitter(new QSplitter(Qt::Vertical, this)),
       m_detail(new TraceDetailPane(this))
 {
     setObjectName(QStringLiteral("tracesView"));
@@ -162,8 +157,8 @@ void TracesView::updateCount()
 {
     const QLocale locale;
     if (m_model->rowCount() < m_model->totalCount())
-        m_count->setText(tr("%1 of %2 traces loaded; scroll for more")
-                             .arg(locale.toString(m_model->rowCount()), locale.toString(m_model->totalCount())));
+        m_count->setText(
+            tr("%1 of %2 traces loaded; scroll for more").arg(locale.toString(m_model->rowCount()), locale.toString(m_model->totalCount())));
     else
         m_count->setText(tr("Traces: %1").arg(locale.toString(m_model->totalCount())));
 }
@@ -213,7 +208,8 @@ void TracesView::exportTo(const QString &filePath)
         QString error;
         const int n = TraceExport::fromStore(dbPath, filter, format, filePath, &error);
         QMetaObject::invokeMethod(
-            qApp, [self, n, error] {
+            qApp,
+            [self, n, error] {
                 if (!self)
                     return;
                 self->m_exporting = false;

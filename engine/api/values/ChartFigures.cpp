@@ -84,9 +84,8 @@ SpendTable spendPerDay(const QStringList &days, const QList<Store::LedgerEntry> 
         totals[name] += e.costUsd;
     }
     table.names = table.usd.keys();
-    std::sort(table.names.begin(), table.names.end(), [&](const QString &a, const QString &b) {
-        return totals.value(a) != totals.value(b) ? totals.value(a) > totals.value(b) : a < b;
-    });
+    std::sort(table.names.begin(), table.names.end(),
+              [&](const QString &a, const QString &b) { return totals.value(a) != totals.value(b) ? totals.value(a) > totals.value(b) : a < b; });
     return table;
 }
 
@@ -140,7 +139,8 @@ QJsonObject ChartFigures::toJson() const
     }
     QJsonArray minutes;
     for (const MinuteCount &m : perMinute)
-        minutes.append(QJsonObject{{QStringLiteral("minute"), m.minuteMs}, {QStringLiteral("requests"), m.requests}, {QStringLiteral("failures"), m.failures}});
+        minutes.append(
+            QJsonObject{{QStringLiteral("minute"), m.minuteMs}, {QStringLiteral("requests"), m.requests}, {QStringLiteral("failures"), m.failures}});
     return {{QStringLiteral("from"), from},
             {QStringLiteral("now"), now},
             {QStringLiteral("requests"), requests},

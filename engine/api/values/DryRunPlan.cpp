@@ -134,8 +134,13 @@ DryRunPlan DryRunPlan::fromJson(const QJsonObject &o)
         std::optional<qint64> turn;
         if (const auto t = optDouble(r, "turn"))
             turn = qint64(*t);
-        p.route = DryRunRoute{str(r, "name"), str(r, "order"), str(r, "prefer"), r.value(QLatin1String("spentTodayUsd")).toDouble(),
-                              optInt(r, "ttftMs"), optDouble(r, "budgetUsdPerDay"), turn};
+        p.route = DryRunRoute{str(r, "name"),
+                              str(r, "order"),
+                              str(r, "prefer"),
+                              r.value(QLatin1String("spentTodayUsd")).toDouble(),
+                              optInt(r, "ttftMs"),
+                              optDouble(r, "budgetUsdPerDay"),
+                              turn};
     }
     const QJsonObject first = o.value(QLatin1String("first")).toObject();
     p.firstTarget = str(first, "target");
@@ -175,9 +180,8 @@ QJsonObject DryRunPlan::toJson() const
         o.insert(QStringLiteral("route"), r);
     }
     if (!firstSharer.isEmpty())
-        o.insert(QStringLiteral("first"), QJsonObject{{QStringLiteral("target"), firstTarget},
-                                                      {QStringLiteral("sharer"), firstSharer},
-                                                      {QStringLiteral("name"), firstName}});
+        o.insert(QStringLiteral("first"),
+                 QJsonObject{{QStringLiteral("target"), firstTarget}, {QStringLiteral("sharer"), firstSharer}, {QStringLiteral("name"), firstName}});
     if (refusal)
         o.insert(QStringLiteral("refusal"), refusal->toJson());
     return o;

@@ -49,12 +49,9 @@ ProviderStatus ProviderStatus::fromJson(const QJsonObject &o)
 
 QJsonObject ProviderStatus::toJson() const
 {
-    return QJsonObject{{QStringLiteral("id"), id},
-                       {QStringLiteral("name"), name},
-                       {QStringLiteral("baseUrl"), baseUrl},
-                       {QStringLiteral("wires"), QJsonArray::fromStringList(wires)},
-                       {QStringLiteral("builtIn"), builtIn},
-                       {QStringLiteral("selfHosted"), selfHosted}};
+    return QJsonObject{{QStringLiteral("id"), id},           {QStringLiteral("name"), name},
+                       {QStringLiteral("baseUrl"), baseUrl}, {QStringLiteral("wires"), QJsonArray::fromStringList(wires)},
+                       {QStringLiteral("builtIn"), builtIn}, {QStringLiteral("selfHosted"), selfHosted}};
 }
 
 const SharerStatus *EngineStatus::sharer(const QString &handle) const

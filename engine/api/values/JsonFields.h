@@ -47,8 +47,7 @@ inline QStringList strings(const QJsonValue &v)
     return out;
 }
 
-template <typename T>
-void put(QJsonObject &o, const char *key, const std::optional<T> &v)
+template <typename T> void put(QJsonObject &o, const char *key, const std::optional<T> &v)
 {
     if (v)
         o.insert(QLatin1String(key), *v);
@@ -61,8 +60,7 @@ inline void putString(QJsonObject &o, const char *key, const QString &v)
 }
 
 /// fromJson of every object of an array.
-template <typename T>
-QList<T> listOf(const QJsonValue &v)
+template <typename T> QList<T> listOf(const QJsonValue &v)
 {
     QList<T> out;
     for (const QJsonValue &item : v.toArray())
@@ -70,8 +68,7 @@ QList<T> listOf(const QJsonValue &v)
     return out;
 }
 
-template <typename T>
-QJsonArray arrayOf(const QList<T> &items)
+template <typename T> QJsonArray arrayOf(const QList<T> &items)
 {
     QJsonArray out;
     for (const T &item : items)

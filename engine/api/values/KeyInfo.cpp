@@ -14,8 +14,7 @@ RouteSpend RouteSpend::fromJson(const QJsonObject &o)
     r.budgetUsdPerDay = optDouble(o, "budgetUsdPerDay");
     for (const QJsonValue &v : o.value(QLatin1String("targets")).toArray()) {
         const QJsonObject t = v.toObject();
-        r.targets.append(Target{str(t, "model"), str(t, "sharer"), t.value(QLatin1String("spentUsd")).toDouble(),
-                                optDouble(t, "budgetUsdPerDay")});
+        r.targets.append(Target{str(t, "model"), str(t, "sharer"), t.value(QLatin1String("spentUsd")).toDouble(), optDouble(t, "budgetUsdPerDay")});
     }
     return r;
 }

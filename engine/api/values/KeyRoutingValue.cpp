@@ -52,8 +52,7 @@ void read(QJsonObject &rest, const char *key, std::optional<QStringList> &field)
     rest.remove(QLatin1String(key));
 }
 
-template <typename T>
-void write(QJsonObject &o, const char *key, const std::optional<T> &field)
+template <typename T> void write(QJsonObject &o, const char *key, const std::optional<T> &field)
 {
     if (!field)
         return;
@@ -64,8 +63,7 @@ void write(QJsonObject &o, const char *key, const std::optional<T> &field)
 }
 
 // Every named setting, once, for the reader and the writer alike.
-template <typename Value, typename Visit>
-void eachSetting(Value &v, Visit &&visit)
+template <typename Value, typename Visit> void eachSetting(Value &v, Visit &&visit)
 {
     visit("maxPricePercent", v.maxPricePercent);
     visit("maxPrice", v.maxPrice);

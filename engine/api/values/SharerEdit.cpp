@@ -34,12 +34,9 @@ SharerEdit SharerEdit::fromJson(const QJsonObject &o)
 
 QJsonObject SharerEdit::toJson() const
 {
-    QJsonObject o{{QStringLiteral("name"), name},
-                  {QStringLiteral("provider"), provider},
-                  {QStringLiteral("baseUrl"), baseUrl},
-                  {QStringLiteral("kind"), kind},
-                  {QStringLiteral("slots"), slots},
-                  {QStringLiteral("models"), QJsonArray::fromStringList(models)}};
+    QJsonObject o{{QStringLiteral("name"), name},       {QStringLiteral("provider"), provider},
+                  {QStringLiteral("baseUrl"), baseUrl}, {QStringLiteral("kind"), kind},
+                  {QStringLiteral("slots"), slots},     {QStringLiteral("models"), QJsonArray::fromStringList(models)}};
     putString(o, "handle", handle);
     if (quotes) {
         QJsonObject models;

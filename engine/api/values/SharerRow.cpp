@@ -112,7 +112,11 @@ QJsonObject SharerRow::toJson() const
         o.insert(QStringLiteral("tested"), *tested);
     else if (!testedModels.isEmpty())
         o.insert(QStringLiteral("tested"), QJsonArray::fromStringList(testedModels));
-    for (const auto &[key, value] : {std::pair{"deadKey", deadKey}, {"tiedWithPrevious", tiedWithPrevious}, {"degraded", degraded}, {"blocked", blocked}, {"needsKey", needsKey}})
+    for (const auto &[key, value] : {std::pair{"deadKey", deadKey},
+                                     {"tiedWithPrevious", tiedWithPrevious},
+                                     {"degraded", degraded},
+                                     {"blocked", blocked},
+                                     {"needsKey", needsKey}})
         if (value)
             o.insert(QLatin1String(key), true);
     put(o, "health", health);

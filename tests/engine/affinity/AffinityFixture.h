@@ -102,8 +102,7 @@ struct AffinityFixture : RoutingFixture
         return send(r.path, r.body(turn), r.headers, extra, without);
     }
 
-    Turn send(const QString &path, const QJsonObject &body, const HeaderList &headers, const HeaderList &extra = {},
-              const HeaderList &without = {})
+    Turn send(const QString &path, const QJsonObject &body, const HeaderList &headers, const HeaderList &extra = {}, const HeaderList &without = {})
     {
         HeaderList h;
         for (const auto &pair : headers) {

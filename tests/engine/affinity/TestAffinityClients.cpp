@@ -11,8 +11,7 @@ const QByteArray B = "L00000000000000b1";
 
 QJsonArray twoSharers(const QString &provider, const QString &model, const QJsonObject &extra = {})
 {
-    return QJsonArray{sharer(QString::fromLatin1(A), provider, {}, {model}, extra),
-                      sharer(QString::fromLatin1(B), provider, {}, {model}, extra)};
+    return QJsonArray{sharer(QString::fromLatin1(A), provider, {}, {model}, extra), sharer(QString::fromLatin1(B), provider, {}, {model}, extra)};
 }
 
 QJsonObject pinOf(AffinityFixture &f)
@@ -78,8 +77,8 @@ private Q_SLOTS:
     {
         // The Codex CLI: session-id and thread-id headers, prompt_cache_key, encrypted_content echoed back.
         AffinityFixture f;
-        QVERIFY(f.start(twoSharers(QStringLiteral("codex"), QStringLiteral("gpt-5.5"),
-                                   QJsonObject{{QStringLiteral("kind"), QStringLiteral("subscription")}})));
+        QVERIFY(f.start(
+            twoSharers(QStringLiteral("codex"), QStringLiteral("gpt-5.5"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("subscription")}})));
         const Recorded codex = Recorded::load(QStringLiteral("codex.json"));
         const Turn t1 = f.play(codex, 0);
         QCOMPARE(t1.reply.status, 200);

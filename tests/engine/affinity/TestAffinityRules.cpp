@@ -12,17 +12,15 @@ const QString Model = QStringLiteral("openai/gpt-5.2");
 
 QJsonArray twoSharers(const QString &provider, const QString &model, const QJsonObject &extra = {})
 {
-    return QJsonArray{sharer(QString::fromLatin1(A), provider, {}, {model}, extra),
-                      sharer(QString::fromLatin1(B), provider, {}, {model}, extra)};
+    return QJsonArray{sharer(QString::fromLatin1(A), provider, {}, {model}, extra), sharer(QString::fromLatin1(B), provider, {}, {model}, extra)};
 }
 
 // One turn of a chat conversation opened by `opening`, in session `session` (none when empty).
-Turn chatTurn(AffinityFixture &f, const QString &session, const QString &opening, const HeaderList &extra = {},
-              const QJsonObject &more = {})
+Turn chatTurn(AffinityFixture &f, const QString &session, const QString &opening, const HeaderList &extra = {}, const QJsonObject &more = {})
 {
     QJsonObject body{{QStringLiteral("model"), Model},
-                     {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                         {QStringLiteral("content"), opening}}}}};
+                     {QStringLiteral("messages"),
+                      QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), opening}}}}};
     for (auto it = more.begin(); it != more.end(); ++it)
         body.insert(it.key(), it.value());
     HeaderList h = extra;
@@ -154,8 +152,7 @@ private Q_SLOTS:
 
         // The engine's time to live is a setting.
         AffinityFixture g;
-        QVERIFY(g.start(twoSharers(QStringLiteral("openai"), QStringLiteral("gpt-5.2")), {},
-                        QJsonObject{{QStringLiteral("pinTtlSeconds"), 60}}));
+        QVERIFY(g.start(twoSharers(QStringLiteral("openai"), QStringLiteral("gpt-5.2")), {}, QJsonObject{{QStringLiteral("pinTtlSeconds"), 60}}));
         chatTurn(g, QStringLiteral("s"), QStringLiteral("hello"));
         g.clock.advance(61'000);
         QCOMPARE(chatTurn(g, QStringLiteral("s"), QStringLiteral("hello")).verdict(), QByteArray("fresh"));
@@ -313,9 +310,10 @@ private Q_SLOTS:
         Script hang = FakeUpstream::chatCompletion();
         hang.headDelayMs = 30'000;
         f.upstream->enqueue(hang);
-        const QByteArray body = compact(QJsonObject{{QStringLiteral("model"), Model},
-                                                    {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                                        {QStringLiteral("content"), QStringLiteral("hello")}}}}});
+        const QByteArray body =
+            compact(QJsonObject{{QStringLiteral("model"), Model},
+                                {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                                    {QStringLiteral("content"), QStringLiteral("hello")}}}}});
         const HeaderList h{{"authorization", QByteArray("Bearer ") + TestKey}, {"x-aile-session", "s"}};
         QNetworkReply *holder = f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), body, h);
         QTRY_COMPARE(f.upstream->received().size(), 2);
@@ -347,7 +345,8 @@ private Q_SLOTS:
         // A subagent starts: same session, its own agent id. It goes elsewhere at once.
         const QJsonObject sub = cc.raw.value(QLatin1String("subagent")).toObject();
         f.upstream->enqueue(scriptFor(sub.value(QLatin1String("answer"))));
-        const Turn t = f.send(cc.path, sub.value(QLatin1String("body")).toObject(), Recorded::headersOf(sub.value(QLatin1String("headers")).toObject()));
+        const Turn t =
+            f.send(cc.path, sub.value(QLatin1String("body")).toObject(), Recorded::headersOf(sub.value(QLatin1String("headers")).toObject()));
         QCOMPARE(t.reply.status, 200);
         QCOMPARE(t.sharer(), otherOf(x, A, B));
         QCOMPARE(t.verdict(), QByteArray("moved: busy"));
@@ -426,10 +425,9 @@ private Q_SLOTS:
         QCOMPARE(failed.sharer(), QByteArray()); // nobody served
         Q_UNUSED(x);
         // A refusal before any dial too.
-        const Turn refused = f.send(QStringLiteral("/v1/chat/completions"),
-                                    QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/no-such-model")},
-                                                {QStringLiteral("messages"), QJsonArray{}}},
-                                    {});
+        const Turn refused =
+            f.send(QStringLiteral("/v1/chat/completions"),
+                   QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/no-such-model")}, {QStringLiteral("messages"), QJsonArray{}}}, {});
         QVERIFY(refused.reply.status >= 400);
         QCOMPARE(refused.verdict(), QByteArray("fresh"));
     }

@@ -37,8 +37,7 @@ Answer ask(Api::ManagementComponent &component, const QByteArray &method, const 
 class Named : public Api::ManagementComponent
 {
 public:
-    Named(QByteArray prefix, QString name)
-        : m_prefix(std::move(prefix)), m_name(std::move(name)) { }
+    Named(QByteArray prefix, QString name) : m_prefix(std::move(prefix)), m_name(std::move(name)) { }
     bool handle(const Api::ManagementRequest &request, QObject *, const Api::ManagementReply &reply) override
     {
         if (!request.path.startsWith(m_prefix))

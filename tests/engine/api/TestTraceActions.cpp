@@ -55,7 +55,8 @@ private Q_SLOTS:
         const QString traceId = QString::fromLatin1(served.header("x-aile-request-id"));
         bool rowOfA = false;
         for (const QJsonValue &v : f.lastAttempts())
-            rowOfA |= v.toObject().value(QLatin1String("sharer")).toString() == A && v.toObject().value(QLatin1String("skip")).toString() == QLatin1String("cooldown");
+            rowOfA |= v.toObject().value(QLatin1String("sharer")).toString() == A
+                      && v.toObject().value(QLatin1String("skip")).toString() == QLatin1String("cooldown");
         QVERIFY(rowOfA);
 
         const Reply r = act(traceId, {{QStringLiteral("action"), QStringLiteral("clear-cooldown")}, {QStringLiteral("sharer"), A}});
@@ -122,8 +123,9 @@ private Q_SLOTS:
         QTest::addColumn<QJsonObject>("body");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("message");
-        QTest::newRow("an unknown action") << "last" << QJsonObject{{QStringLiteral("action"), QStringLiteral("reboot")}, {QStringLiteral("sharer"), A}}
-                                           << 400 << "unknown action";
+        QTest::newRow("an unknown action") << "last"
+                                           << QJsonObject{{QStringLiteral("action"), QStringLiteral("reboot")}, {QStringLiteral("sharer"), A}} << 400
+                                           << "unknown action";
         QTest::newRow("a sharer the trace does not name")
             << "last" << QJsonObject{{QStringLiteral("action"), QStringLiteral("clear-cooldown")}, {QStringLiteral("sharer"), B}} << 400
             << "has no attempt row";

@@ -37,8 +37,8 @@ struct StreamReader
         socket.connectToHost(QHostAddress::LocalHost, port);
         if (!socket.waitForConnected(2000))
             return false;
-        socket.write("GET /admin/traces/stream HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(port) + "\r\nAuthorization: Bearer "
-                     + AdminToken + "\r\n\r\n");
+        socket.write("GET /admin/traces/stream HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(port) + "\r\nAuthorization: Bearer " + AdminToken
+                     + "\r\n\r\n");
         // The engine runs on this thread: wait through the event loop, never a blocking read.
         return QTest::qWaitFor([this] { return (got += socket.readAll()).contains("event: ready\n"); }, 5000);
     }
@@ -179,7 +179,8 @@ private Q_SLOTS:
         std::vector<std::unique_ptr<StreamReader>> others;
         for (int i = 1; i < Api::TraceStream::MaxSubscribers; ++i) {
             others.push_back(std::make_unique<StreamReader>());
-            QVERIFY2(others.back()->open(engine.port()), qPrintable(QStringLiteral("stream %1 of %2").arg(i + 1).arg(Api::TraceStream::MaxSubscribers)));
+            QVERIFY2(others.back()->open(engine.port()),
+                     qPrintable(QStringLiteral("stream %1 of %2").arg(i + 1).arg(Api::TraceStream::MaxSubscribers)));
         }
         const Reply refused = send(QStringLiteral("GET"), engine.baseUrl() + QStringLiteral("/admin/traces/stream"), {},
                                    {{"authorization", QByteArray("Bearer ") + AdminToken}});
@@ -195,9 +196,9 @@ private Q_SLOTS:
         slow.socket.setReadBufferSize(0);
         const QString last = published.constLast();
         StreamEvents events;
-        QTRY_VERIFY_WITH_TIMEOUT((slow.got += slow.socket.readAll(), events = parse(dechunk(slow.got)),
-                                  !events.traceIds.isEmpty() && events.traceIds.constLast() == last),
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (slow.got += slow.socket.readAll(), events = parse(dechunk(slow.got)), !events.traceIds.isEmpty() && events.traceIds.constLast() == last),
+            30000);
         QVERIFY(slow.got.startsWith("HTTP/1.1 200"));
         QCOMPARE(events.skipped.size(), 1);
         const int skipped = events.skipped.constFirst();
@@ -211,9 +212,8 @@ private Q_SLOTS:
 
         // The stream goes on: the next batch arrives whole, with no new gap.
         publishBatch();
-        QTRY_VERIFY_WITH_TIMEOUT((slow.got += slow.socket.readAll(), events = parse(dechunk(slow.got)),
-                                  events.traceIds.constLast() == published.constLast()),
-                                 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (slow.got += slow.socket.readAll(), events = parse(dechunk(slow.got)), events.traceIds.constLast() == published.constLast()), 10000);
         QCOMPARE(events.skipped.size(), 1);
     }
 

@@ -32,18 +32,20 @@ private:
     }
     QJsonObject row(const QString &model)
     {
-        return admin(QStringLiteral("GET"), QStringLiteral("/sharers?model=") + model).json().value(QLatin1String("data")).toArray().first().toObject();
+        return admin(QStringLiteral("GET"), QStringLiteral("/sharers?model=") + model)
+            .json()
+            .value(QLatin1String("data"))
+            .toArray()
+            .first()
+            .toObject();
     }
-    QJsonObject entry(const QString &path)
-    {
-        return admin(QStringLiteral("GET"), QStringLiteral("/catalog/models/") + path).json();
-    }
+    QJsonObject entry(const QString &path) { return admin(QStringLiteral("GET"), QStringLiteral("/catalog/models/") + path).json(); }
     int runCli(const QStringList &args, QString *out)
     {
         QProcess cli;
-        cli.start(QStringLiteral(AILE_BIN), QStringList{QStringLiteral("catalog")} + args
-                                                + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"),
-                                                              adminTokenFile()});
+        cli.start(QStringLiteral(AILE_BIN),
+                  QStringList{QStringLiteral("catalog")} + args
+                      + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
         if (!cli.waitForStarted())
             return -1;
         // The engine answers on this thread: run the event loop while the CLI waits for it.
@@ -89,7 +91,12 @@ private Q_SLOTS:
         QVERIFY(f.engine->restart());
         QCOMPARE(row(QStringLiteral("openai/gpt-5.2")).value(QLatin1String("inputPrice")).toDouble(), 2.0);
         // And the export carries it, so it moves to another machine with the configuration.
-        const QJsonArray exported = admin(QStringLiteral("GET"), QStringLiteral("/admin/config")).json().value(QLatin1String("catalog")).toObject().value(QLatin1String("models")).toArray();
+        const QJsonArray exported = admin(QStringLiteral("GET"), QStringLiteral("/admin/config"))
+                                        .json()
+                                        .value(QLatin1String("catalog"))
+                                        .toObject()
+                                        .value(QLatin1String("models"))
+                                        .toArray();
         QCOMPARE(exported.size(), 1);
         QCOMPARE(exported.first().toObject().value(QLatin1String("input")).toDouble(), 4.0);
 

@@ -83,8 +83,7 @@ private Q_SLOTS:
         QCOMPARE(r.json().value(QLatin1String("needsKey")).toBool(), true);
         QCOMPARE(r.json().value(QLatin1String("credentialAvailable")).toBool(), false);
         // The next request naming it carries no credential anywhere: the new host received nothing.
-        const Reply chat = edit.contains(QLatin1String("provider")) ? f.chat(QStringLiteral("claude/claude-sonnet-5"))
-                                                                    : chatToMoved();
+        const Reply chat = edit.contains(QLatin1String("provider")) ? f.chat(QStringLiteral("claude/claude-sonnet-5")) : chatToMoved();
         QVERIFY2(chat.status != 200, chat.body.constData());
         QCOMPARE(credentialsSeenElsewhere(), QStringList());
         // The API's JSON and the listing say why.
@@ -108,8 +107,9 @@ private Q_SLOTS:
     void aNewCredentialInTheSameCallGoesWithTheMove()
     {
         qputenv("AILE_T_FOR_ELSEWHERE", "key-for-elsewhere");
-        const Reply r = admin(QStringLiteral("PUT"), QStringLiteral("/sharers/") + Moved,
-                              json({{QStringLiteral("baseUrl"), elsewhere->baseUrl()}, {QStringLiteral("credential"), QStringLiteral("env:AILE_T_FOR_ELSEWHERE")}}));
+        const Reply r = admin(
+            QStringLiteral("PUT"), QStringLiteral("/sharers/") + Moved,
+            json({{QStringLiteral("baseUrl"), elsewhere->baseUrl()}, {QStringLiteral("credential"), QStringLiteral("env:AILE_T_FOR_ELSEWHERE")}}));
         QCOMPARE(r.status, 200);
         QVERIFY(!r.json().contains(QLatin1String("needsKey")));
         QCOMPARE(chatToMoved().status, 200);
@@ -138,12 +138,16 @@ private Q_SLOTS:
         QTest::addColumn<int>("status");
         const QString plain = QStringLiteral("http://192.0.2.7:8080/v1");
         QTest::newRow("edit to http://") << QStringLiteral("PUT") << QJsonObject{{QStringLiteral("baseUrl"), plain}} << 400;
-        QTest::newRow("new sharer on http://")
-            << QStringLiteral("POST")
-            << QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000c3")}, {QStringLiteral("provider"), QStringLiteral("openai")}, {QStringLiteral("baseUrl"), QStringLiteral("http://llm.example.com/v1")}, {QStringLiteral("credential"), QStringLiteral("env:AILE_T_C3")}}
-            << 400;
-        QTest::newRow("https is fine") << QStringLiteral("PUT") << QJsonObject{{QStringLiteral("baseUrl"), QStringLiteral("https://192.0.2.7/v1")}} << 200;
-        QTest::newRow("loopback http is fine") << QStringLiteral("PUT") << QJsonObject{{QStringLiteral("baseUrl"), QStringLiteral("http://localhost:9/v1")}} << 200;
+        QTest::newRow("new sharer on http://") << QStringLiteral("POST")
+                                               << QJsonObject{{QStringLiteral("handle"), QStringLiteral("L00000000000000c3")},
+                                                              {QStringLiteral("provider"), QStringLiteral("openai")},
+                                                              {QStringLiteral("baseUrl"), QStringLiteral("http://llm.example.com/v1")},
+                                                              {QStringLiteral("credential"), QStringLiteral("env:AILE_T_C3")}}
+                                               << 400;
+        QTest::newRow("https is fine") << QStringLiteral("PUT") << QJsonObject{{QStringLiteral("baseUrl"), QStringLiteral("https://192.0.2.7/v1")}}
+                                       << 200;
+        QTest::newRow("loopback http is fine") << QStringLiteral("PUT")
+                                               << QJsonObject{{QStringLiteral("baseUrl"), QStringLiteral("http://localhost:9/v1")}} << 200;
         QTest::newRow("without a credential") << QStringLiteral("PUT")
                                               << QJsonObject{{QStringLiteral("baseUrl"), plain}, {QStringLiteral("credential"), QString()}} << 200;
     }
@@ -152,19 +156,22 @@ private Q_SLOTS:
         QFETCH(QString, method);
         QFETCH(QJsonObject, body);
         QFETCH(int, status);
-        const Reply r = admin(method, method == QLatin1String("PUT") ? QString(QStringLiteral("/sharers/") + Moved) : QStringLiteral("/sharers"), json(body));
+        const Reply r =
+            admin(method, method == QLatin1String("PUT") ? QString(QStringLiteral("/sharers/") + Moved) : QStringLiteral("/sharers"), json(body));
         QCOMPARE(r.status, status);
         if (status == 400) {
             const QString host = QUrl(body.value(QLatin1String("baseUrl")).toString()).host();
-            QCOMPARE(errorMessage(r), QStringLiteral("sharer %1: the base URL %2 is plain http:// to %3, which would send its credential "
-                                                     "unencrypted; use https:// (TLS), or remove the credential (\"credential\": \"\") to dial it without one")
-                                          .arg(body.value(QLatin1String("handle")).toString(Moved), body.value(QLatin1String("baseUrl")).toString(), host));
+            QCOMPARE(errorMessage(r),
+                     QStringLiteral("sharer %1: the base URL %2 is plain http:// to %3, which would send its credential "
+                                    "unencrypted; use https:// (TLS), or remove the credential (\"credential\": \"\") to dial it without one")
+                         .arg(body.value(QLatin1String("handle")).toString(Moved), body.value(QLatin1String("baseUrl")).toString(), host));
             // Nothing changed.
             QCOMPARE(chatToMoved().status, 200);
         }
         // The same rule holds for an imported configuration.
         if (method == QLatin1String("POST")) {
-            const Reply imported = admin(QStringLiteral("POST"), QStringLiteral("/admin/config"), json({{QStringLiteral("sharers"), QJsonArray{body}}}));
+            const Reply imported =
+                admin(QStringLiteral("POST"), QStringLiteral("/admin/config"), json({{QStringLiteral("sharers"), QJsonArray{body}}}));
             QCOMPARE(imported.status, 400);
             QVERIFY2(errorMessage(imported).contains(QLatin1String("plain http://")), qPrintable(errorMessage(imported)));
         }
@@ -174,12 +181,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("credential");
         QTest::addColumn<QString>("says");
-        QTest::newRow("the admin token's usual variable") << QStringLiteral("env:AILE_ADMIN_TOKEN") << QStringLiteral("a variable the engine reads for itself");
+        QTest::newRow("the admin token's usual variable")
+            << QStringLiteral("env:AILE_ADMIN_TOKEN") << QStringLiteral("a variable the engine reads for itself");
         QTest::newRow("the CLI's URL") << QStringLiteral("env:AILE_URL") << QStringLiteral("a variable the engine reads for itself");
         QTest::newRow("a proxy setting") << QStringLiteral("env:HTTPS_PROXY") << QStringLiteral("a variable the engine reads for itself");
-        QTest::newRow("the session bus") << QStringLiteral("env:DBUS_SESSION_BUS_ADDRESS") << QStringLiteral("a variable the engine reads for itself");
-        QTest::newRow("another sharer's stored key") << QString(QStringLiteral("keychain:aile-sharer-") + Stays)
-                                                     << QStringLiteral("the credential Aile stored for another sharer");
+        QTest::newRow("the session bus") << QStringLiteral("env:DBUS_SESSION_BUS_ADDRESS")
+                                         << QStringLiteral("a variable the engine reads for itself");
+        QTest::newRow("another sharer's stored key")
+            << QString(QStringLiteral("keychain:aile-sharer-") + Stays) << QStringLiteral("the credential Aile stored for another sharer");
         QTest::newRow("another host's variable") << QString(QStringLiteral("env:AILE_T_") + Stays.toUpper())
                                                  << QStringLiteral("a credential is only sent where it was entered for");
     }
@@ -187,7 +196,11 @@ private Q_SLOTS:
     {
         QFETCH(QString, credential);
         QFETCH(QString, says);
-        const QJsonObject body{{QStringLiteral("handle"), QStringLiteral("L00000000000000c4")}, {QStringLiteral("provider"), QStringLiteral("openai")}, {QStringLiteral("baseUrl"), elsewhere->baseUrl()}, {QStringLiteral("credential"), credential}, {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.2")}}};
+        const QJsonObject body{{QStringLiteral("handle"), QStringLiteral("L00000000000000c4")},
+                               {QStringLiteral("provider"), QStringLiteral("openai")},
+                               {QStringLiteral("baseUrl"), elsewhere->baseUrl()},
+                               {QStringLiteral("credential"), credential},
+                               {QStringLiteral("models"), QJsonArray{QStringLiteral("gpt-5.2")}}};
         const Reply r = admin(QStringLiteral("POST"), QStringLiteral("/sharers"), json(body));
         QCOMPARE(r.status, 400);
         QVERIFY2(errorMessage(r).contains(says), qPrintable(errorMessage(r)));

@@ -33,7 +33,8 @@ private:
     {
         QStringList out;
         for (const QJsonValue &v : admin(QStringLiteral("GET"), QStringLiteral("/sharers?") + query).json().value(QLatin1String("data")).toArray())
-            out << v.toObject().value(QLatin1String("handle")).toString() + (v.toObject().value(QLatin1String("available")).toBool() ? QString() : QStringLiteral("!"));
+            out << v.toObject().value(QLatin1String("handle")).toString()
+                       + (v.toObject().value(QLatin1String("available")).toBool() ? QString() : QStringLiteral("!"));
         return out;
     }
 
@@ -67,7 +68,8 @@ private Q_SLOTS:
         const Reply floor = f.chat(QStringLiteral("openai/gpt-5.2"), {{"x-aile-min-price", "120%"}});
         QCOMPARE(floor.status, 503);
         QVERIFY(errorMessage(floor).startsWith(QLatin1String("every sharer online for openai/gpt-5.2 is priced more than")));
-        QCOMPARE(floor.json().value(QLatin1String("error")).toObject().value(QLatin1String("refusedBy")).toString(), QStringLiteral("x-aile-min-price"));
+        QCOMPARE(floor.json().value(QLatin1String("error")).toObject().value(QLatin1String("refusedBy")).toString(),
+                 QStringLiteral("x-aile-min-price"));
         QCOMPARE(f.chat(QStringLiteral("openai/gpt-5.2"), {{"x-aile-max-price", "cheap"}}).status, 400);
     }
 
@@ -87,9 +89,9 @@ private Q_SLOTS:
     void theCliShowsTheSameView()
     {
         QProcess cli;
-        cli.start(QStringLiteral(AILE_BIN), {QStringLiteral("sharers"), QStringLiteral("--model"), QStringLiteral("openai/gpt-5.2"),
-                                             QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile(),
-                                             QStringLiteral("--json")});
+        cli.start(QStringLiteral(AILE_BIN),
+                  {QStringLiteral("sharers"), QStringLiteral("--model"), QStringLiteral("openai/gpt-5.2"), QStringLiteral("--url"),
+                   f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile(), QStringLiteral("--json")});
         QTRY_VERIFY_WITH_TIMEOUT(cli.state() == QProcess::NotRunning, 20000);
         QCOMPARE(cli.exitCode(), 0);
         const QJsonObject fromCli = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();

@@ -284,10 +284,10 @@ void TestToolConfigApply::unsafeFilesAreRefused_data()
     QTest::addColumn<int>("tool");
     QTest::addColumn<QByteArray>("content");
     QTest::addColumn<QString>("why");
-    QTest::newRow("codex: the provider as dotted keys") << int(Tool::Codex) << QByteArray("model_providers.aile.base_url = \"x\"\n")
-                                                        << "defined as a key";
-    QTest::newRow("codex: an inline table") << int(Tool::Codex)
-                                            << QByteArray("[model_providers]\naile = { base_url = \"x\" }\n") << "defined as a key";
+    QTest::newRow("codex: the provider as dotted keys")
+        << int(Tool::Codex) << QByteArray("model_providers.aile.base_url = \"x\"\n") << "defined as a key";
+    QTest::newRow("codex: an inline table") << int(Tool::Codex) << QByteArray("[model_providers]\naile = { base_url = \"x\" }\n")
+                                            << "defined as a key";
     QTest::newRow("codex: a string left open") << int(Tool::Codex) << QByteArray("model = \"o3\n") << "not closed";
     QTest::newRow("opencode: JSON with comments") << int(Tool::OpenCode) << sample(QStringLiteral("opencode-with-comments.jsonc"))
                                                   << "not plain JSON";

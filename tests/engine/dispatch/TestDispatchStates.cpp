@@ -18,23 +18,14 @@ const QList<Phase> AllPhases{Phase::AwaitingHead, Phase::Draining, Phase::Awaiti
 
 // The legal moves, written out as the headers state them.
 const QList<QPair<State, State>> RequestMoves{
-    {State::Created, State::Dialling},
-    {State::Created, State::Finished}, // the plan refused it
-    {State::Dialling, State::Holding},
-    {State::Dialling, State::Relaying},
-    {State::Dialling, State::Finished},
-    {State::Holding, State::RelayingHeld},
-    {State::Holding, State::Finished},
-    {State::Relaying, State::Finished},
+    {State::Created, State::Dialling},      {State::Created, State::Finished}, // the plan refused it
+    {State::Dialling, State::Holding},      {State::Dialling, State::Relaying}, {State::Dialling, State::Finished},
+    {State::Holding, State::RelayingHeld},  {State::Holding, State::Finished},  {State::Relaying, State::Finished},
     {State::RelayingHeld, State::Finished},
 };
 const QList<QPair<Phase, Phase>> AttemptMoves{
-    {Phase::AwaitingHead, Phase::Draining},
-    {Phase::AwaitingHead, Phase::AwaitingOutput},
-    {Phase::AwaitingHead, Phase::Ended},
-    {Phase::Draining, Phase::Ended},
-    {Phase::AwaitingOutput, Phase::Relaying},
-    {Phase::AwaitingOutput, Phase::Ended},
+    {Phase::AwaitingHead, Phase::Draining}, {Phase::AwaitingHead, Phase::AwaitingOutput}, {Phase::AwaitingHead, Phase::Ended},
+    {Phase::Draining, Phase::Ended},        {Phase::AwaitingOutput, Phase::Relaying},     {Phase::AwaitingOutput, Phase::Ended},
     {Phase::Relaying, Phase::Ended},
 };
 

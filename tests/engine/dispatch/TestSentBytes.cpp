@@ -36,15 +36,19 @@ private Q_SLOTS:
         QTest::newRow("spacing and member order")
             << QByteArray("{ \"messages\" : [ {\"role\":\"user\",\"content\":\"hi\"} ],\n  \"model\" :  \"openai/gpt-5.2\" , \"max_tokens\": 16 }")
             << QByteArray("{ \"messages\" : [ {\"role\":\"user\",\"content\":\"hi\"} ],\n  \"model\" :  \"gpt-5.2\" , \"max_tokens\": 16 }");
-        QTest::newRow("numbers as written")
-            << QByteArray("{\"model\":\"openai/gpt-5.2\",\"temperature\":1.50,\"seed\":12345678901234567890,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
-            << QByteArray("{\"model\":\"gpt-5.2\",\"temperature\":1.50,\"seed\":12345678901234567890,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
-        QTest::newRow("escapes and a nested model member")
-            << QByteArray("{\"messages\":[{\"role\":\"user\",\"content\":\"say \\\"model\\\": \\u00e9 {[\"}],\"metadata\":{\"model\":\"mine\"},\"model\":\"openai/gpt-5.2\"}")
-            << QByteArray("{\"messages\":[{\"role\":\"user\",\"content\":\"say \\\"model\\\": \\u00e9 {[\"}],\"metadata\":{\"model\":\"mine\"},\"model\":\"gpt-5.2\"}");
-        QTest::newRow("streamed, usage already asked")
-            << QByteArray("{\"model\":\"openai/gpt-5.2\",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
-            << QByteArray("{\"model\":\"gpt-5.2\",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        QTest::newRow("numbers as written") << QByteArray(
+            "{\"model\":\"openai/gpt-5.2\",\"temperature\":1.50,\"seed\":12345678901234567890,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+                                            << QByteArray("{\"model\":\"gpt-5.2\",\"temperature\":1.50,\"seed\":12345678901234567890,\"messages\":[{"
+                                                          "\"role\":\"user\",\"content\":\"hi\"}]}");
+        QTest::newRow("escapes and a nested model member") << QByteArray("{\"messages\":[{\"role\":\"user\",\"content\":\"say \\\"model\\\": \\u00e9 "
+                                                                         "{[\"}],\"metadata\":{\"model\":\"mine\"},\"model\":\"openai/gpt-5.2\"}")
+                                                           << QByteArray("{\"messages\":[{\"role\":\"user\",\"content\":\"say \\\"model\\\": \\u00e9 "
+                                                                         "{[\"}],\"metadata\":{\"model\":\"mine\"},\"model\":\"gpt-5.2\"}");
+        QTest::newRow("streamed, usage already asked") << QByteArray(
+            "{\"model\":\"openai/"
+            "gpt-5.2\",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+                                                       << QByteArray("{\"model\":\"gpt-5.2\",\"stream\":true,\"stream_options\":{\"include_usage\":"
+                                                                     "true},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
     }
 
     void upstreamGetsTheClientsOtherBytes()
@@ -67,13 +71,15 @@ private Q_SLOTS:
         QTest::newRow("a models chain") << QByteArray("{\"models\":[\"openai/gpt-5.2\"],\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
                                         << "models"
                                         << "model";
-        QTest::newRow("provider preferences") << QByteArray("{\"model\":\"openai/gpt-5.2\",\"provider\":{\"sort\":\"price\"},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+        QTest::newRow("provider preferences") << QByteArray(
+            "{\"model\":\"openai/gpt-5.2\",\"provider\":{\"sort\":\"price\"},\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
                                               << "provider"
                                               << "model";
         QTest::newRow("usage chunk asked for the client")
             << QByteArray("{\"model\":\"openai/gpt-5.2\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}") << "models"
             << "stream_options";
-        QTest::newRow("a duplicate member") << QByteArray("{\"model\":\"openai/gpt-5.2\",\"max_tokens\":16,\"max_tokens\":16,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
+        QTest::newRow("a duplicate member") << QByteArray(
+            "{\"model\":\"openai/gpt-5.2\",\"max_tokens\":16,\"max_tokens\":16,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")
                                             << "models"
                                             << "max_tokens";
     }

@@ -91,8 +91,7 @@ protected:
             if (m_request.size() < end + 4 + length)
                 return;
             m_request.clear();
-            socket->write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
-                          + QByteArray::number(bodyBytes) + "\r\n\r\n");
+            socket->write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + QByteArray::number(bodyBytes) + "\r\n\r\n");
             const QByteArray open = R"({"id":"x","object":"chat.completion","model":"gpt-5.2","pad":")";
             const QByteArray close = R"("})";
             socket->write(open);
@@ -138,8 +137,8 @@ private Q_SLOTS:
         QVERIFY(client.waitForConnected(2000));
         const qint64 bodyBytes = 8 * 1024 * 1024;
         client.write("POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(engine.port())
-                     + "\r\ncontent-type: application/json\r\nx-api-key: " + TestKey + "\r\ncontent-length: "
-                     + QByteArray::number(bodyBytes) + "\r\n\r\n");
+                     + "\r\ncontent-type: application/json\r\nx-api-key: " + TestKey + "\r\ncontent-length: " + QByteArray::number(bodyBytes)
+                     + "\r\n\r\n");
         QByteArray answer;
         {
             FailingAllocations failing;
@@ -192,17 +191,17 @@ private Q_SLOTS:
         const QJsonObject error = reply.json().value("error").toObject(); // the Chat wire's shape
         QVERIFY2(error.value("message").toString().contains(QLatin1String("out of memory")), reply.body.constData());
 
-        const QJsonArray attempts = QJsonDocument::fromJson(
-                                        send(QStringLiteral("GET"), engine.baseUrl() + QStringLiteral("/keys/usage/requests?limit=1"), {},
-                                             {{"authorization", QByteArray("Bearer ") + AdminToken}})
-                                            .body)
-                                        .object()
-                                        .value("data")
-                                        .toArray()
-                                        .first()
-                                        .toObject()
-                                        .value("attemptRows")
-                                        .toArray();
+        const QJsonArray attempts =
+            QJsonDocument::fromJson(send(QStringLiteral("GET"), engine.baseUrl() + QStringLiteral("/keys/usage/requests?limit=1"), {},
+                                         {{"authorization", QByteArray("Bearer ") + AdminToken}})
+                                        .body)
+                .object()
+                .value("data")
+                .toArray()
+                .first()
+                .toObject()
+                .value("attemptRows")
+                .toArray();
         QCOMPARE(attempts.size(), 1);
         // The machine's memory, not the sharer's doing: nobody is benched (docs/hardening.md).
         QCOMPARE(attempts.first().toObject().value("outcome").toString(), QStringLiteral("out_of_memory"));

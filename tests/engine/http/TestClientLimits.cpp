@@ -52,11 +52,12 @@ private:
     bool waitForProgress()
     {
         const qint64 now = m_clock.nowMs();
-        return QTest::qWaitFor([&] {
-            const QList<Http::HttpConnection *> all = server()->findChildren<Http::HttpConnection *>();
-            return std::any_of(all.cbegin(), all.cend(), [&](const Http::HttpConnection *c) { return c->lastProgressMs() == now; });
-        },
-                               5000);
+        return QTest::qWaitFor(
+            [&] {
+                const QList<Http::HttpConnection *> all = server()->findChildren<Http::HttpConnection *>();
+                return std::any_of(all.cbegin(), all.cend(), [&](const Http::HttpConnection *c) { return c->lastProgressMs() == now; });
+            },
+            5000);
     }
     QByteArray health() const { return "GET /health HTTP/1.1\r\nHost: " + host() + "\r\n\r\n"; }
     static QByteArray readAnswer(QTcpSocket *s, const QByteArray &endsWith)
@@ -257,8 +258,7 @@ private Q_SLOTS:
         // The engine's start-up threads (the keychain probe's bus) must exist before the file
         // table is filled: a thread starting inside the window could not make its wake-up pipe.
         bool probed = false;
-        QObject::connect(&m_engine->engine(), &Engine::statusChanged, listener,
-                         [&probed](const Api::EngineStatus &s) { probed = s.keychainProbed; });
+        QObject::connect(&m_engine->engine(), &Engine::statusChanged, listener, [&probed](const Api::EngineStatus &s) { probed = s.keychainProbed; });
         QTRY_VERIFY_WITH_TIMEOUT((m_engine->engine().requestStatus(), probed), 30000);
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("cannot accept connections .* retrying in 250 ms")));
 

@@ -66,11 +66,12 @@ private:
     // Reads until `needle` has arrived (the event loop runs meanwhile: no sleeping).
     QByteArray readUntil(const QByteArray &needle, QByteArray &got)
     {
-        QTest::qWaitFor([&] {
-            got += m_client->readAll();
-            return got.contains(needle);
-        },
-                        5000);
+        QTest::qWaitFor(
+            [&] {
+                got += m_client->readAll();
+                return got.contains(needle);
+            },
+            5000);
         return got;
     }
 

@@ -27,9 +27,9 @@ private:
     QByteArray host() const { return "127.0.0.1:" + QByteArray::number(m_engine->port()); }
     QByteArray messages(const QByteArray &extraHeaders, const QByteArray &body, const QByteArray &path = "/v1/messages") const
     {
-        return "POST " + path + " HTTP/1.1\r\nHost: " + host() + "\r\nx-api-key: " + TestKey + "\r\nAuthorization: Bearer "
-               + TestKey + "\r\nContent-Type: application/json\r\n" + extraHeaders + "Connection: close\r\nContent-Length: "
-               + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+        return "POST " + path + " HTTP/1.1\r\nHost: " + host() + "\r\nx-api-key: " + TestKey + "\r\nAuthorization: Bearer " + TestKey
+               + "\r\nContent-Type: application/json\r\n" + extraHeaders + "Connection: close\r\nContent-Length: " + QByteArray::number(body.size())
+               + "\r\n\r\n" + body;
     }
 
     static void headerRows()
@@ -88,8 +88,7 @@ private Q_SLOTS:
         for (const bool byteByByte : {false, true}) {
             RequestParser parser(64 * 1024, 1024);
             qsizetype at = 0;
-            while (at < head.size() && parser.phase() != RequestParser::Phase::Refused
-                   && parser.phase() != RequestParser::Phase::Complete)
+            while (at < head.size() && parser.phase() != RequestParser::Phase::Refused && parser.phase() != RequestParser::Phase::Complete)
                 at += parser.feed(head.constData() + at, byteByByte ? 1 : head.size() - at);
             if (status == 200) {
                 QCOMPARE(parser.phase(), RequestParser::Phase::Complete);
@@ -108,7 +107,9 @@ private Q_SLOTS:
         QFETCH(QByteArray, line);
         QFETCH(int, status);
         QFETCH(QByteArray, says);
-        const QByteArray got = rawExchange(m_engine->port(), messages(line + "\r\n", R"({"model":"claude/claude-sonnet-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]})"));
+        const QByteArray got =
+            rawExchange(m_engine->port(),
+                        messages(line + "\r\n", R"({"model":"claude/claude-sonnet-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]})"));
         QVERIFY2(got.startsWith(QByteArray("HTTP/1.1 " + QByteArray::number(status))), got.constData());
         if (status == 400) {
             QCOMPARE(shapeOf(got), QByteArray("anthropic")); // the wire's shape, from the path
@@ -130,18 +131,17 @@ private Q_SLOTS:
                                             << QByteArray(R"({"model":"claude/x\nX-Injected: 1","max_tokens":5,"messages":[]})")
                                             << QByteArray("anthropic") << QByteArray("\\\"model\\\"");
         QTest::newRow("NUL in model") << QByteArray("/v1/chat/completions") << QByteArray()
-                                      << QByteArray(R"({"model":"openai/gpt-5.2\u0000","messages":[]})")
-                                      << QByteArray("openai") << QByteArray("\\\"model\\\"");
-        QTest::newRow("carriage return in a fallback") << QByteArray("/v1/chat/completions") << QByteArray()
-                                                       << QByteArray(R"({"models":["openai/gpt-5.2","my-route\r"],"messages":[]})")
-                                                       << QByteArray("openai") << QByteArray("\\\"models\\\"");
+                                      << QByteArray(R"({"model":"openai/gpt-5.2\u0000","messages":[]})") << QByteArray("openai")
+                                      << QByteArray("\\\"model\\\"");
+        QTest::newRow("carriage return in a fallback")
+            << QByteArray("/v1/chat/completions") << QByteArray() << QByteArray(R"({"models":["openai/gpt-5.2","my-route\r"],"messages":[]})")
+            << QByteArray("openai") << QByteArray("\\\"models\\\"");
         QTest::newRow("C1 control in model") << QByteArray("/v1/responses") << QByteArray()
-                                             << QByteArray(R"({"model":"openai/gpt\u0085","input":"hi"})")
-                                             << QByteArray("openai") << QByteArray("\\\"model\\\"");
-        QTest::newRow("line separator in x-aile-sharer") << QByteArray("/v1/chat/completions")
-                                                         << QByteArray("x-aile-sharer: openai-main\xe2\x80\xa8X\r\n")
-                                                         << QByteArray(R"({"model":"openai/gpt-5.2","messages":[]})")
-                                                         << QByteArray("openai") << QByteArray("x-aile-sharer");
+                                             << QByteArray(R"({"model":"openai/gpt\u0085","input":"hi"})") << QByteArray("openai")
+                                             << QByteArray("\\\"model\\\"");
+        QTest::newRow("line separator in x-aile-sharer")
+            << QByteArray("/v1/chat/completions") << QByteArray("x-aile-sharer: openai-main\xe2\x80\xa8X\r\n")
+            << QByteArray(R"({"model":"openai/gpt-5.2","messages":[]})") << QByteArray("openai") << QByteArray("x-aile-sharer");
     }
     void namesWithControlCharactersGet400()
     {

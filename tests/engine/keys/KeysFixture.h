@@ -30,8 +30,8 @@ inline QByteArray bodyOf(const QJsonObject &o)
 inline QJsonObject userChat(const QString &model, const QJsonObject &extra = {})
 {
     QJsonObject o{{QStringLiteral("model"), model},
-                  {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                      {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                  {QStringLiteral("messages"),
+                   QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral("hi")}}}}};
     for (auto it = extra.begin(); it != extra.end(); ++it)
         o.insert(it.key(), it.value());
     return o;

@@ -30,8 +30,10 @@ private Q_SLOTS:
     void init()
     {
         const QStringList gpt{QStringLiteral("gpt-5.2")};
-        QJsonObject embedQuote{{QStringLiteral("price"), QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("text-embedding-3-small"),
-                                                                                                             QJsonObject{{QStringLiteral("input"), 1000}, {QStringLiteral("output"), 0}}}}}}}};
+        QJsonObject embedQuote{
+            {QStringLiteral("price"),
+             QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("text-embedding-3-small"),
+                                                                 QJsonObject{{QStringLiteral("input"), 1000}, {QStringLiteral("output"), 0}}}}}}}};
         QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("openai"), {}, gpt, atPercent(40)),
                                    sharer(B, QStringLiteral("openai"), {}, gpt, atPercent(60)),
                                    sharer(C, QStringLiteral("openai"), {}, gpt, atPercent(90)),
@@ -139,25 +141,31 @@ private Q_SLOTS:
         const QList<QPair<QByteArray, QByteArray>> cap{{"x-aile-max-cost", "1"}};
         refused(chat(cap, userChat(Gpt, {{QStringLiteral("n"), 2}})), "n=2 choices");
         refused(chat(cap, userChat(QStringLiteral("local/llama3"), {{QStringLiteral("n_predict"), 64}})), "n_predict");
-        refused(f.post(QStringLiteral("/v1/responses"),
-                       bodyOf(QJsonObject{{QStringLiteral("model"), QStringLiteral("codex/gpt-5.5")}, {QStringLiteral("input"), QStringLiteral("hi")}}), cap),
-                "provider codex sends no output cap upstream");
+        refused(
+            f.post(QStringLiteral("/v1/responses"),
+                   bodyOf(QJsonObject{{QStringLiteral("model"), QStringLiteral("codex/gpt-5.5")}, {QStringLiteral("input"), QStringLiteral("hi")}}),
+                   cap),
+            "provider codex sends no output cap upstream");
         refused(chat(cap, userChat(Gpt, {{QStringLiteral("thinking"), QJsonObject{{QStringLiteral("type"), QStringLiteral("enabled")},
                                                                                   {QStringLiteral("budget_tokens"), 2000}}}})),
                 "thinking budget on top of the output cap");
-        refused(chat(cap, userChat(Gpt, {{QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("web_search")}}}}})),
-                "declares web_search, a server-side tool openai bills on its reported usage");
+        refused(
+            chat(cap, userChat(Gpt, {{QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("web_search")}}}}})),
+            "declares web_search, a server-side tool openai bills on its reported usage");
         QCOMPARE(f.upstream->received().size(), 0);
         // Without a cap they are served.
         QCOMPARE(chat({}, userChat(Gpt, {{QStringLiteral("n"), 2}})).status, 200);
-        QCOMPARE(chat({}, userChat(Gpt, {{QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("web_search")}}}}})).status, 200);
+        QCOMPARE(chat({}, userChat(Gpt, {{QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("web_search")}}}}}))
+                     .status,
+                 200);
     }
 
     void embeddingsAreCheckedBeforeAnythingIsHeldAnd402IsFinal()
     {
         auto embed = [&](const QByteArray &cap) {
             return f.post(QStringLiteral("/v1/embeddings"),
-                          bodyOf(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/text-embedding-3-small")}, {QStringLiteral("input"), QStringLiteral("hello")}}),
+                          bodyOf(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/text-embedding-3-small")},
+                                             {QStringLiteral("input"), QStringLiteral("hello")}}),
                           {{"x-aile-max-cost", cap}});
         };
         // About 20 prompt tokens at $1000/Mtok quote $0.02.

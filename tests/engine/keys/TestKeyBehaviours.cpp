@@ -62,8 +62,9 @@ private Q_SLOTS:
         QCOMPARE(firstDialled(), A);
         // Not on the non-chat endpoints.
         samples(B, 10, 40);
-        const Reply r = f.post(QStringLiteral("/v1/embeddings"),
-                               bodyOf(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/text-embedding-3-small")}, {QStringLiteral("input"), QStringLiteral("x")}}));
+        const Reply r =
+            f.post(QStringLiteral("/v1/embeddings"), bodyOf(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/text-embedding-3-small")},
+                                                                        {QStringLiteral("input"), QStringLiteral("x")}}));
         QCOMPARE(r.header("x-aile-sharer"), A.toLatin1());
         QCOMPARE(firstDialled(), B);
     }

@@ -23,24 +23,23 @@ class TestKeyLevers : public QObject
 private:
     RoutingFixture f;
 
-    Reply chat(const QList<QPair<QByteArray, QByteArray>> &headers, const QString &model = Gpt)
-    {
-        return f.chat(model, headers);
-    }
+    Reply chat(const QList<QPair<QByteArray, QByteArray>> &headers, const QString &model = Gpt) { return f.chat(model, headers); }
 
 private Q_SLOTS:
     void init()
     {
         const QStringList gpt{QStringLiteral("gpt-5.2"), QStringLiteral("text-embedding-3-small"), QStringLiteral("omni-moderation-latest")};
-        QVERIFY(f.start(QJsonArray{sharer(C, QStringLiteral("openai"), {}, gpt, atPercent(90)),
-                                   sharer(A, QStringLiteral("openai"), {}, gpt, atPercent(40)),
-                                   sharer(B, QStringLiteral("openai"), {}, gpt, atPercent(60)),
-                                   sharer(G, QStringLiteral("gemini"), {}, {QStringLiteral("gemini-3.5-flash")}),
-                                   sharer(H, QStringLiteral("claude"), {}, {QStringLiteral("claude-haiku-5-5")}),
-                                   sharer(Local, QStringLiteral("local"), {}, {QStringLiteral("llama3")},
-                                          QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("models"),
-                                                                                             QJsonObject{{QStringLiteral("llama3"), QJsonObject{{QStringLiteral("input"), 0.1}, {QStringLiteral("output"), 0.1}}}}}}}}),
-                                   sharer(M, QStringLiteral("openai"), {}, {QStringLiteral("mystery-1")})}));
+        QVERIFY(f.start(
+            QJsonArray{sharer(C, QStringLiteral("openai"), {}, gpt, atPercent(90)), sharer(A, QStringLiteral("openai"), {}, gpt, atPercent(40)),
+                       sharer(B, QStringLiteral("openai"), {}, gpt, atPercent(60)),
+                       sharer(G, QStringLiteral("gemini"), {}, {QStringLiteral("gemini-3.5-flash")}),
+                       sharer(H, QStringLiteral("claude"), {}, {QStringLiteral("claude-haiku-5-5")}),
+                       sharer(Local, QStringLiteral("local"), {}, {QStringLiteral("llama3")},
+                              QJsonObject{{QStringLiteral("price"),
+                                           QJsonObject{{QStringLiteral("models"),
+                                                        QJsonObject{{QStringLiteral("llama3"), QJsonObject{{QStringLiteral("input"), 0.1},
+                                                                                                           {QStringLiteral("output"), 0.1}}}}}}}}),
+                       sharer(M, QStringLiteral("openai"), {}, {QStringLiteral("mystery-1")})}));
     }
     void cleanup() { setKeyRouting(f, {}); }
 
@@ -54,7 +53,8 @@ private Q_SLOTS:
         r = chat({{"x-aile-max-price", "50%"}, {"x-aile-sharer", QByteArray(B.toLatin1() + "," + C.toLatin1())}});
         QCOMPARE(r.status, 503);
         QCOMPARE(refusedBy(r), QStringLiteral("x-aile-max-price"));
-        QVERIFY2(errorMessage(r).startsWith(QLatin1String("every sharer online for openai/gpt-5.2 is priced above x-aile-max-price")), qPrintable(errorMessage(r)));
+        QVERIFY2(errorMessage(r).startsWith(QLatin1String("every sharer online for openai/gpt-5.2 is priced above x-aile-max-price")),
+                 qPrintable(errorMessage(r)));
         QCOMPARE(f.upstream->received().size(), 1);
     }
 
@@ -77,7 +77,10 @@ private Q_SLOTS:
     void theCeilingIsCheckedAtTheLongContextRate()
     {
         // claude-haiku-5-5: $0.1/$0.5, past 100,000 prompt tokens $0.5/$2.5 for the whole request.
-        QJsonObject body{{QStringLiteral("model"), QStringLiteral("claude/claude-haiku-5-5")}, {QStringLiteral("max_tokens"), 10}, {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+        QJsonObject body{{QStringLiteral("model"), QStringLiteral("claude/claude-haiku-5-5")},
+                         {QStringLiteral("max_tokens"), 10},
+                         {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                             {QStringLiteral("content"), QStringLiteral("hi")}}}}};
         QCOMPARE(f.post(QStringLiteral("/v1/messages"), bodyOf(body), {{"x-aile-max-price", "1"}}).status, 200);
         body.insert(QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
                                                                        {QStringLiteral("content"), QString(440000, QLatin1Char('a'))}}});
@@ -116,7 +119,9 @@ private Q_SLOTS:
         QCOMPARE(r.header("x-aile-sharer"), B.toLatin1());
         bool seen = false;
         for (const QJsonValue &v : f.lastAttempts())
-            seen = seen || (v.toObject().value(QLatin1String("sharer")).toString() == A && v.toObject().value(QLatin1String("reason")).toString() == QLatin1String("blocked by x-aile-exclude-sharer"));
+            seen = seen
+                   || (v.toObject().value(QLatin1String("sharer")).toString() == A
+                       && v.toObject().value(QLatin1String("reason")).toString() == QLatin1String("blocked by x-aile-exclude-sharer"));
         QVERIFY(seen);
         // Only the listed ones, cheapest of them first; old names too, in any case.
         r = chat({{"x-aile-sharer", QByteArray(C.toUpper().toLatin1() + "," + B.toLatin1())}});
@@ -175,7 +180,9 @@ private Q_SLOTS:
         setKeyRouting(f, {{QStringLiteral("onlySharers"), QJsonArray{QStringLiteral("L00000000000000ff")}}});
         r = chat({});
         QCOMPARE(r.status, 503);
-        QCOMPARE(errorMessage(r), QStringLiteral("none of this API key's allowed sharers (L00000000000000ff) has a machine online and sharing openai/gpt-5.2 right now"));
+        QCOMPARE(
+            errorMessage(r),
+            QStringLiteral("none of this API key's allowed sharers (L00000000000000ff) has a machine online and sharing openai/gpt-5.2 right now"));
         QCOMPARE(refusedBy(r), QStringLiteral("x-aile-sharer"));
         QCOMPARE(f.upstream->received().size(), 0);
     }
@@ -265,7 +272,8 @@ private Q_SLOTS:
         QCOMPARE(r.status, 200);
         QCOMPARE(r.header("x-aile-sharer"), A.toLatin1());
         QVERIFY(ledgerToday(f).first > 0);
-        QCOMPARE(embed(QStringLiteral("openai/text-embedding-3-small"), {{"x-aile-exclude-sharer", A.toLatin1()}}).header("x-aile-sharer"), B.toLatin1());
+        QCOMPARE(embed(QStringLiteral("openai/text-embedding-3-small"), {{"x-aile-exclude-sharer", A.toLatin1()}}).header("x-aile-sharer"),
+                 B.toLatin1());
         setKeyRouting(f, {{QStringLiteral("onlySharers"), QJsonArray{C}}});
         QCOMPARE(embed(QStringLiteral("openai/text-embedding-3-small"), {}).header("x-aile-sharer"), C.toLatin1());
         setKeyRouting(f, {});
@@ -279,7 +287,8 @@ private Q_SLOTS:
         QCOMPARE(refusedBy(r), QStringLiteral("x-aile-min-price"));
         // … and are skipped on moderation (priced per unit).
         r = f.post(QStringLiteral("/v1/moderations"),
-                   bodyOf(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/omni-moderation-latest")}, {QStringLiteral("input"), QStringLiteral("hi")}}),
+                   bodyOf(QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/omni-moderation-latest")},
+                                      {QStringLiteral("input"), QStringLiteral("hi")}}),
                    {{"x-aile-min-price", "95%"}});
         QCOMPARE(r.status, 200);
         QCOMPARE(f.upstream->received().size(), 4);

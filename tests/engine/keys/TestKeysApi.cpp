@@ -96,17 +96,27 @@ private Q_SLOTS:
 
     void createWithRoutingIsValidatedToo()
     {
-        const Reply bad = admin(QStringLiteral("POST"), QStringLiteral("/keys"),
-                                QJsonObject{{QStringLiteral("name"), QStringLiteral("x")},
-                                            {QStringLiteral("routing"), QJsonObject{{QStringLiteral("maxCostUsd"), 0}}}});
+        const Reply bad = admin(
+            QStringLiteral("POST"), QStringLiteral("/keys"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("x")}, {QStringLiteral("routing"), QJsonObject{{QStringLiteral("maxCostUsd"), 0}}}});
         QCOMPARE(bad.status, 400);
         QVERIFY(errorMessage(bad).contains(QLatin1String("routing.maxCostUsd")));
-        const Reply good = admin(QStringLiteral("POST"), QStringLiteral("/keys"),
-                                 QJsonObject{{QStringLiteral("name"), QStringLiteral("x")},
-                                             {QStringLiteral("routing"), QJsonObject{{QStringLiteral("neverSharers"), QJsonArray{QStringLiteral("L00000000000000A1")}}}}});
+        const Reply good = admin(
+            QStringLiteral("POST"), QStringLiteral("/keys"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("x")},
+                        {QStringLiteral("routing"), QJsonObject{{QStringLiteral("neverSharers"), QJsonArray{QStringLiteral("L00000000000000A1")}}}}});
         QCOMPARE(good.status, 201);
         // Handles are stored canonical.
-        QCOMPARE(good.json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject().value(QLatin1String("neverSharers")).toArray().first().toString(), A);
+        QCOMPARE(good.json()
+                     .value(QLatin1String("key"))
+                     .toObject()
+                     .value(QLatin1String("routing"))
+                     .toObject()
+                     .value(QLatin1String("neverSharers"))
+                     .toArray()
+                     .first()
+                     .toString(),
+                 A);
     }
 
     void everySettingIsValidatedWithItsName_data()
@@ -123,7 +133,8 @@ private Q_SLOTS:
         row("cost decimals", {{"maxCostUsd", 0.1234567}}, "at most 6 decimals");
         row("percent range", {{"maxPricePercent", 0}}, "routing.maxPricePercent must be a number above 0");
         row("floor range", {{"minPricePercent", 150}}, "routing.minPricePercent must be a number above 0 and at most 100");
-        row("floor above limit", {{"maxPricePercent", 50}, {"minPricePercent", 60}}, "routing.minPricePercent (60% of list) sits above this key's own discount limit");
+        row("floor above limit", {{"maxPricePercent", 50}, {"minPricePercent", 60}},
+            "routing.minPricePercent (60% of list) sits above this key's own discount limit");
         row("prefer", {{"prefer", "fast"}}, "routing.prefer takes price or speed");
         row("data", {{"dataCollection", "no"}}, "routing.dataCollection takes allow or deny");
         row("bool", {{"demoteFailing", "yes"}}, "routing.demoteFailing must be true or false");
@@ -131,9 +142,11 @@ private Q_SLOTS:
         row("handle", {{"onlySharers", QJsonArray{"bob"}}}, "routing.onlySharers: \"bob\" is not a sharer handle");
         row("too many", {{"neverSharers", fiftyOne}}, "routing.neverSharers names 51 sharers; at most 50");
         row("provider", {{"excludeProviders", QJsonArray{"acme"}}}, "routing.excludeProviders: unknown provider \"acme\"");
-        row("both lists", {{"onlySharers", QJsonArray{A}}, {"neverSharers", QJsonArray{A.toLower()}}}, "is both allowed (routing.onlySharers) and blocked");
+        row("both lists", {{"onlySharers", QJsonArray{A}}, {"neverSharers", QJsonArray{A.toLower()}}},
+            "is both allowed (routing.onlySharers) and blocked");
         row("pin beside list", {{"onlySharers", QJsonArray{A}}, {"sharer", B}}, "routing.onlySharers cannot sit beside the single sharer pin");
-        row("pin excluded", {{"provider", "openai"}, {"excludeProviders", QJsonArray{"openai"}}}, "routing.provider pins provider openai, which routing.excludeProviders leaves out");
+        row("pin excluded", {{"provider", "openai"}, {"excludeProviders", QJsonArray{"openai"}}},
+            "routing.provider pins provider openai, which routing.excludeProviders leaves out");
     }
     void everySettingIsValidatedWithItsName()
     {
@@ -142,23 +155,33 @@ private Q_SLOTS:
         const QString message = refusal(routing);
         QVERIFY2(message.contains(says), qPrintable(message));
         // Nothing was stored.
-        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + testKeyId()).json().value(QLatin1String("key")).toObject().value(QLatin1String("routing")).toObject(), QJsonObject());
+        QCOMPARE(admin(QStringLiteral("GET"), QStringLiteral("/keys/") + testKeyId())
+                     .json()
+                     .value(QLatin1String("key"))
+                     .toObject()
+                     .value(QLatin1String("routing"))
+                     .toObject(),
+                 QJsonObject());
     }
 
     void theListsAreCheckedAgainstTheRoutes()
     {
         // A route from the configuration file targets openai, pinned to A.
         Keys::ApiKey &key = f.engine->context().keys.first();
-        key.routes = QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
-                                            {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
-                                                                                               {QStringLiteral("sharer"), A}}}}}};
+        key.routes = QJsonArray{
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
+                        {QStringLiteral("targets"),
+                         QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("sharer"), A}}}}}};
         QString m = refusal({{QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("openai")}}});
-        QVERIFY2(m.contains(QLatin1String("route \"coding\" targets openai/gpt-5.2")) && m.contains(QLatin1String("change or remove that route first")), qPrintable(m));
+        QVERIFY2(m.contains(QLatin1String("route \"coding\" targets openai/gpt-5.2"))
+                     && m.contains(QLatin1String("change or remove that route first")),
+                 qPrintable(m));
         m = refusal({{QStringLiteral("neverSharers"), QJsonArray{A}}});
         QVERIFY2(m.contains(QLatin1String("routing.neverSharers blocks L00000000000000a1")), qPrintable(m));
         m = refusal({{QStringLiteral("onlySharers"), QJsonArray{B}}});
         QVERIFY2(m.contains(QLatin1String("routing.onlySharers leaves off L00000000000000a1")), qPrintable(m));
-        m = refusal({{QStringLiteral("dataCollection"), QStringLiteral("deny")}, {QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("gemini")}}});
+        m = refusal(
+            {{QStringLiteral("dataCollection"), QStringLiteral("deny")}, {QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("gemini")}}});
         QCOMPARE(m, QStringLiteral("status 200")); // openai does not train on API prompts
     }
 
@@ -175,7 +198,8 @@ private Q_SLOTS:
         QCOMPARE(putRouting({}).status, 200);
         QCOMPARE(f.chat(QStringLiteral("openai/gpt-5.2")).status, 200);
         // A rename.
-        const Reply renamed = admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + testKeyId(), QJsonObject{{QStringLiteral("name"), QStringLiteral("renamed")}});
+        const Reply renamed =
+            admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + testKeyId(), QJsonObject{{QStringLiteral("name"), QStringLiteral("renamed")}});
         QCOMPARE(renamed.json().value(QLatin1String("key")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("renamed"));
     }
 
@@ -205,8 +229,9 @@ private Q_SLOTS:
     {
         auto run = [&](const QStringList &args, QString *out) {
             QProcess cli;
-            cli.start(QStringLiteral(AILE_BIN), QStringList{QStringLiteral("keys")} + args
-                                                    + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
+            cli.start(QStringLiteral(AILE_BIN),
+                      QStringList{QStringLiteral("keys")} + args
+                          + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
             if (!cli.waitForStarted())
                 return -1;
             if (cli.state() != QProcess::NotRunning) {

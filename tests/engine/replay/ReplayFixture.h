@@ -86,9 +86,11 @@ inline bool sendStream(RoutingFixture &f, const QList<RecordedAsk> &stream, qint
         QList<QPair<QByteArray, QByteArray>> headers;
         if (!a.session.isEmpty())
             headers.append({"x-session-id", a.session.toUtf8()});
-        const QJsonObject extra{{QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                                    {QStringLiteral("content"), QStringLiteral("n:%1:%2:%3").arg(a.inputTokens).arg(a.outputTokens).arg(a.index)}}}},
-                                {QStringLiteral("max_tokens"), 4000}};
+        const QJsonObject extra{
+            {QStringLiteral("messages"),
+             QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                    {QStringLiteral("content"), QStringLiteral("n:%1:%2:%3").arg(a.inputTokens).arg(a.outputTokens).arg(a.index)}}}},
+            {QStringLiteral("max_tokens"), 4000}};
         const Reply r = f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(a.model, false, extra), headers);
         if (r.status == 0)
             return false;

@@ -141,7 +141,8 @@ private Q_SLOTS:
 
     void anEditedRouteMatchesTheEngineRunningIt()
     {
-        const QJsonObject projection = replay(recorded, {{QStringLiteral("route"), route(QStringLiteral("main"), {QStringLiteral("openai/gpt-5.5")})}});
+        const QJsonObject projection =
+            replay(recorded, {{QStringLiteral("route"), route(QStringLiteral("main"), {QStringLiteral("openai/gpt-5.5")})}});
         const QJsonObject ran = replay(edited, {{QStringLiteral("route"), QStringLiteral("main")}});
         QCOMPARE(projection.value(QLatin1String("scope")).toString(), QStringLiteral("route"));
         QCOMPARE(ran.value(QLatin1String("scope")).toString(), QStringLiteral("route"));
@@ -212,7 +213,8 @@ private Q_SLOTS:
         }
         qInfo("the cost cap prices out %d requests", expected);
         QVERIFY(expected > routed / 5 && expected < routed * 4 / 5);
-        QCOMPARE(r.value(QLatin1String("costCap")).toObject().value(QLatin1String("refused")).toObject().value(QLatin1String("requests")).toInt(), expected);
+        QCOMPARE(r.value(QLatin1String("costCap")).toObject().value(QLatin1String("refused")).toObject().value(QLatin1String("requests")).toInt(),
+                 expected);
     }
 
     void badAsksAreRefusedWithTheFix_data()
@@ -222,12 +224,22 @@ private Q_SLOTS:
         QTest::addColumn<QString>("words");
         QTest::newRow("no key") << QJsonObject{{QStringLiteral("days"), 3}} << 400 << QStringLiteral("say which key");
         QTest::newRow("unknown key") << QJsonObject{{QStringLiteral("key"), QStringLiteral("nobody")}} << 404 << QStringLiteral("no key nobody");
-        QTest::newRow("zero days") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")}, {QStringLiteral("days"), 0}} << 400 << QStringLiteral("from 1 to 90");
-        QTest::newRow("fractional days") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")}, {QStringLiteral("days"), 1.5}} << 400 << QStringLiteral("whole number");
-        QTest::newRow("unknown route") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")}, {QStringLiteral("route"), QStringLiteral("nope")}} << 404 << QStringLiteral("no route nope");
-        QTest::newRow("bad scope") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")}, {QStringLiteral("route"), QStringLiteral("main")}, {QStringLiteral("scope"), QStringLiteral("some")}} << 400 << QStringLiteral("\"scope\" is");
-        QTest::newRow("route without targets") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")}, {QStringLiteral("route"), QJsonObject{{QStringLiteral("name"), QStringLiteral("x")}}}} << 400 << QStringLiteral("targets");
-        QTest::newRow("routing not an object") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")}, {QStringLiteral("routing"), 3}} << 400 << QStringLiteral("\"routing\" is");
+        QTest::newRow("zero days") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")}, {QStringLiteral("days"), 0}} << 400
+                                   << QStringLiteral("from 1 to 90");
+        QTest::newRow("fractional days") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")}, {QStringLiteral("days"), 1.5}} << 400
+                                         << QStringLiteral("whole number");
+        QTest::newRow("unknown route") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")},
+                                                      {QStringLiteral("route"), QStringLiteral("nope")}}
+                                       << 404 << QStringLiteral("no route nope");
+        QTest::newRow("bad scope") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")},
+                                                  {QStringLiteral("route"), QStringLiteral("main")},
+                                                  {QStringLiteral("scope"), QStringLiteral("some")}}
+                                   << 400 << QStringLiteral("\"scope\" is");
+        QTest::newRow("route without targets") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")},
+                                                              {QStringLiteral("route"), QJsonObject{{QStringLiteral("name"), QStringLiteral("x")}}}}
+                                               << 400 << QStringLiteral("targets");
+        QTest::newRow("routing not an object") << QJsonObject{{QStringLiteral("key"), QStringLiteral("test")}, {QStringLiteral("routing"), 3}} << 400
+                                               << QStringLiteral("\"routing\" is");
     }
     void badAsksAreRefusedWithTheFix()
     {

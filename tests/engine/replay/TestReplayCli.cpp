@@ -52,8 +52,9 @@ private:
     Run aile(const QStringList &args)
     {
         QProcess p;
-        p.start(QStringLiteral(AILE_BIN), QStringList{QStringLiteral("replay")} + args
-                                              + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
+        p.start(QStringLiteral(AILE_BIN),
+                QStringList{QStringLiteral("replay")} + args
+                    + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
         Run r;
         if (!p.waitForStarted())
             return r;
@@ -80,7 +81,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(f.start(ReplaySharers::all()));
-        QCOMPARE(f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId(), {{QStringLiteral("routes"), QJsonArray{mainRoute(QStringLiteral("openai/gpt-5.2"))}}})
+        QCOMPARE(f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId(),
+                         {{QStringLiteral("routes"), QJsonArray{mainRoute(QStringLiteral("openai/gpt-5.2"))}}})
                      .status,
                  200);
         // Two days of the route; requests 20-22 find both gpt-5.2 sharers failing.
@@ -108,18 +110,27 @@ private Q_SLOTS:
         const double projected = r.value(QLatin1String("projected")).toObject().value(QLatin1String("costUsd")).toDouble();
         QVERIFY(actual > 0 && projected > actual); // gpt-5.5 costs more
 
-        const Run run = aile({QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--body"), body, QStringLiteral("--days"), QStringLiteral("3")});
+        const Run run =
+            aile({QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--body"), body, QStringLiteral("--days"), QStringLiteral("3")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
         const QStringList lines = run.out.split(QLatin1Char('\n'));
-        QVERIFY2(lines.first().startsWith(QStringLiteral("replay of key test (%1), last 3 days, through route main").arg(keyId())), qPrintable(run.out));
+        QVERIFY2(lines.first().startsWith(QStringLiteral("replay of key test (%1), last 3 days, through route main").arg(keyId())),
+                 qPrintable(run.out));
         QVERIFY2(run.out.contains(QStringLiteral("80 requests replayed")), qPrintable(run.out));
         // Cost actual and projected, with the change in percent.
-        const QString cost = QStringLiteral("%1%2%3 (+%4%)").arg(QStringLiteral("cost"), -12).arg(usd(actual), 12).arg(usd(projected), 12).arg((projected - actual) / actual * 100, 0, 'f', 1);
+        const QString cost = QStringLiteral("%1%2%3 (+%4%)")
+                                 .arg(QStringLiteral("cost"), -12)
+                                 .arg(usd(actual), 12)
+                                 .arg(usd(projected), 12)
+                                 .arg((projected - actual) / actual * 100, 0, 'f', 1);
         QVERIFY2(lines.contains(cost), qPrintable(cost + QStringLiteral("\n---\n") + run.out));
         const int servedActual = r.value(QLatin1String("actual")).toObject().value(QLatin1String("served")).toInt();
         QCOMPARE(servedActual, 77); // three requests found no sharer at the time
-        QVERIFY2(lines.contains(QStringLiteral("%1%2%3").arg(QStringLiteral("served"), -12).arg(77, 12).arg(r.value(QLatin1String("projected")).toObject().value(QLatin1String("served")).toInt(), 12)),
+        QVERIFY2(lines.contains(QStringLiteral("%1%2%3")
+                                    .arg(QStringLiteral("served"), -12)
+                                    .arg(77, 12)
+                                    .arg(r.value(QLatin1String("projected")).toObject().value(QLatin1String("served")).toInt(), 12)),
                  qPrintable(run.out));
         // The counts per target and per sharer, as the engine counted them.
         const QJsonObject perTarget = r.value(QLatin1String("perTarget")).toObject();
@@ -128,7 +139,10 @@ private Q_SLOTS:
             const QJsonObject counts = r.value(QLatin1String(table)).toObject();
             QVERIFY(!counts.isEmpty());
             for (auto it = counts.begin(); it != counts.end(); ++it) {
-                const QString row = QStringLiteral("%1%2%3").arg(it.key(), -40).arg(it.value()[QLatin1String("actual")].toInt(), 10).arg(it.value()[QLatin1String("projected")].toInt(), 11);
+                const QString row = QStringLiteral("%1%2%3")
+                                        .arg(it.key(), -40)
+                                        .arg(it.value()[QLatin1String("actual")].toInt(), 10)
+                                        .arg(it.value()[QLatin1String("projected")].toInt(), 11);
                 QVERIFY2(lines.contains(row), qPrintable(row + QStringLiteral("\n---\n") + run.out));
             }
         }
@@ -136,25 +150,29 @@ private Q_SLOTS:
         // The five requests that change most, each with what it was and what it would be.
         const QJsonArray top = r.value(QLatin1String("topChanges")).toArray();
         QCOMPARE(top.size(), 5);
-        QVERIFY2(run.out.contains(QStringLiteral("changed most (%1 requests change):").arg(r.value(QLatin1String("changed")).toInt())), qPrintable(run.out));
+        QVERIFY2(run.out.contains(QStringLiteral("changed most (%1 requests change):").arg(r.value(QLatin1String("changed")).toInt())),
+                 qPrintable(run.out));
         for (const QJsonValue &v : top) {
             const QString id = v[QLatin1String("id")].toString();
-            const int at = int(lines.indexOf(QRegularExpression(QStringLiteral("^  \\S+  main  ") + QRegularExpression::escape(id) + QLatin1Char('$'))));
+            const int at =
+                int(lines.indexOf(QRegularExpression(QStringLiteral("^  \\S+  main  ") + QRegularExpression::escape(id) + QLatin1Char('$'))));
             QVERIFY2(at > 0, qPrintable(id + QStringLiteral("\n---\n") + run.out));
-            QVERIFY2(lines.at(at + 1).startsWith(QLatin1String("    was:   ")) && lines.at(at + 2).startsWith(QLatin1String("    would: openai/gpt-5.5 via ")),
+            QVERIFY2(lines.at(at + 1).startsWith(QLatin1String("    was:   "))
+                         && lines.at(at + 2).startsWith(QLatin1String("    would: openai/gpt-5.5 via ")),
                      qPrintable(run.out));
         }
 
         // --json prints the engine's own answer.
-        const Run json = aile({QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--body"), body, QStringLiteral("--days"), QStringLiteral("3"),
-                               QStringLiteral("--json")});
+        const Run json = aile({QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--body"), body, QStringLiteral("--days"),
+                               QStringLiteral("3"), QStringLiteral("--json")});
         QCOMPARE(json.exitCode, 0);
         QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).object().value(QLatin1String("projected")), r.value(QLatin1String("projected")));
     }
 
     void theSavedRouteReplaysAsItRan()
     {
-        const Run run = aile({QStringLiteral("--key"), keyId(), QStringLiteral("--route"), QStringLiteral("main"), QStringLiteral("--days"), QStringLiteral("3")});
+        const Run run = aile(
+            {QStringLiteral("--key"), keyId(), QStringLiteral("--route"), QStringLiteral("main"), QStringLiteral("--days"), QStringLiteral("3")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains(QLatin1String(", as saved\n")), qPrintable(run.out));
         QVERIFY2(run.out.contains(QLatin1String("no sharer: 3")), qPrintable(run.out));
@@ -168,19 +186,26 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("no key") << QStringList{QStringLiteral("--route"), QStringLiteral("main")} << 2
                                 << QStringLiteral("aile replay: say whose requests, e.g. aile replay --key laptop --body route.json\n");
-        QTest::newRow("a route and a body") << QStringList{QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--route"), QStringLiteral("main"),
-                                                           QStringLiteral("--body"), QStringLiteral("route.json")}
-                                            << 2 << QStringLiteral("aile replay: give --route NAME (a saved route) or --body FILE (a route as edited), not both\n");
-        QTest::newRow("days not a number") << QStringList{QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--days"), QStringLiteral("week")} << 2
-                                           << QStringLiteral("aile replay: --days takes a whole number of days, e.g. --days 7\n");
-        QTest::newRow("a body file that is not there") << QStringList{QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--body"), QStringLiteral("missing.json")}
-                                                       << 2 << QStringLiteral("aile replay: missing.json cannot be read: No such file or directory\n");
+        QTest::newRow("a route and a body") << QStringList{QStringLiteral("--key"), QStringLiteral("test"),   QStringLiteral("--route"),
+                                                           QStringLiteral("main"),  QStringLiteral("--body"), QStringLiteral("route.json")}
+                                            << 2
+                                            << QStringLiteral(
+                                                   "aile replay: give --route NAME (a saved route) or --body FILE (a route as edited), not both\n");
+        QTest::newRow("days not a number") << QStringList{QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--days"),
+                                                          QStringLiteral("week")}
+                                           << 2 << QStringLiteral("aile replay: --days takes a whole number of days, e.g. --days 7\n");
+        QTest::newRow("a body file that is not there")
+            << QStringList{QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--body"), QStringLiteral("missing.json")} << 2
+            << QStringLiteral("aile replay: missing.json cannot be read: No such file or directory\n");
         // Asked, and refused by the engine in its own words.
-        QTest::newRow("too many days") << QStringList{QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--days"), QStringLiteral("400")} << 1
-                                       << QStringLiteral("from 1 to 90");
-        QTest::newRow("unknown key") << QStringList{QStringLiteral("--key"), QStringLiteral("nobody")} << 1 << QStringLiteral("aile replay: no key nobody");
-        QTest::newRow("unknown route") << QStringList{QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--route"), QStringLiteral("nope")} << 1
-                                       << QStringLiteral("aile replay: key test has no route nope; GET /keys/");
+        QTest::newRow("too many days") << QStringList{QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--days"),
+                                                      QStringLiteral("400")}
+                                       << 1 << QStringLiteral("from 1 to 90");
+        QTest::newRow("unknown key") << QStringList{QStringLiteral("--key"), QStringLiteral("nobody")} << 1
+                                     << QStringLiteral("aile replay: no key nobody");
+        QTest::newRow("unknown route") << QStringList{QStringLiteral("--key"), QStringLiteral("test"), QStringLiteral("--route"),
+                                                      QStringLiteral("nope")}
+                                       << 1 << QStringLiteral("aile replay: key test has no route nope; GET /keys/");
     }
 
     void badArgumentsGetAClearMessage()

@@ -52,8 +52,8 @@ struct RoutingFixture
     {
         QJsonObject o{{QStringLiteral("model"), model},
                       {QStringLiteral("max_tokens"), 100},
-                      {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                          {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                      {QStringLiteral("messages"),
+                       QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral("hi")}}}}};
         if (stream)
             o.insert(QStringLiteral("stream"), true);
         for (auto it = extra.begin(); it != extra.end(); ++it)

@@ -51,8 +51,10 @@ private Q_SLOTS:
     {
         // "Un-quotable listings sort last, never first."
         RoutingFixture f;
-        const QJsonObject quotesForAnotherModel{{QStringLiteral("price"), QJsonObject{{QStringLiteral("models"), QJsonObject{
-                                                                                                                     {QStringLiteral("gpt-5.5"), QJsonObject{{QStringLiteral("input"), 0.01}, {QStringLiteral("output"), 0.01}}}}}}}};
+        const QJsonObject quotesForAnotherModel{
+            {QStringLiteral("price"),
+             QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("gpt-5.5"),
+                                                                 QJsonObject{{QStringLiteral("input"), 0.01}, {QStringLiteral("output"), 0.01}}}}}}}};
         QVERIFY(f.start(QJsonArray{sharer(QStringLiteral("L00000000000000f0"), QStringLiteral("openai"), {}, Gpt, quotesForAnotherModel),
                                    sharer(QStringLiteral("L0000000000000100"), QStringLiteral("openai"), {}, Gpt, percent(100))}));
         QCOMPARE(dialOrder(f, {QStringLiteral("L00000000000000f0"), QStringLiteral("L0000000000000100")}),

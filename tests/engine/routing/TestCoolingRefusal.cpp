@@ -37,9 +37,13 @@ private Q_SLOTS:
         QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("openai"), {}, {Model}), sharer(N, QStringLiteral("openai"), {}, {Model}, never)}));
         QString model = QStringLiteral("openai/gpt-5.2");
         if (routePin) {
-            const QJsonArray routes{QJsonObject{{QStringLiteral("name"), QStringLiteral("pinned")},
-                                                {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("sharer"), A}}}}}};
-            QCOMPARE(f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + f.engine->context().keys.first().id, {{QStringLiteral("routes"), routes}}).status, 200);
+            const QJsonArray routes{
+                QJsonObject{{QStringLiteral("name"), QStringLiteral("pinned")},
+                            {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), model}, {QStringLiteral("sharer"), A}}}}}};
+            QCOMPARE(
+                f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + f.engine->context().keys.first().id, {{QStringLiteral("routes"), routes}})
+                    .status,
+                200);
             model = QStringLiteral("pinned");
         }
         Health::HealthBook *health = f.engine->context().health;

@@ -107,13 +107,24 @@ private Q_SLOTS:
     void aKeysSettingsApplyAndARefusedRequestShowsItsRefusal()
     {
         const QString keyId = f.engine->context().keys.first().id;
-        QCOMPARE(send(QStringLiteral("PUT"), f.engine->baseUrl() + QStringLiteral("/keys/") + keyId,
-                      QJsonDocument(QJsonObject{{QStringLiteral("routing"), QJsonObject{{QStringLiteral("neverSharers"), QJsonArray{Cheap}}}}}).toJson(),
-                      {{"authorization", QByteArray("Bearer ") + AdminToken}})
-                     .status,
-                 200);
+        QCOMPARE(
+            send(QStringLiteral("PUT"), f.engine->baseUrl() + QStringLiteral("/keys/") + keyId,
+                 QJsonDocument(QJsonObject{{QStringLiteral("routing"), QJsonObject{{QStringLiteral("neverSharers"), QJsonArray{Cheap}}}}}).toJson(),
+                 {{"authorization", QByteArray("Bearer ") + AdminToken}})
+                .status,
+            200);
         Reply r = dryRun({{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("key"), keyId}});
-        QCOMPARE(r.json().value(QLatin1String("targets")).toArray().first().toObject().value(QLatin1String("removed")).toArray().first().toObject().value(QLatin1String("handle")).toString(),
+        QCOMPARE(r.json()
+                     .value(QLatin1String("targets"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QLatin1String("removed"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QLatin1String("handle"))
+                     .toString(),
                  Cheap);
         // A cost cap no sharer fits: the same 402 a real request gets, shown as the refusal.
         r = dryRun({{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
@@ -136,12 +147,15 @@ private Q_SLOTS:
     void anyProviderRunsTheCostCapsBodyChecksPerProvider()
     {
         // n = 2 cannot be bounded by the output cap on any provider: the 400 a named provider gets.
-        const Reply r = f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("auto/gpt-5.2"), false, {{QStringLiteral("n"), 2}}),
-                               {{"x-aile-max-cost", "1"}});
+        const Reply r =
+            f.post(QStringLiteral("/v1/chat/completions"),
+                   RoutingFixture::chatBody(QStringLiteral("auto/gpt-5.2"), false, {{QStringLiteral("n"), 2}}), {{"x-aile-max-cost", "1"}});
         QCOMPARE(r.status, 400);
         QVERIFY2(errorMessage(r).contains(QLatin1String("cannot bound this request")), qPrintable(errorMessage(r)));
         QVERIFY(f.upstream->received().isEmpty());
-        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("auto/gpt-5.2")), {{"x-aile-max-cost", "1"}}).status, 200);
+        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("auto/gpt-5.2")), {{"x-aile-max-cost", "1"}})
+                     .status,
+                 200);
     }
 
     void aRouteTemplateListsOneTargetPerProviderCheapestFirst()
@@ -176,7 +190,9 @@ private Q_SLOTS:
         // With a key, what it would refuse is skipped and named.
         const QString keyId = f.engine->context().keys.first().id;
         QCOMPARE(send(QStringLiteral("PUT"), f.engine->baseUrl() + QStringLiteral("/keys/") + keyId,
-                      QJsonDocument(QJsonObject{{QStringLiteral("routing"), QJsonObject{{QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("openrouter")}}}}}).toJson(),
+                      QJsonDocument(QJsonObject{{QStringLiteral("routing"),
+                                                 QJsonObject{{QStringLiteral("excludeProviders"), QJsonArray{QStringLiteral("openrouter")}}}}})
+                          .toJson(),
                       {{"authorization", QByteArray("Bearer ") + AdminToken}})
                      .status,
                  200);
@@ -195,7 +211,8 @@ private Q_SLOTS:
         QVERIFY(errorMessage(r).contains(QLatin1String("say which model")));
         r = dryRun({{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("endpoint"), QStringLiteral("/v1/nope")}});
         QCOMPARE(r.status, 400);
-        QCOMPARE(dryRun({{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("key"), QStringLiteral("nobody")}}).status, 404);
+        QCOMPARE(dryRun({{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("key"), QStringLiteral("nobody")}}).status,
+                 404);
         const QJsonObject huge{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
                                {QStringLiteral("body"), QJsonObject{{QStringLiteral("messages"), QString(DryRunSize, QLatin1Char('x'))}}}};
         r = dryRun(huge);
@@ -221,7 +238,9 @@ private Q_SLOTS:
     void theCliShowsTheSameDryRun()
     {
         int code = -1;
-        const QString text = runCli({QStringLiteral("dry-run"), QStringLiteral("openai/gpt-5.2"), QStringLiteral("--header"), QStringLiteral("x-aile-max-price: 60%")}, &code);
+        const QString text =
+            runCli({QStringLiteral("dry-run"), QStringLiteral("openai/gpt-5.2"), QStringLiteral("--header"), QStringLiteral("x-aile-max-price: 60%")},
+                   &code);
         QCOMPARE(code, 0);
         QVERIFY2(text.contains(QStringLiteral("  1 %1").arg(Cheap)) && text.contains(QLatin1String("<- first")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("removed %1").arg(Dear)), qPrintable(text));
@@ -234,14 +253,16 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QFile file(dir.filePath(QStringLiteral("routes.json")));
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QJsonDocument(QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
-                                                        {QStringLiteral("budgetUsdPerDay"), 3},
-                                                        {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
-                                                                                                           {QStringLiteral("sharer"), Dear}}}}}})
+        file.write(QJsonDocument(QJsonArray{QJsonObject{
+                                     {QStringLiteral("name"), QStringLiteral("coding")},
+                                     {QStringLiteral("budgetUsdPerDay"), 3},
+                                     {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
+                                                                                        {QStringLiteral("sharer"), Dear}}}}}})
                        .toJson());
         file.close();
         int code = -1;
-        QString text = runCli({QStringLiteral("keys"), QStringLiteral("routes"), QStringLiteral("test"), QStringLiteral("--set"), file.fileName()}, &code);
+        QString text =
+            runCli({QStringLiteral("keys"), QStringLiteral("routes"), QStringLiteral("test"), QStringLiteral("--set"), file.fileName()}, &code);
         QCOMPARE(code, 0);
         QVERIFY2(text.contains(QLatin1String("coding  (in order)  today $0.000000 of $3")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("1. openai/gpt-5.2 on %1").arg(Dear)), qPrintable(text));

@@ -100,7 +100,8 @@ private Q_SLOTS:
         QCOMPARE(f.dialled(), QStringList{B});
         const QJsonArray attempts = f.lastAttempts();
         QCOMPARE(attempts.size(), 2);
-        QVERIFY2(outcomeOf(attempts, 0).startsWith(outcome) || (scheme == QLatin1String("https") && outcomeOf(attempts, 0).startsWith(QLatin1String("closed"))),
+        QVERIFY2(outcomeOf(attempts, 0).startsWith(outcome)
+                     || (scheme == QLatin1String("https") && outcomeOf(attempts, 0).startsWith(QLatin1String("closed"))),
                  qPrintable(outcomeOf(attempts, 0)));
     }
 
@@ -145,9 +146,9 @@ private Q_SLOTS:
         QJsonArray sharers;
         for (int i = 1; i <= 5; ++i) {
             const QString h = QStringLiteral("L00000000000000b%1").arg(i);
-            sharers.append(sharer(h, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")},
-                                  QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 10 * i}}},
-                                              {QStringLiteral("slots"), 1}}));
+            sharers.append(
+                sharer(h, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")},
+                       QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 10 * i}}}, {QStringLiteral("slots"), 1}}));
         }
         QVERIFY(f.start(sharers));
         // Four requests that never get an answer fill the four cheapest sharers' only slot.
@@ -235,7 +236,8 @@ private Q_SLOTS:
         for (int i = 1; i < slow.events.size(); ++i)
             slow.events[i].delayMs = 9 * 60'000; // a long answer with long pauses, never 10 minutes of silence
         f.upstream->enqueueFor(A.toLatin1(), slow);
-        QNetworkReply *reply = f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(Model, true), f.auth());
+        QNetworkReply *reply =
+            f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(Model, true), f.auth());
         QTRY_COMPARE(f.upstream->received().size(), 1);
         for (int i = 0; i < slow.events.size(); ++i) {
             QTest::qWait(10);
@@ -302,10 +304,12 @@ private Q_SLOTS:
         const QString model = provider == QLatin1String("claude") ? QStringLiteral("claude-sonnet-5") : QStringLiteral("gpt-5.2");
         RoutingFixture f;
         QVERIFY(f.start(QJsonArray{sharer(A, provider, {}, {model})}));
-        Script late = succeeds ? FakeUpstream::chatStream() : FakeUpstream::error(500, QStringLiteral("gave up"), provider == QLatin1String("claude"));
+        Script late =
+            succeeds ? FakeUpstream::chatStream() : FakeUpstream::error(500, QStringLiteral("gave up"), provider == QLatin1String("claude"));
         late.headDelayMs = 40'000;
         f.upstream->enqueueFor(A.toLatin1(), late);
-        QNetworkReply *reply = f.client.post(f.engine->baseUrl() + path, RoutingFixture::chatBody(provider + QLatin1Char('/') + model, true), f.auth());
+        QNetworkReply *reply =
+            f.client.post(f.engine->baseUrl() + path, RoutingFixture::chatBody(provider + QLatin1Char('/') + model, true), f.auth());
         QTRY_COMPARE(f.upstream->received().size(), 1);
         f.clock.advance(25'500);
         QTRY_VERIFY(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200);
@@ -358,10 +362,9 @@ private Q_SLOTS:
     {
         // "a stream that ends cleanly before the provider's own end event … cools that account for ten minutes … Billing is unchanged."
         RoutingFixture f;
-        QVERIFY(f.start(QJsonArray{
-            sharer(A, QStringLiteral("claude"), {}, {QStringLiteral("claude-sonnet-5")},
-                   QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 50}}}}),
-            sharer(B, QStringLiteral("claude"), {}, {QStringLiteral("claude-sonnet-5")})}));
+        QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("claude"), {}, {QStringLiteral("claude-sonnet-5")},
+                                          QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 50}}}}),
+                                   sharer(B, QStringLiteral("claude"), {}, {QStringLiteral("claude-sonnet-5")})}));
         Script cut = FakeUpstream::messagesStream();
         cut.events.removeLast(); // no message_stop
         f.upstream->enqueueFor(A.toLatin1(), cut);
@@ -369,9 +372,11 @@ private Q_SLOTS:
         QCOMPARE(r.status, 200);
         QCOMPARE(outcomeOf(f.lastAttempts(), 0), QStringLiteral("cut"));
         QVERIFY(f.spentToday() > 0);
-        QCOMPARE(f.post(QStringLiteral("/v1/messages"), RoutingFixture::chatBody(QStringLiteral("claude/claude-sonnet-5"))).header("x-aile-sharer"), B.toLatin1());
+        QCOMPARE(f.post(QStringLiteral("/v1/messages"), RoutingFixture::chatBody(QStringLiteral("claude/claude-sonnet-5"))).header("x-aile-sharer"),
+                 B.toLatin1());
         f.clock.advance(10 * 60'000 + 1'000);
-        QCOMPARE(f.post(QStringLiteral("/v1/messages"), RoutingFixture::chatBody(QStringLiteral("claude/claude-sonnet-5"))).header("x-aile-sharer"), A.toLatin1());
+        QCOMPARE(f.post(QStringLiteral("/v1/messages"), RoutingFixture::chatBody(QStringLiteral("claude/claude-sonnet-5"))).header("x-aile-sharer"),
+                 A.toLatin1());
     }
 
     void limitZeroTakesThatModelOffThatAccount()
@@ -379,10 +384,11 @@ private Q_SLOTS:
         // "Google's "limit: 0" refusal on an API key fails over and takes that one model off that account … its other models keep serving."
         RoutingFixture f;
         const QStringList models{QStringLiteral("gemini-3.1-pro"), QStringLiteral("gemini-3.5-flash")};
-        QVERIFY(f.start(QJsonArray{
-            sharer(A, QStringLiteral("gemini"), {}, models, QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 50}}}}),
-            sharer(B, QStringLiteral("gemini"), {}, models)}));
-        f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(429, QStringLiteral("Quota exceeded for metric: generate_content_free_tier_requests, limit: 0")));
+        QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("gemini"), {}, models,
+                                          QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 50}}}}),
+                                   sharer(B, QStringLiteral("gemini"), {}, models)}));
+        f.upstream->enqueueFor(A.toLatin1(),
+                               FakeUpstream::error(429, QStringLiteral("Quota exceeded for metric: generate_content_free_tier_requests, limit: 0")));
         QCOMPARE(f.chat(QStringLiteral("gemini/gemini-3.1-pro")).header("x-aile-sharer"), B.toLatin1());
         QCOMPARE(f.chat(QStringLiteral("gemini/gemini-3.1-pro")).header("x-aile-sharer"), B.toLatin1());
         QCOMPARE(f.chat(QStringLiteral("gemini/gemini-3.5-flash")).header("x-aile-sharer"), A.toLatin1());
@@ -393,12 +399,12 @@ private Q_SLOTS:
         // "An API-key account the provider refused outright … sorts after every other candidate and leaves the
         //  chat catalogue. It is demoted, never removed, and a successful serve … restores it"
         RoutingFixture f;
-        QVERIFY(f.start(QJsonArray{
-            sharer(A, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")},
-                   QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 50}}}, {QStringLiteral("tested"), QJsonArray{QStringLiteral("gpt-5.2")}}}),
-            sharer(B, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.5")},
-                   QJsonObject{{QStringLiteral("tested"), QJsonArray{QStringLiteral("gpt-5.5")}}}),
-            sharer(QStringLiteral("L00000000000000a3"), QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")})}));
+        QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")},
+                                          QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("percentOfList"), 50}}},
+                                                      {QStringLiteral("tested"), QJsonArray{QStringLiteral("gpt-5.2")}}}),
+                                   sharer(B, QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.5")},
+                                          QJsonObject{{QStringLiteral("tested"), QJsonArray{QStringLiteral("gpt-5.5")}}}),
+                                   sharer(QStringLiteral("L00000000000000a3"), QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2")})}));
         f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(401, QStringLiteral("invalid api key")));
         QCOMPARE(f.chat(Model).header("x-aile-sharer"), QByteArray("L00000000000000a3"));
         // Demoted: the dearer sharer goes first now.

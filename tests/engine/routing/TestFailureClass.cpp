@@ -42,37 +42,65 @@ private Q_SLOTS:
         const UpstreamError none = UpstreamError::None;
         const QByteArray noBody;
         // An error head, its body read.
-        QTest::newRow("401 dead key") << "head" << 401 << noBody << none << false << false << "failed_over" << int(Failure::AuthRefused) << Failing::Failure << DeadKey;
-        QTest::newRow("403 dead key") << "head" << 403 << noBody << none << false << false << "failed_over" << int(Failure::AuthRefused) << Failing::Failure << DeadKey;
-        QTest::newRow("429 rate limited") << "head" << 429 << QByteArray("slow down") << none << false << false << "failed_over" << int(Failure::RateLimited) << Failing::Failure << FirstStep;
-        QTest::newRow("529 overloaded") << "head" << 529 << noBody << none << false << false << "failed_over" << int(Failure::RateLimited) << Failing::Failure << FirstStep;
-        QTest::newRow("429 limit: 0 is this model's quota") << "head" << 429 << QByteArray("Quota exceeded, limit: 0") << none << false << false << "failed_over" << int(Failure::ModelNoQuota) << Failing::Failure << HealthBook::MaxRetryAfterMs;
-        QTest::newRow("400 limit: 0 is this model's quota") << "head" << 400 << QByteArray("limit: 0") << none << false << false << "failed_over" << int(Failure::ModelNoQuota) << Failing::Failure << HealthBook::MaxRetryAfterMs;
-        QTest::newRow("500 server error") << "head" << 500 << noBody << none << false << false << "failed_over" << int(Failure::ServerError) << Failing::Failure << FirstStep;
-        QTest::newRow("503 server error") << "head" << 503 << noBody << none << false << false << "failed_over" << int(Failure::ServerError) << Failing::Failure << FirstStep;
-        QTest::newRow("408 server error") << "head" << 408 << noBody << none << false << false << "failed_over" << int(Failure::ServerError) << Failing::Failure << FirstStep;
-        QTest::newRow("404 benches nobody") << "head" << 404 << noBody << none << false << false << "failed_over" << NoFailure << Failing::NotCounted << NoCooldown;
-        QTest::newRow("400 benches nobody") << "head" << 400 << QByteArray("bad request") << none << false << false << "failed_over" << NoFailure << Failing::NotCounted << NoCooldown;
+        QTest::newRow("401 dead key") << "head" << 401 << noBody << none << false << false << "failed_over" << int(Failure::AuthRefused)
+                                      << Failing::Failure << DeadKey;
+        QTest::newRow("403 dead key") << "head" << 403 << noBody << none << false << false << "failed_over" << int(Failure::AuthRefused)
+                                      << Failing::Failure << DeadKey;
+        QTest::newRow("429 rate limited") << "head" << 429 << QByteArray("slow down") << none << false << false << "failed_over"
+                                          << int(Failure::RateLimited) << Failing::Failure << FirstStep;
+        QTest::newRow("529 overloaded") << "head" << 529 << noBody << none << false << false << "failed_over" << int(Failure::RateLimited)
+                                        << Failing::Failure << FirstStep;
+        QTest::newRow("429 limit: 0 is this model's quota")
+            << "head" << 429 << QByteArray("Quota exceeded, limit: 0") << none << false << false << "failed_over" << int(Failure::ModelNoQuota)
+            << Failing::Failure << HealthBook::MaxRetryAfterMs;
+        QTest::newRow("400 limit: 0 is this model's quota") << "head" << 400 << QByteArray("limit: 0") << none << false << false << "failed_over"
+                                                            << int(Failure::ModelNoQuota) << Failing::Failure << HealthBook::MaxRetryAfterMs;
+        QTest::newRow("500 server error") << "head" << 500 << noBody << none << false << false << "failed_over" << int(Failure::ServerError)
+                                          << Failing::Failure << FirstStep;
+        QTest::newRow("503 server error") << "head" << 503 << noBody << none << false << false << "failed_over" << int(Failure::ServerError)
+                                          << Failing::Failure << FirstStep;
+        QTest::newRow("408 server error") << "head" << 408 << noBody << none << false << false << "failed_over" << int(Failure::ServerError)
+                                          << Failing::Failure << FirstStep;
+        QTest::newRow("404 benches nobody") << "head" << 404 << noBody << none << false << false << "failed_over" << NoFailure << Failing::NotCounted
+                                            << NoCooldown;
+        QTest::newRow("400 benches nobody") << "head" << 400 << QByteArray("bad request") << none << false << false << "failed_over" << NoFailure
+                                            << Failing::NotCounted << NoCooldown;
         // The connection broke before anything reached the client (a: streamed, b: head arrived).
-        QTest::newRow("refused") << "before" << 0 << noBody << UpstreamError::ConnectFailed << false << false << "connect_failed" << int(Failure::Connection) << Failing::Failure << FirstStep;
-        QTest::newRow("closed before head") << "before" << 0 << noBody << UpstreamError::ClosedBeforeHead << true << false << "closed_before_head" << int(Failure::Connection) << Failing::Failure << FirstStep;
-        QTest::newRow("stream broke after its head") << "before" << 200 << noBody << UpstreamError::ClosedMidBody << true << true << "cut" << int(Failure::CutStream) << Failing::Failure << HealthBook::CutStreamCooldownMs;
-        QTest::newRow("body broke after its head") << "before" << 200 << noBody << UpstreamError::ClosedMidBody << false << true << "closed_mid_body" << int(Failure::Connection) << Failing::Failure << FirstStep;
-        QTest::newRow("out of memory benches nobody") << "before" << 200 << noBody << UpstreamError::OutOfMemory << false << true << "out_of_memory" << NoFailure << Failing::NotCounted << NoCooldown;
-        QTest::newRow("protocol error") << "before" << 200 << noBody << UpstreamError::Protocol << true << true << "protocol_error" << int(Failure::ServerError) << Failing::Failure << FirstStep;
+        QTest::newRow("refused") << "before" << 0 << noBody << UpstreamError::ConnectFailed << false << false << "connect_failed"
+                                 << int(Failure::Connection) << Failing::Failure << FirstStep;
+        QTest::newRow("closed before head") << "before" << 0 << noBody << UpstreamError::ClosedBeforeHead << true << false << "closed_before_head"
+                                            << int(Failure::Connection) << Failing::Failure << FirstStep;
+        QTest::newRow("stream broke after its head") << "before" << 200 << noBody << UpstreamError::ClosedMidBody << true << true << "cut"
+                                                     << int(Failure::CutStream) << Failing::Failure << HealthBook::CutStreamCooldownMs;
+        QTest::newRow("body broke after its head") << "before" << 200 << noBody << UpstreamError::ClosedMidBody << false << true << "closed_mid_body"
+                                                   << int(Failure::Connection) << Failing::Failure << FirstStep;
+        QTest::newRow("out of memory benches nobody") << "before" << 200 << noBody << UpstreamError::OutOfMemory << false << true << "out_of_memory"
+                                                      << NoFailure << Failing::NotCounted << NoCooldown;
+        QTest::newRow("protocol error") << "before" << 200 << noBody << UpstreamError::Protocol << true << true << "protocol_error"
+                                        << int(Failure::ServerError) << Failing::Failure << FirstStep;
         // After bytes reached the client (a: a stream whose wire has an end event).
-        QTest::newRow("stream cut mid-answer") << "after" << 200 << noBody << UpstreamError::ClosedMidBody << true << false << "cut" << int(Failure::CutStream) << Failing::Failure << HealthBook::CutStreamCooldownMs;
-        QTest::newRow("body cut mid-answer") << "after" << 200 << noBody << UpstreamError::ClosedMidBody << false << false << "cut" << int(Failure::Connection) << Failing::Failure << FirstStep;
-        QTest::newRow("out of memory mid-answer benches nobody") << "after" << 200 << noBody << UpstreamError::OutOfMemory << true << false << "out_of_memory" << NoFailure << Failing::NotCounted << NoCooldown;
-        QTest::newRow("protocol error mid-answer") << "after" << 200 << noBody << UpstreamError::Protocol << true << false << "protocol_error" << int(Failure::ServerError) << Failing::Failure << FirstStep;
+        QTest::newRow("stream cut mid-answer") << "after" << 200 << noBody << UpstreamError::ClosedMidBody << true << false << "cut"
+                                               << int(Failure::CutStream) << Failing::Failure << HealthBook::CutStreamCooldownMs;
+        QTest::newRow("body cut mid-answer") << "after" << 200 << noBody << UpstreamError::ClosedMidBody << false << false << "cut"
+                                             << int(Failure::Connection) << Failing::Failure << FirstStep;
+        QTest::newRow("out of memory mid-answer benches nobody") << "after" << 200 << noBody << UpstreamError::OutOfMemory << true << false
+                                                                 << "out_of_memory" << NoFailure << Failing::NotCounted << NoCooldown;
+        QTest::newRow("protocol error mid-answer") << "after" << 200 << noBody << UpstreamError::Protocol << true << false << "protocol_error"
+                                                   << int(Failure::ServerError) << Failing::Failure << FirstStep;
         // No head in time (a: the key's phase limit, b: the request's shortened budget).
-        QTest::newRow("timeout") << "timeout" << 0 << noBody << none << false << false << "timeout" << int(Failure::Timeout) << Failing::NotCounted << FirstStep;
-        QTest::newRow("phase limit benches nobody") << "timeout" << 0 << noBody << none << true << false << "phase_limit" << NoFailure << Failing::NotCounted << NoCooldown;
-        QTest::newRow("budget cut benches nobody") << "timeout" << 0 << noBody << none << false << true << "budget_cut" << NoFailure << Failing::NotCounted << NoCooldown;
+        QTest::newRow("timeout") << "timeout" << 0 << noBody << none << false << false << "timeout" << int(Failure::Timeout) << Failing::NotCounted
+                                 << FirstStep;
+        QTest::newRow("phase limit benches nobody")
+            << "timeout" << 0 << noBody << none << true << false << "phase_limit" << NoFailure << Failing::NotCounted << NoCooldown;
+        QTest::newRow("budget cut benches nobody") << "timeout" << 0 << noBody << none << false << true << "budget_cut" << NoFailure
+                                                   << Failing::NotCounted << NoCooldown;
         // An answer that ended (a: an error event, b: a stream cut before its end event).
-        QTest::newRow("error event") << "completed" << 200 << noBody << none << true << false << "error_event" << int(Failure::ServerError) << Failing::Failure << FirstStep;
-        QTest::newRow("clean cut before the end event") << "completed" << 200 << noBody << none << false << true << "cut" << int(Failure::CutStream) << Failing::Failure << HealthBook::CutStreamCooldownMs;
-        QTest::newRow("error status passed through") << "completed" << 422 << noBody << none << false << false << "passed_through" << NoFailure << Failing::NotCounted << NoCooldown;
+        QTest::newRow("error event") << "completed" << 200 << noBody << none << true << false << "error_event" << int(Failure::ServerError)
+                                     << Failing::Failure << FirstStep;
+        QTest::newRow("clean cut before the end event") << "completed" << 200 << noBody << none << false << true << "cut" << int(Failure::CutStream)
+                                                        << Failing::Failure << HealthBook::CutStreamCooldownMs;
+        QTest::newRow("error status passed through")
+            << "completed" << 422 << noBody << none << false << false << "passed_through" << NoFailure << Failing::NotCounted << NoCooldown;
         QTest::newRow("served") << "completed" << 200 << noBody << none << false << false << "served" << NoFailure << Failing::Success << NoCooldown;
     }
 

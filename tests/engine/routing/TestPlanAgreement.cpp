@@ -19,8 +19,8 @@ QJsonObject percent(int p)
 QJsonObject prompt(const QJsonObject &more)
 {
     QJsonObject o{{QStringLiteral("max_tokens"), 100},
-                  {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                      {QStringLiteral("content"), QStringLiteral("hi")}}}}};
+                  {QStringLiteral("messages"),
+                   QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), QStringLiteral("hi")}}}}};
     for (auto it = more.begin(); it != more.end(); ++it)
         o.insert(it.key(), it.value());
     return o;
@@ -64,31 +64,31 @@ private Q_SLOTS:
         QTest::newRow("a plain model") << chat << QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}} << none << QJsonArray()
                                        << QStringList{QStringLiteral("openai/gpt-5.2")} << QStringList{QStringLiteral("openai/gpt-5.2")};
         // A round-robin route: each request starts one target further; the dry run reads the turn.
-        const QJsonArray roundRobin{QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
-                                                {QStringLiteral("order"), QStringLiteral("round-robin")},
-                                                {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.5")}},
-                                                                                       QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}}}}}};
+        const QJsonArray roundRobin{
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
+                        {QStringLiteral("order"), QStringLiteral("round-robin")},
+                        {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.5")}},
+                                                               QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}}}}}};
         QTest::newRow("a route") << chat << QJsonObject{{QStringLiteral("model"), QStringLiteral("coding")}} << none << roundRobin
                                  << QStringList{QStringLiteral("coding")}
                                  << QStringList{QStringLiteral("openai/gpt-5.5"), QStringLiteral("openai/gpt-5.2"), QStringLiteral("openai/gpt-5.5")};
         QTest::newRow("a models body") << chat
                                        << QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
-                                                      {QStringLiteral("models"), QJsonArray{QStringLiteral("openai/gpt-5.6-sol"), QStringLiteral("openai/gpt-5.5")}}}
-                                       << none << QJsonArray()
-                                       << QStringList{QStringLiteral("openai/gpt-5.6-sol"), QStringLiteral("openai/gpt-5.5")}
+                                                      {QStringLiteral("models"),
+                                                       QJsonArray{QStringLiteral("openai/gpt-5.6-sol"), QStringLiteral("openai/gpt-5.5")}}}
+                                       << none << QJsonArray() << QStringList{QStringLiteral("openai/gpt-5.6-sol"), QStringLiteral("openai/gpt-5.5")}
                                        << QStringList{QStringLiteral("openai/gpt-5.5")};
         const QJsonObject fallbacks{{QStringLiteral("default_model"), QStringLiteral("openai/gpt-5.5")},
                                     {QStringLiteral("fallback_models"), QJsonArray{QStringLiteral("openai/gpt-5.2")}}};
         // The known wrong answer: the dry run said 503 while the fallback served.
-        QTest::newRow("a model nobody serves, then the fallback") << chat << QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.6-sol")}}
-                                                                  << fallbacks << QJsonArray()
-                                                                  << QStringList{QStringLiteral("openai/gpt-5.6-sol"), QStringLiteral("openai/gpt-5.2")}
-                                                                  << QStringList{QStringLiteral("openai/gpt-5.2")};
-        QTest::newRow("no model: the default, then the fallback") << chat << QJsonObject() << fallbacks << QJsonArray()
-                                                                  << QStringList{QStringLiteral("openai/gpt-5.5"), QStringLiteral("openai/gpt-5.2")}
-                                                                  << QStringList{QStringLiteral("openai/gpt-5.5")};
-        QTest::newRow("auto/") << QStringLiteral("/v1/messages") << QJsonObject{{QStringLiteral("model"), QStringLiteral("auto/claude-sonnet-5")}} << none
-                               << QJsonArray() << QStringList{QStringLiteral("auto/claude-sonnet-5")}
+        QTest::newRow("a model nobody serves, then the fallback")
+            << chat << QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.6-sol")}} << fallbacks << QJsonArray()
+            << QStringList{QStringLiteral("openai/gpt-5.6-sol"), QStringLiteral("openai/gpt-5.2")} << QStringList{QStringLiteral("openai/gpt-5.2")};
+        QTest::newRow("no model: the default, then the fallback")
+            << chat << QJsonObject() << fallbacks << QJsonArray() << QStringList{QStringLiteral("openai/gpt-5.5"), QStringLiteral("openai/gpt-5.2")}
+            << QStringList{QStringLiteral("openai/gpt-5.5")};
+        QTest::newRow("auto/") << QStringLiteral("/v1/messages") << QJsonObject{{QStringLiteral("model"), QStringLiteral("auto/claude-sonnet-5")}}
+                               << none << QJsonArray() << QStringList{QStringLiteral("auto/claude-sonnet-5")}
                                << QStringList{QStringLiteral("openrouter/anthropic/claude-sonnet-5")};
     }
 
@@ -134,20 +134,25 @@ private Q_SLOTS:
         const QJsonObject body = prompt({{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}});
         const QList<QPair<QByteArray, QByteArray>> session{{"x-aile-session", "s"}};
         auto dryVerdict = [&] {
-            return f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"),
-                           {{QStringLiteral("key"), keyId}, {QStringLiteral("body"), body}, {QStringLiteral("headers"), QJsonObject{{QStringLiteral("x-aile-session"), QStringLiteral("s")}}}})
+            return f
+                .admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"),
+                       {{QStringLiteral("key"), keyId},
+                        {QStringLiteral("body"), body},
+                        {QStringLiteral("headers"), QJsonObject{{QStringLiteral("x-aile-session"), QStringLiteral("s")}}}})
                 .json()
                 .value(QLatin1String("sessionAffinity"))
                 .toString();
         };
-        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(), session).header("x-aile-session-affinity"), QByteArray("fresh"));
+        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(), session).header("x-aile-session-affinity"),
+                 QByteArray("fresh"));
         QCOMPARE(dryVerdict(), QStringLiteral("pinned"));
         // A pin lasts five minutes after its last hit; asking is not a hit.
         f.clock.advance(4 * 60'000);
         QCOMPARE(dryVerdict(), QStringLiteral("pinned"));
         f.clock.advance(60'000 + 1);
         QCOMPARE(dryVerdict(), QStringLiteral("fresh"));
-        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(), session).header("x-aile-session-affinity"), QByteArray("fresh"));
+        QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), QJsonDocument(body).toJson(), session).header("x-aile-session-affinity"),
+                 QByteArray("fresh"));
     }
 
     void theListingIsTheFirstTargetOfTheRequestPlan()
@@ -159,7 +164,8 @@ private Q_SLOTS:
         QCOMPARE(rows.size(), 2);
         QCOMPARE(rows.at(0).toObject().value(QLatin1String("handle")).toString(), A);
         QCOMPARE(rows.at(1).toObject().value(QLatin1String("handle")).toString(), C);
-        const Reply dry = f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"), {{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}});
+        const Reply dry =
+            f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"), {{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}});
         const QJsonObject target = dry.json().value(QLatin1String("targets")).toArray().first().toObject();
         QCOMPARE(target.value(QLatin1String("sharers")).toArray().at(0).toObject().value(QLatin1String("quoteUsd")).toDouble(),
                  rows.at(0).toObject().value(QLatin1String("quoteUsd")).toDouble());

@@ -19,7 +19,8 @@ private Q_SLOTS:
     {
         QVERIFY(f.start(QJsonArray{
             sharer(QStringLiteral("L00000000000000a1"), QStringLiteral("openai"), {}, {QStringLiteral("gpt-5.2"), QStringLiteral("gpt-5.5")}),
-            sharer(QStringLiteral("L00000000000000c1"), QStringLiteral("claude"), {}, {QStringLiteral("claude-sonnet-5"), QStringLiteral("claude-sonnet-5-5")}),
+            sharer(QStringLiteral("L00000000000000c1"), QStringLiteral("claude"), {},
+                   {QStringLiteral("claude-sonnet-5"), QStringLiteral("claude-sonnet-5-5")}),
             sharer(QStringLiteral("L00000000000000d1"), QStringLiteral("codex"), {}, {QStringLiteral("gpt-5.5")}),
             sharer(QStringLiteral("L00000000000000e1"), QStringLiteral("openrouter"), {},
                    {QStringLiteral("anthropic/claude-sonnet-5"), QStringLiteral("deepseek/deepseek-chat")}),
@@ -52,15 +53,15 @@ private Q_SLOTS:
                                     << "names no provider";
         // "with two exceptions: a bare name from Claude Code routes to claude"
         QTest::newRow("bare from Claude Code") << messages << "claude-sonnet-5"
-                                               << Headers{{"user-agent", "claude-cli/2.1.332 (external, sdk-cli)"}, {"x-app", "cli"}}
-                                               << 200 << "L00000000000000c1"
+                                               << Headers{{"user-agent", "claude-cli/2.1.332 (external, sdk-cli)"}, {"x-app", "cli"}} << 200
+                                               << "L00000000000000c1"
                                                << "claude-sonnet-5"
                                                << "";
         // "and one from the Codex CLI routes to codex"
         QTest::newRow("bare from Codex CLI") << "/v1/responses"
                                              << "gpt-5.5"
-                                             << Headers{{"originator", "codex_exec"}, {"user-agent", "codex_exec/0.171.0 (Debian 12; x86_64)"}}
-                                             << 200 << "L00000000000000d1"
+                                             << Headers{{"originator", "codex_exec"}, {"user-agent", "codex_exec/0.171.0 (Debian 12; x86_64)"}} << 200
+                                             << "L00000000000000d1"
                                              << "gpt-5.5"
                                              << "";
         // "unknown prefix → 400, pointing you to GET /v1/models"
@@ -83,17 +84,15 @@ private Q_SLOTS:
                                           << "gpt-5.2"
                                           << "";
         // "An aggregator such as openrouter takes namespaced ids (deepseek/…) as written."
-        QTest::newRow("aggregator namespaced id") << chat << "openrouter/deepseek/deepseek-chat" << Headers{} << 200
-                                                  << "L00000000000000e1"
+        QTest::newRow("aggregator namespaced id") << chat << "openrouter/deepseek/deepseek-chat" << Headers{} << 200 << "L00000000000000e1"
                                                   << "deepseek/deepseek-chat"
                                                   << "";
-        QTest::newRow("aggregator pinned by header") << chat << "deepseek/deepseek-chat" << Headers{{"x-aile-provider", "openrouter"}}
-                                                     << 200 << "L00000000000000e1"
-                                                     << "deepseek/deepseek-chat"
-                                                     << "";
+        QTest::newRow("aggregator pinned by header")
+            << chat << "deepseek/deepseek-chat" << Headers{{"x-aile-provider", "openrouter"}} << 200 << "L00000000000000e1"
+            << "deepseek/deepseek-chat"
+            << "";
         // "codex/gpt-5.6-sol on a key pinned to claude … is a 400 naming both providers and the fix"
-        QTest::newRow("pinned mismatch by header") << messages << "codex/gpt-5.6-sol" << Headers{{"x-aile-provider", "claude"}} << 400
-                                                   << ""
+        QTest::newRow("pinned mismatch by header") << messages << "codex/gpt-5.6-sol" << Headers{{"x-aile-provider", "claude"}} << 400 << ""
                                                    << ""
                                                    << "names provider codex, but x-aile-provider pins provider claude";
         // auto/ (docs/routing.md "Naming the provider")
@@ -129,10 +128,10 @@ private Q_SLOTS:
         QTest::newRow("auto/ dot and dash") << messages << "auto/claude-sonnet-5.5" << Headers{} << 200 << "L00000000000000c1"
                                             << "claude-sonnet-5-5"
                                             << "";
-        QTest::newRow("auto/ limited by a comma list") << chat << "auto/claude-sonnet-5" << Headers{{"x-aile-provider", "openrouter,claude"}}
-                                                       << 200 << "L00000000000000e1"
-                                                       << "anthropic/claude-sonnet-5"
-                                                       << "";
+        QTest::newRow("auto/ limited by a comma list")
+            << chat << "auto/claude-sonnet-5" << Headers{{"x-aile-provider", "openrouter,claude"}} << 200 << "L00000000000000e1"
+            << "anthropic/claude-sonnet-5"
+            << "";
     }
 
     void naming()
@@ -167,8 +166,9 @@ private Q_SLOTS:
     void pinnedKeyMismatchNamesBothProviders()
     {
         RoutingFixture pinned;
-        QVERIFY(pinned.start(QJsonArray{sharer(QStringLiteral("L00000000000000c1"), QStringLiteral("claude"), {}, {QStringLiteral("claude-sonnet-5")})},
-                             QJsonObject{{QStringLiteral("provider"), QStringLiteral("claude")}}));
+        QVERIFY(
+            pinned.start(QJsonArray{sharer(QStringLiteral("L00000000000000c1"), QStringLiteral("claude"), {}, {QStringLiteral("claude-sonnet-5")})},
+                         QJsonObject{{QStringLiteral("provider"), QStringLiteral("claude")}}));
         // "a bare name on a provider-pinned key"
         QCOMPARE(pinned.post(QStringLiteral("/v1/messages"), RoutingFixture::chatBody(QStringLiteral("claude-sonnet-5"))).status, 200);
         const Reply r = pinned.post(QStringLiteral("/v1/messages"), RoutingFixture::chatBody(QStringLiteral("codex/gpt-5.6-sol")));
@@ -196,11 +196,17 @@ private Q_SLOTS:
     {
         // "and a 404 fails over to the next sharer and ends as a 503. Either way you are not charged."
         RoutingFixture two;
-        QVERIFY(two.start(QJsonArray{
-            sharer(QStringLiteral("L00000000000000a1"), QStringLiteral("openai"), {}, {QStringLiteral("gpt-9")},
-                   QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("models"), QJsonObject{
-                                                                                                    {QStringLiteral("gpt-9"), QJsonObject{{QStringLiteral("input"), 1}, {QStringLiteral("output"), 1}}}}}}}}),
-            sharer(QStringLiteral("L00000000000000a2"), QStringLiteral("openai"), {}, {QStringLiteral("gpt-9")}, QJsonObject{{QStringLiteral("price"), QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("gpt-9"), QJsonObject{{QStringLiteral("input"), 2}, {QStringLiteral("output"), 2}}}}}}}})}));
+        QVERIFY(two.start(
+            QJsonArray{sharer(QStringLiteral("L00000000000000a1"), QStringLiteral("openai"), {}, {QStringLiteral("gpt-9")},
+                              QJsonObject{{QStringLiteral("price"),
+                                           QJsonObject{{QStringLiteral("models"),
+                                                        QJsonObject{{QStringLiteral("gpt-9"),
+                                                                     QJsonObject{{QStringLiteral("input"), 1}, {QStringLiteral("output"), 1}}}}}}}}),
+                       sharer(QStringLiteral("L00000000000000a2"), QStringLiteral("openai"), {}, {QStringLiteral("gpt-9")},
+                              QJsonObject{{QStringLiteral("price"),
+                                           QJsonObject{{QStringLiteral("models"),
+                                                        QJsonObject{{QStringLiteral("gpt-9"), QJsonObject{{QStringLiteral("input"), 2},
+                                                                                                          {QStringLiteral("output"), 2}}}}}}}})}));
         two.upstream->enqueueFor("L00000000000000a1", FakeUpstream::error(404, QStringLiteral("model not found")));
         two.upstream->enqueueFor("L00000000000000a2", FakeUpstream::error(404, QStringLiteral("model not found")));
         const Reply r = two.chat(QStringLiteral("openai/gpt-9"));

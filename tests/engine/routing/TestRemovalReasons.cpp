@@ -29,9 +29,10 @@ private:
     QString allowOnly(const QString &kind, const QString &allowed, QList<QPair<QByteArray, QByteArray>> *headers)
     {
         if (kind == QLatin1String("route target pin")) {
-            const QJsonArray routes{QJsonObject{{QStringLiteral("name"), QStringLiteral("coding")},
-                                                {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
-                                                                                                   {QStringLiteral("sharer"), allowed}}}}}};
+            const QJsonArray routes{QJsonObject{
+                {QStringLiteral("name"), QStringLiteral("coding")},
+                {QStringLiteral("targets"),
+                 QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("sharer"), allowed}}}}}};
             [&] { QCOMPARE(f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId(), {{QStringLiteral("routes"), routes}}).status, 200); }();
             return QStringLiteral("coding");
         }
@@ -40,7 +41,9 @@ private:
         else {
             const QJsonObject routing = kind == QLatin1String("key list") ? QJsonObject{{QStringLiteral("onlySharers"), QJsonArray{allowed}}}
                                                                           : QJsonObject{{QStringLiteral("sharer"), allowed}};
-            [&] { QCOMPARE(f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId(), {{QStringLiteral("routing"), routing}}).status, 200); }();
+            [&] {
+                QCOMPARE(f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId(), {{QStringLiteral("routing"), routing}}).status, 200);
+            }();
         }
         return QStringLiteral("openai/gpt-5.2");
     }
@@ -62,8 +65,9 @@ private Q_SLOTS:
         QTest::newRow("a route target's pin") << QStringLiteral("route target pin")
                                               << QStringLiteral("not %1, the sharer route coding target openai/gpt-5.2 is pinned to").arg(A)
                                               << QStringLiteral("route target pin")
-                                              << QStringLiteral("route coding target openai/gpt-5.2 is pinned to sharer %1, which has no machine online "
-                                                                "and sharing openai/gpt-5.2 right now")
+                                              << QStringLiteral(
+                                                     "route coding target openai/gpt-5.2 is pinned to sharer %1, which has no machine online "
+                                                     "and sharing openai/gpt-5.2 right now")
                                                      .arg(X);
         QTest::newRow("the key's allowed sharers") << QStringLiteral("key list") << QStringLiteral("not among this API key's allowed sharers")
                                                    << QStringLiteral("x-aile-sharer")
@@ -104,7 +108,9 @@ private Q_SLOTS:
         QCOMPARE(served.header("x-aile-sharer"), A.toLatin1());
         bool named = false;
         for (const QJsonValue &v : f.lastAttempts())
-            named = named || (v.toObject().value(QLatin1String("sharer")).toString() == C && v.toObject().value(QLatin1String("reason")).toString() == reason);
+            named =
+                named
+                || (v.toObject().value(QLatin1String("sharer")).toString() == C && v.toObject().value(QLatin1String("reason")).toString() == reason);
         QVERIFY2(named, qPrintable(QString::fromUtf8(QJsonDocument(f.lastAttempts()).toJson())));
 
         // Allowing only X, which does not share gpt-5.2: the 503 names the same list.

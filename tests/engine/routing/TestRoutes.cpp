@@ -47,8 +47,14 @@ private:
         return send(method, f.engine->baseUrl() + path, body.isEmpty() ? QByteArray() : QJsonDocument(body).toJson(),
                     {{"authorization", QByteArray("Bearer ") + AdminToken}});
     }
-    Reply saveRoutes(const QJsonArray &routes) { return admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId(), {{QStringLiteral("routes"), routes}}); }
-    Reply saveRouting(const QJsonObject &routing) { return admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId(), {{QStringLiteral("routing"), routing}}); }
+    Reply saveRoutes(const QJsonArray &routes)
+    {
+        return admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId(), {{QStringLiteral("routes"), routes}});
+    }
+    Reply saveRouting(const QJsonObject &routing)
+    {
+        return admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId(), {{QStringLiteral("routing"), routing}});
+    }
     Reply stream(const QString &model) { return f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(model, true)); }
     static QStringList rows(const QJsonArray &attempts, const char *field, bool dispatchedOnly = true)
     {
@@ -65,7 +71,8 @@ private:
     }
     QJsonObject dryRun(const QString &model)
     {
-        const Reply r = admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"), {{QStringLiteral("key"), keyId()}, {QStringLiteral("model"), model}});
+        const Reply r = admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"),
+                              {{QStringLiteral("key"), keyId()}, {QStringLiteral("model"), model}});
         return r.json();
     }
 
@@ -84,14 +91,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("says");
         QTest::newRow("auto/ target") << QJsonArray{route(QStringLiteral("r"), {target(QStringLiteral("auto/gpt-5.2"))})}
                                       << QStringLiteral("auto/ cannot be one");
-        QTest::newRow("first-token limit on one target")
-            << QJsonArray{route(QStringLiteral("r"), {target(T1)}, {{QStringLiteral("ttftMs"), 5000}})} << QStringLiteral("needs two targets or more");
+        QTest::newRow("first-token limit on one target") << QJsonArray{route(QStringLiteral("r"), {target(T1)}, {{QStringLiteral("ttftMs"), 5000}})}
+                                                         << QStringLiteral("needs two targets or more");
         QTest::newRow("first-token limit below 1 s")
-            << QJsonArray{route(QStringLiteral("r"), {target(T1), target(T2)}, {{QStringLiteral("ttftMs"), 500}})} << QStringLiteral("from 1000 to 60000");
-        QTest::newRow("two budgets on one call")
-            << QJsonArray{route(QStringLiteral("r"), {target(T1, {{QStringLiteral("budgetUsdPerDay"), 1}}), target(T1, {{QStringLiteral("budgetUsdPerDay"), 2}})})}
-            << QStringLiteral("both call openai/gpt-5.2 and both carry a daily budget");
-        QTest::newRow("unknown provider") << QJsonArray{route(QStringLiteral("r"), {target(QStringLiteral("nope/x"))})} << QStringLiteral("provider \"nope\"");
+            << QJsonArray{route(QStringLiteral("r"), {target(T1), target(T2)}, {{QStringLiteral("ttftMs"), 500}})}
+            << QStringLiteral("from 1000 to 60000");
+        QTest::newRow("two budgets on one call") << QJsonArray{route(
+            QStringLiteral("r"), {target(T1, {{QStringLiteral("budgetUsdPerDay"), 1}}), target(T1, {{QStringLiteral("budgetUsdPerDay"), 2}})})}
+                                                 << QStringLiteral("both call openai/gpt-5.2 and both carry a daily budget");
+        QTest::newRow("unknown provider") << QJsonArray{route(QStringLiteral("r"), {target(QStringLiteral("nope/x"))})}
+                                          << QStringLiteral("provider \"nope\"");
         QTest::newRow("a target cannot carry sharer lists")
             << QJsonArray{route(QStringLiteral("r"), {target(T1, {{QStringLiteral("onlySharers"), QJsonArray{A}}})})}
             << QStringLiteral("cover the whole key");
@@ -132,10 +141,14 @@ private Q_SLOTS:
 
     void aRouteIsStoredAsDocumented()
     {
-        const Reply r = saveRoutes({route(QStringLiteral("coding"),
-                                          {target(T1, {{QStringLiteral("sharer"), QStringLiteral("l00000000000000A1")}, {QStringLiteral("maxCostUsd"), QStringLiteral("$0.5")}}),
-                                           target(T2, {{QStringLiteral("budgetUsdPerDay"), QJsonValue::Null}})},
-                                          {{QStringLiteral("order"), QStringLiteral("in order")}, {QStringLiteral("prefer"), QStringLiteral("follow")}, {QStringLiteral("ttftMs"), 8000}, {QStringLiteral("budgetUsdPerDay"), 5}})});
+        const Reply r = saveRoutes({route(
+            QStringLiteral("coding"),
+            {target(T1, {{QStringLiteral("sharer"), QStringLiteral("l00000000000000A1")}, {QStringLiteral("maxCostUsd"), QStringLiteral("$0.5")}}),
+             target(T2, {{QStringLiteral("budgetUsdPerDay"), QJsonValue::Null}})},
+            {{QStringLiteral("order"), QStringLiteral("in order")},
+             {QStringLiteral("prefer"), QStringLiteral("follow")},
+             {QStringLiteral("ttftMs"), 8000},
+             {QStringLiteral("budgetUsdPerDay"), 5}})});
         QCOMPARE(r.status, 200);
         const QJsonObject saved = r.json().value(QLatin1String("key")).toObject().value(QLatin1String("routes")).toArray().first().toObject();
         // "in order" and "follow" are stored as nothing; handles canonical; nulls dropped.
@@ -195,7 +208,10 @@ private Q_SLOTS:
     void cheapestOrderTriesTheCheaperTargetFirst()
     {
         // gpt-5.5 at 60% of $5/$30 is dearer than gpt-5.2 at 50% of $1.75/$14.
-        QCOMPARE(saveRoutes({route(QStringLiteral("r"), {target(QStringLiteral("openai/gpt-5.5")), target(T1)}, {{QStringLiteral("order"), QStringLiteral("cheapest")}})}).status, 200);
+        QCOMPARE(saveRoutes({route(QStringLiteral("r"), {target(QStringLiteral("openai/gpt-5.5")), target(T1)},
+                                   {{QStringLiteral("order"), QStringLiteral("cheapest")}})})
+                     .status,
+                 200);
         QCOMPARE(f.chat(QStringLiteral("r")).header("x-aile-sharer"), A.toLatin1());
         QCOMPARE(saveRoutes({route(QStringLiteral("r"), {target(QStringLiteral("openai/gpt-5.5")), target(T1)})}).status, 200);
         QCOMPARE(f.chat(QStringLiteral("r")).header("x-aile-sharer"), B.toLatin1()); // in order
@@ -229,13 +245,17 @@ private Q_SLOTS:
         QCOMPARE(saveRoutes({route(QStringLiteral("pin"), {target(T1, {{QStringLiteral("sharer"), C}})})}).status, 200);
         QCOMPARE(f.chat(QStringLiteral("pin")).header("x-aile-sharer"), C.toLatin1());
         // A target cap no sharer fits: the route moves on to its next target instead of a 402.
-        QCOMPARE(saveRoutes({route(QStringLiteral("cap"), {target(QStringLiteral("openai/gpt-5.5"), {{QStringLiteral("maxCostUsd"), 0.000001}}), target(T1)})}).status, 200);
+        QCOMPARE(saveRoutes({route(QStringLiteral("cap"),
+                                   {target(QStringLiteral("openai/gpt-5.5"), {{QStringLiteral("maxCostUsd"), 0.000001}}), target(T1)})})
+                     .status,
+                 200);
         Reply r = f.chat(QStringLiteral("cap"));
         QCOMPARE(r.status, 200);
         QCOMPARE(r.header("x-aile-sharer"), A.toLatin1());
         QJsonArray attempts = f.lastAttempts();
-        QVERIFY2(rows(attempts, "reason", false).join(QLatin1Char('\n')).contains(QLatin1String("route cap target openai/gpt-5.5's max cost per request")),
-                 qPrintable(rows(attempts, "reason", false).join(QLatin1Char('\n'))));
+        QVERIFY2(
+            rows(attempts, "reason", false).join(QLatin1Char('\n')).contains(QLatin1String("route cap target openai/gpt-5.5's max cost per request")),
+            qPrintable(rows(attempts, "reason", false).join(QLatin1Char('\n'))));
         // The key's own cap binds the targets too, when it is the stricter.
         QCOMPARE(saveRoutes({route(QStringLiteral("cap"), {target(T1, {{QStringLiteral("maxCostUsd"), 5}})})}).status, 200);
         QCOMPARE(saveRouting({{QStringLiteral("maxCostUsd"), 0.000001}}).status, 200);
@@ -264,10 +284,10 @@ private Q_SLOTS:
 
     void aSilentTargetIsDroppedAtTheFirstTokenLimit()
     {
-        QCOMPARE(saveRoutes({route(QStringLiteral("fast"), {target(T1, {{QStringLiteral("sharer"), A}}), target(T2)},
-                                   {{QStringLiteral("ttftMs"), 2000}})})
-                     .status,
-                 200);
+        QCOMPARE(
+            saveRoutes({route(QStringLiteral("fast"), {target(T1, {{QStringLiteral("sharer"), A}}), target(T2)}, {{QStringLiteral("ttftMs"), 2000}})})
+                .status,
+            200);
         // A answers its head and an empty role chunk at once, then nothing for 5 s.
         Script slow = FakeUpstream::chatStream();
         slow.events[1].delayMs = 5000;
@@ -298,10 +318,10 @@ private Q_SLOTS:
 
     void theLastTargetIsNeverCutAndOnlyStreamsAreLimited()
     {
-        QCOMPARE(saveRoutes({route(QStringLiteral("fast"), {target(T1, {{QStringLiteral("sharer"), A}}), target(T2)},
-                                   {{QStringLiteral("ttftMs"), 2000}})})
-                     .status,
-                 200);
+        QCOMPARE(
+            saveRoutes({route(QStringLiteral("fast"), {target(T1, {{QStringLiteral("sharer"), A}}), target(T2)}, {{QStringLiteral("ttftMs"), 2000}})})
+                .status,
+            200);
         // The first target fails at once; the last one is slow and still answers.
         f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(500, QStringLiteral("down")));
         Script slow = FakeUpstream::chatStream();
@@ -319,7 +339,8 @@ private Q_SLOTS:
         Script slowBody = FakeUpstream::chatCompletion();
         slowBody.headDelayMs = 5000;
         f.upstream->enqueueFor(A.toLatin1(), slowBody);
-        reply = f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("fast")), f.auth());
+        reply =
+            f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("fast")), f.auth());
         QTRY_COMPARE(f.upstream->received().size(), 3);
         f.clock.advance(5000);
         r = AsyncClient::wait(reply);
@@ -350,8 +371,10 @@ private Q_SLOTS:
         slow.headDelayMs = 1000;
         f.upstream->enqueue(slow);
         f.upstream->enqueue(slow);
-        QNetworkReply *one = f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("coding")), f.auth());
-        QNetworkReply *two = f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("coding")), f.auth());
+        QNetworkReply *one =
+            f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("coding")), f.auth());
+        QNetworkReply *two =
+            f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(QStringLiteral("coding")), f.auth());
         QTRY_COMPARE(f.upstream->received().size(), 2);
         f.clock.advance(1000);
         QCOMPARE(AsyncClient::wait(one).status, 200);
@@ -373,14 +396,18 @@ private Q_SLOTS:
         const QJsonObject skipped = attempts.first().toObject();
         QCOMPARE(skipped.value(QLatin1String("skip")).toString(), QStringLiteral("budget_spent"));
         QCOMPARE(skipped.value(QLatin1String("target")).toString(), T1);
-        QVERIFY2(skipped.value(QLatin1String("reason")).toString().startsWith(QLatin1String("budget spent")), qPrintable(skipped.value(QLatin1String("reason")).toString()));
+        QVERIFY2(skipped.value(QLatin1String("reason")).toString().startsWith(QLatin1String("budget spent")),
+                 qPrintable(skipped.value(QLatin1String("reason")).toString()));
         // Spend is kept under what a target calls: reordering keeps the figure…
         QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T2), target(T1, {{QStringLiteral("budgetUsdPerDay"), 0.00001}})})}).status, 200);
         const QJsonObject d = dryRun(QStringLiteral("coding"));
         const QJsonObject second = d.value(QLatin1String("targets")).toArray().at(1).toObject();
         QCOMPARE(second.value(QLatin1String("refusal")).toObject().value(QLatin1String("code")).toString(), QStringLiteral("budget_spent"));
         // …and editing the target (pinning it) starts it afresh.
-        QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T1, {{QStringLiteral("sharer"), A}, {QStringLiteral("budgetUsdPerDay"), 0.00001}}), target(T2)})}).status, 200);
+        QCOMPARE(saveRoutes({route(QStringLiteral("coding"),
+                                   {target(T1, {{QStringLiteral("sharer"), A}, {QStringLiteral("budgetUsdPerDay"), 0.00001}}), target(T2)})})
+                     .status,
+                 200);
         QCOMPARE(f.chat(QStringLiteral("coding")).header("x-aile-sharer"), A.toLatin1());
         // Today's spend per route and target is on the key.
         const QJsonObject key = admin(QStringLiteral("GET"), QStringLiteral("/keys/") + keyId()).json().value(QLatin1String("key")).toObject();
@@ -436,7 +463,8 @@ private Q_SLOTS:
         hang.hangForever = true;
         for (const QString &name : {QStringLiteral("limited"), QStringLiteral("plain")}) {
             f.upstream->enqueueFor(A.toLatin1(), hang);
-            QNetworkReply *reply = f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(name), f.auth());
+            QNetworkReply *reply =
+                f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(name), f.auth());
             QTRY_COMPARE(f.upstream->inFlight(), 1);
             f.clock.advance(120'000);
             const Reply r = AsyncClient::wait(reply);
@@ -474,8 +502,8 @@ private Q_SLOTS:
     void aRouteInAFallbackChainChargesOnlyItsOwnTargets()
     {
         QCOMPARE(saveRoutes({route(QStringLiteral("coding"), {target(T1, {{QStringLiteral("sharer"), A}})})}).status, 200);
-        const QByteArray chain = RoutingFixture::chatBody(QStringLiteral("coding"), false,
-                                                          {{QStringLiteral("models"), QJsonArray{QStringLiteral("coding"), QStringLiteral("openai/gpt-5.5")}}});
+        const QByteArray chain = RoutingFixture::chatBody(
+            QStringLiteral("coding"), false, {{QStringLiteral("models"), QJsonArray{QStringLiteral("coding"), QStringLiteral("openai/gpt-5.5")}}});
         QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), chain).header("x-aile-sharer"), A.toLatin1());
         f.upstream->enqueueFor(A.toLatin1(), FakeUpstream::error(500, QStringLiteral("down")));
         QCOMPARE(f.post(QStringLiteral("/v1/chat/completions"), chain).header("x-aile-sharer"), B.toLatin1());
@@ -488,14 +516,16 @@ private Q_SLOTS:
     void anImportedConfigurationIsCheckedAsTheKeysApiChecksIt()
     {
         auto import = [&](const QJsonObject &key) {
-            const QJsonObject config{{QStringLiteral("sharers"), QJsonArray{sharer(QStringLiteral("L00000000000000d1"), QStringLiteral("deepseek"), f.upstream->baseUrl(),
-                                                                                   {QStringLiteral("deepseek-chat")})}},
+            const QJsonObject config{{QStringLiteral("sharers"), QJsonArray{sharer(QStringLiteral("L00000000000000d1"), QStringLiteral("deepseek"),
+                                                                                   f.upstream->baseUrl(), {QStringLiteral("deepseek-chat")})}},
                                      {QStringLiteral("keys"), QJsonArray{key}}};
             return admin(QStringLiteral("POST"), QStringLiteral("/admin/config"), config);
         };
         // A target pinned to a sharer the same file adds is fine.
         QJsonObject key{{QStringLiteral("name"), QStringLiteral("test")},
-                        {QStringLiteral("routes"), QJsonArray{route(QStringLiteral("ds"), {target(QStringLiteral("deepseek/deepseek-chat"), {{QStringLiteral("sharer"), QStringLiteral("L00000000000000d1")}})})}}};
+                        {QStringLiteral("routes"),
+                         QJsonArray{route(QStringLiteral("ds"), {target(QStringLiteral("deepseek/deepseek-chat"),
+                                                                        {{QStringLiteral("sharer"), QStringLiteral("L00000000000000d1")}})})}}};
         QCOMPARE(import(key).status, 200);
         QCOMPARE(f.chat(QStringLiteral("ds")).header("x-aile-sharer"), QByteArray("L00000000000000d1"));
         // Routing that contradicts the routes is refused, and nothing of the file is applied.
@@ -503,7 +533,8 @@ private Q_SLOTS:
         key.insert(QStringLiteral("routes"), QJsonArray{route(QStringLiteral("ds2"), {target(QStringLiteral("deepseek/deepseek-chat"))})});
         const Reply r = import(key);
         QCOMPARE(r.status, 400);
-        QVERIFY2(errorMessage(r).contains(QLatin1String("key \"test\": routing.excludeProviders leaves out provider deepseek")), qPrintable(errorMessage(r)));
+        QVERIFY2(errorMessage(r).contains(QLatin1String("key \"test\": routing.excludeProviders leaves out provider deepseek")),
+                 qPrintable(errorMessage(r)));
         QVERIFY2(errorMessage(r).contains(QLatin1String("nothing was imported")), qPrintable(errorMessage(r)));
         QCOMPARE(f.engine->context().keys.first().routes.first().toObject().value(QLatin1String("name")).toString(), QStringLiteral("ds"));
     }

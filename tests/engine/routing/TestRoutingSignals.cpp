@@ -139,8 +139,8 @@ private Q_SLOTS:
                      Now);
         QCOMPARE(book.headroom(QStringLiteral("K"), Now), 0.0);
         QCOMPARE(book.exhaustedUntil(QStringLiteral("K"), QStringLiteral("gpt-5.2"), Now), qint64(0));
-        book.observe(QStringLiteral("K"),
-                     headers({{"anthropic-ratelimit-requests-limit", "50"}, {"anthropic-ratelimit-requests-remaining", "40"}}), Now + 1);
+        book.observe(QStringLiteral("K"), headers({{"anthropic-ratelimit-requests-limit", "50"}, {"anthropic-ratelimit-requests-remaining", "40"}}),
+                     Now + 1);
         QCOMPARE(book.headroom(QStringLiteral("K"), Now + 1), 0.8);
         QCOMPARE(book.headroom(QStringLiteral("K"), Now + 1 + Health::QuotaBook::FreshMs), -1.0);
         // A response without any quota header keeps the last snapshot.
@@ -184,7 +184,8 @@ private Q_SLOTS:
                                            << QStringList{QStringLiteral("tools"), QStringLiteral("streaming")};
         QTest::newRow("chat image schema")
             << int(Wire::Endpoint::ChatCompletions)
-            << QByteArray("{\"response_format\":{\"type\":\"json_schema\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\"}]}]}")
+            << QByteArray(
+                   "{\"response_format\":{\"type\":\"json_schema\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\"}]}]}")
             << QStringList{QStringLiteral("structuredOutput"), QStringLiteral("imageInput")};
         QTest::newRow("messages image in tool result")
             << int(Wire::Endpoint::Messages)

@@ -30,8 +30,8 @@ QJsonObject percent(int p)
 }
 QJsonObject quote(double in, double out)
 {
-    return QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("gpt-5.2"), QJsonObject{{QStringLiteral("input"), in},
-                                                                                                      {QStringLiteral("output"), out}}}}}};
+    return QJsonObject{{QStringLiteral("models"),
+                        QJsonObject{{QStringLiteral("gpt-5.2"), QJsonObject{{QStringLiteral("input"), in}, {QStringLiteral("output"), out}}}}}};
 }
 QJsonObject subscription(int p, const QJsonObject &more = {})
 {
@@ -56,13 +56,18 @@ private:
                      .status,
                  200);
     }
-    static QJsonArray listing(RoutingFixture &f) { return admin(f, QStringLiteral("GET"), QStringLiteral("/sharers?model=") + Model).json().value(QLatin1String("data")).toArray(); }
+    static QJsonArray listing(RoutingFixture &f)
+    {
+        return admin(f, QStringLiteral("GET"), QStringLiteral("/sharers?model=") + Model).json().value(QLatin1String("data")).toArray();
+    }
     static QStringList order(RoutingFixture &f)
     {
         QStringList out;
         for (const QJsonValue &v : listing(f))
             out << v.toObject().value(QLatin1String("handle")).toString()
-                       + (v.toObject().value(QLatin1String("available")).toBool() ? QString() : QLatin1Char('!') + v.toObject().value(QLatin1String("skip")).toString());
+                       + (v.toObject().value(QLatin1String("available")).toBool()
+                              ? QString()
+                              : QLatin1Char('!') + v.toObject().value(QLatin1String("skip")).toString());
         return out;
     }
     static QByteArray servedBy(RoutingFixture &f, const QJsonObject &extra = {})
@@ -96,8 +101,8 @@ private Q_SLOTS:
         QVERIFY(f.start(QJsonArray{sharer(A, QStringLiteral("openai"), {}, Gpt, with(percent(50))),
                                    sharer(B, QStringLiteral("openai"), {}, Gpt, with(percent(100)))}));
         auto over = [](const QJsonObject &a, const QJsonObject &b) {
-            return QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("gpt-5.2"), QJsonObject{{QStringLiteral("providers"),
-                                                                                                               QJsonObject{{A, a}, {B, b}}}}}}}};
+            return QJsonObject{{QStringLiteral("models"),
+                                QJsonObject{{QStringLiteral("gpt-5.2"), QJsonObject{{QStringLiteral("providers"), QJsonObject{{A, a}, {B, b}}}}}}}};
         };
         setRouting(f, over({}, {{QStringLiteral("priority"), 10}}));
         QCOMPARE(order(f), (QStringList{B, A}));
@@ -111,8 +116,11 @@ private Q_SLOTS:
                      .header("x-aile-sharer"),
                  A.toLatin1());
         // The spelling of the model in the override does not matter.
-        setRouting(f, QJsonObject{{QStringLiteral("models"), QJsonObject{{QStringLiteral("gpt-5-2"),
-                                                                          QJsonObject{{QStringLiteral("providers"), QJsonObject{{A, QJsonObject{{QStringLiteral("enabled"), false}}}}}}}}}});
+        setRouting(
+            f, QJsonObject{
+                   {QStringLiteral("models"),
+                    QJsonObject{{QStringLiteral("gpt-5-2"),
+                                 QJsonObject{{QStringLiteral("providers"), QJsonObject{{A, QJsonObject{{QStringLiteral("enabled"), false}}}}}}}}}});
         QCOMPARE(order(f), (QStringList{B, A + QStringLiteral("!disabled")}));
     }
 
@@ -225,17 +233,18 @@ private Q_SLOTS:
                        "{\"capabilities\": {\"tools\": true, \"imageInput\": false}, \"contextWindow\": 2000}")
                      .status,
                  200);
-        const QJsonObject image{{QStringLiteral("messages"),
-                                 QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                        {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("image_url")}}}}}}}};
+        const QJsonObject image{
+            {QStringLiteral("messages"),
+             QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                    {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("image_url")}}}}}}}};
         Reply r = f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(Model, false, image));
         QCOMPARE(r.status, 400);
         QVERIFY2(errorMessage(r).startsWith(QLatin1String("openai/gpt-5.2 does not support image input")), qPrintable(errorMessage(r)));
         QCOMPARE(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("refusedBy")).toString(), QStringLiteral("capability"));
         QCOMPARE(f.lastAttempts().first().toObject().value(QLatin1String("skip")).toString(), QStringLiteral("capability"));
-        const QJsonObject longPrompt{{QStringLiteral("messages"),
-                                      QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                             {QStringLiteral("content"), QString(40000, QLatin1Char('x'))}}}}};
+        const QJsonObject longPrompt{
+            {QStringLiteral("messages"), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                                {QStringLiteral("content"), QString(40000, QLatin1Char('x'))}}}}};
         r = f.post(QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(Model, false, longPrompt));
         QCOMPARE(r.status, 400);
         QVERIFY2(errorMessage(r).contains(QLatin1String("a context window of 2000 tokens")), qPrintable(errorMessage(r)));
@@ -339,8 +348,9 @@ private Q_SLOTS:
         for (const QJsonValue &v : f.lastAttempts())
             dialled << v.toObject().value(QLatin1String("sharer")).toString();
         QCOMPARE(dialled, (QStringList{B, A, C}));
-        const Reply bad = f.post(QStringLiteral("/v1/chat/completions"),
-                                 RoutingFixture::chatBody(Model, false, {{QStringLiteral("provider"), QJsonObject{{QStringLiteral("sort"), QStringLiteral("fastest")}}}}));
+        const Reply bad = f.post(
+            QStringLiteral("/v1/chat/completions"),
+            RoutingFixture::chatBody(Model, false, {{QStringLiteral("provider"), QJsonObject{{QStringLiteral("sort"), QStringLiteral("fastest")}}}}));
         QCOMPARE(bad.status, 400);
         QVERIFY(errorMessage(bad).contains(QLatin1String("\"price\", \"latency\" or \"throughput\"")));
     }

@@ -43,8 +43,7 @@ private Q_SLOTS:
     {
         installCapture();
         QVERIFY2(!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"), "run by the parent test under dbus-run-session");
-        QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("secret-tool")).isEmpty(),
-                 "secret-tool is missing: apt-get install libsecret-tools");
+        QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("secret-tool")).isEmpty(), "secret-tool is missing: apt-get install libsecret-tools");
         m_store = new SecretStore(defaultServiceName(), {}, this);
         m_store->setOperationTimeout(30000);
     }
@@ -88,8 +87,8 @@ private Q_SLOTS:
         ToolResult seen = lookupWithSecretTool(name);
         QCOMPARE(seen.exitCode, 0);
         QVERIFY2(QString::fromUtf8(seen.out) == kSecretOne, "secret-tool does not see the stored secret");
-        ToolResult listing = secretTool({QStringLiteral("search"), QStringLiteral("--all"), QStringLiteral("server"),
-                                         defaultServiceName(), QStringLiteral("user"), name});
+        ToolResult listing = secretTool(
+            {QStringLiteral("search"), QStringLiteral("--all"), QStringLiteral("server"), defaultServiceName(), QStringLiteral("user"), name});
         QCOMPARE(listing.exitCode, 0);
         const QString all = QString::fromUtf8(listing.out + listing.err);
         QVERIFY2(all.contains(QStringLiteral("label = ") + defaultServiceName()), "the item is not labelled with the service name");
@@ -106,8 +105,8 @@ private Q_SLOTS:
         QVERIFY(r.secret == kSecretTwo);
         seen = lookupWithSecretTool(name);
         QVERIFY2(QString::fromUtf8(seen.out) == kSecretTwo, "secret-tool still sees the old secret");
-        listing = secretTool({QStringLiteral("search"), QStringLiteral("--all"), QStringLiteral("server"),
-                              defaultServiceName(), QStringLiteral("user"), name});
+        listing = secretTool(
+            {QStringLiteral("search"), QStringLiteral("--all"), QStringLiteral("server"), defaultServiceName(), QStringLiteral("user"), name});
         QCOMPARE(QString::fromUtf8(listing.out + listing.err).count(QStringLiteral("label = ")), 1);
 
         // Delete: gone for the store and for secret-tool; a second delete is not an error.
@@ -130,10 +129,10 @@ private Q_SLOTS:
     void readsWhatAnotherClientStored()
     {
         // An entry made with secret-tool using QtKeychain's attributes is read as keychain:NAME.
-        const ToolResult stored = secretTool({QStringLiteral("store"), QStringLiteral("--label=") + defaultServiceName(),
-                                              QStringLiteral("server"), defaultServiceName(), QStringLiteral("user"),
-                                              QStringLiteral("from-outside"), QStringLiteral("type"), QStringLiteral("plaintext")},
-                                             kSecretExternal.toUtf8());
+        const ToolResult stored =
+            secretTool({QStringLiteral("store"), QStringLiteral("--label=") + defaultServiceName(), QStringLiteral("server"), defaultServiceName(),
+                        QStringLiteral("user"), QStringLiteral("from-outside"), QStringLiteral("type"), QStringLiteral("plaintext")},
+                       kSecretExternal.toUtf8());
         QCOMPARE(stored.exitCode, 0);
         const Outcome r = readNow(*m_store, QStringLiteral("keychain:from-outside"));
         QVERIFY(r.answered);
@@ -241,8 +240,8 @@ private Q_SLOTS:
         worker.quit();
         worker.wait();
         QMutexLocker l(&lock);
-        QCOMPARE(steps, (QStringList{QStringLiteral("probe ok"), QStringLiteral("write ok"), QStringLiteral("read ok"),
-                                     QStringLiteral("remove ok")}));
+        QCOMPARE(steps,
+                 (QStringList{QStringLiteral("probe ok"), QStringLiteral("write ok"), QStringLiteral("read ok"), QStringLiteral("remove ok")}));
         QVERIFY(readBackMatches);
         QVERIFY(notFoundAfterDelete);
         l.unlock();
@@ -410,8 +409,7 @@ private Q_SLOTS:
         QVERIFY(took.elapsed() < 15000);
         QVERIFY(!p.status.available);
         QCOMPARE(p.status.error.kind(), SecretError::Timeout);
-        QVERIFY2(p.status.error.message().startsWith(QLatin1String("no keychain answered in time")),
-                 qPrintable(p.status.error.message()));
+        QVERIFY2(p.status.error.message().startsWith(QLatin1String("no keychain answered in time")), qPrintable(p.status.error.message()));
         QVERIFY(m_silent.calls.load() > 0); // libsecret did reach the silent service
     }
 

@@ -17,8 +17,7 @@ namespace Aile::Test {
 
 QStringList allSecrets()
 {
-    return {kSecretOne, kSecretTwo, kSecretExternal, kSecretUnicode, kSecretFile, kSecretFileTwo, kSecretThread,
-            kSecretPasted};
+    return {kSecretOne, kSecretTwo, kSecretExternal, kSecretUnicode, kSecretFile, kSecretFileTwo, kSecretThread, kSecretPasted};
 }
 
 // ---- Qt messages: every one is kept (debug included) and searched for secrets --------------------
@@ -74,8 +73,7 @@ QString secretsInMessages()
 
 // ---- waiting for the store's callbacks --------------------------------------------------------------
 
-Outcome waitFor(const std::function<void(std::function<void(const QString &, const SecretError &)>)> &start,
-                int timeoutMs)
+Outcome waitFor(const std::function<void(std::function<void(const QString &, const SecretError &)>)> &start, int timeoutMs)
 {
     Outcome out;
     QEventLoop loop;
@@ -111,12 +109,13 @@ ProbeOutcome probeNow(SecretStore &s, SecretStore::ProbeMode mode)
 {
     ProbeOutcome out;
     QEventLoop loop;
-    s.probeKeychain([&](const KeychainStatus &st) {
-        out.answered = true;
-        out.status = st;
-        loop.quit();
-    },
-                    mode);
+    s.probeKeychain(
+        [&](const KeychainStatus &st) {
+            out.answered = true;
+            out.status = st;
+            loop.quit();
+        },
+        mode);
     if (!out.answered) {
         QTimer::singleShot(60000, &loop, &QEventLoop::quit);
         loop.exec();

@@ -65,11 +65,11 @@ class TestSecretStore : public QObject
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "DESKTOP_SESSION", "GNOME_DESKTOP_SESSION_ID",
-                                 "KDE_FULL_SESSION", "KDE_SESSION_VERSION", "DBUS_SESSION_BUS_ADDRESS", "GNOME_KEYRING_CONTROL",
-                                 "SSH_AUTH_SOCK", "QT_LOGGING_RULES", "AILE_SECRETS_TEST_ROLE"})
+                                 "KDE_FULL_SESSION", "KDE_SESSION_VERSION", "DBUS_SESSION_BUS_ADDRESS", "GNOME_KEYRING_CONTROL", "SSH_AUTH_SOCK",
+                                 "QT_LOGGING_RULES", "AILE_SECRETS_TEST_ROLE"})
             env.remove(QString::fromLatin1(name));
-        const QStringList dirs{QStringLiteral("home"), QStringLiteral("config"), QStringLiteral("data"), QStringLiteral("cache"),
-                               QStringLiteral("state"), QStringLiteral("runtime")};
+        const QStringList dirs{QStringLiteral("home"),  QStringLiteral("config"), QStringLiteral("data"),
+                               QStringLiteral("cache"), QStringLiteral("state"),  QStringLiteral("runtime")};
         for (const QString &d : dirs)
             QDir().mkpath(root + QLatin1Char('/') + d);
         QFile::setPermissions(root + QStringLiteral("/runtime"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
@@ -102,8 +102,8 @@ class TestSecretStore : public QObject
         run.output = p.readAll();
         run.exitCode = run.finished && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
         // The role's own report, for the CTest log.
-        std::fprintf(stdout, "----- %s -----\n%s----- end of %s (exit %d) -----\n", qPrintable(label), run.output.constData(),
-                     qPrintable(label), run.exitCode);
+        std::fprintf(stdout, "----- %s -----\n%s----- end of %s (exit %d) -----\n", qPrintable(label), run.output.constData(), qPrintable(label),
+                     run.exitCode);
         std::fflush(stdout);
         return run;
     }
@@ -133,21 +133,21 @@ class TestSecretStore : public QObject
 
     void runUnderSecretService(const QString &role)
     {
-        const QString missing = missingTools({QStringLiteral("dbus-run-session"), QStringLiteral("gnome-keyring-daemon"),
-                                              QStringLiteral("secret-tool")});
+        const QString missing =
+            missingTools({QStringLiteral("dbus-run-session"), QStringLiteral("gnome-keyring-daemon"), QStringLiteral("secret-tool")});
         QVERIFY2(missing.isEmpty(), qPrintable(missing));
         QTemporaryDir root;
         QVERIFY(root.isValid());
         // A private bus, a throwaway keyring in the run's own XDG_DATA_HOME, unlocked with a throwaway
         // password; --start makes that daemon own org.freedesktop.secrets before the role starts.
-        const QString script = QStringLiteral(
-            "printf '%s' aile-test-keyring | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null || exit 71\n"
-            "gnome-keyring-daemon --start --components=secrets >/dev/null 2>&1 || exit 72\n"
-            "exec \"$1\"\n");
-        const RoleRun run = runRole(QStringLiteral("dbus-run-session"),
-                                    {QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), script, QStringLiteral("sh"),
-                                     QCoreApplication::applicationFilePath()},
-                                    roleEnvironment(root.path(), role), role);
+        const QString script =
+            QStringLiteral("printf '%s' aile-test-keyring | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null || exit 71\n"
+                           "gnome-keyring-daemon --start --components=secrets >/dev/null 2>&1 || exit 72\n"
+                           "exec \"$1\"\n");
+        const RoleRun run = runRole(
+            QStringLiteral("dbus-run-session"),
+            {QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), script, QStringLiteral("sh"), QCoreApplication::applicationFilePath()},
+            roleEnvironment(root.path(), role), role);
         QVERIFY2(run.started, "dbus-run-session did not start");
         QVERIFY2(run.finished, "the role did not finish in time");
         QCOMPARE(run.exitCode, 0);
@@ -373,7 +373,11 @@ private Q_SLOTS:
             f.close();
             QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
         }
-        const QByteArray before = [&] { QFile f(path); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        const QByteArray before = [&] {
+            QFile f(path);
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }();
         SecretStore store(defaultServiceName(), path);
         const Outcome w = writeNow(store, QStringLiteral("file:claude"), kSecretFileTwo);
         QCOMPARE(w.error.kind(), SecretError::Failed);
@@ -381,7 +385,11 @@ private Q_SLOTS:
         const Outcome r = readNow(store, QStringLiteral("file:openai"));
         QCOMPARE(r.error.kind(), SecretError::Failed);
         QVERIFY(!mentionsSecret(r.error));
-        const QByteArray after = [&] { QFile f(path); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        const QByteArray after = [&] {
+            QFile f(path);
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }();
         QCOMPARE(after, before);
     }
 
@@ -425,7 +433,10 @@ private Q_SLOTS:
         QVERIFY2(run.output.contains("Totals:"), "the role did not run its tests");
     }
 
-    void sessionBusWithoutSecretService() { runOnBareBus(QStringLiteral("no-keychain"), QStringLiteral("no-keychain (a bus without a Secret Service)")); }
+    void sessionBusWithoutSecretService()
+    {
+        runOnBareBus(QStringLiteral("no-keychain"), QStringLiteral("no-keychain (a bus without a Secret Service)"));
+    }
 
     void secretServiceThatNeverAnswers() { runOnBareBus(QStringLiteral("hung-keychain"), QStringLiteral("hung-keychain")); }
 
@@ -463,8 +474,7 @@ private:
                     "</busconfig>\n");
         }
         const RoleRun run = runRole(QStringLiteral("dbus-run-session"),
-                                    {QStringLiteral("--config-file=") + config, QStringLiteral("--"),
-                                     QCoreApplication::applicationFilePath()},
+                                    {QStringLiteral("--config-file=") + config, QStringLiteral("--"), QCoreApplication::applicationFilePath()},
                                     roleEnvironment(root.path(), role), label);
         QVERIFY(run.started && run.finished);
         QCOMPARE(run.exitCode, 0);

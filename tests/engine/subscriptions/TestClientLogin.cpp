@@ -22,8 +22,8 @@ private:
     static bool startClaude(F &f)
     {
         // The API-key sharer gets the upstream's base URL from the fixture; the subscription one too.
-        return f.startWith(QJsonArray{F::clientLoginSharer(F::Sub, QStringLiteral("claude"), Sonnet, {}),
-                                      sharer(F::Key, QStringLiteral("claude"), {}, Sonnet)});
+        return f.startWith(
+            QJsonArray{F::clientLoginSharer(F::Sub, QStringLiteral("claude"), Sonnet, {}), sharer(F::Key, QStringLiteral("claude"), {}, Sonnet)});
     }
     static bool startCodex(F &f)
     {
@@ -130,13 +130,12 @@ private Q_SLOTS:
         QTest::newRow("claude: the local key in Authorization, no login")
             << QStringLiteral("/v1/messages") << Headers{{"authorization", QByteArray("Bearer ") + TestKey}} << false;
         QTest::newRow("claude: x-aile-key, nothing in Authorization") << QStringLiteral("/v1/messages") << Headers{{"x-aile-key", TestKey}} << false;
-        QTest::newRow("claude: a ChatGPT login is not a Claude login")
-            << QStringLiteral("/v1/messages") << F::codexLogin() << false;
+        QTest::newRow("claude: a ChatGPT login is not a Claude login") << QStringLiteral("/v1/messages") << F::codexLogin() << false;
         QTest::newRow("codex: the local key in Authorization, no login")
             << QStringLiteral("/v1/responses") << Headers{{"authorization", QByteArray("Bearer ") + TestKey}} << true;
         QTest::newRow("codex: a bearer without its chatgpt-account-id")
-            << QStringLiteral("/v1/responses")
-            << Headers{{"authorization", QByteArray("Bearer ") + F::ChatGptToken}, {"x-aile-key", TestKey}} << true;
+            << QStringLiteral("/v1/responses") << Headers{{"authorization", QByteArray("Bearer ") + F::ChatGptToken}, {"x-aile-key", TestKey}}
+            << true;
     }
     void aRequestWithoutALoginPassesClientLoginSharersOver()
     {
@@ -161,9 +160,8 @@ private Q_SLOTS:
         for (const auto &[name, value] : headers)
             if (name != "authorization" && name != "x-aile-key")
                 hs.insert(QString::fromLatin1(name), QString::fromLatin1(value));
-        const QJsonObject ask{{QStringLiteral("endpoint"), path},
-                              {QStringLiteral("body"), QJsonDocument::fromJson(body).object()},
-                              {QStringLiteral("headers"), hs}};
+        const QJsonObject ask{
+            {QStringLiteral("endpoint"), path}, {QStringLiteral("body"), QJsonDocument::fromJson(body).object()}, {QStringLiteral("headers"), hs}};
         const Reply dry = f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"), ask);
         QCOMPARE(dry.status, 200);
         const QByteArray text = dry.body;

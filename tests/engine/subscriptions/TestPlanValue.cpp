@@ -72,8 +72,9 @@ private:
     static QString aileUsage(F &f, const QStringList &args)
     {
         QProcess cli;
-        cli.start(QStringLiteral(AILE_BIN), QStringList{QStringLiteral("usage")} + args
-                                                + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
+        cli.start(QStringLiteral(AILE_BIN),
+                  QStringList{QStringLiteral("usage")} + args
+                      + QStringList{QStringLiteral("--url"), f.engine->baseUrl(), QStringLiteral("--admin-token-file"), adminTokenFile()});
         if (!cli.waitForStarted())
             return {};
         // The engine answers on this thread: wait in an event loop, not a blocking call.
@@ -168,7 +169,8 @@ private Q_SLOTS:
         QCOMPARE(u.sharers.at(0).listValueUsd.first(), 0.0); // two days before: nothing
 
         // GET /keys: the key's money today, and beside it what its plan requests were worth.
-        const QJsonObject key = f.admin(QStringLiteral("GET"), QStringLiteral("/keys")).json().value(QLatin1String("keys")).toArray().first().toObject();
+        const QJsonObject key =
+            f.admin(QStringLiteral("GET"), QStringLiteral("/keys")).json().value(QLatin1String("keys")).toArray().first().toObject();
         QVERIFY(qAbs(key.value(QLatin1String("spentTodayUsd")).toDouble() - ListValue) < 1e-12);
         QVERIFY(qAbs(key.value(QLatin1String("listValueTodayUsd")).toDouble() - 2 * ListValue) < 1e-12);
 

@@ -27,11 +27,14 @@ private:
         QString keyBase;
         QByteArray account; // what the fake's windows are kept by
     };
-    static Tool claude() { return {QStringLiteral("claude"), QStringLiteral("claude-sonnet-5"), QStringLiteral("/v1/messages"), {}, {}, F::ClaudeLogin}; }
+    static Tool claude()
+    {
+        return {QStringLiteral("claude"), QStringLiteral("claude-sonnet-5"), QStringLiteral("/v1/messages"), {}, {}, F::ClaudeLogin};
+    }
     static Tool codex()
     {
         return {QStringLiteral("codex"), QStringLiteral("gpt-5.5"), QStringLiteral("/v1/responses"), QStringLiteral("/backend-api/codex"),
-                QStringLiteral("/v1"), F::ChatGptAccount};
+                QStringLiteral("/v1"),   F::ChatGptAccount};
     }
 
     static bool start(F &f, const Tool &t)
@@ -141,8 +144,8 @@ private Q_SLOTS:
         QVERIFY(upstream->listen());
         f.upstream = std::move(upstream);
         f.engine = std::make_unique<TestEngine>(
-            configWith(QJsonArray{F::clientLoginSharer(F::Sub, QStringLiteral("claude"), {QStringLiteral("claude-sonnet-5")}, f.upstream->baseUrl())}, {},
-                       QJsonObject{{QStringLiteral("probeIntervalMs"), 1e12}}),
+            configWith(QJsonArray{F::clientLoginSharer(F::Sub, QStringLiteral("claude"), {QStringLiteral("claude-sonnet-5")}, f.upstream->baseUrl())},
+                       {}, QJsonObject{{QStringLiteral("probeIntervalMs"), 1e12}}),
             &f.clock);
         QVERIFY(f.engine->start());
         f.subs.attach(*f.upstream);
@@ -156,7 +159,12 @@ private Q_SLOTS:
         QCOMPARE(r.status, 429);
         QCOMPARE(r.header("retry-after"), QByteArray("2400"));
         QCOMPARE(int(f.upstream->received().size()), dialled); // not asked again before its reset
-        QVERIFY2(r.json().value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains(QLatin1String("subscription quota")),
+        QVERIFY2(r.json()
+                     .value(QLatin1String("error"))
+                     .toObject()
+                     .value(QLatin1String("message"))
+                     .toString()
+                     .contains(QLatin1String("subscription quota")),
                  r.body.constData());
     }
 

@@ -41,9 +41,23 @@ QByteArray sse(const QJsonObject &o)
 // OpenAI's answer: a reasoning item (its summary readable, its content encrypted) and the text.
 Script responsesWithReasoning(bool stream)
 {
-    const QJsonObject reasoning{{QStringLiteral("type"), QStringLiteral("reasoning")}, {QStringLiteral("id"), QStringLiteral("rs_openai_1")}, {QStringLiteral("summary"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("summary_text")}, {QStringLiteral("text"), QStringLiteral("Weighing it up.")}}}}, {QStringLiteral("encrypted_content"), QString::fromLatin1(OpenAIEncrypted)}};
-    const QJsonObject message{{QStringLiteral("type"), QStringLiteral("message")}, {QStringLiteral("id"), QStringLiteral("msg_openai_1")}, {QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("output_text")}, {QStringLiteral("text"), QStringLiteral("Four.")}}}}};
-    const QJsonObject response{{QStringLiteral("id"), QStringLiteral("resp_1")}, {QStringLiteral("object"), QStringLiteral("response")}, {QStringLiteral("model"), QStringLiteral("gpt-5.5")}, {QStringLiteral("status"), QStringLiteral("completed")}, {QStringLiteral("output"), QJsonArray{reasoning, message}}, {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 12}, {QStringLiteral("output_tokens"), 9}}}};
+    const QJsonObject reasoning{{QStringLiteral("type"), QStringLiteral("reasoning")},
+                                {QStringLiteral("id"), QStringLiteral("rs_openai_1")},
+                                {QStringLiteral("summary"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("summary_text")},
+                                                                                   {QStringLiteral("text"), QStringLiteral("Weighing it up.")}}}},
+                                {QStringLiteral("encrypted_content"), QString::fromLatin1(OpenAIEncrypted)}};
+    const QJsonObject message{{QStringLiteral("type"), QStringLiteral("message")},
+                              {QStringLiteral("id"), QStringLiteral("msg_openai_1")},
+                              {QStringLiteral("role"), QStringLiteral("assistant")},
+                              {QStringLiteral("status"), QStringLiteral("completed")},
+                              {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("output_text")},
+                                                                                 {QStringLiteral("text"), QStringLiteral("Four.")}}}}};
+    const QJsonObject response{{QStringLiteral("id"), QStringLiteral("resp_1")},
+                               {QStringLiteral("object"), QStringLiteral("response")},
+                               {QStringLiteral("model"), QStringLiteral("gpt-5.5")},
+                               {QStringLiteral("status"), QStringLiteral("completed")},
+                               {QStringLiteral("output"), QJsonArray{reasoning, message}},
+                               {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 12}, {QStringLiteral("output_tokens"), 9}}}};
     Script s;
     if (!stream) {
         s.body = compact(response);
@@ -56,11 +70,12 @@ Script responsesWithReasoning(bool stream)
     s.events = {ev("response.created", {{QStringLiteral("response"), QJsonObject{{QStringLiteral("id"), QStringLiteral("resp_1")},
                                                                                  {QStringLiteral("model"), QStringLiteral("gpt-5.5")}}}}),
                 ev("response.output_item.added", {{QStringLiteral("output_index"), 0}, {QStringLiteral("item"), reasoning}}),
-                ev("response.reasoning_summary_text.delta", {{QStringLiteral("item_id"), QStringLiteral("rs_openai_1")},
-                                                             {QStringLiteral("delta"), QStringLiteral("Weighing it up.")}}),
+                ev("response.reasoning_summary_text.delta",
+                   {{QStringLiteral("item_id"), QStringLiteral("rs_openai_1")}, {QStringLiteral("delta"), QStringLiteral("Weighing it up.")}}),
                 ev("response.output_item.done", {{QStringLiteral("output_index"), 0}, {QStringLiteral("item"), reasoning}}),
                 ev("response.output_item.added", {{QStringLiteral("output_index"), 1}, {QStringLiteral("item"), message}}),
-                ev("response.output_text.delta", {{QStringLiteral("item_id"), QStringLiteral("msg_openai_1")}, {QStringLiteral("delta"), QStringLiteral("Four.")}}),
+                ev("response.output_text.delta",
+                   {{QStringLiteral("item_id"), QStringLiteral("msg_openai_1")}, {QStringLiteral("delta"), QStringLiteral("Four.")}}),
                 ev("response.output_item.done", {{QStringLiteral("output_index"), 1}, {QStringLiteral("item"), message}}),
                 ev("response.completed", {{QStringLiteral("response"), response}})};
     return s;
@@ -70,7 +85,17 @@ Script responsesWithReasoning(bool stream)
 Script messagesWithThinking()
 {
     Script s;
-    s.body = compact({{QStringLiteral("id"), QStringLiteral("msg_01")}, {QStringLiteral("type"), QStringLiteral("message")}, {QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("model"), QStringLiteral("claude-sonnet-5")}, {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("thinking")}, {QStringLiteral("thinking"), QStringLiteral("Weighing it up.")}, {QStringLiteral("signature"), QString::fromLatin1(AnthropicSignature)}}, QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), QStringLiteral("Four.")}}}}, {QStringLiteral("stop_reason"), QStringLiteral("end_turn")}, {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 12}, {QStringLiteral("output_tokens"), 9}}}});
+    s.body = compact({{QStringLiteral("id"), QStringLiteral("msg_01")},
+                      {QStringLiteral("type"), QStringLiteral("message")},
+                      {QStringLiteral("role"), QStringLiteral("assistant")},
+                      {QStringLiteral("model"), QStringLiteral("claude-sonnet-5")},
+                      {QStringLiteral("content"),
+                       QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("thinking")},
+                                              {QStringLiteral("thinking"), QStringLiteral("Weighing it up.")},
+                                              {QStringLiteral("signature"), QString::fromLatin1(AnthropicSignature)}},
+                                  QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), QStringLiteral("Four.")}}}},
+                      {QStringLiteral("stop_reason"), QStringLiteral("end_turn")},
+                      {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), 12}, {QStringLiteral("output_tokens"), 9}}}});
     return s;
 }
 
@@ -93,7 +118,8 @@ QJsonObject thinkingBlock(const QByteArray &body, bool stream)
         if (start.value(QLatin1String("type")).toString() == QLatin1String("thinking"))
             block = start;
         else if (d.value(QLatin1String("type")).toString() == QLatin1String("thinking_delta"))
-            block.insert(QStringLiteral("thinking"), QString(block.value(QLatin1String("thinking")).toString() + d.value(QLatin1String("thinking")).toString()));
+            block.insert(QStringLiteral("thinking"),
+                         QString(block.value(QLatin1String("thinking")).toString() + d.value(QLatin1String("thinking")).toString()));
         else if (d.value(QLatin1String("type")).toString() == QLatin1String("signature_delta"))
             block.insert(QStringLiteral("signature"), d.value(QLatin1String("signature")).toString());
     }
@@ -136,7 +162,11 @@ void TestTranslatedReasoning::claudeCodeThinkingFromOpenAINeverReachesAnthropic(
     QVERIFY(f.start(sharers(), QJsonObject{{QStringLiteral("translate"), true}}));
     f.upstream->enqueue(responsesWithReasoning(stream));
     const QJsonObject thinking{{QStringLiteral("type"), QStringLiteral("enabled")}, {QStringLiteral("budget_tokens"), 2048}};
-    const QJsonObject first{{QStringLiteral("model"), QStringLiteral("codex/gpt-5.5")}, {QStringLiteral("max_tokens"), 4096}, {QStringLiteral("stream"), stream}, {QStringLiteral("thinking"), thinking}, {QStringLiteral("messages"), QJsonArray{userTurn(QStringLiteral("2+2?"))}}};
+    const QJsonObject first{{QStringLiteral("model"), QStringLiteral("codex/gpt-5.5")},
+                            {QStringLiteral("max_tokens"), 4096},
+                            {QStringLiteral("stream"), stream},
+                            {QStringLiteral("thinking"), thinking},
+                            {QStringLiteral("messages"), QJsonArray{userTurn(QStringLiteral("2+2?"))}}};
     const Reply one = f.post(QStringLiteral("/v1/messages"), compact(first));
     QVERIFY2(one.status == 200, one.body.constData());
     QCOMPARE(one.header("x-aile-translated"), QByteArray("messages->responses"));
@@ -149,7 +179,11 @@ void TestTranslatedReasoning::claudeCodeThinkingFromOpenAINeverReachesAnthropic(
     const QJsonObject assistant{{QStringLiteral("role"), QStringLiteral("assistant")},
                                 {QStringLiteral("content"), QJsonArray{block, QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
                                                                                           {QStringLiteral("text"), QStringLiteral("Four.")}}}}};
-    const QJsonObject second{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")}, {QStringLiteral("max_tokens"), 4096}, {QStringLiteral("thinking"), thinking}, {QStringLiteral("messages"), QJsonArray{userTurn(QStringLiteral("2+2?")), assistant, userTurn(QStringLiteral("and 3+3?"))}}};
+    const QJsonObject second{
+        {QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")},
+        {QStringLiteral("max_tokens"), 4096},
+        {QStringLiteral("thinking"), thinking},
+        {QStringLiteral("messages"), QJsonArray{userTurn(QStringLiteral("2+2?")), assistant, userTurn(QStringLiteral("and 3+3?"))}}};
     const Reply two = f.post(QStringLiteral("/v1/messages"), compact(second));
     QVERIFY2(two.status == 200, two.body.constData());
     QVERIFY(two.header("x-aile-translated").isEmpty());
@@ -171,7 +205,10 @@ void TestTranslatedReasoning::codexReasoningFromAnthropicNeverReachesOpenAI()
     RoutingFixture f;
     QVERIFY(f.start(sharers(), QJsonObject{{QStringLiteral("translate"), true}}));
     f.upstream->enqueue(messagesWithThinking());
-    const QJsonObject first{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")}, {QStringLiteral("max_output_tokens"), 4096}, {QStringLiteral("reasoning"), QJsonObject{{QStringLiteral("effort"), QStringLiteral("low")}}}, {QStringLiteral("input"), QJsonArray{userTurn(QStringLiteral("2+2?"))}}};
+    const QJsonObject first{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")},
+                            {QStringLiteral("max_output_tokens"), 4096},
+                            {QStringLiteral("reasoning"), QJsonObject{{QStringLiteral("effort"), QStringLiteral("low")}}},
+                            {QStringLiteral("input"), QJsonArray{userTurn(QStringLiteral("2+2?"))}}};
     const Reply one = f.post(QStringLiteral("/v1/responses"), compact(first));
     QVERIFY2(one.status == 200, one.body.constData());
     QCOMPARE(one.header("x-aile-translated"), QByteArray("responses->messages"));
@@ -183,7 +220,10 @@ void TestTranslatedReasoning::codexReasoningFromAnthropicNeverReachesOpenAI()
     QVERIFY2(reasoning.value(QLatin1String("id")).toString().startsWith(QLatin1String("rs_aile-translated_")), one.body.constData());
 
     // Turn 2: Codex sends its output items back, to a Codex sharer.
-    const QJsonObject second{{QStringLiteral("model"), QStringLiteral("codex/gpt-5.5")}, {QStringLiteral("store"), false}, {QStringLiteral("input"), QJsonArray{userTurn(QStringLiteral("2+2?")), reasoning, output.at(1), userTurn(QStringLiteral("and 3+3?"))}}};
+    const QJsonObject second{
+        {QStringLiteral("model"), QStringLiteral("codex/gpt-5.5")},
+        {QStringLiteral("store"), false},
+        {QStringLiteral("input"), QJsonArray{userTurn(QStringLiteral("2+2?")), reasoning, output.at(1), userTurn(QStringLiteral("and 3+3?"))}}};
     const Reply two = f.post(QStringLiteral("/v1/responses"), compact(second));
     QVERIFY2(two.status == 200, two.body.constData());
     const QByteArray sent = f.upstream->received().last().body;
@@ -198,17 +238,22 @@ void TestTranslatedReasoning::encryptedReasoningStaysWithOpenAI()
 {
     RoutingFixture f;
     QVERIFY(f.start(sharers()));
-    const QJsonObject reasoning{{QStringLiteral("type"), QStringLiteral("reasoning")}, {QStringLiteral("id"), QStringLiteral("rs_openai_1")}, {QStringLiteral("summary"), QJsonArray()}, {QStringLiteral("encrypted_content"), QString::fromLatin1(OpenAIEncrypted)}};
+    const QJsonObject reasoning{{QStringLiteral("type"), QStringLiteral("reasoning")},
+                                {QStringLiteral("id"), QStringLiteral("rs_openai_1")},
+                                {QStringLiteral("summary"), QJsonArray()},
+                                {QStringLiteral("encrypted_content"), QString::fromLatin1(OpenAIEncrypted)}};
     for (const QString &model : {QStringLiteral("codex/gpt-5.5"), QStringLiteral("deepseek/deepseek-chat")}) {
-        const QJsonObject body{{QStringLiteral("model"), model},
-                               {QStringLiteral("input"), QJsonArray{userTurn(QStringLiteral("2+2?")), reasoning, userTurn(QStringLiteral("and 3+3?"))}}};
+        const QJsonObject body{
+            {QStringLiteral("model"), model},
+            {QStringLiteral("input"), QJsonArray{userTurn(QStringLiteral("2+2?")), reasoning, userTurn(QStringLiteral("and 3+3?"))}}};
         const Reply r = f.post(QStringLiteral("/v1/responses"), compact(body));
         QVERIFY2(r.status == 200, r.body.constData());
         const QByteArray sent = f.upstream->received().last().body;
         const bool openAI = model.startsWith(QLatin1String("codex/"));
         QCOMPARE(sent.contains(OpenAIEncrypted), openAI);
         QVERIFY2(sent.contains("and 3+3?"), sent.constData());
-        QCOMPARE(droppedOf(f), openAI ? QJsonArray() : QJsonArray{QStringLiteral("input[].reasoning (encrypted reasoning is never sent to another provider)")});
+        QCOMPARE(droppedOf(f),
+                 openAI ? QJsonArray() : QJsonArray{QStringLiteral("input[].reasoning (encrypted reasoning is never sent to another provider)")});
     }
 }
 

@@ -55,8 +55,24 @@ QString answerText(const QString &path, const QByteArray &body)
     if (path == QLatin1String("/v1/messages"))
         return o.value(QLatin1String("content")).toArray().first().toObject().value(QLatin1String("text")).toString();
     if (path == QLatin1String("/v1/responses"))
-        return o.value(QLatin1String("output")).toArray().first().toObject().value(QLatin1String("content")).toArray().first().toObject().value(QLatin1String("text")).toString();
-    return o.value(QLatin1String("choices")).toArray().first().toObject().value(QLatin1String("message")).toObject().value(QLatin1String("content")).toString();
+        return o.value(QLatin1String("output"))
+            .toArray()
+            .first()
+            .toObject()
+            .value(QLatin1String("content"))
+            .toArray()
+            .first()
+            .toObject()
+            .value(QLatin1String("text"))
+            .toString();
+    return o.value(QLatin1String("choices"))
+        .toArray()
+        .first()
+        .toObject()
+        .value(QLatin1String("message"))
+        .toObject()
+        .value(QLatin1String("content"))
+        .toString();
 }
 
 // The streamed text deltas the client got, joined.
@@ -70,9 +86,18 @@ QString streamedText(const QString &path, const QByteArray &body)
         if (path == QLatin1String("/v1/messages"))
             text += o.value(QLatin1String("delta")).toObject().value(QLatin1String("text")).toString();
         else if (path == QLatin1String("/v1/responses"))
-            text += o.value(QLatin1String("type")).toString() == QLatin1String("response.output_text.delta") ? o.value(QLatin1String("delta")).toString() : QString();
+            text += o.value(QLatin1String("type")).toString() == QLatin1String("response.output_text.delta")
+                        ? o.value(QLatin1String("delta")).toString()
+                        : QString();
         else
-            text += o.value(QLatin1String("choices")).toArray().first().toObject().value(QLatin1String("delta")).toObject().value(QLatin1String("content")).toString();
+            text += o.value(QLatin1String("choices"))
+                        .toArray()
+                        .first()
+                        .toObject()
+                        .value(QLatin1String("delta"))
+                        .toObject()
+                        .value(QLatin1String("content"))
+                        .toString();
     }
     return text;
 }
@@ -164,7 +189,8 @@ void TestTranslatedRequests::eachDirection()
     QCOMPARE(got.json().value(QLatin1String("model")).toString(), model.section(QLatin1Char('/'), 1));
     // OpenAI's own chat models refuse max_tokens; the compatible providers are sent it.
     if (model.startsWith(QLatin1String("openai/")))
-        QVERIFY2(got.json().value(QLatin1String("max_completion_tokens")).toInt() == 100 && !got.json().contains(QLatin1String("max_tokens")), got.body.constData());
+        QVERIFY2(got.json().value(QLatin1String("max_completion_tokens")).toInt() == 100 && !got.json().contains(QLatin1String("max_tokens")),
+                 got.body.constData());
     if (model.startsWith(QLatin1String("gemini/")))
         QCOMPARE(got.json().value(QLatin1String("max_tokens")).toInt(), 100);
     if (upstreamPath.endsWith("/responses"))
@@ -194,15 +220,17 @@ void TestTranslatedRequests::routeTargetTranslates()
     // The key does not translate; the route's target does, and only it.
     RoutingFixture f;
     QVERIFY(f.start(allSharers()));
-    f.engine->context().keys.first().routes = QJsonArray{QJsonObject{
-        {QStringLiteral("name"), QStringLiteral("any-vendor")},
-        {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("translate"), true}}}}}};
+    f.engine->context().keys.first().routes = QJsonArray{
+        QJsonObject{{QStringLiteral("name"), QStringLiteral("any-vendor")},
+                    {QStringLiteral("targets"),
+                     QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("translate"), true}}}}}};
     const Reply r = f.post(QStringLiteral("/v1/messages"), compact(bodyFor(QStringLiteral("/v1/messages"), QStringLiteral("any-vendor"), false)));
     QVERIFY2(r.status == 200, r.body.constData());
     QCOMPARE(r.header("x-aile-translated"), QByteArray("messages->chat"));
     QCOMPARE(answerText(QStringLiteral("/v1/messages"), r.body), QStringLiteral("Hello!"));
     // Naming the model directly on that key is still the 404.
-    const Reply direct = f.post(QStringLiteral("/v1/messages"), compact(bodyFor(QStringLiteral("/v1/messages"), QStringLiteral("openai/gpt-5.2"), false)));
+    const Reply direct =
+        f.post(QStringLiteral("/v1/messages"), compact(bodyFor(QStringLiteral("/v1/messages"), QStringLiteral("openai/gpt-5.2"), false)));
     QCOMPARE(direct.status, 404);
 }
 
@@ -212,7 +240,9 @@ void TestTranslatedRequests::dryRunShowsTheTranslation()
     QVERIFY(f.start(allSharers(), QJsonObject{{QStringLiteral("translate"), true}}));
     const QString keyId = f.engine->context().keys.first().id;
     const Reply r = f.admin(QStringLiteral("POST"), QStringLiteral("/keys/route-dry-run"),
-                            {{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("key"), keyId}, {QStringLiteral("endpoint"), QStringLiteral("/v1/messages")}});
+                            {{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
+                             {QStringLiteral("key"), keyId},
+                             {QStringLiteral("endpoint"), QStringLiteral("/v1/messages")}});
     QVERIFY2(r.status == 200, r.body.constData());
     const QJsonObject target = r.json().value(QLatin1String("targets")).toArray().first().toObject();
     QCOMPARE(target.value(QLatin1String("translated")).toString(), QStringLiteral("messages->chat"));
@@ -254,21 +284,27 @@ void TestTranslatedRequests::toolCallRoundTrip()
             return std::nullopt; // turn 2: the canned text answer
         return toolCallAnswer(r.path, r.json().value(QLatin1String("stream")).toBool(), r.json().value(QLatin1String("model")).toString());
     });
-    const QJsonObject schema{{QStringLiteral("type"), QStringLiteral("object")},
-                             {QStringLiteral("properties"), QJsonObject{{QStringLiteral("path"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}}}};
+    const QJsonObject schema{
+        {QStringLiteral("type"), QStringLiteral("object")},
+        {QStringLiteral("properties"), QJsonObject{{QStringLiteral("path"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}}}};
     QJsonObject body = bodyFor(path, model, stream);
     if (path == QLatin1String("/v1/messages"))
-        body.insert(QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("input_schema"), schema}}});
+        body.insert(QStringLiteral("tools"),
+                    QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("input_schema"), schema}}});
     else if (path == QLatin1String("/v1/responses"))
-        body.insert(QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("parameters"), schema}}});
-    else
         body.insert(QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("function")},
-                                                                    {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")},
-                                                                                                             {QStringLiteral("parameters"), schema}}}}});
+                                                                    {QStringLiteral("name"), QStringLiteral("read_file")},
+                                                                    {QStringLiteral("parameters"), schema}}});
+    else
+        body.insert(QStringLiteral("tools"),
+                    QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("function")},
+                                           {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")},
+                                                                                    {QStringLiteral("parameters"), schema}}}}});
     const Reply first = f.post(path, compact(body));
     QVERIFY2(first.status == 200, first.body.constData());
     // The tool definition reached the upstream in its wire.
-    const QString sentTools = QString::fromUtf8(compact(QJsonObject{{QStringLiteral("t"), f.upstream->received().first().json().value(QLatin1String("tools"))}}));
+    const QString sentTools =
+        QString::fromUtf8(compact(QJsonObject{{QStringLiteral("t"), f.upstream->received().first().json().value(QLatin1String("tools"))}}));
     QVERIFY2(sentTools.contains(QLatin1String("read_file")) && sentTools.contains(QLatin1String("\"path\"")), qPrintable(sentTools));
     // The client got the call, with its id and arguments, in its own wire.
     QVERIFY2(first.body.contains("call_fake_1") && first.body.contains("read_file"), first.body.constData());
@@ -286,22 +322,42 @@ void TestTranslatedRequests::toolCallRoundTrip()
     QJsonObject second = bodyFor(path, model, stream);
     const QJsonObject args{{QStringLiteral("path"), QStringLiteral("notes.txt")}};
     if (path == QLatin1String("/v1/messages")) {
-        second.insert(QStringLiteral("messages"), QJsonArray{
-                                                      userTurn(QStringLiteral("hi")),
-                                                      QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
-                                                                  {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), QStringLiteral("call_fake_1")}, {QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("input"), args}}}}},
-                                                      QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                                  {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_result")}, {QStringLiteral("tool_use_id"), QStringLiteral("call_fake_1")}, {QStringLiteral("content"), QStringLiteral("the notes")}}}}}});
+        second.insert(
+            QStringLiteral("messages"),
+            QJsonArray{userTurn(QStringLiteral("hi")),
+                       QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                   {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")},
+                                                                                      {QStringLiteral("id"), QStringLiteral("call_fake_1")},
+                                                                                      {QStringLiteral("name"), QStringLiteral("read_file")},
+                                                                                      {QStringLiteral("input"), args}}}}},
+                       QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                   {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_result")},
+                                                                                      {QStringLiteral("tool_use_id"), QStringLiteral("call_fake_1")},
+                                                                                      {QStringLiteral("content"), QStringLiteral("the notes")}}}}}});
     } else if (path == QLatin1String("/v1/responses")) {
-        second.insert(QStringLiteral("input"), QJsonArray{
-                                                   userTurn(QStringLiteral("hi")),
-                                                   QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call")}, {QStringLiteral("call_id"), QStringLiteral("call_fake_1")}, {QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("arguments"), QString::fromUtf8(compact(args))}},
-                                                   QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call_output")}, {QStringLiteral("call_id"), QStringLiteral("call_fake_1")}, {QStringLiteral("output"), QStringLiteral("the notes")}}});
+        second.insert(QStringLiteral("input"), QJsonArray{userTurn(QStringLiteral("hi")),
+                                                          QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call")},
+                                                                      {QStringLiteral("call_id"), QStringLiteral("call_fake_1")},
+                                                                      {QStringLiteral("name"), QStringLiteral("read_file")},
+                                                                      {QStringLiteral("arguments"), QString::fromUtf8(compact(args))}},
+                                                          QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call_output")},
+                                                                      {QStringLiteral("call_id"), QStringLiteral("call_fake_1")},
+                                                                      {QStringLiteral("output"), QStringLiteral("the notes")}}});
     } else {
-        second.insert(QStringLiteral("messages"), QJsonArray{
-                                                      userTurn(QStringLiteral("hi")),
-                                                      QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QJsonValue()}, {QStringLiteral("tool_calls"), QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("call_fake_1")}, {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")}, {QStringLiteral("arguments"), QString::fromUtf8(compact(args))}}}}}}},
-                                                      QJsonObject{{QStringLiteral("role"), QStringLiteral("tool")}, {QStringLiteral("tool_call_id"), QStringLiteral("call_fake_1")}, {QStringLiteral("content"), QStringLiteral("the notes")}}});
+        second.insert(
+            QStringLiteral("messages"),
+            QJsonArray{userTurn(QStringLiteral("hi")),
+                       QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                   {QStringLiteral("content"), QJsonValue()},
+                                   {QStringLiteral("tool_calls"),
+                                    QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("call_fake_1")},
+                                                           {QStringLiteral("type"), QStringLiteral("function")},
+                                                           {QStringLiteral("function"),
+                                                            QJsonObject{{QStringLiteral("name"), QStringLiteral("read_file")},
+                                                                        {QStringLiteral("arguments"), QString::fromUtf8(compact(args))}}}}}}},
+                       QJsonObject{{QStringLiteral("role"), QStringLiteral("tool")},
+                                   {QStringLiteral("tool_call_id"), QStringLiteral("call_fake_1")},
+                                   {QStringLiteral("content"), QStringLiteral("the notes")}}});
     }
     const Reply done = f.post(path, compact(second));
     QVERIFY2(done.status == 200, done.body.constData());
@@ -316,7 +372,8 @@ void TestTranslatedRequests::untranslatableFieldIs400BeforeDialling()
     RoutingFixture f;
     QVERIFY(f.start(allSharers(), QJsonObject{{QStringLiteral("translate"), true}}));
     QJsonObject body = bodyFor(QStringLiteral("/v1/messages"), QStringLiteral("openai/gpt-5.2"), false);
-    body.insert(QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("web_search_20250305")}, {QStringLiteral("name"), QStringLiteral("web_search")}}});
+    body.insert(QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("web_search_20250305")},
+                                                                {QStringLiteral("name"), QStringLiteral("web_search")}}});
     const Reply r = f.post(QStringLiteral("/v1/messages"), compact(body));
     QCOMPARE(r.status, 400);
     // Anthropic's error shape, naming the field and the target.
@@ -353,7 +410,8 @@ void TestTranslatedRequests::traceNamesWhatWasDropped()
     QVERIFY(!f.upstream->received().first().body.contains("user_abc"));
     const QJsonObject plan = f.lastAttempts().last().toObject().value(QLatin1String("plan")).toObject();
     QCOMPARE(plan.value(QLatin1String("translated")).toString(), QStringLiteral("messages->chat"));
-    QVERIFY2(plan.value(QLatin1String("dropped")).toArray().contains(QStringLiteral("metadata.user_id")), qPrintable(QString::fromUtf8(compact(plan))));
+    QVERIFY2(plan.value(QLatin1String("dropped")).toArray().contains(QStringLiteral("metadata.user_id")),
+             qPrintable(QString::fromUtf8(compact(plan))));
 }
 
 void TestTranslatedRequests::claudeOverloadFailsOverToTranslatedOpenAI()
@@ -362,12 +420,14 @@ void TestTranslatedRequests::claudeOverloadFailsOverToTranslatedOpenAI()
     // the Messages request is answered by the translated target, streamed as Claude Code asks.
     RoutingFixture f;
     QVERIFY(f.start(allSharers()));
-    f.engine->context().keys.first().routes = QJsonArray{QJsonObject{
-        {QStringLiteral("name"), QStringLiteral("claude-then-openai")},
-        {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")}},
-                                               QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("translate"), true}}}}}};
+    f.engine->context().keys.first().routes = QJsonArray{
+        QJsonObject{{QStringLiteral("name"), QStringLiteral("claude-then-openai")},
+                    {QStringLiteral("targets"),
+                     QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("claude/claude-sonnet-5")}},
+                                QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")}, {QStringLiteral("translate"), true}}}}}};
     f.upstream->enqueueFor(ClaudeSharer.toLatin1(), FakeUpstream::error(529, QStringLiteral("Overloaded"), true));
-    const Reply r = f.post(QStringLiteral("/v1/messages"), compact(bodyFor(QStringLiteral("/v1/messages"), QStringLiteral("claude-then-openai"), true)));
+    const Reply r =
+        f.post(QStringLiteral("/v1/messages"), compact(bodyFor(QStringLiteral("/v1/messages"), QStringLiteral("claude-then-openai"), true)));
     QVERIFY2(r.status == 200, r.body.constData());
     QCOMPARE(r.header("x-aile-translated"), QByteArray("messages->chat"));
     QCOMPARE(r.header("x-aile-attempts"), QByteArray("2"));
@@ -379,7 +439,8 @@ void TestTranslatedRequests::claudeOverloadFailsOverToTranslatedOpenAI()
     const QJsonArray rows = f.lastAttempts();
     QCOMPARE(rows.size(), 2);
     QVERIFY(!rows.at(0).toObject().value(QLatin1String("plan")).toObject().contains(QLatin1String("translated")));
-    QCOMPARE(rows.at(1).toObject().value(QLatin1String("plan")).toObject().value(QLatin1String("translated")).toString(), QStringLiteral("messages->chat"));
+    QCOMPARE(rows.at(1).toObject().value(QLatin1String("plan")).toObject().value(QLatin1String("translated")).toString(),
+             QStringLiteral("messages->chat"));
     QCOMPARE(f.lastTrace().value(QLatin1String("modelServed")).toString(), QStringLiteral("openai/gpt-5.2"));
 }
 
@@ -392,11 +453,12 @@ void TestTranslatedRequests::translateSettingIsValidated()
                               {{QStringLiteral("routing"), QJsonObject{{QStringLiteral("translate"), QStringLiteral("yes")}}}});
     QCOMPARE(bad.status, 400);
     QVERIFY2(bad.body.contains("routing.translate must be true or false"), bad.body.constData());
-    const Reply badTarget = f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId,
-                                    {{QStringLiteral("routes"), QJsonArray{QJsonObject{
-                                                                    {QStringLiteral("name"), QStringLiteral("r")},
-                                                                    {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
-                                                                                                                       {QStringLiteral("translate"), 1}}}}}}}});
+    const Reply badTarget = f.admin(
+        QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId,
+        {{QStringLiteral("routes"),
+          QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("r")},
+                                 {QStringLiteral("targets"), QJsonArray{QJsonObject{{QStringLiteral("model"), QStringLiteral("openai/gpt-5.2")},
+                                                                                    {QStringLiteral("translate"), 1}}}}}}}});
     QCOMPARE(badTarget.status, 400);
     QVERIFY2(badTarget.body.contains("translate 1 must be true or false"), badTarget.body.constData());
     const Reply good = f.admin(QStringLiteral("PUT"), QStringLiteral("/keys/") + keyId,
@@ -429,7 +491,13 @@ void TestTranslatedRequests::codexApplyPatchIsACustomToolCall()
     call.name = QStringLiteral("apply_patch");
     call.arguments = QString::fromUtf8(compact({{QStringLiteral("input"), patch}}));
     f.upstream->enqueue(toolCallAnswer(upstreamPath, true, model.section(QLatin1Char('/'), 1), call));
-    const QJsonObject tool{{QStringLiteral("type"), QStringLiteral("custom")}, {QStringLiteral("name"), QStringLiteral("apply_patch")}, {QStringLiteral("description"), QStringLiteral("Edit files.")}, {QStringLiteral("format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("grammar")}, {QStringLiteral("syntax"), QStringLiteral("lark")}, {QStringLiteral("definition"), QStringLiteral("start: \"*** Begin Patch\" LF hunk+")}}}};
+    const QJsonObject tool{
+        {QStringLiteral("type"), QStringLiteral("custom")},
+        {QStringLiteral("name"), QStringLiteral("apply_patch")},
+        {QStringLiteral("description"), QStringLiteral("Edit files.")},
+        {QStringLiteral("format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("grammar")},
+                                               {QStringLiteral("syntax"), QStringLiteral("lark")},
+                                               {QStringLiteral("definition"), QStringLiteral("start: \"*** Begin Patch\" LF hunk+")}}}};
     QJsonObject body = bodyFor(QStringLiteral("/v1/responses"), model, true);
     body.insert(QStringLiteral("tools"), QJsonArray{tool});
     const Reply first = f.post(QStringLiteral("/v1/responses"), compact(body));

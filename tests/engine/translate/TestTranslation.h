@@ -44,8 +44,7 @@ inline QJsonValue at(QJsonValue v, const QString &path)
         if (m.capturedLength(1))
             v = v.isObject() ? v.toObject().value(m.captured(1)) : QJsonValue(QJsonValue::Undefined);
         else
-            v = v.isArray() && m.captured(2).toInt() < v.toArray().size() ? v.toArray().at(m.captured(2).toInt())
-                                                                          : QJsonValue(QJsonValue::Undefined);
+            v = v.isArray() && m.captured(2).toInt() < v.toArray().size() ? v.toArray().at(m.captured(2).toInt()) : QJsonValue(QJsonValue::Undefined);
     }
     return v;
 }
@@ -71,8 +70,7 @@ inline void verify(const QJsonValue &root, const QStringList &checks)
         }
         const QJsonDocument expected = QJsonDocument::fromJson(("[" + want + "]").toUtf8());
         QVERIFY2(expected.isArray(), qPrintable(QStringLiteral("bad check ") + check));
-        QVERIFY2(got == expected.array().at(0),
-                 qPrintable(path + QStringLiteral(": got ") + shown(got) + QStringLiteral(", want ") + want));
+        QVERIFY2(got == expected.array().at(0), qPrintable(path + QStringLiteral(": got ") + shown(got) + QStringLiteral(", want ") + want));
     }
 }
 

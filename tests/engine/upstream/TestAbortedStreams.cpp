@@ -61,7 +61,8 @@ private Q_SLOTS:
         QVERIFY(server);
         QRandomGenerator rng(14);
         const QByteArray body = RoutingFixture::chatBody(QStringLiteral("openai/gpt-5.2"), true);
-        const QByteArray request = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(f.engine->port()) + "\r\nAuthorization: Bearer " + QByteArray(TestKey)
+        const QByteArray request = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(f.engine->port())
+                                   + "\r\nAuthorization: Bearer " + QByteArray(TestKey)
                                    + "\r\ncontent-type: application/json\r\ncontent-length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
         constexpr int Rounds = 6, PerRound = 8, Steps = 8;
         for (int round = 0; round < Rounds; ++round) {

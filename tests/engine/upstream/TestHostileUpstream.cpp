@@ -36,8 +36,7 @@ QString reasonOf(const QJsonArray &attempts, int i)
 
 QByteArray streamHead(bool chunked)
 {
-    return QByteArray("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n") + (chunked ? "transfer-encoding: chunked\r\n" : "")
-           + "\r\n";
+    return QByteArray("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n") + (chunked ? "transfer-encoding: chunked\r\n" : "") + "\r\n";
 }
 
 QByteArray joined(const QList<ScriptedEvent> &events)
@@ -66,8 +65,7 @@ WireCase wireNamed(const QString &name)
     if (name == QLatin1String("messages"))
         return {QStringLiteral("/v1/messages"), QStringLiteral("claude/claude-sonnet-5"), FakeUpstream::messagesStream(), 4,
                 "event: error\ndata: {\"error\":"};
-    return {QStringLiteral("/v1/responses"), QStringLiteral("openai/gpt-5.5"), FakeUpstream::responsesStream(), 4,
-            "event: error\ndata: {\"code\":"};
+    return {QStringLiteral("/v1/responses"), QStringLiteral("openai/gpt-5.5"), FakeUpstream::responsesStream(), 4, "event: error\ndata: {\"code\":"};
 }
 
 QString upstreamModel(const QString &model)
@@ -304,8 +302,9 @@ private Q_SLOTS:
         client.connectToHost(QHostAddress::LocalHost, f.engine->port());
         QVERIFY(client.waitForConnected(2000));
         const QByteArray body = RoutingFixture::chatBody(QStringLiteral("openai/gpt-5.2"), true);
-        client.write("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(f.engine->port()) + "\r\nAuthorization: Bearer " + QByteArray(TestKey)
-                     + "\r\ncontent-type: application/json\r\ncontent-length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        client.write("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(f.engine->port()) + "\r\nAuthorization: Bearer "
+                     + QByteArray(TestKey) + "\r\ncontent-type: application/json\r\ncontent-length: " + QByteArray::number(body.size()) + "\r\n\r\n"
+                     + body);
         QByteArray got;
         QTRY_VERIFY((got += client.readAll(), got.contains("data: [DONE]\n\n")));
         client.abort();

@@ -110,8 +110,9 @@ private Q_SLOTS:
         // can only be there if send() wrote them itself (they used to wait for a posted event).
         QTcpSocket *s = origin.sockets.back();
         QVERIFY(s->waitForReadyRead(2000));
-        const QByteArray expected = "POST /v1/chat/completions?beta=true HTTP/1.1\r\nhost: 127.0.0.1:" + QByteArray::number(origin.server.serverPort())
-                                    + "\r\nauthorization: Bearer sk-test\r\ncontent-length: 13\r\n\r\n{\"model\":\"m\"}";
+        const QByteArray expected =
+            "POST /v1/chat/completions?beta=true HTTP/1.1\r\nhost: 127.0.0.1:" + QByteArray::number(origin.server.serverPort())
+            + "\r\nauthorization: Bearer sk-test\r\ncontent-length: 13\r\n\r\n{\"model\":\"m\"}";
         QCOMPARE(RawOrigin::readRequest(s), expected);
         QCOMPARE(origin.sockets.size(), size_t(1));
 
