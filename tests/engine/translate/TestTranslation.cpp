@@ -494,3 +494,6 @@ void TestTranslation::labelsAndPairs()
 }
 
 QTEST_GUILESS_MAIN(TestTranslation)
+
+// The header's moc output, here rather than in AUTOMOC's mocs_compilation.cpp (tests/CMakeLists.txt).
+#include "moc_TestTranslation.cpp"
