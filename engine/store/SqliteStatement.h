@@ -30,8 +30,9 @@ public:
 
     bool isValid() const { return m_statement != nullptr; }
 
-    /// Binds the next parameter (the first after reset()): SQLite copies each value, so the
-    /// caller's strings need not outlive the call. A null QString binds NULL, as Qt's driver does.
+    /// Binds the next parameter (the first after run()). Text is copied into blocks the thread
+    /// keeps (SQLite reads it there at run(), without copying it again or allocating), so
+    /// the caller's strings need not outlive the call. A null QString binds NULL, as Qt's driver does.
     void text(const QString &value);
     void utf8(QByteArrayView value);
     void integer(qint64 value);
@@ -44,10 +45,10 @@ public:
     QString error() const { return m_error; }
 
 private:
+
     sqlite3 *m_db = nullptr;
     sqlite3_stmt *m_statement = nullptr;
     int m_next = 1; // SQLite numbers parameters from 1
-    QByteArray m_scratch; // a text value's UTF-8, reused: SQLite copies it into the statement's own memory
     QStringEncoder m_encoder{QStringConverter::Utf8, QStringConverter::Flag::Stateless};
     QString m_error;
 };

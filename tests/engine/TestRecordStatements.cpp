@@ -249,6 +249,28 @@ private Q_SLOTS:
         QCOMPARE(fields(ledger.first()), fields(e));
     }
 
+    // Text bound for one statement fills several of the binder's blocks, and a value larger than
+    // a block gets its own: every value reads back whole, in its own row, batch after batch.
+    void longTextsReadBackWhole_data() { Test::addStoreDialects(); }
+    void longTextsReadBackWhole()
+    {
+        FRESH_STORE(location, "records");
+        Store::Store store(location);
+        QVERIFY(store.open(nullptr));
+        for (int batch = 0; batch < 2; ++batch) {
+            QList<Store::TraceRecord> traces;
+            for (int i = 0; i < 64; ++i) {
+                Store::TraceRecord t = trace(batch * 64 + i);
+                t.error = QString(2000, QChar(u'\u00e9')) + QString::number(i); // two UTF-8 bytes a character
+                traces.append(t);
+            }
+            traces[5].error = QStringLiteral("x").repeated(30'000) + QStringLiteral("\u00e9"); // 90,003 bytes reserved
+            QVERIFY(store.record(traces, {}));
+            for (const Store::TraceRecord &want : std::as_const(traces))
+                QCOMPARE(store.trace(want.id)->error, want.error);
+        }
+    }
+
     // The attempt rows' JSON is written from the fields, without a QJsonObject per row: the bytes
     // are the ones Qt's writer gives for AttemptRecord::toJson, so every reader (and ReplayRows'
     // read by key spelling) sees what it saw before.
