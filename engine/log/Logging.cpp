@@ -132,8 +132,16 @@ bool writeLines(QtMsgType type, const char *category, const QStringList &message
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QByteArray bytes;
-    for (const QString &message : messages)
-        bytes += formatLine(s.options.format, type, category, message, now).toUtf8() + '\n';
+    if (s.options.format == Format::Text) {
+        // The batch's lines share their time, level and category: that prefix is formatted once.
+        const QByteArray prefix = formatLine(Format::Text, type, category, QString(), now).toUtf8();
+        bytes.reserve(messages.size() * (prefix.size() + 160));
+        for (const QString &message : messages)
+            bytes.append(prefix).append(message.toUtf8()).append('\n');
+    } else {
+        for (const QString &message : messages)
+            bytes += formatLine(s.options.format, type, category, message, now).toUtf8() + '\n';
+    }
     if (!bytes.isEmpty())
         emitBytes(s, bytes);
     return true;

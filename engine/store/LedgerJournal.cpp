@@ -1,5 +1,7 @@
 #include "LedgerJournal.h"
 
+#include "AttemptsJson.h"
+
 #include "StoreFiles.h"
 
 #include <QtCore/QDir>
@@ -86,9 +88,10 @@ public:
     }
     JournalWriter &operator&(const QJsonObject &v) // QDataStream writes a QJsonObject as its compact JSON
     {
-        const QByteArray json = QJsonDocument(v).toJson(QJsonDocument::Compact);
-        put<quint32>(quint32(json.size()));
-        m_out.append(json);
+        const qsizetype at = m_out.size();
+        put<quint32>(0); // the size, filled in once the text is there
+        appendJson(m_out, v); // Qt's compact bytes, written in place
+        qToBigEndian<quint32>(quint32(m_out.size() - at - 4), m_out.data() + at);
         return *this;
     }
 
@@ -195,6 +198,13 @@ QByteArray LedgerJournal::line(const TraceRecord &trace, const QList<LedgerEntry
 {
     QByteArray out;
     out.reserve(1024);
+    appendLine(out, trace, ledger);
+    return out;
+}
+
+void LedgerJournal::appendLine(QByteArray &out, const TraceRecord &trace, const QList<LedgerEntry> &ledger)
+{
+    const qsizetype start = out.size();
     JournalWriter fields(out);
     fields &Magic &quint32(0); // the payload's size, filled in below
     traceFields(fields, trace);
@@ -204,8 +214,7 @@ QByteArray LedgerJournal::line(const TraceRecord &trace, const QList<LedgerEntry
     fields &quint32(ledger.size());
     for (const LedgerEntry &e : ledger)
         ledgerFields(fields, e);
-    qToBigEndian<quint32>(quint32(out.size() - 8), out.data() + 4);
-    return out;
+    qToBigEndian<quint32>(quint32(out.size() - start - 8), out.data() + start + 4);
 }
 
 bool LedgerJournal::append(const QByteArray &line)

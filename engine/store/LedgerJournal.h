@@ -42,6 +42,8 @@ public:
 
     /// The record for one finished request (built by the caller, outside any lock).
     static QByteArray line(const TraceRecord &trace, const QList<LedgerEntry> &ledger);
+    /// The same record appended to out (a buffer the caller reuses: no allocation per request).
+    static void appendLine(QByteArray &out, const TraceRecord &trace, const QList<LedgerEntry> &ledger);
     /// Appends one record with a single write(2); false when the system refused it.
     bool append(const QByteArray &line);
     /// Starts a new file for the records that follow once the one in use holds at least

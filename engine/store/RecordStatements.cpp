@@ -1,10 +1,10 @@
 #include "RecordStatements.h"
 
+#include "AttemptsJson.h"
 #include "SqlDialect.h"
+#include "SqliteStatement.h"
 
 #include <QtCore/QHash>
-#include <QtCore/QJsonArray>
-#include <QtCore/QJsonDocument>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QSet>
 #include <QtSql/QSqlDatabase>
@@ -34,54 +34,90 @@ QString repeated(const QString &row, int rows)
     return all.join(QLatin1Char(','));
 }
 
-void bindTrace(QSqlQuery &q, int base, const TraceRecord &r)
+// A row's values bound through QSqlQuery (PostgreSQL), with the calls SqliteStatement takes.
+class QtRow
 {
-    QJsonArray attempts;
-    for (const AttemptRecord &x : r.attemptRows)
-        attempts.append(x.toJson());
-    const QVariant values[TraceColumnCount] = {r.id,
-                                               r.startedMs,
-                                               r.keyId,
-                                               r.keyName,
-                                               r.client,
-                                               r.endpoint,
-                                               r.modelAsked,
-                                               r.modelServed,
-                                               r.route,
-                                               r.sharer,
-                                               r.sharerName,
-                                               r.status,
-                                               r.attempts,
-                                               r.ttfbMs,
-                                               r.durationMs,
-                                               r.inputTokens,
-                                               r.outputTokens,
-                                               r.costUsd,
-                                               r.absorbedUsd,
-                                               r.affinity,
-                                               int(r.stream),
-                                               r.error,
-                                               QString::fromUtf8(QJsonDocument(attempts).toJson(QJsonDocument::Compact)),
-                                               r.pin.isEmpty() ? QVariant(QString())
-                                                               : QVariant(QString::fromUtf8(QJsonDocument(r.pin).toJson(QJsonDocument::Compact))),
-                                               r.orderedBy,
-                                               r.session.isEmpty() ? QVariant() : QVariant(r.session),
-                                               r.maxOutputTokens >= 0 ? QVariant(r.maxOutputTokens) : QVariant()};
-    for (int i = 0; i < TraceColumnCount; ++i)
-        q.bindValue(base + i, values[i]);
+public:
+    QtRow(QSqlQuery &q, int base) : m_q(q), m_at(base) { }
+    void text(const QString &value) { m_q.bindValue(m_at++, value); }
+    void utf8(QByteArrayView value) { m_q.bindValue(m_at++, QString::fromUtf8(value)); }
+    void integer(qint64 value) { m_q.bindValue(m_at++, value); }
+    void real(double value) { m_q.bindValue(m_at++, value); }
+    void null() { m_q.bindValue(m_at++, QVariant()); }
+
+private:
+    QSqlQuery &m_q;
+    int m_at;
+};
+
+// The columns in TraceColumnList's order.
+template <class Row>
+void bindTrace(Row &row, const TraceRecord &r)
+{
+    row.text(r.id);
+    row.integer(r.startedMs);
+    row.text(r.keyId);
+    row.text(r.keyName);
+    row.text(r.client);
+    row.text(r.endpoint);
+    row.text(r.modelAsked);
+    row.text(r.modelServed);
+    row.text(r.route);
+    row.text(r.sharer);
+    row.text(r.sharerName);
+    row.integer(r.status);
+    row.integer(r.attempts);
+    row.integer(r.ttfbMs);
+    row.integer(r.durationMs);
+    row.integer(r.inputTokens);
+    row.integer(r.outputTokens);
+    row.real(r.costUsd);
+    row.real(r.absorbedUsd);
+    row.text(r.affinity);
+    row.integer(r.stream ? 1 : 0);
+    row.text(r.error);
+    row.utf8(attemptsJson(r.attemptRows));
+    if (r.pin.isEmpty()) {
+        row.null();
+    } else {
+        QByteArray pin;
+        appendJson(pin, r.pin);
+        row.utf8(pin);
+    }
+    row.text(r.orderedBy);
+    if (r.session.isEmpty())
+        row.null();
+    else
+        row.text(r.session);
+    if (r.maxOutputTokens >= 0)
+        row.integer(r.maxOutputTokens);
+    else
+        row.null();
 }
 
-void bindLedger(QSqlQuery &q, int base, const LedgerEntry &e)
+template <class Row>
+void bindLedger(Row &row, const LedgerEntry &e)
 {
-    const QVariant values[LedgerColumnCount] = {
-        e.traceId, e.atMs, e.day, e.keyId, e.route, e.target, e.sharer, e.costUsd, e.absorbedUsd, int(e.subscription), e.listValueUsd};
-    for (int i = 0; i < LedgerColumnCount; ++i)
-        q.bindValue(base + i, values[i]);
+    row.text(e.traceId);
+    row.integer(e.atMs);
+    row.text(e.day);
+    row.text(e.keyId);
+    row.text(e.route);
+    row.text(e.target);
+    row.text(e.sharer);
+    row.real(e.costUsd);
+    row.real(e.absorbedUsd);
+    row.integer(e.subscription ? 1 : 0);
+    row.real(e.listValueUsd);
 }
 
 } // namespace
 
-RecordStatements::RecordStatements(QString connection, const SqlDialect &dialect) : m_connection(std::move(connection)), m_dialect(dialect) { }
+RecordStatements::RecordStatements(QString connection, const SqlDialect &dialect) : m_connection(std::move(connection)), m_dialect(dialect)
+{
+    if (!m_dialect.isPostgres())
+        m_sqlite = SqliteStatement::handleOf(QSqlDatabase::database(m_connection, false));
+}
 
 RecordStatements::~RecordStatements() = default;
 
@@ -116,6 +152,57 @@ QSqlQuery &RecordStatements::statement(Table table, int rows)
         ++m_prepared;
     }
     return *slot;
+}
+
+SqliteStatement &RecordStatements::sqliteStatement(Table table, int rows)
+{
+    std::unique_ptr<SqliteStatement> &slot = m_sqliteStatements[table][std::countr_zero(unsigned(rows))];
+    if (!slot) {
+        slot = std::make_unique<SqliteStatement>(m_sqlite, sql(table, rows));
+        if (!slot->isValid())
+            qCWarning(lcStore) << "could not prepare the batch insert:" << slot->error();
+        ++m_prepared;
+    }
+    return *slot;
+}
+
+bool RecordStatements::run(SqliteStatement &s, const char *what)
+{
+    ++m_executed;
+    if (s.isValid() && s.run())
+        return true;
+    qCWarning(lcStore) << what << "failed:" << s.error();
+    return false;
+}
+
+// Chunks of MaxRows, then the remainder by falling powers of two (50 = 32 + 16 + 2).
+template <class Rows, class Bind>
+bool RecordStatements::inChunks(Table table, const Rows &rows, int columns, Bind bind, const char *what)
+{
+    qsizetype done = 0;
+    while (done < rows.size()) {
+        int n = MaxRows;
+        while (n > rows.size() - done)
+            n /= 2;
+        if (m_sqlite) {
+            SqliteStatement &s = sqliteStatement(table, n);
+            if (s.isValid())
+                for (int i = 0; i < n; ++i)
+                    bind(s, *rows.at(done + i));
+            if (!run(s, what))
+                return false;
+        } else {
+            QSqlQuery &q = statement(table, n);
+            for (int i = 0; i < n; ++i) {
+                QtRow row(q, i * columns);
+                bind(row, *rows.at(done + i));
+            }
+            if (!run(q, what))
+                return false;
+        }
+        done += n;
+    }
+    return true;
 }
 
 bool RecordStatements::run(QSqlQuery &q, const char *what)
@@ -155,33 +242,17 @@ bool RecordStatements::write(const QList<TraceRecord> &traces, const QList<Ledge
         ledgerRows.append(&e);
     }
 
-    // Chunks of MaxRows, then the remainder by falling powers of two (50 = 32 + 16 + 2).
-    const auto inChunks = [this](Table table, const auto &rows, int columns, auto bind, const char *what) {
-        qsizetype done = 0;
-        while (done < rows.size()) {
-            int n = MaxRows;
-            while (n > rows.size() - done)
-                n /= 2;
-            QSqlQuery &q = statement(table, n);
-            for (int i = 0; i < n; ++i)
-                bind(q, i * columns, *rows.at(done + i));
-            if (!run(q, what))
-                return false;
-            done += n;
-        }
-        return true;
-    };
     // The ledger first: its booked-once check reads the trace rows as they were before this batch.
-    if (!inChunks(Ledger, ledgerRows, LedgerColumnCount, bindLedger, "insert ledger entries"))
+    if (!inChunks(Ledger, ledgerRows, LedgerColumnCount, [](auto &row, const LedgerEntry &e) { bindLedger(row, e); }, "insert ledger entries"))
         return false;
-    if (!inChunks(keepExisting ? TracesIfAbsent : Traces, traceRows, TraceColumnCount, bindTrace, "insert traces"))
+    if (!inChunks(keepExisting ? TracesIfAbsent : Traces, traceRows, TraceColumnCount, [](auto &row, const TraceRecord &r) { bindTrace(row, r); },
+                  "insert traces"))
         return false;
     if (!m_dialect.isPostgres())
         return true;
     // The requests' reservations end in the transaction that books their ledger rows: the budget
     // never counts one twice, nor loses it in between.
-    const auto bindId = [](QSqlQuery &q, int at, const TraceRecord &r) { q.bindValue(at, r.id); };
-    return inChunks(Reservations, traceRows, 1, bindId, "release reservations");
+    return inChunks(Reservations, traceRows, 1, [](auto &row, const TraceRecord &r) { row.text(r.id); }, "release reservations");
 }
 
 } // namespace Aile::Store

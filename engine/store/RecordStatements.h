@@ -8,10 +8,12 @@
 #include <memory>
 
 class QSqlQuery;
+struct sqlite3;
 
 namespace Aile::Store {
 
 class SqlDialect;
+class SqliteStatement;
 
 /// The traces table's columns in the order the store writes and reads them.
 inline constexpr char TraceColumnList[] = "id, started_ms, key_id, key_name, client, endpoint, model_asked, model_served, route, sharer,"
@@ -22,7 +24,9 @@ inline constexpr char TraceColumnList[] = "id, started_ms, key_id, key_name, cli
 /// one multi-row statement per table per chunk of up to MaxRows rows, each chunk a power of two so
 /// that a connection prepares at most one statement per (table, chunk size) in its lifetime and
 /// binds it again for every batch. A batch of 50 requests is 3 trace statements (32 + 16 + 2 rows)
-/// and 3 ledger statements instead of 100 (docs/performance.md "Change 4 (store)").
+/// and 3 ledger statements instead of 100 (docs/performance.md "Change 4 (store)"). On SQLite the
+/// statements are prepared and bound with SQLite's own API on Qt's handle (SqliteStatement), on
+/// PostgreSQL through QSqlQuery.
 class RecordStatements
 {
 public:
@@ -51,12 +55,18 @@ private:
     enum Table { Traces, TracesIfAbsent, Ledger, Reservations, TableCount };
     static constexpr int ChunkSizes = 7; // 1, 2, 4, … 64 rows
     QSqlQuery &statement(Table table, int rows);
+    SqliteStatement &sqliteStatement(Table table, int rows);
     QString sql(Table table, int rows) const;
     bool run(QSqlQuery &q, const char *what);
+    bool run(SqliteStatement &s, const char *what);
+    template <class Rows, class Bind>
+    bool inChunks(Table table, const Rows &rows, int columns, Bind bind, const char *what);
 
     QString m_connection;
     const SqlDialect &m_dialect;
+    sqlite3 *m_sqlite = nullptr; // the SQLite connection's own handle; null on PostgreSQL
     std::array<std::array<std::unique_ptr<QSqlQuery>, ChunkSizes>, TableCount> m_statements;
+    std::array<std::array<std::unique_ptr<SqliteStatement>, ChunkSizes>, TableCount> m_sqliteStatements;
     int m_prepared = 0;
     int m_executed = 0;
 };

@@ -49,7 +49,12 @@ public:
         // A request with a ledger row is journaled before this returns, and this runs before the
         // answer's last bytes are released (Dispatch::ProxyRequest): a kill -9 from then on
         // cannot lose the row. The line is built outside the lock; the lock covers one write(2).
-        const QByteArray line = ledger.isEmpty() || !m_journal ? QByteArray() : LedgerJournal::line(trace, ledger);
+        // The line goes in a buffer each calling thread keeps: a record is about 1 KiB, past
+        // glibc's per-thread cache, so a fresh one per request took malloc's slow path.
+        thread_local QByteArray line;
+        line.resize(0); // keeps the capacity
+        if (!ledger.isEmpty() && m_journal)
+            LedgerJournal::appendLine(line, trace, ledger);
         bool wake = false;
         {
             QMutexLocker lock(&m_mutex);

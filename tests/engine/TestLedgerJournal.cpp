@@ -79,6 +79,23 @@ private Q_SLOTS:
         QTest::newRow("large numbers") << QStringLiteral("x") << std::numeric_limits<qint64>::max() / 2000;
     }
 
+    // The store writer appends each record to a buffer it reuses (LedgerJournal::appendLine):
+    // the bytes are the record's own, wherever in the buffer it starts.
+    void aRecordAppendedToABufferIsTheSameRecord()
+    {
+        const Store::TraceRecord t = traceWith(QStringLiteral("clé"), 42);
+        Store::LedgerEntry e;
+        e.traceId = t.id;
+        e.costUsd = 0.5;
+        QByteArray buffer = Store::LedgerJournal::line(t, {});
+        const qsizetype first = buffer.size();
+        Store::LedgerJournal::appendLine(buffer, t, {e});
+        QCOMPARE(buffer.mid(first), Store::LedgerJournal::line(t, {e}));
+        buffer.resize(0);
+        Store::LedgerJournal::appendLine(buffer, t, {e});
+        QCOMPARE(buffer, Store::LedgerJournal::line(t, {e}));
+    }
+
     void aRecordReadsBackFieldForField()
     {
         QFETCH(QString, text);

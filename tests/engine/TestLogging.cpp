@@ -48,6 +48,48 @@ private Q_SLOTS:
         QVERIFY(!o.contains(QLatin1String("message")));
     }
 
+    // A value is bare only when it is one plain word; ASCII is judged without Unicode's tables
+    // (docs/performance.md "Change 2 (writer)"), other characters by them, as before.
+    void aLogfmtValueIsBareOnlyWhenPlain_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("written");
+        QTest::newRow("a word") << QStringLiteral("openai/gpt-5.2") << QStringLiteral("openai/gpt-5.2");
+        QTest::newRow("accents") << QStringLiteral("\u00e9quipe") << QStringLiteral("\u00e9quipe");
+        QTest::newRow("empty") << QString() << QStringLiteral("\"\"");
+        QTest::newRow("a space") << QStringLiteral("my laptop") << QStringLiteral("\"my laptop\"");
+        QTest::newRow("a quote") << QStringLiteral("say \"hi\"") << QStringLiteral("\"say \\\"hi\\\"\"");
+        QTest::newRow("an equals sign") << QStringLiteral("a=b") << QStringLiteral("\"a=b\"");
+        QTest::newRow("a backslash") << QStringLiteral("a\\b") << QStringLiteral("\"a\\\\b\"");
+        QTest::newRow("a tab") << QStringLiteral("a\tb") << QStringLiteral("\"a b\"");
+        QTest::newRow("a control character") << QStringLiteral("a\u0001b") << QStringLiteral("\"a b\"");
+        QTest::newRow("delete") << QStringLiteral("a\u007fb") << QStringLiteral("\"a b\"");
+        QTest::newRow("a C1 control") << QStringLiteral("a\u0085b") << QStringLiteral("\"a b\"");
+        QTest::newRow("a no-break space") << QStringLiteral("a\u00a0b") << QStringLiteral("\"a\u00a0b\"");
+    }
+    void aLogfmtValueIsBareOnlyWhenPlain()
+    {
+        QFETCH(QString, value);
+        QFETCH(QString, written);
+        QCOMPARE(Log::logfmtValue(value), written);
+    }
+
+    void anAccessLineIsItsFieldsInOrder()
+    {
+        Store::TraceRecord t;
+        t.id = QStringLiteral("req_1");
+        t.keyName = QStringLiteral("my laptop");
+        t.endpoint = QStringLiteral("/v1/chat/completions");
+        t.modelAsked = QStringLiteral("openai/gpt-5.2");
+        t.sharer = QStringLiteral("L0000000000000001");
+        t.status = 502;
+        t.attempts = 3;
+        t.durationMs = 1234;
+        t.costUsd = 0.0125;
+        QCOMPARE(Log::accessLine(t), QStringLiteral("id=req_1 key=\"my laptop\" endpoint=/v1/chat/completions asked=openai/gpt-5.2 served=-"
+                                                    " sharer=L0000000000000001 status=502 attempts=3 ms=1234 cost=0.012500"));
+    }
+
     void levelsLetThroughWhatIsAtOrAbove()
     {
         QVERIFY(Log::filterRules(Log::Level::Warning).contains(QLatin1String("aile.*.info=false")));
@@ -80,6 +122,10 @@ private Q_SLOTS:
         for (int i = 0; i < 3; ++i) {
             QVERIFY2(lines.at(i).contains(QByteArray("aile.access: id=req_" + QByteArray::number(i) + " key=laptop")), lines.at(i).constData());
             QVERIFY(lines.at(i).contains("status=200"));
+            QVERIFY2(QRegularExpression(QStringLiteral("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z INFO    aile\\.access: id="))
+                         .match(QString::fromUtf8(lines.at(i)))
+                         .hasMatch(),
+                     lines.at(i).constData());
         }
     }
 

@@ -2,9 +2,12 @@
 // statement per table per chunk, prepared once per connection; a request named twice in one batch
 // is written once; the ledger books a request once without an index on its random id. The rows
 // marked "postgresql" run the same code against a real PostgreSQL (testsupport/TestPostgres).
+#include "store/AttemptsJson.h"
 #include "store/Store.h"
 #include "testsupport/StoreDialects.h"
 
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
 #include <QtCore/QTemporaryDir>
 #include <QtSql/QSqlDatabase>
 #include <QtSql/QSqlQuery>
@@ -45,6 +48,65 @@ Store::LedgerEntry charge(const Store::TraceRecord &t, double usd)
     e.keyId = t.keyId;
     e.costUsd = usd;
     return e;
+}
+
+// Every column filled, with text a binding must carry byte for byte: accents, an emoji (a UTF-16
+// surrogate pair), quotes, a backslash, a newline and a control character.
+Store::TraceRecord wholeTrace()
+{
+    const QString odd = QStringLiteral("caf\u00e9 \U0001F600 \"q\" back\\slash\nline\u0001");
+    Store::TraceRecord t = trace(42, 502);
+    t.keyName = QStringLiteral("cl\u00e9 d'\u00e9quipe");
+    t.client = QStringLiteral("claude-code");
+    t.endpoint = QStringLiteral("/v1/messages");
+    t.modelServed = QStringLiteral("anthropic/claude-sonnet-4.5");
+    t.route = QStringLiteral("cheap");
+    t.sharer = QStringLiteral("L0000000000000002");
+    t.sharerName = odd;
+    t.attempts = 2;
+    t.ttfbMs = 120;
+    t.durationMs = 3456;
+    t.inputTokens = 9'007'199'254'740'993; // past 2^53: an integer, not a double
+    t.outputTokens = 0;
+    t.costUsd = 0.000123;
+    t.absorbedUsd = 1.5;
+    t.affinity = QStringLiteral("moved: cooling");
+    t.pin = QJsonObject{{QStringLiteral("sharer"), t.sharer}, {QStringLiteral("untilMs"), Base + 600'000}, {QStringLiteral("by"), odd}};
+    t.orderedBy = QStringLiteral("speed");
+    t.stream = true;
+    t.error = odd;
+    t.session = QStringLiteral("00000000000000ff");
+    t.maxOutputTokens = 4096;
+    Store::AttemptRecord failed;
+    failed.seq = 1;
+    failed.sharer = QStringLiteral("L0000000000000001");
+    failed.sharerName = odd;
+    failed.provider = QStringLiteral("anthropic");
+    failed.model = QStringLiteral("claude-sonnet-4.5");
+    failed.target = QStringLiteral("anthropic/claude-sonnet-4.5");
+    failed.status = 529;
+    failed.outcome = QStringLiteral("failed_over");
+    failed.reason = odd;
+    failed.startedMs = Base;
+    failed.ttfbMs = -1;
+    failed.durationMs = 17;
+    failed.quoteUsd = 0.0025;
+    failed.plan = QJsonObject{{QStringLiteral("tier"), 1},
+                              {QStringLiteral("weight"), 2.5},
+                              {QStringLiteral("tieGroup"), QJsonArray{QStringLiteral("b\u00e9ta"), odd}},
+                              {QStringLiteral("drawn"), true},
+                              {QStringLiteral("health"), QJsonValue::Null}};
+    Store::AttemptRecord skipped;
+    skipped.seq = 2;
+    skipped.sharer = QStringLiteral("L0000000000000003");
+    skipped.outcome = QStringLiteral("refused");
+    skipped.skip = QStringLiteral("cooldown");
+    skipped.dispatched = false;
+    skipped.nodeSharer = QStringLiteral("L00000000000000aa");
+    skipped.nodePrice = QStringLiteral("0.5/1.5");
+    skipped.quoteUsd = 1e-9;
+    t.attemptRows = {failed, skipped, trace(42).attemptRows.first()};
+    return t;
 }
 
 } // namespace
@@ -155,6 +217,88 @@ private Q_SLOTS:
         QVERIFY(store.trace(onlyJournaled.id));
         QCOMPARE(store.ledger(Store::utcDay(Base)).size(), 2);
         QCOMPARE(store.spent(Store::utcDay(Base), QStringLiteral("k_1")), 0.75);
+    }
+
+    // Every column of a trace and a ledger row reads back as it was written, on both bindings
+    // (SQLite's own API on SQLite, QSqlQuery on PostgreSQL).
+    void everyColumnReadsBackAsWritten_data() { Test::addStoreDialects(); }
+    void everyColumnReadsBackAsWritten()
+    {
+        FRESH_STORE(location, "records");
+        Store::Store store(location);
+        QVERIFY(store.open(nullptr));
+        const Store::TraceRecord want = wholeTrace();
+        Store::LedgerEntry e = charge(want, 0.000123);
+        e.route = want.route;
+        e.target = QStringLiteral("anthropic/claude-sonnet-4.5@") + want.sharerName;
+        e.sharer = want.sharer;
+        e.absorbedUsd = 1.5;
+        e.subscription = true;
+        e.listValueUsd = 0.75;
+        const Store::TraceRecord plain = trace(43); // empty texts, no session, no output cap
+        QVERIFY(store.record({want, plain}, {e}));
+        const auto got = store.trace(want.id);
+        QVERIFY(got);
+        QCOMPARE(QJsonDocument(got->toJson()).toJson(), QJsonDocument(want.toJson()).toJson());
+        QCOMPARE(QJsonDocument(store.trace(plain.id)->toJson()).toJson(), QJsonDocument(plain.toJson()).toJson());
+        const QList<Store::LedgerEntry> ledger = store.ledger(e.day);
+        QCOMPARE(ledger.size(), 1);
+        const auto fields = [](const Store::LedgerEntry &x) {
+            return QVariantList{x.traceId, x.atMs, x.day, x.keyId, x.route, x.target, x.sharer, x.costUsd, x.absorbedUsd, x.subscription, x.listValueUsd};
+        };
+        QCOMPARE(fields(ledger.first()), fields(e));
+    }
+
+    // Text bound for one statement fills several of the binder's blocks, and a value larger than
+    // a block gets its own: every value reads back whole, in its own row, batch after batch.
+    void longTextsReadBackWhole_data() { Test::addStoreDialects(); }
+    void longTextsReadBackWhole()
+    {
+        FRESH_STORE(location, "records");
+        Store::Store store(location);
+        QVERIFY(store.open(nullptr));
+        for (int batch = 0; batch < 2; ++batch) {
+            QList<Store::TraceRecord> traces;
+            for (int i = 0; i < 64; ++i) {
+                Store::TraceRecord t = trace(batch * 64 + i);
+                t.error = QString(2000, QChar(u'\u00e9')) + QString::number(i); // two UTF-8 bytes a character
+                traces.append(t);
+            }
+            traces[5].error = QStringLiteral("x").repeated(30'000) + QStringLiteral("\u00e9"); // 90,003 bytes reserved
+            QVERIFY(store.record(traces, {}));
+            for (const Store::TraceRecord &want : std::as_const(traces))
+                QCOMPARE(store.trace(want.id)->error, want.error);
+        }
+    }
+
+    // The attempt rows' JSON is written from the fields, without a QJsonObject per row: the bytes
+    // are the ones Qt's writer gives for AttemptRecord::toJson, so every reader (and ReplayRows'
+    // read by key spelling) sees what it saw before.
+    void attemptRowsAreTheBytesQtWrites_data()
+    {
+        QTest::addColumn<QList<Store::AttemptRecord>>("rows");
+        const Store::TraceRecord whole = wholeTrace();
+        QTest::newRow("none") << QList<Store::AttemptRecord>{};
+        QTest::newRow("served alone") << trace(1).attemptRows;
+        QTest::newRow("failed over, refused, served") << whole.attemptRows;
+        Store::AttemptRecord numbers = whole.attemptRows.first();
+        numbers.quoteUsd = 3.0;
+        numbers.inputTokens = 9'007'199'254'740'993;
+        numbers.plan = QJsonObject{{QStringLiteral("weight"), 1e21}, {QStringLiteral("small"), -0.1}, {QStringLiteral("big"), 123456789.25}};
+        QTest::newRow("numbers") << QList<Store::AttemptRecord>{numbers};
+        Store::AttemptRecord controls;
+        for (char16_t c = 0; c < 0x20; ++c)
+            controls.reason.append(QChar(c));
+        controls.reason.append(QStringLiteral("\u007f\u00a0\u2028\uffff"));
+        QTest::newRow("every control character") << QList<Store::AttemptRecord>{controls};
+    }
+    void attemptRowsAreTheBytesQtWrites()
+    {
+        QFETCH(QList<Store::AttemptRecord>, rows);
+        QJsonArray qt;
+        for (const Store::AttemptRecord &a : rows)
+            qt.append(a.toJson());
+        QCOMPARE(Store::attemptsJson(rows), QJsonDocument(qt).toJson(QJsonDocument::Compact));
     }
 
     // Schema 9 drops the ledger's index on request ids (written at a random place for every
