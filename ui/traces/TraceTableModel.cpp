@@ -133,7 +133,9 @@ void TraceTableModel::addLive(const QList<Store::TraceRecord> &traces)
     m_liveRows += int(traces.size());
     if (m_liveDeferred) {
         ++m_deferredBatches;
-        m_deferredRows += int(traces.size());
+        // Past the window only "more than it holds" matters: the count stops there (days minimised
+        // under load would overflow it).
+        m_deferredRows = int(std::min<qsizetype>(m_deferredRows + traces.size(), MaxHeldRows + 1));
         trimLive();
         return;
     }
