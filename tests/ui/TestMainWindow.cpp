@@ -4,6 +4,7 @@
 #include "host/EngineHost.h"
 #include "dialogs/ConnectToolDialog.h"
 #include "sharers/SharerOrderModel.h"
+#include "common/ManagementClient.h"
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/StatusBanner.h"
 #include "mainwindow/TrayIcon.h"
@@ -181,6 +182,26 @@ private Q_SLOTS:
         QCOMPARE(cell(0, Ui::TraceColumns::ModelAsked), QStringLiteral("claude/claude-sonnet-5"));
         search->clear();
         QTRY_COMPARE(tracesTable()->model()->rowCount(), 3);
+    }
+
+    void aMinimisedWindowTakesItsLiveRowsWhenRestored()
+    {
+        // Minimised, nobody sees the table: a batch is kept aside and the table does not change;
+        // restored, the rows are there at once.
+        const int before = tracesTable()->model()->rowCount();
+        m_window->showMinimized();
+        QVERIFY(m_window->tracesView()->model()->isLiveDeferred());
+        QSignalSpy batches(m_window->managementClient(), &Ui::ManagementClient::tracesRecorded);
+        const Reply r = chat(QStringLiteral("openai/gpt-5.2"));
+        QCOMPARE(r.status, 200);
+        const QString traceId = QString::fromUtf8(r.header("x-aile-request-id"));
+        QTRY_VERIFY(!batches.isEmpty()); // the window has taken the batch
+        QCOMPARE(tracesTable()->model()->rowCount(), before);
+        m_window->showNormal();
+        QVERIFY(!m_window->tracesView()->model()->isLiveDeferred());
+        QCOMPARE(tracesTable()->model()->rowCount(), before + 1);
+        QCOMPARE(tracesTable()->model()->index(0, 0).data(Ui::TraceTableModel::TraceIdRole).toString(), traceId);
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
     void todaysSpendShowsInTheBannerAndTheTray()

@@ -245,6 +245,101 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(Test::fullTraceOf(model, 0)->attemptRows.size(), 1);
     }
+    void aBatchIsOneInsertionAndTheModelHoldsItAll()
+    {
+        // A busy proxy publishes hundreds of requests per batch, in the order they finished.
+        TraceTableModel model;
+        model.setReader(nullptr);
+        model.addLive({makeTrace(0, Base)});
+        QList<Store::TraceRecord> batch;
+        for (int i = 1; i <= 600; ++i)
+            batch.append(makeTrace(i, Base + qint64(i % 2 ? 601 - i : i) * 1000)); // finished out of start order
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        model.addLive(batch);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(inserted.first().at(1).toInt(), 0);
+        QCOMPARE(inserted.first().at(2).toInt(), 599);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(model.rowCount(), 601);
+        QCOMPARE(model.totalCount(), 601);
+        for (int row = 1; row < model.rowCount(); ++row)
+            QVERIFY(model.trace(row - 1).startedMs >= model.trace(row).startedMs);
+        QCOMPARE(model.trace(600).id, QStringLiteral("req_00000000"));
+    }
+
+    void aDeferredModelMergesWhatCameMeanwhileAsOneBatch()
+    {
+        // The window minimised: batches are only kept aside; restored, they come in as one.
+        TraceTableModel model;
+        model.setReader(nullptr);
+        model.addLive({makeTrace(0, Base)});
+        model.setLiveDeferred(true);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy counted(&model, &TraceTableModel::totalCountChanged);
+        for (int b = 0; b < 3; ++b) {
+            QList<Store::TraceRecord> batch;
+            for (int i = 1; i <= 200; ++i)
+                batch.append(makeTrace(b * 200 + i, Base + qint64(b * 200 + i) * 1000));
+            model.addLive(batch);
+        }
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.totalCount(), 1);
+        QCOMPARE(inserted.count(), 0);
+        QCOMPARE(counted.count(), 0);
+        model.setLiveDeferred(false);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(model.rowCount(), 601);
+        QCOMPARE(model.totalCount(), 601);
+        QCOMPARE(model.trace(0).id, QStringLiteral("req_00000600"));
+        QCOMPARE(model.trace(600).id, QStringLiteral("req_00000000"));
+        // Live again: the next batch goes straight in.
+        model.addLive({makeTrace(601, Base + 601'000)});
+        QCOMPARE(model.rowCount(), 602);
+        QCOMPARE(inserted.count(), 2);
+    }
+
+    void moreThanTheWindowWhileDeferredReadsThePageAgain()
+    {
+        // Past MaxHeldRows kept aside, merging would only trim them again: the page is read anew,
+        // here (no store) the live rows kept aside, newest first.
+        TraceTableModel model;
+        model.setReader(nullptr);
+        model.setLiveDeferred(true);
+        const int batches = TraceTableModel::MaxHeldRows / 1000 + 1;
+        for (int b = 0; b < batches; ++b) {
+            QList<Store::TraceRecord> batch;
+            for (int i = 0; i < 1000; ++i)
+                batch.append(makeTrace(b * 1000 + i, Base + qint64(b * 1000 + i) * 10));
+            model.addLive(batch);
+        }
+        QCOMPARE(model.rowCount(), 0);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        model.setLiveDeferred(false);
+        QCOMPARE(reset.count(), 1);
+        QVERIFY(model.rowCount() >= TraceTableModel::MaxLiveRows);
+        QVERIFY(model.rowCount() <= TraceTableModel::MaxLiveRows + 1000);
+        QCOMPARE(model.trace(0).id, makeTrace(batches * 1000 - 1, 0).id);
+        for (int row = 1; row < model.rowCount(); ++row)
+            QVERIFY(model.trace(row - 1).startedMs > model.trace(row).startedMs);
+    }
+    void theStatusIconIsDrawnOncePerModel()
+    {
+        // Every visible row asks for its icon on every repaint: the same icon, not a new drawing.
+        TraceTableModel model;
+        model.setReader(nullptr);
+        model.addLive({makeTrace(1, Base + 1000), makeTrace(2, Base + 2000), makeTrace(10, Base + 3000)}); // 10: a 429
+        const auto icon = [&](int row) {
+            return model.data(model.index(row, Ui::TraceColumns::Status), Qt::DecorationRole).value<QIcon>();
+        };
+        QVERIFY(!icon(0).isNull());
+        QVERIFY(model.index(0, 0).data(TraceTableModel::FailedRole).toBool());
+        QVERIFY(!model.index(1, 0).data(TraceTableModel::FailedRole).toBool());
+        QCOMPARE(icon(1).cacheKey(), icon(2).cacheKey());
+        QCOMPARE(icon(1).cacheKey(), icon(1).cacheKey());
+        QVERIFY(icon(0).cacheKey() != icon(1).cacheKey());
+        QVERIFY(model.data(model.index(1, Ui::TraceColumns::Time), Qt::DecorationRole).isNull());
+    }
 };
 
 QTEST_MAIN(TestTracePaging)

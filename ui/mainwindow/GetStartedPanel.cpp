@@ -106,6 +106,9 @@ void GetStartedPanel::setStatus(const Aile::Api::EngineStatus &status)
 
 void GetStartedPanel::noteTraces(const QList<Aile::Store::TraceRecord> &traces)
 {
+    // Once both steps are ticked a batch changes nothing here: no work per request under load.
+    if (m_done[ConnectTool] && m_done[TestRequest])
+        return;
     for (const Store::TraceRecord &t : traces) {
         if (!t.keyId.isEmpty())
             setDone(ConnectTool, true);

@@ -514,6 +514,30 @@ void MainWindow::requestQuit()
     close();
 }
 
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    updateLiveDeferral();
+}
+
+void MainWindow::hideEvent(QHideEvent *event)
+{
+    QMainWindow::hideEvent(event);
+    updateLiveDeferral();
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::WindowStateChange)
+        updateLiveDeferral();
+}
+
+void MainWindow::updateLiveDeferral()
+{
+    m_traces->setLiveDeferred(!isVisible() || isMinimized());
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (!m_quitting) {

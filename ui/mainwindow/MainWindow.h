@@ -84,6 +84,9 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void buildMenus();
@@ -93,6 +96,9 @@ private:
     void handleStatus(const Aile::Api::EngineStatus &status);
     void handleTraces(const QList<Aile::Store::TraceRecord> &traces);
     void handleStopped();
+    /// Minimised or hidden: the Traces table stops taking live rows until it can be seen again
+    /// (the tray, notifications and spend still take every batch).
+    void updateLiveDeferral();
     void applyLink();
     void openStore();
     void refreshSpend();

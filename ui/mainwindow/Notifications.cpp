@@ -90,19 +90,22 @@ void Notifications::noteTraces(const QList<Aile::Store::TraceRecord> &traces)
     static const QRegularExpression routeSpent(QStringLiteral("^route (.+) spent its "));
     static const QRegularExpression cooling(QStringLiteral("^every sharer of (\\S+) for (\\S+) is cooling down"));
     for (const Store::TraceRecord &t : traces) {
-        const QString day = Store::utcDay(t.startedMs);
+        // The day is formatted only for the rare trace that names a budget, not for every request.
+        const auto day = [&t] { return Store::utcDay(t.startedMs); };
         for (const Store::AttemptRecord &a : t.attemptRows) {
-            if (a.outcome == QLatin1String("served"))
-                m_said.remove(QStringLiteral("dead:") + a.sharer);
+            if (a.outcome == QLatin1String("served")) {
+                if (!m_said.isEmpty()) // nothing to forget on a quiet day: no string built per request
+                    m_said.remove(QStringLiteral("dead:") + a.sharer);
+            }
             else if (a.dispatched && (a.status == 401 || a.status == 403))
                 deadKey(a.sharer, a.provider, a.status);
         }
         if (t.status == 403 && t.error.contains(QLatin1String("budget")) && !t.keyId.isEmpty())
-            keyBudgetReached(t.keyId, day, -1);
+            keyBudgetReached(t.keyId, day(), -1);
         if (t.status == 402) {
             const QRegularExpressionMatch m = routeSpent.match(t.error);
             if (m.hasMatch())
-                routeBudgetReached(t.keyId, m.captured(1), day, -1);
+                routeBudgetReached(t.keyId, m.captured(1), day(), -1);
         }
         if (t.status == 429) {
             const QRegularExpressionMatch m = cooling.match(t.error);

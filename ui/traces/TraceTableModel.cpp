@@ -10,6 +10,8 @@
 #include <QtCore/QDateTime>
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
 namespace Aile::Ui {
 
@@ -48,6 +50,9 @@ void TraceTableModel::setFilter(const TraceFilter &filter)
 void TraceTableModel::reload()
 {
     ++m_generation;
+    // The page shows every live row kept aside, deferred ones included.
+    m_deferredBatches = 0;
+    m_deferredRows = 0;
     // Until the page arrives the table shows the live rows that match (all there is without a store).
     m_exhausted = true;
     m_reading = m_reader != nullptr || m_client != nullptr;
@@ -77,19 +82,20 @@ void TraceTableModel::reload()
 void TraceTableModel::showPage(QList<Store::TraceRecord> rows, int total)
 {
     beginResetModel();
-    m_rows = std::move(rows);
+    m_rows.assign(std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
     m_ids.clear();
     m_total = total;
     for (const Store::TraceRecord &t : std::as_const(m_rows))
         m_ids.insert(t.id);
     // Live rows the store did not return: not committed yet, or all there is without a store.
-    for (const Store::TraceRecord &t : std::as_const(m_live)) {
-        if (m_ids.contains(t.id) || !m_filter.matches(t))
-            continue;
-        // Inside the window and not in the page means not committed yet: not in the COUNT either.
-        if (insertSorted(t, false))
-            ++m_total;
-    }
+    for (const QList<Store::TraceRecord> &batch : std::as_const(m_live))
+        for (const Store::TraceRecord &t : batch) {
+            if (m_ids.contains(t.id) || !m_filter.matches(t))
+                continue;
+            // Inside the window and not in the page means not committed yet: not in the COUNT either.
+            if (insertSorted(t, false))
+                ++m_total;
+        }
     endResetModel();
     Q_EMIT totalCountChanged(m_total);
 }
@@ -101,11 +107,11 @@ bool TraceTableModel::insertSorted(const Store::TraceRecord &t, bool notify)
     const auto at = std::lower_bound(m_rows.begin(), m_rows.end(), t.startedMs,
                                      [](const Store::TraceRecord &row, qint64 started) { return row.startedMs > started; });
     const int row = int(at - m_rows.begin());
-    if (row == m_rows.size() && !m_exhausted)
+    if (row == int(m_rows.size()) && !m_exhausted)
         return false; // past the window: paging brings it
     if (notify)
         beginInsertRows({}, row, row);
-    m_rows.insert(row, t);
+    m_rows.insert(at, t);
     m_ids.insert(t.id);
     if (notify)
         endInsertRows();
@@ -115,17 +121,74 @@ bool TraceTableModel::insertSorted(const Store::TraceRecord &t, bool notify)
 void TraceTableModel::forgetLive()
 {
     m_live.clear();
+    m_liveRows = 0;
     reload();
 }
 
 void TraceTableModel::addLive(const QList<Store::TraceRecord> &traces)
 {
-    m_live += traces;
-    if (m_live.size() > MaxLiveRows)
-        m_live.remove(0, m_live.size() - MaxLiveRows);
-    QList<Store::TraceRecord> fresh;
+    if (traces.isEmpty())
+        return;
+    m_live.append(traces); // shares the batch: no row is copied to keep it aside
+    m_liveRows += int(traces.size());
+    if (m_liveDeferred) {
+        ++m_deferredBatches;
+        // Past the window only "more than it holds" matters: the count stops there (days minimised
+        // under load would overflow it).
+        m_deferredRows = int(std::min<qsizetype>(m_deferredRows + traces.size(), MaxHeldRows + 1));
+        trimLive();
+        return;
+    }
+    QList<const Store::TraceRecord *> rows;
+    rows.reserve(traces.size());
     for (const Store::TraceRecord &t : traces)
-        if (m_filter.matches(t) && !m_ids.contains(t.id))
+        rows.append(&t);
+    mergeLive(rows);
+    trimLive();
+}
+
+void TraceTableModel::setLiveDeferred(bool deferred)
+{
+    if (deferred == m_liveDeferred)
+        return;
+    m_liveDeferred = deferred;
+    if (deferred)
+        return;
+    const int batches = std::exchange(m_deferredBatches, 0);
+    const int rows = std::exchange(m_deferredRows, 0);
+    if (batches == 0)
+        return;
+    if (rows > MaxHeldRows || batches > m_live.size()) {
+        // More came than the window holds: the newest page again, as after a new filter.
+        trimLive();
+        return reload();
+    }
+    QList<const Store::TraceRecord *> merged;
+    merged.reserve(rows);
+    for (qsizetype b = m_live.size() - batches; b < m_live.size(); ++b)
+        for (const Store::TraceRecord &t : m_live.at(b))
+            merged.append(&t);
+    mergeLive(merged);
+    trimLive();
+}
+
+void TraceTableModel::trimLive()
+{
+    // Whole batches, oldest first, while MaxLiveRows remain; a batch not merged yet stays unless
+    // more came meanwhile than the window holds (undeferring reads the page again then).
+    const qsizetype keep = m_deferredRows > MaxHeldRows ? 0 : m_deferredBatches;
+    while (m_live.size() > keep && m_liveRows - m_live.constFirst().size() >= MaxLiveRows) {
+        m_liveRows -= int(m_live.constFirst().size());
+        m_live.removeFirst();
+    }
+}
+
+void TraceTableModel::mergeLive(const QList<const Store::TraceRecord *> &rows)
+{
+    QList<const Store::TraceRecord *> fresh;
+    fresh.reserve(rows.size());
+    for (const Store::TraceRecord *t : rows)
+        if (m_filter.matches(*t) && !m_ids.contains(t->id))
             fresh.append(t);
     if (fresh.isEmpty())
         return;
@@ -134,17 +197,17 @@ void TraceTableModel::addLive(const QList<Store::TraceRecord> &traces)
     // batch, so the view lays out once per batch rather than once per request.
     // Newest first; of two rows of one millisecond the later one first, as insertSorted places them.
     std::reverse(fresh.begin(), fresh.end());
-    std::stable_sort(fresh.begin(), fresh.end(), [](const Store::TraceRecord &x, const Store::TraceRecord &y) { return x.startedMs > y.startedMs; });
-    if (m_rows.isEmpty() ? m_exhausted : fresh.constLast().startedMs >= m_rows.constFirst().startedMs) {
+    std::stable_sort(fresh.begin(), fresh.end(), [](const Store::TraceRecord *x, const Store::TraceRecord *y) { return x->startedMs > y->startedMs; });
+    if (m_rows.empty() ? m_exhausted : fresh.constLast()->startedMs >= m_rows.front().startedMs) {
         beginInsertRows({}, 0, added - 1);
-        for (const Store::TraceRecord &t : std::as_const(fresh))
-            m_ids.insert(t.id);
-        for (auto it = fresh.rbegin(); it != fresh.rend(); ++it)
-            m_rows.prepend(std::move(*it)); // amortised O(1) each: a QList keeps room at its front
+        for (auto it = fresh.crbegin(); it != fresh.crend(); ++it) {
+            m_ids.insert((*it)->id);
+            m_rows.push_front(**it);
+        }
         endInsertRows();
     } else {
-        for (const Store::TraceRecord &t : std::as_const(fresh))
-            insertSorted(t, true);
+        for (const Store::TraceRecord *t : std::as_const(fresh))
+            insertSorted(*t, true);
     }
     m_total += added;
     trimOldest();
@@ -153,14 +216,14 @@ void TraceTableModel::addLive(const QList<Store::TraceRecord> &traces)
 
 void TraceTableModel::trimOldest()
 {
-    if (m_rows.size() <= MaxHeldRows)
+    if (int(m_rows.size()) <= MaxHeldRows)
         return;
     const int first = MaxHeldRows;
     const int last = int(m_rows.size()) - 1;
     beginRemoveRows({}, first, last);
     for (int i = first; i <= last; ++i)
         m_ids.remove(m_rows.at(i).id);
-    m_rows.resize(first);
+    m_rows.erase(m_rows.begin() + first, m_rows.end());
     endRemoveRows();
     if (m_reader || m_client)
         m_exhausted = false; // the store still has them
@@ -170,7 +233,7 @@ void TraceTableModel::trimOldest()
 
 void TraceTableModel::loadFullTrace(int row, QObject *context, std::function<void(std::optional<Store::TraceRecord>)> done) const
 {
-    if (row < 0 || row >= m_rows.size())
+    if (row < 0 || row >= int(m_rows.size()))
         return done(std::nullopt);
     const Store::TraceRecord &t = m_rows.at(row);
     if (!t.attemptRows.isEmpty() || !m_reader)
@@ -184,7 +247,7 @@ int TraceTableModel::rowOf(const QString &traceId) const
 {
     if (!m_ids.contains(traceId))
         return -1;
-    for (int i = 0; i < m_rows.size(); ++i)
+    for (int i = 0; i < int(m_rows.size()); ++i)
         if (m_rows.at(i).id == traceId)
             return i;
     return -1;
@@ -202,7 +265,7 @@ int TraceTableModel::columnCount(const QModelIndex &parent) const
 
 QVariant TraceTableModel::data(const QModelIndex &index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_rows.size())
+    if (!index.isValid() || index.row() >= int(m_rows.size()))
         return {};
     const Store::TraceRecord &t = m_rows.at(index.row());
     switch (role) {
@@ -215,9 +278,9 @@ QVariant TraceTableModel::data(const QModelIndex &index, int role) const
             return QDateTime::fromMSecsSinceEpoch(t.startedMs).toString(Qt::ISODateWithMs);
         return {};
     case Qt::DecorationRole:
-        if (index.column() == TraceColumns::Status)
-            return statusIcon(failed(t) ? ProxyState::Failed : ProxyState::Listening);
-        return {};
+        if (index.column() != TraceColumns::Status)
+            return {};
+        return rowIcon(failed(t));
     case Qt::TextAlignmentRole:
         if (TraceColumns::isNumeric(index.column()))
             return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -227,6 +290,16 @@ QVariant TraceTableModel::data(const QModelIndex &index, int role) const
     case StartedRole: return t.startedMs;
     }
     return {};
+}
+
+const QIcon &TraceTableModel::rowIcon(bool failedRow) const
+{
+    // Drawn once per model: statusIcon paints six pixmaps, and every visible row asks for its
+    // icon on every repaint (ten a second under load).
+    QIcon &icon = m_statusIcons[failedRow ? 1 : 0];
+    if (icon.isNull())
+        icon = statusIcon(failedRow ? ProxyState::Failed : ProxyState::Listening);
+    return icon;
 }
 
 QVariant TraceTableModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -249,8 +322,8 @@ void TraceTableModel::fetchMore(const QModelIndex &parent)
         return fetchMoreThroughClient();
     // Start after every stored row strictly newer than the oldest held one; rows of that same
     // millisecond come again and are skipped by id.
-    const bool empty = m_rows.isEmpty();
-    const qint64 oldest = empty ? 0 : m_rows.constLast().startedMs;
+    const bool empty = m_rows.empty();
+    const qint64 oldest = empty ? 0 : m_rows.back().startedMs;
     QSet<QString> tied; // the held rows of the oldest millisecond: the page starts with them again
     for (auto it = m_rows.crbegin(); it != m_rows.crend() && it->startedMs == oldest; ++it)
         tied.insert(it->id);
@@ -286,7 +359,7 @@ void TraceTableModel::fetchMore(const QModelIndex &parent)
                 return;
             m_reading = false;
             // Live rows trimmed the window meanwhile: the page would leave a gap; the view asks again.
-            if (m_rows.isEmpty() != empty || (!empty && m_rows.constLast().startedMs != oldest)) {
+            if (m_rows.empty() != empty || (!empty && m_rows.back().startedMs != oldest)) {
                 Q_EMIT pageLoaded();
                 return;
             }
@@ -312,8 +385,8 @@ void TraceTableModel::fetchMoreThroughClient()
 {
     // The rule of fetchMore, in two calls: how many stored rows are newer than the oldest held
     // one (a count), then the page from there, with that millisecond's held rows skipped by id.
-    const bool empty = m_rows.isEmpty();
-    const qint64 oldest = empty ? 0 : m_rows.constLast().startedMs;
+    const bool empty = m_rows.empty();
+    const qint64 oldest = empty ? 0 : m_rows.back().startedMs;
     int ties = 0;
     for (auto it = m_rows.crbegin(); it != m_rows.crend() && it->startedMs == oldest; ++it)
         ++ties;
@@ -324,7 +397,7 @@ void TraceTableModel::fetchMoreThroughClient()
                                 if (generation != m_generation)
                                     return;
                                 m_reading = false;
-                                if (m_rows.isEmpty() != empty || (!empty && m_rows.constLast().startedMs != oldest)) {
+                                if (m_rows.empty() != empty || (!empty && m_rows.back().startedMs != oldest)) {
                                     Q_EMIT pageLoaded();
                                     return;
                                 }
@@ -355,7 +428,7 @@ void TraceTableModel::appendPage(QList<Store::TraceRecord> page, bool exhausted)
         beginInsertRows({}, first, first + int(page.size()) - 1);
         for (Store::TraceRecord &t : page) {
             m_ids.insert(t.id);
-            m_rows.append(std::move(t));
+            m_rows.push_back(std::move(t));
         }
         endInsertRows();
     }

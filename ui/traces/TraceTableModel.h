@@ -4,7 +4,9 @@
 
 #include <QtCore/QAbstractTableModel>
 #include <QtCore/QSet>
+#include <QtGui/QIcon>
 
+#include <deque>
 #include <functional>
 #include <optional>
 
@@ -54,8 +56,14 @@ public:
     void reload();
     /// Another engine now: the live rows kept aside are not its own; reads the first page again.
     void forgetLive();
-    /// Merges a batch the engine just recorded (EngineHost::tracesRecorded).
+    /// Merges a batch the engine just recorded (EngineHost::tracesRecorded): one row insertion
+    /// for a batch newer than every row held (the busy case), and no copy of the batch kept aside.
     void addLive(const QList<Store::TraceRecord> &traces);
+    /// While deferred (the window is minimised or hidden), a batch is only kept aside, shared, and
+    /// the rows held do not change; undeferring merges what came meanwhile as one batch, or reads
+    /// the first page again when more came than the window holds.
+    void setLiveDeferred(bool deferred);
+    bool isLiveDeferred() const { return m_liveDeferred; }
 
     const Store::TraceRecord &trace(int row) const { return m_rows.at(row); }
     /// The row holding the trace, or -1.
@@ -66,7 +74,7 @@ public:
     /// A reload or a page is on its way from the reader.
     bool isReading() const { return m_reading; }
     /// Every row held, for an export without a store.
-    const QList<Store::TraceRecord> &heldRows() const { return m_rows; }
+    QList<Store::TraceRecord> heldRows() const { return QList<Store::TraceRecord>(m_rows.begin(), m_rows.end()); }
     /// How many traces match the filter in all (held or not).
     int totalCount() const { return m_total; }
     bool hasStore() const { return m_reader != nullptr; }
@@ -86,10 +94,14 @@ Q_SIGNALS:
 
 private:
     void trimOldest();
+    void trimLive();
+    const QIcon &rowIcon(bool failedRow) const;
     void showPage(QList<Store::TraceRecord> rows, int total);
     void appendPage(QList<Store::TraceRecord> page, bool exhausted);
     /// Inserts a row at its place by start time; false when that place is past the window.
     bool insertSorted(const Store::TraceRecord &trace, bool notify);
+    /// Merges rows of one or more batches, in any order, into the rows held.
+    void mergeLive(const QList<const Store::TraceRecord *> &rows);
     void reloadThroughClient();
     void fetchMoreThroughClient();
 
@@ -98,11 +110,20 @@ private:
     quint64 m_generation = 0; // bumped by every reload: an answer for an older one is dropped
     bool m_reading = false;
     TraceFilter m_filter;
-    QList<Store::TraceRecord> m_rows;
-    QList<Store::TraceRecord> m_live;
+    // Newest first. A deque: a batch goes in at the front and the oldest rows leave at the back
+    // without moving the 20,000 rows held (a QList slid or reallocated them every few batches).
+    std::deque<Store::TraceRecord> m_rows;
+    // The engine's batches as they came (implicitly shared with the signal: no row copied), oldest
+    // first, at least MaxLiveRows rows in all once that many came.
+    QList<QList<Store::TraceRecord>> m_live;
+    int m_liveRows = 0;
+    bool m_liveDeferred = false;
+    int m_deferredBatches = 0; // the last batches of m_live, not merged yet
+    int m_deferredRows = 0;    // their rows, counted even once trimmed from m_live
     QSet<QString> m_ids;
     int m_total = 0;
     bool m_exhausted = true;
+    mutable QIcon m_statusIcons[2]; // served, failed: made on first use
 };
 
 } // namespace Aile::Ui

@@ -92,7 +92,14 @@ void TracesView::addLive(const QList<Store::TraceRecord> &traces)
 {
     // The selection is a persistent index: rows inserted above it keep the same trace selected.
     m_model->addLive(traces);
-    if (!m_pendingReveal.isEmpty())
+    if (!m_pendingReveal.isEmpty() && !m_model->isLiveDeferred())
+        selectTrace(m_pendingReveal);
+}
+
+void TracesView::setLiveDeferred(bool deferred)
+{
+    m_model->setLiveDeferred(deferred);
+    if (!deferred && !m_pendingReveal.isEmpty())
         selectTrace(m_pendingReveal);
 }
 

@@ -36,6 +36,9 @@ public:
     /// The GUI's read-only store and its file (for exports on a worker thread); null for none.
     void setReader(Store::StoreReader *reader, const QString &dbPath);
     void addLive(const QList<Store::TraceRecord> &traces);
+    /// While nobody can see the table (the window minimised or hidden) live batches are only
+    /// kept aside; they are merged, at once, when it can be seen again (TraceTableModel).
+    void setLiveDeferred(bool deferred);
     void setKeys(const QList<Api::KeyInfo> &keys);
     void setSharers(const QList<Api::SharerStatus> &sharers);
     /// Where the detail pane's attempt-row actions go (docs/gui.md, "From a trace to a fix").
