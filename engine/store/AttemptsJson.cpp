@@ -2,144 +2,180 @@
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
-#include <QtCore/QLocale>
 #include <QtCore/QStringEncoder>
 
-#include <charconv>
+#include <rapidjson/writer.h>
+
 #include <cmath>
 
 namespace Aile::Store {
 
 namespace {
 
-// RFC 8259 escapes, as Qt's writer spells them: the two-character forms where JSON has one, \u00xx
-// (lower-case hex) for the other control characters; everything else as UTF-8.
-void appendString(QByteArray &out, QStringView s)
+// RapidJSON's output stream over the QByteArray being appended to. The writer reserves room before
+// each value (PutReserve) and then stores characters without a check (PutUnsafe), so the bytes go
+// straight into the array's own storage; Flush (the writer's, at the end of the root value, or the
+// stream's end) cuts the array back to what was written.
+class JsonByteArrayStream
 {
-    out.append('"');
-    qsizetype plain = 0; // the start of the run of characters that need no escape
-    const auto flush = [&](qsizetype end) {
-        if (end > plain) {
-            const qsizetype at = out.size();
-            out.resize(at + (end - plain) * 3);
-            QStringEncoder utf8(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
-            const char *stop = utf8.appendToBuffer(out.data() + at, s.sliced(plain, end - plain));
-            out.resize(stop - out.constData());
+public:
+    using Ch = char;
+
+    explicit JsonByteArrayStream(QByteArray &out) : m_out(out)
+    {
+        m_at = m_out.data() + m_out.size();
+        m_end = m_at;
+    }
+    ~JsonByteArrayStream() { Flush(); }
+    JsonByteArrayStream(const JsonByteArrayStream &) = delete;
+    JsonByteArrayStream &operator=(const JsonByteArrayStream &) = delete;
+
+    void reserve(size_t n)
+    {
+        if (size_t(m_end - m_at) < n)
+            grow(n);
+    }
+    void putUnsafe(char c) { *m_at++ = c; }
+    void Put(char c)
+    {
+        reserve(1);
+        putUnsafe(c);
+    }
+    void Flush() { m_out.resize(m_at - m_out.constData()); }
+
+private:
+    void grow(size_t n)
+    {
+        const qsizetype used = m_at - m_out.constData();
+        m_out.resize(qMax(used + qsizetype(n), qMax<qsizetype>(m_out.capacity(), 2 * used)));
+        m_at = m_out.data() + used;
+        m_end = m_out.data() + m_out.size();
+    }
+
+    QByteArray &m_out;
+    char *m_at;
+    char *m_end;
+};
+
+} // namespace
+
+} // namespace Aile::Store
+
+namespace rapidjson {
+template <> inline void PutReserve(Aile::Store::JsonByteArrayStream &s, size_t count) { s.reserve(count); }
+template <> inline void PutUnsafe(Aile::Store::JsonByteArrayStream &s, char c) { s.putUnsafe(c); }
+} // namespace rapidjson
+
+namespace Aile::Store {
+
+namespace {
+
+// RapidJSON's writer fed from Qt's types: text as UTF-8 (Qt's encoder, which writes a lone surrogate
+// as U+FFFD as Qt's own JSON writer does), numbers as Qt's writer keeps them (a whole double within
+// 2^53 as an integer, a non-finite one as null).
+class QtJsonWriter
+{
+public:
+    explicit QtJsonWriter(QByteArray &out) : m_stream(out), m_writer(m_stream) { }
+
+    template <size_t N> void key(const char (&k)[N]) { m_writer.Key(k, N - 1); }
+    void string(QStringView s)
+    {
+        m_utf8.resize(s.size() * 3);
+        QStringEncoder utf8(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
+        const char *end = utf8.appendToBuffer(m_utf8.data(), s);
+        m_writer.String(m_utf8.constData(), rapidjson::SizeType(end - m_utf8.constData()));
+    }
+    void integer(qint64 n) { m_writer.Int64(n); }
+    void boolean(bool b) { m_writer.Bool(b); }
+    void real(double d)
+    {
+        if (!std::isfinite(d))
+            m_writer.Null();
+        else if (d == std::trunc(d) && std::fabs(d) <= 9007199254740992.0)
+            m_writer.Int64(qint64(d));
+        else
+            m_writer.Double(d);
+    }
+    void startArray() { m_writer.StartArray(); }
+    void endArray() { m_writer.EndArray(); }
+    void startObject() { m_writer.StartObject(); }
+    void endObject() { m_writer.EndObject(); }
+
+    void value(const QJsonValue &v)
+    {
+        switch (v.type()) {
+        case QJsonValue::Bool: boolean(v.toBool()); break;
+        case QJsonValue::Double: {
+            // An integer Qt holds as one (a plan's count, a time in ms) stays exact past 2^53.
+            const double d = v.toDouble();
+            const qint64 n = v.toInteger();
+            if (std::isfinite(d) && double(n) == d)
+                integer(n);
+            else
+                real(d);
+            break;
         }
-    };
-    for (qsizetype i = 0; i < s.size(); ++i) {
-        const char16_t c = s.at(i).unicode();
-        if (c >= 0x20 && c != u'"' && c != u'\\')
-            continue;
-        flush(i);
-        plain = i + 1;
-        switch (c) {
-        case u'"': out.append("\\\""); break;
-        case u'\\': out.append("\\\\"); break;
-        case u'\b': out.append("\\b"); break;
-        case u'\f': out.append("\\f"); break;
-        case u'\n': out.append("\\n"); break;
-        case u'\r': out.append("\\r"); break;
-        case u'\t': out.append("\\t"); break;
-        default: {
-            static const char hex[] = "0123456789abcdef";
-            const char escaped[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
-            out.append(escaped, sizeof escaped);
+        case QJsonValue::String: string(v.toString()); break;
+        case QJsonValue::Array: {
+            startArray();
+            const QJsonArray a = v.toArray();
+            for (const QJsonValue &item : a)
+                value(item);
+            endArray();
+            break;
         }
+        case QJsonValue::Object: {
+            startObject();
+            const QJsonObject o = v.toObject();
+            for (auto it = o.constBegin(); it != o.constEnd(); ++it) { // in Qt's sorted key order
+                string(it.key());
+                value(it.value());
+            }
+            endObject();
+            break;
+        }
+        case QJsonValue::Null:
+        case QJsonValue::Undefined: m_writer.Null(); break;
         }
     }
-    flush(s.size());
-    out.append('"');
-}
 
-void appendInteger(QByteArray &out, qint64 n)
-{
-    char digits[24];
-    const auto [end, ec] = std::to_chars(std::begin(digits), std::end(digits), n);
-    out.append(digits, end - digits);
-}
-
-// Qt keeps a whole double within 2^53 as an integer and writes it so; other doubles in their
-// shortest form; a non-finite one as null.
-void appendDouble(QByteArray &out, double d)
-{
-    if (!std::isfinite(d))
-        out.append("null");
-    else if (d == std::trunc(d) && std::fabs(d) <= 9007199254740992.0)
-        appendInteger(out, qint64(d));
-    else
-        out.append(QByteArray::number(d, 'g', QLocale::FloatingPointShortest));
-}
-
-void appendKey(QByteArray &out, const char *key)
-{
-    out.append('"').append(key).append("\":");
-}
+private:
+    JsonByteArrayStream m_stream;
+    rapidjson::Writer<JsonByteArrayStream> m_writer;
+    QByteArray m_utf8; // one string's UTF-8 at a time, its capacity kept
+};
 
 } // namespace
 
 void appendJson(QByteArray &out, const QJsonValue &value)
 {
-    switch (value.type()) {
-    case QJsonValue::Bool: out.append(value.toBool() ? "true" : "false"); break;
-    case QJsonValue::Double: appendDouble(out, value.toDouble()); break;
-    case QJsonValue::String: appendString(out, value.toString()); break;
-    case QJsonValue::Array: {
-        out.append('[');
-        const QJsonArray a = value.toArray();
-        for (qsizetype i = 0; i < a.size(); ++i) {
-            if (i)
-                out.append(',');
-            appendJson(out, a.at(i));
-        }
-        out.append(']');
-        break;
-    }
-    case QJsonValue::Object: {
-        out.append('{');
-        const QJsonObject o = value.toObject();
-        bool first = true;
-        for (auto it = o.constBegin(); it != o.constEnd(); ++it) { // QJsonObject iterates in Qt's sorted key order
-            if (!first)
-                out.append(',');
-            first = false;
-            appendString(out, it.key());
-            out.append(':');
-            appendJson(out, it.value());
-        }
-        out.append('}');
-        break;
-    }
-    case QJsonValue::Null:
-    case QJsonValue::Undefined: out.append("null"); break;
-    }
+    QtJsonWriter(out).value(value);
 }
 
 QByteArray attemptsJson(const QList<AttemptRecord> &rows)
 {
     QByteArray out;
     out.reserve(rows.size() * 512);
-    out.append('[');
-    // One member after another, each after a comma (the first of a row is written before them).
-    const auto text = [&out](const char *key, const QString &value) {
-        appendKey(out.append(','), key);
-        appendString(out, value);
+    QtJsonWriter w(out);
+    const auto text = [&w](const auto &key, const QString &value) {
+        w.key(key);
+        w.string(value);
     };
-    const auto textIfAny = [&text](const char *key, const QString &value) {
+    const auto textIfAny = [&text](const auto &key, const QString &value) {
         if (!value.isEmpty())
             text(key, value);
     };
-    const auto integer = [&out](const char *key, qint64 value) {
-        appendKey(out.append(','), key);
-        appendInteger(out, value);
+    const auto integer = [&w](const auto &key, qint64 value) {
+        w.key(key);
+        w.integer(value);
     };
-    for (qsizetype i = 0; i < rows.size(); ++i) {
-        const AttemptRecord &a = rows.at(i);
-        if (i)
-            out.append(',');
-        // The keys of AttemptRecord::toJson in the order Qt's writer puts them (sorted by UTF-16).
-        appendKey(out.append('{'), "dispatched");
-        out.append(a.dispatched ? "true" : "false");
+    w.startArray();
+    for (const AttemptRecord &a : rows) {
+        // The members of AttemptRecord::toJson, in the order Qt's writer puts them (sorted by UTF-16).
+        w.startObject();
+        w.key("dispatched");
+        w.boolean(a.dispatched);
         integer("durationMs", a.durationMs);
         integer("inputTokens", a.inputTokens);
         text("model", a.model);
@@ -148,12 +184,12 @@ QByteArray attemptsJson(const QList<AttemptRecord> &rows)
         text("outcome", a.outcome);
         integer("outputTokens", a.outputTokens);
         if (!a.plan.isEmpty()) {
-            appendKey(out.append(','), "plan");
-            appendJson(out, a.plan);
+            w.key("plan");
+            w.value(a.plan);
         }
         text("provider", a.provider);
-        appendKey(out.append(','), "quoteUsd");
-        appendDouble(out, a.quoteUsd);
+        w.key("quoteUsd");
+        w.real(a.quoteUsd);
         text("reason", a.reason);
         integer("seq", a.seq);
         text("sharer", a.sharer);
@@ -163,9 +199,9 @@ QByteArray attemptsJson(const QList<AttemptRecord> &rows)
         integer("status", a.status);
         text("target", a.target);
         integer("ttfbMs", a.ttfbMs);
-        out.append('}');
+        w.endObject();
     }
-    out.append(']');
+    w.endArray();
     return out;
 }
 

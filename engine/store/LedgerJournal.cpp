@@ -90,7 +90,7 @@ public:
     {
         const qsizetype at = m_out.size();
         put<quint32>(0); // the size, filled in once the text is there
-        appendJson(m_out, v); // Qt's compact bytes, written in place
+        appendJson(m_out, v); // compact JSON (RapidJSON's), written in place; the reader parses it with Qt
         qToBigEndian<quint32>(quint32(m_out.size() - at - 4), m_out.data() + at);
         return *this;
     }

@@ -274,31 +274,91 @@ private Q_SLOTS:
     // The attempt rows' JSON is written from the fields, without a QJsonObject per row: the bytes
     // are the ones Qt's writer gives for AttemptRecord::toJson, so every reader (and ReplayRows'
     // read by key spelling) sees what it saw before.
-    void attemptRowsAreTheBytesQtWrites_data()
+    // The attempt rows' JSON is RapidJSON's (docs/performance.md "Change 1 (json)"): its spelling of
+    // a number may differ from Qt's (1e21 for 1e+21), so what is compared is what a reader parses,
+    // value for value, against Qt's own writer for the same rows; the pin and the ledger journal's
+    // JSON go through the same writer (appendJson).
+    void attemptRowsReadAsQtWritesThem_data()
     {
         QTest::addColumn<QList<Store::AttemptRecord>>("rows");
+        QTest::addColumn<QList<Store::AttemptRecord>>("asQtWrites"); // what Qt's writer is given for the same values
         const Store::TraceRecord whole = wholeTrace();
-        QTest::newRow("none") << QList<Store::AttemptRecord>{};
-        QTest::newRow("served alone") << trace(1).attemptRows;
-        QTest::newRow("failed over, refused, served") << whole.attemptRows;
+        QTest::newRow("none") << QList<Store::AttemptRecord>{} << QList<Store::AttemptRecord>{};
+        QTest::newRow("served alone") << trace(1).attemptRows << trace(1).attemptRows;
+        QTest::newRow("failed over, refused, served") << whole.attemptRows << whole.attemptRows;
         Store::AttemptRecord numbers = whole.attemptRows.first();
         numbers.quoteUsd = 3.0;
         numbers.inputTokens = 9'007'199'254'740'993;
-        numbers.plan = QJsonObject{{QStringLiteral("weight"), 1e21}, {QStringLiteral("small"), -0.1}, {QStringLiteral("big"), 123456789.25}};
-        QTest::newRow("numbers") << QList<Store::AttemptRecord>{numbers};
+        numbers.outputTokens = -9'223'372'036'854'775'807 - 1;
+        numbers.durationMs = 9'223'372'036'854'775'807;
+        numbers.plan = QJsonObject{{QStringLiteral("weight"), 1e21},
+                                   {QStringLiteral("small"), -0.1},
+                                   {QStringLiteral("tiny"), 5e-324},
+                                   {QStringLiteral("third"), 1.0 / 3},
+                                   {QStringLiteral("huge"), 1.7976931348623157e308},
+                                   {QStringLiteral("big"), 123456789.25},
+                                   {QStringLiteral("whole"), 9007199254740992.0},
+                                   {QStringLiteral("past2^53"), 9007199254740994.0},
+                                   {QStringLiteral("negative zero"), -0.0},
+                                   {QStringLiteral("integer"), qint64(-42)},
+                                   {QStringLiteral("large integer"), (qint64(1) << 62) + 1}};
+        QTest::newRow("numbers") << QList<Store::AttemptRecord>{numbers} << QList<Store::AttemptRecord>{numbers};
+        Store::AttemptRecord notFinite = numbers;
+        notFinite.quoteUsd = qQNaN();
+        notFinite.plan = QJsonObject{{QStringLiteral("nan"), qQNaN()}, {QStringLiteral("inf"), qInf()}, {QStringLiteral("-inf"), -qInf()}};
+        QTest::newRow("NaN and infinities are null") << QList<Store::AttemptRecord>{notFinite} << QList<Store::AttemptRecord>{notFinite};
         Store::AttemptRecord controls;
         for (char16_t c = 0; c < 0x20; ++c)
             controls.reason.append(QChar(c));
         controls.reason.append(QStringLiteral("\u007f\u00a0\u2028\uffff"));
-        QTest::newRow("every control character") << QList<Store::AttemptRecord>{controls};
+        QTest::newRow("every control character") << QList<Store::AttemptRecord>{controls} << QList<Store::AttemptRecord>{controls};
+        Store::AttemptRecord text;
+        text.model = QStringLiteral("\"quoted\" back\\slash /slash/ caf\u00e9 \u4e2d\u6587 \U0001F600\U0001F468\u200D\U0001F469");
+        text.nodePrice = QStringLiteral("\u0000");
+        text.plan = QJsonObject{{QStringLiteral("caf\u00e9 \"key\"\n"), QStringLiteral("\U0001F600")}};
+        QTest::newRow("escapes, non-ASCII, emoji") << QList<Store::AttemptRecord>{text} << QList<Store::AttemptRecord>{text};
+        // A lone surrogate is not text: it is stored as U+FFFD, as in every other text column
+        // (UTF-8 has no spelling for it), where Qt's writer writes its six-character escape.
+        Store::AttemptRecord lone = text;
+        lone.reason = QStringLiteral("lone ") + QChar(0xd800) + QStringLiteral(" and ") + QChar(0xdc00) + QStringLiteral(" end") + QChar(0xd83d);
+        Store::AttemptRecord replaced = text;
+        replaced.reason = QStringLiteral("lone \ufffd and \ufffd end\ufffd");
+        QTest::newRow("lone surrogates") << QList<Store::AttemptRecord>{lone} << QList<Store::AttemptRecord>{replaced};
+        Store::AttemptRecord nested = whole.attemptRows.first();
+        nested.plan = QJsonObject{
+            {QStringLiteral("empty object"), QJsonObject{}},
+            {QStringLiteral("empty array"), QJsonArray{}},
+            {QStringLiteral("null"), QJsonValue::Null},
+            {QStringLiteral("flags"), QJsonArray{true, false, QJsonValue::Null, 1, 2.5, QStringLiteral("x")}},
+            {QStringLiteral("facts"), QJsonObject{{QStringLiteral("tier"), 1},
+                                                  {QStringLiteral("by"), QJsonArray{QJsonObject{{QStringLiteral("price"), 0.000125}},
+                                                                                    QJsonArray{QJsonArray{}}}}}}};
+        QTest::newRow("nested plan facts") << QList<Store::AttemptRecord>{nested, numbers, text} << QList<Store::AttemptRecord>{nested, numbers, text};
     }
-    void attemptRowsAreTheBytesQtWrites()
+    void attemptRowsReadAsQtWritesThem()
     {
         QFETCH(QList<Store::AttemptRecord>, rows);
+        QFETCH(QList<Store::AttemptRecord>, asQtWrites);
         QJsonArray qt;
-        for (const Store::AttemptRecord &a : rows)
+        for (const Store::AttemptRecord &a : asQtWrites)
             qt.append(a.toJson());
-        QCOMPARE(Store::attemptsJson(rows), QJsonDocument(qt).toJson(QJsonDocument::Compact));
+        const QByteArray ours = Store::attemptsJson(rows);
+        const QByteArray theirs = QJsonDocument(qt).toJson(QJsonDocument::Compact);
+        QJsonParseError error;
+        const QJsonDocument read = QJsonDocument::fromJson(ours, &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + QLatin1Char(' ') + QString::fromUtf8(ours)));
+        QCOMPARE(read, QJsonDocument::fromJson(theirs));
+        QCOMPARE(read.toJson(QJsonDocument::Compact), theirs); // the same values, written back by Qt, are Qt's bytes
+
+        // One value alone (a pin, a plan), appended after bytes already there.
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            QByteArray pin = "before:";
+            Store::appendJson(pin, rows.at(i).plan);
+            QVERIFY(pin.startsWith("before:"));
+            const QJsonDocument plan = QJsonDocument::fromJson(pin.mid(7), &error);
+            QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+            QCOMPARE(plan.object(), QJsonDocument::fromJson(QJsonDocument(asQtWrites.at(i).plan).toJson()).object());
+        }
     }
 
     // Schema 9 drops the ledger's index on request ids (written at a random place for every
