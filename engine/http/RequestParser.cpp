@@ -110,6 +110,7 @@ int RequestParser::onMessageBegin(http_parser *p)
 {
     auto *self = static_cast<RequestParser *>(p->data);
     self->m_phase = Phase::Head;
+    self->m_request.headers.reserve(ExpectedHeaders);
     self->m_headerBytes = 0;
     self->m_lastWasValue = false;
     self->m_field.clear();
