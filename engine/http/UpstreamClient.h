@@ -30,7 +30,7 @@ QString upstreamErrorName(UpstreamError error);
 
 struct UpstreamRequest
 {
-    QByteArray method = "POST";
+    QByteArray method = QByteArrayLiteral("POST"); // static data: no allocation per request
     QUrl url;            // http or https; path and query as they go upstream
     HttpHeaders headers; // host and content-length are added by the client
     QByteArray body;
