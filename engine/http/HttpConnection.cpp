@@ -10,6 +10,8 @@
 
 #include <sys/socket.h>
 
+#include <cerrno>
+
 #include <new>
 #include <utility>
 
@@ -82,15 +84,51 @@ bool HttpConnection::flushOutput()
 {
     if (m_out.isEmpty())
         return false;
-    m_socket->write(m_out.constData(), m_out.size());
+    send(m_out.constData(), m_out.size());
     // The capacity serves the next answer on this connection, unless one answer made it larger
     // than a typical head and JSON answer: an idle keep-alive connection holds at most this.
     if (m_out.capacity() > KeptOutputCapacity)
         m_out = QByteArray();
     else
         m_out.resize(0);
-    m_socket->flush();
     return true;
+}
+
+// Answer bytes go to the kernel directly while the socket holds none of this connection's output:
+// no copy into the socket's write buffer, and no write notifier switched on and off around the
+// write (with GLib's event loop each switch adds or removes a poll entry and wakes the loop; the
+// socket's 32 KiB write block is never allocated). What the kernel does not take yet is handed to
+// the socket, which writes it, in order, when the client reads, and reports it with bytesWritten.
+// (An accepted QTcpSocket cannot be opened unbuffered: only connectToHost honours Unbuffered.)
+// `whole`, when the bytes are a QByteArray's, lets the socket share it if the kernel took none.
+void HttpConnection::send(const char *data, qint64 size, const QByteArray *whole)
+{
+    if (m_socket->bytesToWrite() == 0 && m_socket->state() == QAbstractSocket::ConnectedState) {
+        ssize_t n = 0;
+        do {
+            n = ::send(int(m_socket->socketDescriptor()), data, size_t(size), MSG_NOSIGNAL);
+        } while (n < 0 && errno == EINTR);
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            // The client is gone (reset, or closed with our answer unread): what Qt does when its
+            // own write fails, so the connection ends through `disconnected` as before.
+            m_socket->abort();
+            return;
+        }
+        if (n > 0) {
+            m_lastProgressMs = m_server->m_clock->nowMs();
+            data += n;
+            size -= n;
+        }
+        if (size == 0)
+            return;
+        if (n > 0)
+            whole = nullptr;
+    }
+    if (whole)
+        m_socket->write(*whole);
+    else
+        m_socket->write(data, size);
+    m_socket->flush();
 }
 
 // "The end of this event-loop turn": a zero-interval timer of the connection, started at most
@@ -229,7 +267,7 @@ void HttpConnection::parseAvailable()
         if (now == Phase::Body || now == Phase::Complete)
             m_headerDeadline.stop();
         if (m_parser.takeContinueRequest())
-            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+            send("HTTP/1.1 100 Continue\r\n\r\n", 25);
         if (now == Phase::Body) {
             armBodyDeadline();
         } else if (now == Phase::Complete) {

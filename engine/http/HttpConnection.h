@@ -50,6 +50,7 @@ private:
     void handleBytesWritten();
     void handleDisconnected();
     void parseAvailable();
+    void send(const char *data, qint64 size, const QByteArray *whole = nullptr);
     bool outputBlocked() const;
     void dispatchRequest();
     void exchangeFinished(bool keepAlive);

@@ -5,8 +5,6 @@
 
 #include <QtCore/QLoggingCategory>
 
-#include <QtNetwork/QTcpSocket>
-
 #include <atomic>
 #include <cstdio>
 #include <utility>
@@ -57,8 +55,7 @@ void HttpExchange::put(const char *data, qsizetype size)
 {
     if (size >= HoldBytes) {
         flush();
-        m_connection->socket()->write(data, size);
-        m_connection->socket()->flush();
+        m_connection->send(data, size);
         ++m_handOffs;
         return;
     }
@@ -76,8 +73,7 @@ void HttpExchange::put(const QByteArray &bytes)
         return;
     }
     flush();
-    m_connection->socket()->write(bytes); // shared with the socket's buffer, not copied
-    m_connection->socket()->flush();
+    m_connection->send(bytes.constData(), bytes.size(), &bytes); // what the kernel leaves is shared with the socket's buffer, not copied
     ++m_handOffs;
 }
 

@@ -22,6 +22,8 @@ public:
     };
 
     RequestParser(qint64 maxHeaderBytes, qint64 maxBodyBytes);
+    /// Header lines a request's list has room for from the start (an SDK sends about a dozen).
+    static constexpr qsizetype ExpectedHeaders = 16;
     RequestParser(const RequestParser &) = delete;
     RequestParser &operator=(const RequestParser &) = delete;
 

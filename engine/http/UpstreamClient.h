@@ -30,7 +30,7 @@ QString upstreamErrorName(UpstreamError error);
 
 struct UpstreamRequest
 {
-    QByteArray method = "POST";
+    QByteArray method = QByteArrayLiteral("POST"); // static data: no allocation per request
     QUrl url;            // http or https; path and query as they go upstream
     HttpHeaders headers; // host and content-length are added by the client
     QByteArray body;
@@ -100,6 +100,9 @@ public:
     static constexpr qint64 MaxHeadBytes = 64 * 1024;
     /// Interim answers (100 Continue, 103 Early Hints) read before the final head, at most.
     static constexpr int MaxInterimAnswers = 8;
+    /// Header lines a response's list has room for from the start (providers send 10 to 30).
+    /// 20 entries stay under 1 KiB, glibc's bound past which an allocation consolidates its bins.
+    static constexpr qsizetype ExpectedHeaders = 20;
 
     UpstreamCall *send(const UpstreamRequest &request, QObject *owner);
     /// An idle pooled connection older than this is closed rather than reused (a server's own

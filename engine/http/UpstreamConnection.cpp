@@ -116,6 +116,7 @@ void UpstreamConnection::start(UpstreamCall *call, const UpstreamRequest &reques
     m_outOfMemory = false;
     m_field.resize(0);
     m_value.resize(0);
+    call->m_headers.reserve(UpstreamClient::ExpectedHeaders);
     http_parser_init(&m_parser, HTTP_RESPONSE);
     m_parser.data = this;
 
@@ -422,6 +423,7 @@ int UpstreamConnection::onHeadersComplete(http_parser *p)
     if (p->status_code / 100 == 1) {
         // An interim answer (100 Continue, 103 Early Hints): consumed, the final head follows.
         self->m_call->m_headers = HttpHeaders();
+        self->m_call->m_headers.reserve(UpstreamClient::ExpectedHeaders);
         if (++self->m_interim > UpstreamClient::MaxInterimAnswers) {
             self->m_protocolError = QStringLiteral("more than %1 interim (1xx) answers before the final one").arg(UpstreamClient::MaxInterimAnswers);
             return -1;

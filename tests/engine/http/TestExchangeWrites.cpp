@@ -1,7 +1,10 @@
 // How an exchange hands its answer to the socket (HttpExchange.h, "Writing"): one hand-off per
-// flush point, a held head and body leave by the end of the event-loop turn, and a finished
-// exchange lives until the end of the turn, not past it. Raw sockets against the real listener.
+// flush point, a held head and body leave by the end of the event-loop turn, a finished exchange
+// lives until the end of the turn, not past it, and an answer goes to the kernel past the socket's
+// buffer, which queues only what the kernel leaves (HttpConnection::send). Raw sockets against the
+// real listener.
 #include "core/Clock.h"
+#include "http/HttpConnection.h"
 #include "http/HttpExchange.h"
 #include "http/HttpServer.h"
 
@@ -248,6 +251,93 @@ private Q_SLOTS:
         readUntil("second", got);
         QVERIFY(got.indexOf("first") < got.indexOf("second"));
         QCOMPARE(m_handler.seen.size(), 2);
+    }
+
+    // The kernel takes the whole answer: it never passes through the socket's write buffer (no copy
+    // into it, no write notifier switched on and off: docs/performance.md, change 10 (http)), so the
+    // socket reports no bytesWritten for it.
+    void anAnswerTheKernelTakesBypassesTheSocketsBuffer()
+    {
+        int socketWrites = -1;
+        qint64 queued = -1;
+        m_handler.answer = [&](HttpExchange *x) {
+            auto *connection = qobject_cast<HttpConnection *>(x->parent());
+            QVERIFY(connection);
+            socketWrites = 0;
+            QObject::connect(connection->socket(), &QTcpSocket::bytesWritten, connection, [&] { ++socketWrites; });
+            x->respond(200, textHeaders(), "ok\n");
+            queued = connection->socket()->bytesToWrite();
+        };
+        connectClient();
+        m_client->write(get("/a"));
+        QByteArray got;
+        readUntil("ok\n", got);
+        QCOMPARE(queued, qint64(0));
+        QCOMPARE(socketWrites, 0);
+    }
+
+    // A client that does not read: the kernel takes part of a 16 MiB answer, the socket queues the
+    // rest (later pieces behind it, never past it), and the client reads every byte in order.
+    void whatTheKernelLeavesIsQueuedAndArrivesInOrder()
+    {
+        constexpr int Pieces = 256;
+        constexpr qsizetype PieceBytes = 64 * 1024;
+        QByteArray expected;
+        qint64 queuedAtEnd = 0;
+        m_handler.answer = [&](HttpExchange *x) {
+            x->startStream(200, textHeaders(), Pieces * PieceBytes);
+            for (int i = 0; i < Pieces; ++i) {
+                QByteArray piece(PieceBytes, char('a' + i % 26));
+                piece.replace(0, 8, QByteArray::number(100000000 + i).right(8)); // each piece marked by its index
+                expected += piece;
+                x->writeChunk(piece);
+            }
+            x->finishStream();
+            queuedAtEnd = m_server->pendingBytes();
+        };
+        connectClient();
+        m_client->write(get("/big"));
+        QTRY_VERIFY(!expected.isEmpty());
+        QVERIFY2(queuedAtEnd > 0, "the kernel took 16 MiB at once: the test no longer exercises the queue");
+        QByteArray got;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                got += m_client->readAll();
+                const qsizetype head = got.indexOf("\r\n\r\n");
+                return head >= 0 && got.size() - head - 4 >= expected.size();
+            },
+            20000));
+        const QByteArray body = got.mid(got.indexOf("\r\n\r\n") + 4);
+        QCOMPARE(body.size(), expected.size());
+        QVERIFY(body == expected);
+        QTRY_COMPARE(m_server->pendingBytes(), qint64(0));
+    }
+
+    // The client leaves while its answer streams: the exchange learns it (from the read that meets
+    // the end, or from a write the kernel refuses) and the connection goes.
+    void aClientThatLeavesMidAnswerIsSeen()
+    {
+        QPointer<HttpExchange> held;
+        bool gone = false;
+        m_handler.answer = [&](HttpExchange *x) {
+            held = x;
+            QObject::connect(x, &HttpExchange::clientGone, x, [&] { gone = true; });
+            x->startStream(200, textHeaders());
+            x->writeChunk("first\n");
+        };
+        connectClient();
+        m_client->write(get("/stream"));
+        QByteArray got;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                got += m_client->readAll();
+                return got.contains("first\n");
+            },
+            5000));
+        m_client->abort();
+        QTRY_VERIFY(gone);
+        QVERIFY(held.isNull() || held->isClientGone());
+        QTRY_COMPARE(m_server->openConnections(), 0);
     }
 };
 
