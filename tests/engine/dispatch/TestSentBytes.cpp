@@ -1,6 +1,7 @@
 // What goes upstream when nothing but the model needs rewriting: the client's own bytes with only
 // the model's value spliced (docs/performance.md "Change 1 (dispatch)"), and a body the proxy must
 // change (a models chain, provider preferences, the usage chunk asked for) re-serialised.
+#include "dispatch/ProxyRequest.h"
 #include "dispatch/UpstreamRequestBuilder.h"
 #include "testsupport/BasicEngine.h"
 
@@ -128,6 +129,19 @@ private Q_SLOTS:
             return;
         }
         QCOMPARE(out.bytes, Dispatch::rewriteBody(Wire::Endpoint::ChatCompletions, body, QStringLiteral("b")).bytes);
+    }
+
+    // A finished request deletes itself at the end of its event-loop turn, served or refused (a
+    // zero timer instead of a posted deleteLater: docs/performance.md "Change 3 (dispatch)").
+    void aFinishedRequestLeavesNoObjectBehind()
+    {
+        const QList<QPair<QByteArray, QByteArray>> headers{{"authorization", QByteArray("Bearer ") + TestKey}, {"content-type", "application/json"}};
+        const QString url = m_engine->baseUrl() + QStringLiteral("/v1/chat/completions");
+        QCOMPARE(send(QStringLiteral("POST"), url, "{\"model\":\"openai/gpt-5.2\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers).status,
+                 200);
+        QCOMPARE(send(QStringLiteral("POST"), url, "{\"model\":\"nosuch/gpt-5.2\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers).status,
+                 400);
+        QTRY_VERIFY(m_engine->engine().findChildren<Dispatch::ProxyRequest *>().isEmpty());
     }
 };
 
