@@ -219,7 +219,7 @@ void ApiRouter::handleChat(Http::HttpExchange *exchange, const Keys::ApiKey &key
 void ApiRouter::handleModels(Http::HttpExchange *exchange, const Keys::ApiKey &key)
 {
     // A model is listed once a sharer offering it has passed a test of it.
-    const QString pinned = Keys::KeyRouting::from(key.routing).provider;
+    const QString pinned = key.routingSettings().provider;
     QJsonArray data;
     QSet<QString> seen;
     // The key's named routes first: a client picks one by its name, as a model.

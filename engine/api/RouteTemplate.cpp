@@ -51,7 +51,7 @@ void RouteTemplateApi::suggest(const ManagementRequest &req, const ManagementRep
         if (!key)
             return reply(404, managementError(QStringLiteral("no key %1; GET /keys lists them").arg(k)));
     }
-    const Keys::KeyRouting routing = key ? Keys::KeyRouting::from(key->routing) : Keys::KeyRouting();
+    const Keys::KeyRouting routing = key ? key->routingSettings() : Keys::KeyRouting();
     const QString want = sameName(model);
 
     struct Found

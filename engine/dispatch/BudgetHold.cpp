@@ -18,7 +18,7 @@ std::optional<BudgetRefusal> holdBudget(Store::Store *store, Clock &clock, const
         return std::nullopt;
     const Routing::Target &first = plan.targets.first();
     QList<Store::BudgetLimit> limits;
-    if (const auto limit = Keys::KeyRouting::from(key.routing).spendLimitUsdPerDay)
+    if (const auto limit = key.routingSettings().spendLimitUsdPerDay)
         limits.append({QString(), QString(), *limit});
     const std::optional<Keys::Route> route = plan.route.isEmpty() ? std::nullopt : Keys::findRoute(key.routes, plan.route);
     const QString target = first.calls.isEmpty() ? first.label() : first.calls;

@@ -41,14 +41,14 @@ ProxyRequest::ProxyRequest(const DispatchServices &services, Http::HttpExchange 
 
     connect(exchange, &Http::HttpExchange::clientGone, this, [this] { m_relay.handleClientGone(); });
     connect(exchange, &Http::HttpExchange::drained, this, [this] { m_relay.handleDrained(); });
-    exchange->setBeforeLastBytes([self = QPointer<ProxyRequest>(this)] {
-        if (self)
-            self->record();
-    });
+    // The hook is taken back in the destructor: no QPointer (a shared count allocated per request) is needed.
+    exchange->setBeforeLastBytes([this] { record(); });
 }
 
 ProxyRequest::~ProxyRequest()
 {
+    if (m_exchange)
+        m_exchange->setBeforeLastBytes({});
     if (m_attempt && m_attempt->call)
         m_attempt->call->abort();
     m_deadlines.stopWaiting(m_s.pins);
@@ -352,7 +352,13 @@ void ProxyRequest::finish()
         m_attempt->call->disconnect(this);
         m_attempt->call = nullptr;
     }
-    deleteLater();
+    // Deleted at the end of this event-loop turn, never inside one of its own calls. An answered
+    // exchange is retired by its connection at the end of the turn, and this request, its child,
+    // goes with it: no event of its own is posted (a posted deleteLater writes the event loop's
+    // eventfd to wake it, one system call per request: docs/performance.md "Change 3 (dispatch)").
+    // An exchange that is not finished (the client left) may live on: then deleteLater.
+    if (!m_exchange || !m_exchange->isFinished())
+        deleteLater();
 }
 
 bool ProxyRequest::answerCommitted(Attempt &attempt, int status)
@@ -496,10 +502,11 @@ void ProxyRequest::record()
     const qint64 now = m_s.clock.nowMs();
     m_trace.durationMs = now - m_startedMs;
     m_trace.attempts = m_dials;
-    const QList<Store::LedgerEntry> ledger =
-        m_served ? bookServed(m_s, m_plan, m_endpoint, m_key, *m_served, m_trace, now) : QList<Store::LedgerEntry>();
+    QList<Store::LedgerEntry> ledger = m_served ? bookServed(m_s, m_plan, m_endpoint, m_key, *m_served, m_trace, now) : QList<Store::LedgerEntry>();
+    // Handed over, not copied: nothing reads the trace once it is recorded (m_recorded), and the
+    // request is finishing (record runs as its last bytes leave, or from finish()).
     if (m_s.traces)
-        m_s.traces->add(m_trace, ledger);
+        m_s.traces->add(std::move(m_trace), std::move(ledger));
 }
 
 } // namespace Aile::Dispatch

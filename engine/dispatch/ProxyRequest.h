@@ -34,8 +34,9 @@ namespace Dispatch {
 /// settings.maxDials dispatched, pre-dispatch refusals bounded by settings.scanCap), hands the
 /// chosen answer to its relay (ProxyRelay: a stream event by event from its first event, a body
 /// once complete), holds a slow stream open (its clocks are RequestDeadlines), and records the
-/// trace (one row per attempt and per refusal) and the ledger. It deletes itself when the request
-/// is over. Its own state is the small state machine below.
+/// trace (one row per attempt and per refusal) and the ledger. It is the child of its exchange and
+/// goes with it when the connection retires the answered exchange, or deletes itself when the
+/// request is over before the exchange is (finish()). Its own state is the small state machine below.
 class ProxyRequest : public QObject, private RelayOwner, private DeadlineOwner
 {
     Q_OBJECT
@@ -149,7 +150,7 @@ private:
     int m_scanned = 0;
     qint64 m_startedMs = 0;
     bool m_recorded = false;
-    Store::TraceRecord m_trace;
+    Store::TraceRecord m_trace; // handed to the trace sink by record(); not read after
     QList<int> m_failureStatuses;
     qint64 m_earliestRetryMs = 0;
     QString m_lastFailure;

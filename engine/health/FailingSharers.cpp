@@ -14,7 +14,7 @@ QString entryKey(const QString &keyId, const QString &provider, const QString &h
 
 void FailingSharers::note(const Keys::ApiKey &key, const QString &provider, const QString &handle, bool failed, qint64 nowMs)
 {
-    if (!Keys::KeyRouting::from(key.routing).demoteFailing)
+    if (!key.routingSettings().demoteFailing)
         return;
     const QString k = entryKey(key.id, provider, handle);
     if (!failed) {

@@ -22,6 +22,13 @@ bool looksLikeKey(const QString &plain)
     return plain.startsWith(QLatin1String("sk-aile-")) && plain.size() >= 16;
 }
 
+const KeyRouting &ApiKey::routingSettings() const
+{
+    if (!parsedRouting || parsedRouting->source != routing)
+        parsedRouting = std::make_shared<const ParsedRouting>(ParsedRouting{routing, KeyRouting::from(routing)});
+    return parsedRouting->settings;
+}
+
 ApiKey ApiKey::fromPlain(const QString &name, const QString &plain, qint64 nowMs)
 {
     ApiKey k;

@@ -1,9 +1,12 @@
 #pragma once
 
+#include "KeyRouting.h"
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
 #include <QtCore/QString>
 
+#include <memory>
 #include <optional>
 
 namespace Aile::Keys {
@@ -22,9 +25,24 @@ struct ApiKey
     QJsonObject routing;
     QJsonArray routes;
 
+    /// The routing settings read from routing, parsed once and again only when routing has changed
+    /// since (a request reads them several times: the plan, its budget, the failing-sharers book).
+    /// The reference stays valid while routing is unchanged. Like the rest of an ApiKey, for one
+    /// thread at a time.
+    const KeyRouting &routingSettings() const;
+
     QJsonObject toJson() const; // never holds the secret
     static std::optional<ApiKey> fromJson(const QJsonObject &o, QString *error);
     static ApiKey fromPlain(const QString &name, const QString &plain, qint64 nowMs);
+
+    /// The cache behind routingSettings(): the object it was parsed from (compared on use, which
+    /// is a pointer comparison while the object is shared) and what it says. Copies share it.
+    struct ParsedRouting
+    {
+        QJsonObject source;
+        KeyRouting settings;
+    };
+    mutable std::shared_ptr<const ParsedRouting> parsedRouting;
 };
 
 QString hashKey(const QString &plain);

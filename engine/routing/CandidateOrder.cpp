@@ -60,6 +60,11 @@ void CandidateOrder::order(Target &t, const RequestFacts &facts, bool *sampled) 
     // A session draws the same order every time (docs/rules/tiers-quota-health.md); other requests draw at random.
     // A session's own generator is built only when there is a session: seeding one (a Mersenne
     // twister's 624 words) on every plan cost 1.9% of the engine's CPU (docs/performance.md).
+    if (t.candidates.size() < 2) {
+        // Nothing to order and nothing drawn (the common target of one sharer): the rest would
+        // build a price table and a tie group of one for nothing.
+        return;
+    }
     std::optional<QRandomGenerator> seeded;
     QRandomGenerator *rng = &m_s.draw;
     if (facts.drawSeed) {

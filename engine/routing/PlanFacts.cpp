@@ -1,6 +1,10 @@
 #include "PlanFacts.h"
 
 #include <QtCore/QJsonArray>
+#include <QtCore/QStringList>
+
+#include <array>
+#include <optional>
 
 namespace Aile::Routing {
 
@@ -18,24 +22,52 @@ QJsonObject planFacts(const Plan &plan, qsizetype targetIndex, qsizetype candida
         --first;
     while (last + 1 < all.size() && all.at(last + 1).tiedWithPrevious)
         ++last;
-    QJsonArray group;
+    QStringList group;
     for (qsizetype i = first; i <= last; ++i)
         if (i != candidateIndex)
             group.append(all.at(i).name.isEmpty() ? all.at(i).handle : all.at(i).name);
+    const bool drawn = plan.sampled && !group.isEmpty();
+    // The same facts come back request after request (a sharer's standing changes far less often
+    // than it is dialled): the objects built lately are kept, and one with equal facts is shared
+    // (a QJsonObject copy is a reference count) instead of built again. Per thread: the engine's
+    // and a replay's each keep their own.
+    struct Built
+    {
+        int priority, weight;
+        double health;
+        bool tested, degraded, deadKey, demoted, drawn;
+        qsizetype rank, of;
+        QStringList group;
+        QJsonObject facts;
+        bool sameAs(const Candidate &c, qsizetype r, qsizetype n, const QStringList &g, bool d) const
+        {
+            return priority == c.priority && weight == c.weight && health == c.health && tested == c.tested && degraded == c.degraded
+                   && deadKey == c.deadKey && demoted == c.demoted && drawn == d && rank == r && of == n && group == g;
+        }
+    };
+    constexpr int Kept = 16;
+    thread_local std::array<std::optional<Built>, Kept> built;
+    thread_local int nextSlot = 0;
+    const qsizetype rank = candidateIndex + 1, of = all.size();
+    for (const std::optional<Built> &b : built)
+        if (b && b->sameAs(c, rank, of, group, drawn))
+            return b->facts;
     QJsonObject o{{QStringLiteral("tier"), c.priority},
                   {QStringLiteral("weight"), c.weight},
                   {QStringLiteral("health"), c.health},
                   {QStringLiteral("tested"), c.tested},
-                  {QStringLiteral("rank"), int(candidateIndex + 1)},
-                  {QStringLiteral("of"), int(all.size())},
-                  {QStringLiteral("tieGroup"), group},
-                  {QStringLiteral("drawn"), plan.sampled && !group.isEmpty()}};
+                  {QStringLiteral("rank"), int(rank)},
+                  {QStringLiteral("of"), int(of)},
+                  {QStringLiteral("tieGroup"), QJsonArray::fromStringList(group)},
+                  {QStringLiteral("drawn"), drawn}};
     if (c.degraded)
         o.insert(QStringLiteral("degraded"), true);
     if (c.deadKey)
         o.insert(QStringLiteral("deadKey"), true);
     if (c.demoted)
         o.insert(QStringLiteral("demoted"), true);
+    built[nextSlot] = Built{c.priority, c.weight, c.health, c.tested, c.degraded, c.deadKey, c.demoted, drawn, rank, of, group, o};
+    nextSlot = (nextSlot + 1) % Kept;
     return o;
 }
 

@@ -9,9 +9,8 @@ namespace Aile::Routing {
 
 const Keys::KeyRouting &RequestFacts::keyRouting() const
 {
-    if (!m_keyRouting)
-        m_keyRouting = key ? Keys::KeyRouting::from(key->routing) : Keys::KeyRouting();
-    return *m_keyRouting;
+    static const Keys::KeyRouting defaults;
+    return key ? key->routingSettings() : defaults;
 }
 
 QString RequestFacts::headerText(const char *name) const

@@ -44,13 +44,10 @@ struct RequestFacts
     /// Speed first: the route's prefer when it says speed or price, else the key's.
     bool prefersSpeed() const;
 
-    /// The key's routing settings, parsed once per request (the defaults without a key).
+    /// The key's routing settings, parsed once per key (ApiKey::routingSettings; the defaults without a key).
     const Keys::KeyRouting &keyRouting() const;
     /// A request header, trimmed; empty when absent (or without headers).
     QString headerText(const char *name) const;
-
-private:
-    mutable std::optional<Keys::KeyRouting> m_keyRouting;
 };
 
 /// Round-robin routes' turns: routeTurnKey(key id, route name) → requests routed through it so far.

@@ -13,6 +13,7 @@
 #include <QtCore/QJsonArray>
 
 #include <algorithm>
+#include <utility>
 
 namespace Aile::Routing {
 
@@ -171,12 +172,12 @@ Plan Router::plan(const RequestFacts &facts) const
     }
     if (t.candidates.isEmpty()) {
         CandidateFilter(m_s).failEmptyTarget(plan, t, limits);
-        plan.targets.append(t);
+        plan.targets.append(std::move(t));
         return plan;
     }
     CandidateOrder(m_s).order(t, facts, &plan.sampled);
     CandidateOrder(m_s).leverOrder(t, facts, &plan.orderedBySpeed);
-    plan.targets.append(t);
+    plan.targets.append(std::move(t));
     return plan;
 }
 
@@ -216,12 +217,12 @@ Plan Router::planAnyProvider(const RequestFacts &facts, const QString &bareId, c
         Target t = target(p.id, id, facts);
         t.echoModel = facts.model;
         if (t.candidates.isEmpty()) {
-            plan.targets.append(t); // kept for the dry run's account, dropped below
+            plan.targets.append(std::move(t)); // kept for the dry run's account, dropped below
             continue;
         }
         CandidateOrder(m_s).order(t, facts, &plan.sampled);
         CandidateOrder(m_s).leverOrder(t, facts, &plan.orderedBySpeed);
-        targets.append(t);
+        targets.append(std::move(t));
     }
     if (!listed)
         return Plan::refusal(404, QStringLiteral("no provider lists %1 for %2; GET /v1/models lists what this key can use")

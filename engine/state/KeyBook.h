@@ -2,6 +2,7 @@
 
 #include "keys/ApiKey.h"
 
+#include <QtCore/QHash>
 #include <QtCore/QList>
 #include <QtCore/QString>
 
@@ -13,11 +14,18 @@ struct KeyBook
 {
     QList<Keys::ApiKey> keys;
 
-    /// The unrevoked key whose hash matches a presented plain key, or null.
+    /// The unrevoked key whose hash matches a presented plain key, or null. Found through an
+    /// index of the keys by hash, not a scan (a team server holds many keys).
     const Keys::ApiKey *keyByPlain(const QString &plain) const;
     /// A key by its id, else by its name (the management API and the CLI take either).
     const Keys::ApiKey *key(const QString &idOrName) const;
     Keys::ApiKey *key(const QString &idOrName);
+
+private:
+    // keys is edited in place (the management API, a configuration apply, a reload), so the index
+    // is never trusted: a position it gives is used only when the key there still has the hash and
+    // is not revoked; otherwise the scan answers and rebuilds it. Engine thread only.
+    mutable QHash<QString, qsizetype> m_byHash;
 };
 
 } // namespace Aile::State

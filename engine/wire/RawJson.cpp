@@ -3,6 +3,8 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 
+#include <algorithm>
+
 namespace Aile::Wire {
 
 namespace {
@@ -102,6 +104,11 @@ bool topLevelMembers(QByteArrayView s, QList<RawMember> *members)
 
 QByteArray jsonString(const QString &text)
 {
+    // A model id is printable ASCII with nothing to escape: written as it is, quoted. This is a
+    // check, not an escaper: anything else goes to Qt's writer (a document per call was 1% of the
+    // engine thread's samples, docs/performance.md "Change 4 (dispatch)").
+    if (std::all_of(text.begin(), text.end(), [](QChar c) { return c.unicode() >= 0x20 && c.unicode() < 0x7f && c != u'"' && c != u'\\'; }))
+        return '"' + text.toLatin1() + '"';
     // Qt's writer does the escaping: the one-element array it writes, without its brackets.
     const QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact);
     return array.mid(1, array.size() - 2);

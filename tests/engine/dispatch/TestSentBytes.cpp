@@ -1,7 +1,9 @@
 // What goes upstream when nothing but the model needs rewriting: the client's own bytes with only
 // the model's value spliced (docs/performance.md "Change 1 (dispatch)"), and a body the proxy must
 // change (a models chain, provider preferences, the usage chunk asked for) re-serialised.
+#include "dispatch/ProxyRequest.h"
 #include "dispatch/UpstreamRequestBuilder.h"
+#include "wire/RawJson.h"
 #include "testsupport/BasicEngine.h"
 
 #include <QtCore/QJsonArray>
@@ -128,6 +130,43 @@ private Q_SLOTS:
             return;
         }
         QCOMPARE(out.bytes, Dispatch::rewriteBody(Wire::Endpoint::ChatCompletions, body, QStringLiteral("b")).bytes);
+    }
+
+    // The spliced model is written as Qt's JSON writer writes it, whether it takes the plain path
+    // (printable ASCII with nothing to escape) or Qt's (docs/performance.md "Change 4 (dispatch)").
+    void aSplicedStringIsWhatQtsWriterWrites_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("a model id") << QStringLiteral("gpt-5.2");
+        QTest::newRow("a namespaced id") << QStringLiteral("meta-llama/llama-4:free");
+        QTest::newRow("empty") << QString();
+        QTest::newRow("a quote") << QStringLiteral("a\"b");
+        QTest::newRow("a backslash") << QStringLiteral("a\\b");
+        QTest::newRow("a newline and a tab") << QStringLiteral("a\n\tb");
+        QTest::newRow("delete") << QStringLiteral("a\x7f");
+        QTest::newRow("accented") << QStringLiteral("mod\u00e8le");
+        QTest::newRow("a surrogate pair") << QString::fromUtf8("m\xf0\x9f\x98\x80");
+    }
+    void aSplicedStringIsWhatQtsWriterWrites()
+    {
+        QFETCH(QString, text);
+        const QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact);
+        QCOMPARE(Wire::jsonString(text), array.mid(1, array.size() - 2));
+    }
+
+    // A finished request deletes itself at the end of its event-loop turn, served or refused (a
+    // zero timer instead of a posted deleteLater: docs/performance.md "Change 3 (dispatch)").
+    void aFinishedRequestLeavesNoObjectBehind()
+    {
+        const QList<QPair<QByteArray, QByteArray>> headers{{"authorization", QByteArray("Bearer ") + TestKey}, {"content-type", "application/json"}};
+        const QString url = m_engine->baseUrl() + QStringLiteral("/v1/chat/completions");
+        QCOMPARE(
+            send(QStringLiteral("POST"), url, "{\"model\":\"openai/gpt-5.2\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers).status,
+            200);
+        QCOMPARE(
+            send(QStringLiteral("POST"), url, "{\"model\":\"nosuch/gpt-5.2\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers).status,
+            400);
+        QTRY_VERIFY(m_engine->engine().findChildren<Dispatch::ProxyRequest *>().isEmpty());
     }
 };
 

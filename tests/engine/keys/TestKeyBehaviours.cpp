@@ -1,5 +1,7 @@
 // Issue 5 (docs/keys.md "Every routing setting": speed first, failing sharers, spend limits): a key's
-// prefer-speed order, moving failing sharers back, and its daily spend limit.
+// prefer-speed order, moving failing sharers back, and its daily spend limit. And (issue 16,
+// docs/performance.md "Change 4 (dispatch)") the key book is indexed and a key's settings parsed
+// once: a key edited, added, moved or revoked between two requests binds the second.
 #include "KeysFixture.h"
 
 using namespace Aile;
@@ -140,6 +142,51 @@ private Q_SLOTS:
         // The next UTC day starts afresh.
         f.clock.advance(24 * 60 * Minute);
         QCOMPARE(f.chat(Gpt).status, 200);
+    }
+
+    void aKeyEditedBetweenTwoRequestsRoutesTheSecondByItsNewSettings_data()
+    {
+        QTest::addColumn<QJsonObject>("routing");
+        QTest::addColumn<QString>("first");
+        QTest::newRow("never the cheapest") << QJsonObject{{QStringLiteral("neverSharers"), QJsonArray{A}}} << B;
+        QTest::newRow("one sharer") << QJsonObject{{QStringLiteral("sharer"), C}} << C;
+        QTest::newRow("only the two dearest") << QJsonObject{{QStringLiteral("onlySharers"), QJsonArray{C, B}}} << B;
+    }
+    void aKeyEditedBetweenTwoRequestsRoutesTheSecondByItsNewSettings()
+    {
+        QFETCH(QJsonObject, routing);
+        QFETCH(QString, first);
+        QCOMPARE(firstDialled(), A); // the cheapest, and the key's settings are now parsed and kept
+        setKeyRouting(f, routing);
+        QCOMPARE(firstDialled(), first);
+        setKeyRouting(f, {});
+        QCOMPARE(firstDialled(), A);
+    }
+
+    void aKeyAddedMovedOrRevokedBetweenTwoRequestsBindsTheSecond()
+    {
+        const QByteArray plain = "sk-aile-" + QByteArray(40, '7');
+        QList<Keys::ApiKey> &keys = f.engine->context().keys;
+        auto statusWith = [&](const QByteArray &key) {
+            return AsyncClient::wait(f.client.post(f.engine->baseUrl() + QStringLiteral("/v1/chat/completions"), RoutingFixture::chatBody(Gpt),
+                                                   {{"authorization", "Bearer " + key}}))
+                .status;
+        };
+        QCOMPARE(statusWith(plain), 401);
+        keys.append(Keys::ApiKey::fromPlain(QStringLiteral("second"), QString::fromLatin1(plain), 0));
+        QCOMPARE(statusWith(plain), 200);
+        QCOMPARE(statusWith(TestKey), 200);
+        keys.move(keys.size() - 1, 0); // every key at another place than the index last saw it
+        QCOMPARE(statusWith(plain), 200);
+        QCOMPARE(statusWith(TestKey), 200);
+        keys.first().revoked = true;
+        QCOMPARE(statusWith(plain), 401);
+        QCOMPARE(statusWith(TestKey), 200);
+        keys.first().revoked = false;
+        QCOMPARE(statusWith(plain), 200);
+        keys.removeFirst();
+        QCOMPARE(statusWith(plain), 401);
+        QCOMPARE(statusWith(TestKey), 200);
     }
 };
 
