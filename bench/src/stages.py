@@ -18,7 +18,7 @@ STAGES = [
     ("plan", r"RequestPlanner|Router::|CandidateOrder|CandidateFilter|Affinity|Quote::|RoutingPlan|TranslatedTarget|KeyRouting"),
     ("dial", r"UpstreamClient::send|UpstreamConnection::start|UpstreamConnection::write|UpstreamRequestBuilder|"
              r"TranslatedBody|ProxyRequest::dialNext|Attempt::|UpstreamCredential"),
-    ("relay", r"HttpExchange::|HttpConnection::flushOutput|ProxyRequest::relay|ProxyRequest::handleUpstream|ProxyRelay|UpstreamConnection::|"
+    ("relay", r"HttpExchange::|HttpConnection::flushOutput|HttpConnection::send\b|ProxyRequest::relay|ProxyRequest::handleUpstream|ProxyRelay|UpstreamConnection::|"
               r"ProxyRequest::completeAttempt|SseParser|ModelEcho"),
     ("parse and admit", r"HttpConnection::|RequestParser|http_parser|ApiRouter::|HttpServer::|ApiKey|KeyBook"),
 ]
