@@ -266,8 +266,10 @@ void HttpConnection::parseAvailable()
         }
         if (now == Phase::Body || now == Phase::Complete)
             m_headerDeadline.stop();
-        if (m_parser.takeContinueRequest())
-            send("HTTP/1.1 100 Continue\r\n\r\n", 25);
+        if (m_parser.takeContinueRequest()) {
+            static constexpr char Continue[] = "HTTP/1.1 100 Continue\r\n\r\n";
+            send(Continue, sizeof Continue - 1);
+        }
         if (now == Phase::Body) {
             armBodyDeadline();
         } else if (now == Phase::Complete) {
