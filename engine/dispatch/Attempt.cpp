@@ -54,16 +54,13 @@ void Attempt::moveTo(Phase next)
     m_phase = next;
 }
 
-void Attempt::dropCall(QObject *listener, bool deleteCall)
+void Attempt::dropCall(bool deleteCall)
 {
     if (!call)
         return;
-    call->disconnect(listener);
     call->abort();
-    if (deleteCall) {
-        call->deleteLater();
-        call = nullptr;
-    }
+    if (deleteCall)
+        call.reset();
 }
 
 void Attempt::stopClocks()

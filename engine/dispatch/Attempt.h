@@ -8,16 +8,15 @@
 #include "wire/ModelEcho.h"
 #include "wire/ResponseMeter.h"
 
-#include <QtCore/QPointer>
-
 #include <memory>
 
 namespace Aile::Dispatch {
 
 /// One dial of one sharer (Envoy's UpstreamRequest is the model): it owns its upstream call, its
 /// meter, its first-byte and idle deadlines and its trace row. A plain object owned by its
-/// ProxyRequest (no QObject per attempt); the request reacts to the call's signals and decides
-/// what the attempt's end means (fail over, serve, cut). Its row joins the trace when it ends.
+/// ProxyRequest (no QObject per attempt); the request's relay hears the call's events (it is the
+/// call's listener) and decides what the attempt's end means (fail over, serve, cut). Its row
+/// joins the trace when it ends.
 class Attempt
 {
 public:
@@ -50,15 +49,15 @@ public:
     const Routing::Candidate &candidate() const { return m_candidate; }
     qint64 startedMs() const { return m_startedMs; }
 
-    /// Stops listening to the call and aborts it; deleteCall: schedules its deletion too (it is
-    /// the request's child otherwise, and goes with it).
-    void dropCall(QObject *listener, bool deleteCall);
+    /// Aborts the call: its listener hears nothing more. deleteCall: deletes it too (at once, from
+    /// inside one of its own events as well); otherwise its head stays readable until the attempt goes.
+    void dropCall(bool deleteCall);
     /// Stops the attempt's own clocks (first byte, idle).
     void stopClocks();
     /// Ends the attempt: its outcome and reason on its row, which is returned for the trace.
     const Store::AttemptRecord &end(const QString &outcome, const QString &reason);
 
-    QPointer<Http::UpstreamCall> call;
+    std::unique_ptr<Http::UpstreamCall> call;
     std::unique_ptr<Wire::ResponseMeter> meter;
     Wire::ModelEcho echo; // auto/: the answer names the id the client sent (wire/ModelEcho.h)
     Deadline firstByteDeadline;

@@ -61,7 +61,7 @@ bool hasEndEvent(Wire::Endpoint endpoint)
 
 ProxyRelay::ProxyRelay(RelayOwner &owner, const Parts &parts, Http::HttpExchange *exchange) : m_owner(owner), m_p(parts), m_exchange(exchange) { }
 
-void ProxyRelay::handleHead()
+void ProxyRelay::handleUpstreamHead()
 {
     Attempt &a = *m_owner.currentAttempt();
     a.firstByteDeadline.stop();
@@ -121,7 +121,7 @@ void ProxyRelay::commit(int status, qint64 length)
     relay(std::exchange(a.awaitedBytes, {}));
 }
 
-void ProxyRelay::handleBody(const QByteArray &bytes)
+void ProxyRelay::handleUpstreamBody(const QByteArray &bytes)
 {
     Attempt &a = *m_owner.currentAttempt();
     a.lastActivityMs = m_p.services.clock.nowMs();
@@ -177,8 +177,13 @@ void ProxyRelay::relay(const QByteArray &bytes)
         return;
     m_exchange->writeChunk(bytes);
     Attempt *a = m_owner.currentAttempt();
-    if (a && a->call && m_exchange->pendingBytes() > Http::HttpExchange::HighWaterBytes)
-        a->call->pauseReading();
+    if (!a || !a->call || m_exchange->pendingBytes() <= Http::HttpExchange::HighWaterBytes)
+        return;
+    a->call->pauseReading();
+    // Only a paused relay needs to hear that the client caught up: most requests never connect to
+    // it (the exchange sets its drain watch in writeChunk, so nothing is missed by connecting now).
+    if (!std::exchange(m_hearsDrained, true))
+        QObject::connect(m_exchange, &Http::HttpExchange::drained, m_p.context, [this] { handleDrained(); });
 }
 
 void ProxyRelay::handleDrained()
@@ -310,7 +315,7 @@ void ProxyRelay::failAttempt(Http::UpstreamError error, const QString &detail)
     Attempt &a = *m_owner.currentAttempt();
     a.stopClocks();
     a.row.durationMs = m_p.services.clock.nowMs() - a.startedMs();
-    a.dropCall(m_p.context, false); // a cap hit: stop reading now, and the connection goes
+    a.dropCall(false); // a cap hit: stop reading now, and the connection goes
     if (a.committed() && a.sse && a.meter->sawEndEvent()) {
         completeAttempt(); // the end event was relayed: served, whatever broke after it
         return;
@@ -355,7 +360,7 @@ void ProxyRelay::handleClientGone()
     Attempt *a = m_owner.currentAttempt();
     if (a) {
         a->stopClocks();
-        a->dropCall(m_p.context, false);
+        a->dropCall(false);
         if (a->committed() && a->sse && a->meter && a->meter->sawEndEvent()) {
             // The answer's end event reached the client before it left: served, whichever close came first.
             completeAttempt();

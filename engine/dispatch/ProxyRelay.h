@@ -67,7 +67,9 @@ protected:
 /// back (a stream's first event, a body once complete), writes it with back-pressure, bounds what
 /// an upstream may make the engine hold, and ends the attempt: served, cut, protocol error, or the
 /// client gone. docs/hardening.md "Upstreams" states each rule and the test that pins it.
-class ProxyRelay
+/// It is the listener of the current attempt's upstream call (an earlier attempt's call is aborted
+/// or deleted before the next one is sent, so only the current one is heard).
+class ProxyRelay final : public Http::UpstreamListener
 {
 public:
     struct Parts
@@ -79,15 +81,15 @@ public:
         Routing::Affinity &affinity;
         RequestDeadlines &deadlines;
         const Routing::Plan &plan;
-        QObject *context; // what the upstream call's signals are connected to (the request)
+        QObject *context; // the request: what the exchange's `drained` is connected to, once paused
     };
     ProxyRelay(RelayOwner &owner, const Parts &parts, Http::HttpExchange *exchange);
 
-    // The upstream call's signals, for the current attempt.
-    void handleHead();
-    void handleBody(const QByteArray &bytes);
-    void handleUpstreamFinished();
-    void handleUpstreamFailed(Http::UpstreamError error, const QString &detail);
+    // The current attempt's upstream call (Http::UpstreamListener).
+    void handleUpstreamHead() override;
+    void handleUpstreamBody(const QByteArray &bytes) override;
+    void handleUpstreamFinished() override;
+    void handleUpstreamFailed(Http::UpstreamError error, const QString &detail) override;
     // The client's side.
     void handleDrained();
     void handleClientGone();
@@ -112,6 +114,7 @@ private:
     RelayOwner &m_owner;
     Parts m_p;
     QPointer<Http::HttpExchange> m_exchange;
+    bool m_hearsDrained = false; // connected to the exchange's `drained` on the first pause, not per request
 };
 
 } // namespace Dispatch

@@ -39,8 +39,9 @@ ProxyRequest::ProxyRequest(const DispatchServices &services, Http::HttpExchange 
     if (m_plan.orderedBySpeed)
         m_trace.orderedBy = QStringLiteral("speed"); // "a request ordered this way is marked on its usage row"
 
+    // The one connection per request: the exchange tells its client's leaving only by signal
+    // (`drained` is connected by the relay when it first pauses).
     connect(exchange, &Http::HttpExchange::clientGone, this, [this] { m_relay.handleClientGone(); });
-    connect(exchange, &Http::HttpExchange::drained, this, [this] { m_relay.handleDrained(); });
     // The hook is taken back in the destructor: no QPointer (a shared count allocated per request) is needed.
     exchange->setBeforeLastBytes([this] { record(); });
 }
@@ -216,12 +217,8 @@ void ProxyRequest::dialNext(bool retryCurrent)
     const Http::UpstreamRequest request =
         buildUpstreamRequest({m_s.catalog, m_s.settings.connectTimeoutMs, m_s.credentials}, *sharer, a.wire, m_exchange->request(), m_sent.bytes);
     qCDebug(lcDispatch) << m_trace.id << "dialling" << c.handle << request.url.toString(QUrl::RemoveQuery);
-    a.call = m_s.upstream.send(request, this);
-    connect(a.call, &Http::UpstreamCall::headReceived, this, [this] { m_relay.handleHead(); });
-    connect(a.call, &Http::UpstreamCall::bodyData, this, [this](const QByteArray &bytes) { m_relay.handleBody(bytes); });
-    connect(a.call, &Http::UpstreamCall::finished, this, [this] { m_relay.handleUpstreamFinished(); });
-    connect(a.call, &Http::UpstreamCall::failed, this,
-            [this](Http::UpstreamError error, const QString &detail) { m_relay.handleUpstreamFailed(error, detail); });
+    // The relay is the call's listener: no connection, no QObject per call.
+    a.call = m_s.upstream.send(request, m_relay);
     m_deadlines.armFirstByte(a, budget.ms);
 }
 
@@ -264,7 +261,7 @@ void ProxyRequest::endAttempt(const QString &outcome, const QString &reason)
 void ProxyRequest::failOver(const Health::FailureClass &verdict, const QString &reason, qint64 retryAfterMs)
 {
     m_attempt->stopClocks();
-    m_attempt->dropCall(this, true);
+    m_attempt->dropCall(true);
     releaseSlot();
     const Routing::Candidate &c = m_attempt->candidate();
     if (verdict.failing == Health::FailureClass::Failing::Failure)
@@ -348,10 +345,8 @@ void ProxyRequest::finish()
     m_deadlines.stopRequestClocks();
     releaseSlot();
     record();
-    if (m_attempt && m_attempt->call) {
-        m_attempt->call->disconnect(this);
-        m_attempt->call = nullptr;
-    }
+    if (m_attempt)
+        m_attempt->dropCall(true); // may run inside one of the call's own events: it is told nothing more
     // Deleted at the end of this event-loop turn, never inside one of its own calls. An answered
     // exchange is retired by its connection at the end of the turn, and this request, its child,
     // goes with it: no event of its own is posted (a posted deleteLater writes the event loop's
@@ -460,7 +455,7 @@ void ProxyRequest::firstTokenLimitHit()
                                .arg(m_plan.ttftMs);
     if (Attempt *a = m_attempt; a && a->call) {
         a->firstByteDeadline.stop();
-        a->dropCall(this, true);
+        a->dropCall(true);
         releaseSlot();
         a->row.durationMs = m_s.clock.nowMs() - a->startedMs();
         m_affinity.failed(a->candidate().handle); // a dropped attempt never pins, and the pin leaves it

@@ -10,7 +10,7 @@
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
-#include <QtCore/QPointer>
+#include <algorithm>
 
 namespace Aile::Dispatch {
 
@@ -34,10 +34,50 @@ std::pair<Wire::Endpoint, QJsonObject> minimalRequest(const Catalog::ProviderInf
 
 } // namespace
 
+/// A probe or model test in flight: its call, and the deadline that bounds it from the connection up.
+struct Verifier::Check
+{
+    std::unique_ptr<Http::UpstreamCall> call;
+    Deadline deadline;
+};
+
 Verifier::Verifier(Clock &clock, const EngineSettings &settings, State::SharerBook &sharers, Http::UpstreamClient &upstream,
                    Health::HealthBook *health, Store::Store *store, QObject *parent)
     : QObject(parent), m_clock(clock), m_settings(settings), m_book(sharers), m_upstream(upstream), m_health(health), m_store(store)
 { }
+
+Verifier::~Verifier() = default; // each check's call is aborted as it goes: nobody is told
+
+void Verifier::launch(const Http::UpstreamRequest &request, Http::UpstreamCallbacks callbacks, qint64 ms, std::function<void()> onTimeout)
+{
+    auto owned = std::make_unique<Check>();
+    Check *check = owned.get();
+    auto finished = std::move(callbacks.finished);
+    auto failed = std::move(callbacks.failed);
+    callbacks.finished = [this, check, finished](const Http::UpstreamCall &call) {
+        finished(call);
+        end(check); // deletes the call: this function runs from a copy of its own
+    };
+    callbacks.failed = [this, check, failed](Http::UpstreamError error, const QString &detail) {
+        end(check);
+        failed(error, detail);
+    };
+    callbacks.connected = [this, check, ms, onTimeout] {
+        check->deadline.start(&m_clock, ms, this, [this, check, onTimeout] {
+            end(check); // deleted unfinished: aborted, no finished or failed follows
+            onTimeout();
+        });
+    };
+    check->call = m_upstream.send(request, std::move(callbacks));
+    m_checks.push_back(std::move(owned));
+}
+
+void Verifier::end(Check *check)
+{
+    const auto it = std::find_if(m_checks.begin(), m_checks.end(), [check](const std::unique_ptr<Check> &c) { return c.get() == check; });
+    if (it != m_checks.end())
+        m_checks.erase(it);
+}
 
 void Verifier::testModel(const QString &handle, const QString &model, Done done)
 {
@@ -61,22 +101,15 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
     const Http::UpstreamRequest request = Dispatch::buildUpstreamRequest({m_book.catalog, m_settings.connectTimeoutMs, m_book.credentials}, *sharer,
                                                                          endpoint, inbound, QJsonDocument(body).toJson(QJsonDocument::Compact));
     const qint64 started = m_clock.nowMs();
-    Http::UpstreamCall *call = m_upstream.send(request, this);
     auto body_ = std::make_shared<QByteArray>();
     const QString h = sharer->handle;
-    bound(call, TestDeadlineMs, [this, started, model, done] {
-        done(QJsonObject{{QStringLiteral("ok"), false},
-                         {QStringLiteral("status"), 0},
-                         {QStringLiteral("ms"), m_clock.nowMs() - started},
-                         {QStringLiteral("message"),
-                          QStringLiteral("%1 was not answered within %2 s of connecting; the test gave up").arg(model).arg(TestDeadlineMs / 1000)}});
-    });
-    connect(call, &Http::UpstreamCall::bodyData, this, [body_](const QByteArray &b) {
+    Http::UpstreamCallbacks callbacks;
+    callbacks.body = [body_](const QByteArray &b) {
         if (body_->size() < 4096)
             *body_ += b;
-    });
-    connect(call, &Http::UpstreamCall::finished, this, [this, call, h, model, started, body_, done] {
-        const int status = call->status();
+    };
+    callbacks.finished = [this, h, model, started, body_, done](const Http::UpstreamCall &call) {
+        const int status = call.status();
         const bool ok = status >= 200 && status < 300;
         if (ok) {
             if (Catalog::Sharer *s = m_book.sharer(h)) {
@@ -92,7 +125,6 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
         } else if ((status == 401 || status == 403) && m_health) {
             m_health->recordFailure(h, model, Health::Failure::AuthRefused);
         }
-        call->deleteLater();
         Q_EMIT sharerChanged(h);
         done(QJsonObject{
             {QStringLiteral("ok"), ok},
@@ -100,13 +132,19 @@ void Verifier::testModel(const QString &handle, const QString &model, Done done)
             {QStringLiteral("ms"), m_clock.nowMs() - started},
             {QStringLiteral("message"), ok ? QStringLiteral("%1 answered").arg(model)
                                            : QStringLiteral("HTTP %1: %2").arg(status).arg(QString::fromUtf8(body_->left(300)).simplified())}});
-    });
-    connect(call, &Http::UpstreamCall::failed, this, [this, call, started, done](Http::UpstreamError, const QString &detail) {
-        call->deleteLater();
+    };
+    callbacks.failed = [this, started, done](Http::UpstreamError, const QString &detail) {
         done(QJsonObject{{QStringLiteral("ok"), false},
                          {QStringLiteral("status"), 0},
                          {QStringLiteral("ms"), m_clock.nowMs() - started},
                          {QStringLiteral("message"), detail}});
+    };
+    launch(request, std::move(callbacks), TestDeadlineMs, [this, started, model, done] {
+        done(QJsonObject{{QStringLiteral("ok"), false},
+                         {QStringLiteral("status"), 0},
+                         {QStringLiteral("ms"), m_clock.nowMs() - started},
+                         {QStringLiteral("message"),
+                          QStringLiteral("%1 was not answered within %2 s of connecting; the test gave up").arg(model).arg(TestDeadlineMs / 1000)}});
     });
 }
 
@@ -132,8 +170,26 @@ void Verifier::probe(const QString &handle, Done done)
     request.headers.remove("content-type");
     request.url = QUrl(base + (p ? p->apiPath : QStringLiteral("/v1")) + QStringLiteral("/models"));
     const QString h = sharer->handle;
-    Http::UpstreamCall *call = m_upstream.send(request, this);
-    bound(call, ProbeDeadlineMs, [this, h, done] {
+    Http::UpstreamCallbacks callbacks;
+    callbacks.finished = [this, h, done](const Http::UpstreamCall &call) {
+        const int status = call.status();
+        const bool answered = status >= 200 && status < 300;
+        const bool refused = status == 401 || status == 403;
+        if (m_health)
+            m_health->recordProbe(h, answered, refused);
+        Q_EMIT sharerChanged(h);
+        done(QJsonObject{{QStringLiteral("ok"), answered},
+                         {QStringLiteral("status"), status},
+                         {QStringLiteral("message"), answered  ? QStringLiteral("the credential answered")
+                                                     : refused ? QStringLiteral("the provider refused the credential (HTTP %1)").arg(status)
+                                                               : QStringLiteral("HTTP %1").arg(status)}});
+    };
+    callbacks.failed = [this, h, done](Http::UpstreamError, const QString &detail) {
+        if (m_health)
+            m_health->recordProbe(h, false, false);
+        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), detail}});
+    };
+    launch(request, std::move(callbacks), ProbeDeadlineMs, [this, h, done] {
         if (m_health)
             m_health->recordProbe(h, false, false);
         Q_EMIT sharerChanged(h);
@@ -141,43 +197,6 @@ void Verifier::probe(const QString &handle, Done done)
             {QStringLiteral("ok"), false},
             {QStringLiteral("status"), 0},
             {QStringLiteral("message"), QStringLiteral("the provider did not answer within %1 s of connecting").arg(ProbeDeadlineMs / 1000)}});
-    });
-    connect(call, &Http::UpstreamCall::finished, this, [this, call, h, done] {
-        const int status = call->status();
-        const bool answered = status >= 200 && status < 300;
-        const bool refused = status == 401 || status == 403;
-        if (m_health)
-            m_health->recordProbe(h, answered, refused);
-        call->deleteLater();
-        Q_EMIT sharerChanged(h);
-        done(QJsonObject{{QStringLiteral("ok"), answered},
-                         {QStringLiteral("status"), status},
-                         {QStringLiteral("message"), answered  ? QStringLiteral("the credential answered")
-                                                     : refused ? QStringLiteral("the provider refused the credential (HTTP %1)").arg(status)
-                                                               : QStringLiteral("HTTP %1").arg(status)}});
-    });
-    connect(call, &Http::UpstreamCall::failed, this, [this, call, h, done](Http::UpstreamError, const QString &detail) {
-        if (m_health)
-            m_health->recordProbe(h, false, false);
-        call->deleteLater();
-        done(QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("status"), 0}, {QStringLiteral("message"), detail}});
-    });
-}
-
-void Verifier::bound(Http::UpstreamCall *call, qint64 ms, std::function<void()> onTimeout)
-{
-    // The deadline lives on the call: it goes when the call is deleted after its answer.
-    auto *deadline = new Deadline;
-    // No context object: this runs even when the call goes down with the verifier.
-    connect(call, &QObject::destroyed, [deadline] { delete deadline; });
-    connect(call, &Http::UpstreamCall::connected, this, [this, call, deadline, ms, onTimeout] {
-        deadline->start(&m_clock, ms, call, [call, onTimeout] {
-            if (call->isDone())
-                return;
-            call->abort(); // no finished or failed follows: this is the answer
-            call->deleteLater();
-            onTimeout();
-        });
     });
 }
 

@@ -4,6 +4,8 @@
 #include <QtCore/QJsonObject>
 
 #include <functional>
+#include <memory>
+#include <vector>
 
 namespace Aile {
 class Clock;
@@ -11,6 +13,8 @@ struct EngineSettings;
 namespace Http {
 class UpstreamCall;
 class UpstreamClient;
+struct UpstreamCallbacks;
+struct UpstreamRequest;
 } // namespace Http
 namespace Health {
 class HealthBook;
@@ -37,6 +41,7 @@ public:
     /// in health (null: nowhere) and saves a sharer's tested models to store (null: kept in memory).
     Verifier(Clock &clock, const EngineSettings &settings, State::SharerBook &sharers, Http::UpstreamClient &upstream, Health::HealthBook *health,
              Store::Store *store, QObject *parent = nullptr);
+    ~Verifier() override;
 
     /// From the connection up, a probe must be answered within this (a hung upstream costs one
     /// connection for this long, never one per probe interval).
@@ -54,9 +59,13 @@ Q_SIGNALS:
     void sharerChanged(const QString &handle);
 
 private:
+    struct Check;
     void probeAll();
-    /// Aborts the call unless it ends within ms of connecting; then onTimeout runs (once).
-    void bound(Http::UpstreamCall *call, qint64 ms, std::function<void()> onTimeout);
+    /// Sends request; callbacks hear it. The call is aborted unless it ends within ms of
+    /// connecting; then onTimeout runs instead of finished or failed. Each ends the check.
+    void launch(const Http::UpstreamRequest &request, Http::UpstreamCallbacks callbacks, qint64 ms, std::function<void()> onTimeout);
+    /// Deletes a check and its call (from inside the call's own event too).
+    void end(Check *check);
     Clock &m_clock;
     const EngineSettings &m_settings;
     State::SharerBook &m_book;
@@ -64,6 +73,7 @@ private:
     Health::HealthBook *m_health;
     Store::Store *m_store;
     qint64 m_intervalMs = 0;
+    std::vector<std::unique_ptr<Check>> m_checks; // in flight
 };
 
 } // namespace Aile::Dispatch

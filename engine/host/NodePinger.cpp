@@ -14,14 +14,7 @@ namespace Aile {
 
 NodePinger::NodePinger(EngineContext &context, QObject *parent) : QObject(parent), m_ctx(context) { }
 
-NodePinger::~NodePinger()
-{
-    for (const QPointer<Http::UpstreamCall> &call : std::as_const(m_inFlight))
-        if (call) {
-            call->disconnect(this);
-            call->abort();
-        }
-}
+NodePinger::~NodePinger() = default; // a ping still in flight is aborted with its call: nobody is told
 
 void NodePinger::start()
 {
@@ -38,7 +31,7 @@ void NodePinger::tick()
 
 void NodePinger::ping(const QString &handle)
 {
-    if (!m_ctx.upstream || !m_ctx.nodes || m_inFlight.value(handle))
+    if (!m_ctx.upstream || !m_ctx.nodes || m_inFlight.count(handle))
         return; // one ping per node at a time: a ping still unanswered is already silence
     const Catalog::Sharer *s = m_ctx.sharer(handle);
     const QString secret = m_ctx.credentials.value(handle);
@@ -53,18 +46,17 @@ void NodePinger::ping(const QString &handle)
     r.headers.add("authorization", "Bearer " + secret.toUtf8());
     r.headers.add("accept", "application/json");
     r.connectTimeoutMs = m_ctx.settings.connectTimeoutMs;
-    Http::UpstreamCall *call = m_ctx.upstream->send(r, this);
-    m_inFlight.insert(handle, call);
     auto body = std::make_shared<QByteArray>();
-    connect(call, &Http::UpstreamCall::bodyData, this, [body](const QByteArray &bytes) {
+    Http::UpstreamCallbacks callbacks;
+    callbacks.body = [body](const QByteArray &bytes) {
         if (body->size() < 4 * 1024 * 1024)
             body->append(bytes);
-    });
-    connect(call, &Http::UpstreamCall::finished, this, [this, handle, call, body] {
-        m_inFlight.remove(handle);
-        call->deleteLater();
+    };
+    callbacks.finished = [this, handle, body](const Http::UpstreamCall &call) {
+        const int status = call.status();
+        m_inFlight.erase(handle); // deletes the call: this function runs from a copy of its own
         // Any answer is a message from the node; only a listing says what it serves.
-        const bool ok = call->status() == 200;
+        const bool ok = status == 200;
         const qint64 now = m_ctx.clock->nowMs();
         if (!m_ctx.nodes)
             return;
@@ -72,16 +64,16 @@ void NodePinger::ping(const QString &handle)
             m_ctx.nodes->setListing(handle, Health::NodeBook::parseListing(QJsonDocument::fromJson(*body).object()), now);
         else {
             m_ctx.nodes->heard(handle, now);
-            qCInfo(lcNodes) << "node" << handle << "answered its ping with" << call->status();
+            qCInfo(lcNodes) << "node" << handle << "answered its ping with" << status;
         }
         Q_EMIT pinged(handle, ok);
-    });
-    connect(call, &Http::UpstreamCall::failed, this, [this, handle, call](Http::UpstreamError, const QString &detail) {
-        m_inFlight.remove(handle);
-        call->deleteLater();
+    };
+    callbacks.failed = [this, handle](Http::UpstreamError, const QString &detail) {
+        m_inFlight.erase(handle);
         qCInfo(lcNodes) << "node" << handle << "did not answer its ping:" << detail;
         Q_EMIT pinged(handle, false);
-    });
+    };
+    m_inFlight[handle] = m_ctx.upstream->send(r, std::move(callbacks));
 }
 
 } // namespace Aile

@@ -2,9 +2,10 @@
 
 #include "core/Clock.h"
 
-#include <QtCore/QHash>
 #include <QtCore/QObject>
-#include <QtCore/QPointer>
+
+#include <map>
+#include <memory>
 
 namespace Aile {
 struct EngineContext;
@@ -35,7 +36,7 @@ private:
 
     EngineContext &m_ctx;
     Deadline m_next;
-    QHash<QString, QPointer<Http::UpstreamCall>> m_inFlight;
+    std::map<QString, std::unique_ptr<Http::UpstreamCall>> m_inFlight; // a ping's call, by node
 };
 
 } // namespace Aile

@@ -5,8 +5,10 @@
 
 #include <QtCore/QMultiHash>
 #include <QtCore/QObject>
-#include <QtCore/QPointer>
 #include <QtCore/QUrl>
+
+#include <functional>
+#include <memory>
 
 #include <http_parser.h>
 
@@ -39,15 +41,55 @@ struct UpstreamRequest
 
 class UpstreamConnection;
 class UpstreamClient;
+class UpstreamCall;
 
-/// One upstream request in flight. Created by UpstreamClient::send; parented to the caller's
-/// object. Signals arrive on the engine thread in order: connected, headReceived, bodyData…,
-/// then exactly one of finished or failed (none after abort()).
-class UpstreamCall : public QObject
+/// What a call tells its owner, on the engine thread and in order: connected (when it listens to
+/// it), head, body…, then exactly one of finished or failed; nothing after abort() or after the
+/// call is deleted. Any handler may abort or delete the call, or send another one: the client
+/// touches neither the call nor the listener after a handler that did.
+class UpstreamListener
 {
-    Q_OBJECT
 public:
-    ~UpstreamCall() override;
+    /// TCP (and TLS) is up. On a reused pooled connection it comes just before the call's first
+    /// other event, or from the event loop after send() returns when hearsConnected() says so.
+    virtual void handleUpstreamConnected() { }
+    /// Whether this listener needs `connected` as soon as the connection is there (a deadline that
+    /// starts then), not only before the head. False: no event is posted for it.
+    virtual bool hearsConnected() const { return false; }
+    /// The final response head (interim 1xx heads are not reported): status() and headers() hold it.
+    virtual void handleUpstreamHead() { }
+    /// Body bytes as they arrive, de-chunked.
+    virtual void handleUpstreamBody(const QByteArray &bytes) { Q_UNUSED(bytes); }
+    virtual void handleUpstreamFinished() = 0;
+    virtual void handleUpstreamFailed(UpstreamError error, const QString &detail) = 0;
+
+protected:
+    ~UpstreamListener() = default;
+};
+
+/// A listener made of functions, for callers off the hot path (probes, model tests, pings, tests):
+/// an unset function ignores its event. Kept by the call it was sent with. A function that deletes
+/// its call runs to its end: each runs from a copy of its own.
+struct UpstreamCallbacks
+{
+    std::function<void()> connected; // set: heard as soon as the connection is up
+    std::function<void(const UpstreamCall &call)> head;
+    std::function<void(const QByteArray &bytes)> body;
+    std::function<void(const UpstreamCall &call)> finished;
+    std::function<void(UpstreamError error, const QString &detail)> failed;
+};
+
+/// One upstream request in flight: a plain object (no QObject, no signal, no posted deletion),
+/// owned by whoever sent it (UpstreamClient::send returns it) and deleted when they are done with
+/// it, from inside one of its own events too. Deleting it aborts it.
+class UpstreamCall
+{
+public:
+    ~UpstreamCall();
+    UpstreamCall(const UpstreamCall &) = delete;
+    UpstreamCall &operator=(const UpstreamCall &) = delete;
+
+    /// Stops the call: its connection closes, and its listener hears nothing more.
     void abort();
     /// Stops reading the response: the socket's bounded buffer fills and TCP pushes back.
     void pauseReading();
@@ -55,35 +97,33 @@ public:
     int status() const { return m_status; }
     const HttpHeaders &headers() const { return m_headers; }
     bool reusedConnection() const { return m_reused; }
+    /// Finished, failed or aborted: no event follows.
     bool isDone() const { return m_done; }
-
-Q_SIGNALS:
-    /// On a reused pooled connection, emitted from the event loop after send() returns (or just
-    /// before the call's first other signal).
-    void connected();
-    void headReceived();
-    void bodyData(const QByteArray &bytes);
-    void finished();
-    void failed(Aile::Http::UpstreamError error, const QString &detail);
-
-protected:
-    void connectNotify(const QMetaMethod &signal) override;
 
 private:
     friend class UpstreamConnection;
     friend class UpstreamClient;
-    UpstreamCall(UpstreamClient *client, QObject *parent);
-    /// Emits a `connected` still owed for a reused connection (ordering: before any other signal).
-    void payConnected();
+    class Relay; // an UpstreamCallbacks turned listener
+    UpstreamCall(UpstreamClient *client, UpstreamListener *listener);
+    /// Tells the listener `connected` if a reused connection still owes it (before any other event).
+    /// False when the listener deleted the call meanwhile (then nothing of it may be touched).
+    bool payConnected();
     void reportFailure(UpstreamError error, const QString &detail);
+    /// The client is going: the call outlives it, detached.
+    void orphan();
 
-    QPointer<UpstreamClient> m_client;
-    QPointer<UpstreamConnection> m_connection;
+    UpstreamClient *m_client;                  // null once the client is gone
+    UpstreamConnection *m_connection = nullptr; // while a connection carries it
+    UpstreamListener *m_listener;
+    std::unique_ptr<Relay> m_relay; // sent with callbacks: the listener, kept here
+    UpstreamCall *m_prevLive = nullptr, *m_nextLive = nullptr; // the client's list of live calls
     int m_status = 0;
     HttpHeaders m_headers;
     bool m_reused = false;
     bool m_done = false;
     bool m_connectedOwed = false;
+    bool m_noticePosted = false; // the client holds a notice for it (UpstreamClient::post)
+    bool *m_deleted = nullptr;   // set while a handler runs that must know whether it deleted the call
 };
 
 /// The upstream HTTP/1.1 client: a keep-alive pool per origin on QTcpSocket/QSslSocket with
@@ -104,7 +144,12 @@ public:
     /// 20 entries stay under 1 KiB, glibc's bound past which an allocation consolidates its bins.
     static constexpr qsizetype ExpectedHeaders = 20;
 
-    UpstreamCall *send(const UpstreamRequest &request, QObject *owner);
+    /// Sends request; listener hears the call's events (see UpstreamListener) and must outlive the
+    /// call or delete it first. Nothing is heard before send() returns: what happens inside it (a
+    /// write that fails at once) is told from the event loop.
+    std::unique_ptr<UpstreamCall> send(const UpstreamRequest &request, UpstreamListener &listener);
+    /// The same, the events told to callbacks that the call keeps.
+    std::unique_ptr<UpstreamCall> send(const UpstreamRequest &request, UpstreamCallbacks callbacks);
     /// An idle pooled connection older than this is closed rather than reused (a server's own
     /// keep-alive timeout must not race our next request).
     void setIdleKeepAliveMs(qint64 ms) { m_idleKeepAliveMs = ms; }
@@ -120,6 +165,19 @@ private:
     void release(UpstreamConnection *connection);
     void forget(UpstreamConnection *connection);
     void closeIdleTooOld();
+    std::unique_ptr<UpstreamCall> start(UpstreamCall *call, const UpstreamRequest &request);
+    /// What a call is owed from the event loop rather than from inside send(): a failure of the
+    /// write done there, or `connected` on a reused connection. One posted event serves them all.
+    struct Notice
+    {
+        UpstreamCall *call;
+        bool failure;
+        UpstreamError error;
+        QString detail;
+    };
+    void post(Notice notice);
+    void deliverNotices();
+    void dropNotices(UpstreamCall *call);
 
     Clock *m_clock;
     qint64 m_idleKeepAliveMs = 4'000;
@@ -128,6 +186,9 @@ private:
     QList<QSslCertificate> *m_extraCa = nullptr;
     int m_open = 0;
     int m_liveCalls = 0;
+    UpstreamCall *m_firstLive = nullptr; // every live call, so that one outliving the client is detached
+    QList<Notice> m_notices;
+    bool m_noticesPosted = false;
 };
 
 } // namespace Aile::Http

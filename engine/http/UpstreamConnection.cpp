@@ -57,6 +57,8 @@ UpstreamConnection::UpstreamConnection(UpstreamClient *client, const QUrl &url, 
 
 UpstreamConnection::~UpstreamConnection()
 {
+    if (m_call)
+        m_call->m_connection = nullptr; // the client is going with its connections; the call stays its owner's
     --m_client->m_open;
 }
 
@@ -123,10 +125,10 @@ void UpstreamConnection::start(UpstreamCall *call, const UpstreamRequest &reques
     if (m_connected) {
         // A pooled connection is idle and connected: the request is written now, not from a posted
         // event (an eventfd wake-up and a dispatch per request). Nothing can be read before the engine
-        // is back in its event loop, after the caller has connected to the call's signals; what could
-        // be emitted during the write itself (a failed write) is deferred by fail(). `connected` is
-        // owed to the caller: paid before the first other signal, or from the event loop for a caller
-        // that connects to it (UpstreamCall::connectNotify).
+        // is back in its event loop, after send() has returned the call to its owner; what could
+        // be told during the write itself (a failed write) is deferred by fail(). `connected` is
+        // owed to the caller: paid before the first other event, or from the event loop to a
+        // listener that needs it at once (UpstreamClient::start).
         call->m_reused = true;
         call->m_connectedOwed = true;
         m_writing = true;
@@ -150,8 +152,8 @@ void UpstreamConnection::handleConnected()
     m_connected = true;
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     if (m_call)
-        Q_EMIT m_call->connected();
-    writeRequest();
+        m_call->m_listener->handleUpstreamConnected();
+    writeRequest(); // nothing when the handler aborted or deleted the call (m_call cleared)
 }
 
 void UpstreamConnection::writeRequest()
@@ -201,7 +203,8 @@ void UpstreamConnection::handleReadyRead()
     }
     if (m_paused)
         return;
-    m_call->payConnected();
+    if (!m_call->payConnected())
+        return; // its `connected` handler deleted the call (and detached this connection)
     // Read into the stack, not into a QByteArray per read (a 64 KiB allocation and, freed, a
     // malloc_consolidate per response in profile 1). The stack, not a member: a slot run from the
     // parser's callbacks may, through a nested event loop, read another connection.
@@ -216,7 +219,7 @@ void UpstreamConnection::handleReadyRead()
             return;
         const size_t parsed = http_parser_execute(&m_parser, &settings(), slice, size_t(n));
         if (!m_call)
-            return; // aborted from a slot
+            return; // aborted or deleted from one of its handlers
         if (m_messageComplete) {
             complete(parsed != size_t(n));
             return;
@@ -290,18 +293,16 @@ void UpstreamConnection::fail(UpstreamError error, const QString &detail)
 {
     m_connectDeadline.stop();
     m_broken = true;
-    QPointer<UpstreamCall> call = m_call;
-    m_call = nullptr;
+    UpstreamCall *call = std::exchange(m_call, nullptr);
     m_socket->abort();
     m_client->forget(this);
     if (!call || call->m_done)
         return;
     call->m_connection = nullptr;
     if (m_writing) {
-        // The write that failed runs inside UpstreamClient::send: its caller has not connected to
-        // the call's signals yet. Reported from the event loop instead (unless aborted before).
-        QMetaObject::invokeMethod(
-            call, [c = call.data(), error, detail] { c->reportFailure(error, detail); }, Qt::QueuedConnection);
+        // The write that failed runs inside UpstreamClient::send: its caller does not hold the call
+        // yet. Reported from the event loop instead (not at all once aborted or deleted).
+        m_client->post({call, true, error, detail});
         return;
     }
     call->reportFailure(error, detail);
@@ -309,24 +310,24 @@ void UpstreamConnection::fail(UpstreamError error, const QString &detail)
 
 void UpstreamConnection::complete(bool bytesLeft)
 {
-    QPointer<UpstreamCall> call = m_call;
-    m_call = nullptr;
+    UpstreamCall *call = std::exchange(m_call, nullptr);
     // Bytes after the answer, in this read or (buffered) in the socket's buffer: the connection is
     // out of step with its server and is not reused.
     const bool keepAlive = http_should_keep_alive(&m_parser) && m_socket->state() == QAbstractSocket::ConnectedState && !bytesLeft
                            && (m_unbuffered || m_socket->bytesAvailable() == 0);
-    if (call) {
-        call->m_done = true;
+    if (call)
         call->m_connection = nullptr;
-    }
     if (keepAlive)
         m_client->release(this);
     else
         m_client->forget(this);
-    if (call) {
-        call->payConnected();
-        Q_EMIT call->finished();
-    }
+    // The connection is back in the pool (or gone) before the caller hears anything: a handler
+    // may send the next request on it. The call is done only after its `connected` (a handler of
+    // which may abort or delete it).
+    if (!call || !call->payConnected() || call->m_done)
+        return;
+    call->m_done = true;
+    call->m_listener->handleUpstreamFinished();
 }
 
 void UpstreamConnection::detach()
@@ -432,8 +433,8 @@ int UpstreamConnection::onHeadersComplete(http_parser *p)
     }
     self->m_headSeen = true;
     self->m_call->m_status = int(p->status_code);
-    Q_EMIT self->m_call->headReceived();
-    return 0;
+    self->m_call->m_listener->handleUpstreamHead();
+    return self->m_call ? 0 : -1; // the handler aborted or deleted the call: read no further
 }
 
 int UpstreamConnection::onBody(http_parser *p, const char *at, size_t len)
@@ -442,7 +443,7 @@ int UpstreamConnection::onBody(http_parser *p, const char *at, size_t len)
     if (!self->m_call)
         return 1;
     try {
-        Q_EMIT self->m_call->bodyData(QByteArray(at, qsizetype(len)));
+        self->m_call->m_listener->handleUpstreamBody(QByteArray(at, qsizetype(len)));
     } catch (const std::bad_alloc &) {
         // Holding this answer needed more memory than the machine gave: the attempt fails (the
         // client gets the wire's error), the process and its other requests go on.

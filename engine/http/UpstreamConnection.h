@@ -63,7 +63,7 @@ private:
     bool m_broken = false;
     bool m_headSeen = false;
     bool m_writing = false; // inside the request's write, itself inside UpstreamClient::send
-    QPointer<UpstreamCall> m_call;
+    UpstreamCall *m_call = nullptr; // cleared by the call when it is aborted or deleted (detach)
     QByteArray m_pendingRequest; // the request while the connection is being set up
     http_parser m_parser;
     QByteArray m_field, m_value; // the header line being read (a line may span two reads)

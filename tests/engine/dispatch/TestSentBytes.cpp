@@ -2,6 +2,7 @@
 // the model's value spliced (docs/performance.md "Change 1 (dispatch)"), and a body the proxy must
 // change (a models chain, provider preferences, the usage chunk asked for) re-serialised.
 #include "dispatch/ProxyRequest.h"
+#include "http/UpstreamClient.h"
 #include "dispatch/UpstreamRequestBuilder.h"
 #include "wire/RawJson.h"
 #include "testsupport/BasicEngine.h"
@@ -154,8 +155,9 @@ private Q_SLOTS:
         QCOMPARE(Wire::jsonString(text), array.mid(1, array.size() - 2));
     }
 
-    // A finished request deletes itself at the end of its event-loop turn, served or refused (a
-    // zero timer instead of a posted deleteLater: docs/performance.md "Change 3 (dispatch)").
+    // A finished request goes with its exchange at the end of its event-loop turn, served or
+    // refused (no posted deleteLater: docs/performance.md "Change 3 (dispatch)"), and its upstream
+    // call (a plain object the request owns) with it or before: "Change 12 (calls)".
     void aFinishedRequestLeavesNoObjectBehind()
     {
         const QList<QPair<QByteArray, QByteArray>> headers{{"authorization", QByteArray("Bearer ") + TestKey}, {"content-type", "application/json"}};
@@ -167,6 +169,7 @@ private Q_SLOTS:
             send(QStringLiteral("POST"), url, "{\"model\":\"nosuch/gpt-5.2\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers).status,
             400);
         QTRY_VERIFY(m_engine->engine().findChildren<Dispatch::ProxyRequest *>().isEmpty());
+        QCOMPARE(m_engine->context().upstream->liveCalls(), 0);
     }
 };
 
