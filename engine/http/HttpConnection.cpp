@@ -6,12 +6,8 @@
 
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QTimerEvent>
-#include <QtNetwork/QTcpSocket>
 
-#include <sys/socket.h>
-
-#include <cerrno>
-
+#include <memory>
 #include <new>
 #include <utility>
 
@@ -21,33 +17,42 @@ namespace Aile::Http {
 
 namespace {
 
-// Qt reads at most this much from the kernel ahead of the parser; past it TCP pushes back on
-// the client. Together with the unparsed rest of one read it bounds what a connection holds of
-// requests not yet served.
-constexpr qint64 ReadChunkBytes = 64 * 1024;
+// At most this much is read from the kernel at once, and held unparsed while a request is
+// served; past it the read notifier is off and TCP pushes back on the client. Together with the
+// unparsed rest of one read it bounds what a connection holds of requests not yet served.
+constexpr qsizetype ClientReadBytes = 64 * 1024;
 constexpr qint64 LingerMs = 2'000;
 constexpr qsizetype KeptOutputCapacity = 8 * 1024;
 
+// One read block for every connection of the thread: a read lands here and the parser copies
+// what the request keeps (target, headers, body), so no connection holds a block between
+// requests and nothing is allocated per read. Only a rest that cannot be parsed yet (a pipelined
+// request) is copied into the connection. Never held across a handler call: a handler that
+// spins an event loop may read another connection into it.
+char *clientReadBlock()
+{
+    thread_local const std::unique_ptr<char[]> block(new char[ClientReadBytes]);
+    return block.get();
+}
+
 } // namespace
 
-HttpConnection::HttpConnection(HttpServer *server, QTcpSocket *socket)
-    : QObject(server), m_server(server), m_socket(socket), m_parser(server->limits().maxHeaderBytes, server->limits().maxBodyBytes)
+HttpConnection::HttpConnection(HttpServer *server, int descriptor, const QHostAddress &peer, quint16 localPort)
+    : QObject(server),
+      m_server(server),
+      m_socket(descriptor, this, [this] { handleReadable(); }, [this] { handleWritable(); }),
+      m_parser(server->limits().maxHeaderBytes, server->limits().maxBodyBytes),
+      m_peer(peer),
+      m_localPort(localPort)
 {
-    socket->setParent(this);
-    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    socket->setReadBufferSize(ReadChunkBytes);
     m_lastProgressMs = m_server->m_clock->nowMs();
-    connect(socket, &QTcpSocket::readyRead, this, &HttpConnection::handleReadyRead);
-    connect(socket, &QTcpSocket::disconnected, this, &HttpConnection::handleDisconnected);
-    connect(socket, &QTcpSocket::bytesWritten, this, &HttpConnection::handleBytesWritten);
     armHeaderDeadline();
-    if (socket->bytesAvailable() > 0)
-        QMetaObject::invokeMethod(this, &HttpConnection::handleReadyRead, Qt::QueuedConnection);
 }
 
 HttpConnection::~HttpConnection()
 {
     m_server->release(this);
+    m_socket.close();
 }
 
 HttpConnection::Shed HttpConnection::shedClass() const
@@ -63,23 +68,21 @@ HttpConnection::Shed HttpConnection::shedClass() const
 
 void HttpConnection::shed()
 {
-    if (m_exchange && !m_exchange->isFinished())
-        m_exchange->handleClientGone();
     closeNow();
 }
 
 qint64 HttpConnection::bufferedInputBytes() const
 {
-    return m_inbuf.size() + m_socket->bytesAvailable();
+    return m_inbuf.size();
 }
 
 qint64 HttpConnection::pendingOutputBytes() const
 {
-    return m_out.size() + m_socket->bytesToWrite();
+    return m_out.size() + m_socket.queuedBytes();
 }
 
-// Hands what the exchange assembled to the socket as one piece: one block in the socket's
-// buffer, so one write(2) when the kernel takes it all.
+// Hands what the exchange assembled to the socket as one piece: one send(2) when the kernel
+// takes it all.
 bool HttpConnection::flushOutput()
 {
     if (m_out.isEmpty())
@@ -94,41 +97,31 @@ bool HttpConnection::flushOutput()
     return true;
 }
 
-// Answer bytes go to the kernel directly while the socket holds none of this connection's output:
-// no copy into the socket's write buffer, and no write notifier switched on and off around the
-// write (with GLib's event loop each switch adds or removes a poll entry and wakes the loop; the
-// socket's 32 KiB write block is never allocated). What the kernel does not take yet is handed to
-// the socket, which writes it, in order, when the client reads, and reports it with bytesWritten.
-// (An accepted QTcpSocket cannot be opened unbuffered: only connectToHost honours Unbuffered.)
-// `whole`, when the bytes are a QByteArray's, lets the socket share it if the kernel took none.
+// Answer bytes go to the kernel at once, with send(2) on the descriptor; what the kernel does not
+// take yet is queued and written, in order, when the client reads (handleWritable), and later
+// bytes queue behind it. `whole`, when the bytes are a QByteArray's, is shared by the queue if
+// the kernel took none. A failed write (the client reset, or closed with our answer unread)
+// drops the client at the end of the turn: the exchange's caller is still on the stack.
 void HttpConnection::send(const char *data, qint64 size, const QByteArray *whole)
 {
-    if (m_socket->bytesToWrite() == 0 && m_socket->state() == QAbstractSocket::ConnectedState) {
-        ssize_t n = 0;
-        do {
-            n = ::send(int(m_socket->socketDescriptor()), data, size_t(size), MSG_NOSIGNAL);
-        } while (n < 0 && errno == EINTR);
-        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-            // The client is gone (reset, or closed with our answer unread): what Qt does when its
-            // own write fails, so the connection ends through `disconnected` as before.
-            m_socket->abort();
-            return;
-        }
-        if (n > 0) {
-            m_lastProgressMs = m_server->m_clock->nowMs();
-            data += n;
-            size -= n;
-        }
-        if (size == 0)
-            return;
-        if (n > 0)
-            whole = nullptr;
+    if (m_writeFailed || !m_socket.isOpen())
+        return;
+    const qint64 sent = m_socket.send(data, qsizetype(size), whole);
+    if (sent == ClientSocket::Broken) {
+        m_writeFailed = true;
+        m_closing = true; // nothing more is read or served
+        m_out.clear();
+        armTurn();
+        return;
     }
-    if (whole)
-        m_socket->write(*whole);
-    else
-        m_socket->write(data, size);
-    m_socket->flush();
+    if (sent > 0)
+        m_lastProgressMs = m_server->m_clock->nowMs();
+}
+
+void HttpConnection::writeRaw(const QByteArray &bytes)
+{
+    flushOutput(); // what an exchange assembled goes first
+    send(bytes.constData(), bytes.size(), &bytes);
 }
 
 // "The end of this event-loop turn": a zero-interval timer of the connection, started at most
@@ -150,11 +143,16 @@ void HttpConnection::timerEvent(QTimerEvent *event)
         return;
     }
     killTimer(std::exchange(m_turnTimer, 0));
+    if (m_writeFailed) {
+        dropClient();
+        return;
+    }
     if (m_exchange)
         m_exchange->flush();
     retireExchanges();
-    if (!m_closing && !m_exchange && !outputBlocked() && (!m_inbuf.isEmpty() || m_socket->bytesAvailable() > 0))
-        parseAvailable();
+    if (!m_closing && !m_exchange && !outputBlocked() && !m_inbuf.isEmpty())
+        parseBuffered();
+    updateReading();
 }
 
 void HttpConnection::retireExchanges()
@@ -162,6 +160,16 @@ void HttpConnection::retireExchanges()
     qDeleteAll(std::exchange(m_retired, {}));
 }
 
+// Reading stays on while a request is served, so that a client that leaves (FIN or reset) is
+// seen at once, and what it pipelines is held up to ClientReadBytes; past that, or while the
+// connection is closing (except to drain a refused request), the kernel holds it.
+void HttpConnection::updateReading()
+{
+    m_socket.setReading(m_lingering || (!m_closing && m_inbuf.size() < ClientReadBytes));
+}
+
+// The one way out: the client learns nothing more, an unfinished answer's producer hears
+// clientGone, the descriptor is closed (once: ClientSocket) and the connection deleted later.
 void HttpConnection::closeNow()
 {
     m_closing = true;
@@ -170,8 +178,43 @@ void HttpConnection::closeNow()
     m_bodyDeadline.stop();
     m_idleDeadline.stop();
     m_server->release(this);
-    m_socket->abort();
-    deleteLater();
+    m_socket.close();
+    if (m_exchange && !m_exchange->isFinished())
+        m_exchange->handleClientGone();
+    if (!std::exchange(m_deleting, true))
+        deleteLater();
+}
+
+// Ends the connection once the queued answer has reached the kernel (Qt's disconnectFromHost).
+void HttpConnection::closeWhenSent()
+{
+    m_closing = true;
+    updateReading();
+    if (m_socket.queuedBytes() == 0)
+        closeNow();
+    else
+        m_closeWhenSent = true;
+}
+
+// A reset, or a write the client refused.
+void HttpConnection::dropClient()
+{
+    qCDebug(lcHttp) << "the client reset its connection";
+    closeNow();
+}
+
+// The client ended its side (FIN). A half-close cannot be told from a close until a write
+// fails, and a request still being served for a client that left would spend its tokens for
+// nobody: as nginx (499) and Go's server (the request's context cancelled) do, the request being
+// served is abandoned (clientGone). Answers already written are delivered before the close.
+void HttpConnection::handlePeerClosed()
+{
+    if (m_lingering || (m_exchange && !m_exchange->isFinished())) {
+        closeNow();
+        return;
+    }
+    m_inbuf.clear();
+    closeWhenSent();
 }
 
 void HttpConnection::armHeaderDeadline()
@@ -195,28 +238,69 @@ void HttpConnection::armBodyDeadline()
     });
 }
 
-void HttpConnection::handleReadyRead()
+void HttpConnection::handleReadable()
 {
-    // While a request is served, or answers wait to be sent, the next one stays unread: Qt's
-    // read buffer is bounded (ReadChunkBytes), so the rest waits in the kernel and TCP pushes back.
-    if (m_closing && m_lingering)
-        m_socket->skip(m_socket->bytesAvailable()); // the rest of a refused request, dropped
-    if (m_closing || m_exchange)
+    char *block = clientReadBlock();
+    if (m_lingering) { // the rest of a refused request, dropped until the client closes
+        const qsizetype n = m_socket.receive(block, ClientReadBytes);
+        if (n == 0 || n == ClientSocket::Broken)
+            closeNow();
         return;
-    parseAvailable();
+    }
+    const bool parseNow = !m_closing && !m_exchange && !outputBlocked();
+    if (parseNow && !m_inbuf.isEmpty())
+        parseBuffered(); // a rest held back: before what follows it
+    const qsizetype room = ClientReadBytes - m_inbuf.size();
+    if (m_closing || room <= 0) {
+        updateReading();
+        return;
+    }
+    const qsizetype n = m_socket.receive(block, room);
+    if (n == ClientSocket::NothingYet)
+        return;
+    if (n == ClientSocket::Broken) {
+        dropClient();
+        return;
+    }
+    if (n == 0) {
+        handlePeerClosed();
+        return;
+    }
+    m_lastProgressMs = m_server->m_clock->nowMs();
+    // While a request is served, or answers wait to be sent, the next one stays unparsed.
+    if (m_inbuf.isEmpty() && !m_closing && !m_exchange && !outputBlocked()) {
+        consume(block, n);
+    } else {
+        m_inbuf.append(block, n);
+        updateReading();
+    }
 }
 
-void HttpConnection::handleBytesWritten()
+void HttpConnection::handleWritable()
 {
-    m_lastProgressMs = m_server->m_clock->nowMs();
-    if (m_lingering && m_socket->bytesToWrite() == 0)
-        ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+    const qint64 sent = m_socket.flushQueued();
+    if (sent == ClientSocket::Broken) {
+        dropClient();
+        return;
+    }
+    if (sent > 0)
+        m_lastProgressMs = m_server->m_clock->nowMs();
+    if (m_socket.queuedBytes() == 0) {
+        if (m_lingering) {
+            m_socket.shutdownWrite();
+            return;
+        }
+        if (m_closeWhenSent) {
+            closeNow();
+            return;
+        }
+    }
     if (m_exchange) {
         m_exchange->handleBytesWritten();
         return;
     }
-    if (!m_closing && !outputBlocked() && (!m_inbuf.isEmpty() || m_socket->bytesAvailable() > 0))
-        parseAvailable();
+    if (!m_closing && !outputBlocked() && !m_inbuf.isEmpty())
+        parseBuffered();
 }
 
 bool HttpConnection::outputBlocked() const
@@ -224,36 +308,30 @@ bool HttpConnection::outputBlocked() const
     return pendingOutputBytes() > m_server->limits().maxPendingOutputBytes;
 }
 
-void HttpConnection::parseAvailable()
+void HttpConnection::parseBuffered()
+{
+    const QByteArray held = std::exchange(m_inbuf, {});
+    consume(held.constData(), held.size());
+}
+
+// Parses `data` (the thread's read block, or a rest held back) for as long as a request may be
+// served; what cannot be parsed yet is kept in m_inbuf, copied before any handler runs.
+void HttpConnection::consume(const char *data, qsizetype size)
 {
     using Phase = RequestParser::Phase;
-    while (!m_closing && !m_exchange) {
-        // Backpressure: a client that pipelines and does not read gets no further answers made.
-        if (outputBlocked())
-            return;
-        if (m_inbuf.isEmpty()) {
-            if (m_socket->bytesAvailable() <= 0)
-                return;
-            // What is there, not ReadChunkBytes: read(n) allocates n bytes up front (64 KiB per
-            // request, then glibc consolidates after freeing it), and taking exactly the socket
-            // buffer's next block moves it without a copy.
-            m_inbuf = m_socket->read(qMin(ReadChunkBytes, m_socket->bytesAvailable()));
-            m_lastProgressMs = m_server->m_clock->nowMs();
-            if (m_inbuf.isEmpty())
-                return;
-        }
+    QByteArray rest; // a pipelined rest, while it is parsed after a request answered at once
+    // Backpressure: a client that pipelines and does not read gets no further answers made.
+    while (size > 0 && !m_closing && !m_exchange && !outputBlocked()) {
         const Phase before = m_parser.phase();
         qsizetype used = 0;
         try {
-            used = m_parser.feed(m_inbuf.constData(), m_inbuf.size());
+            used = m_parser.feed(data, size);
         } catch (const std::bad_alloc &) {
             refuse(503, QStringLiteral("the proxy is out of memory; retry shortly with a smaller request"));
             return;
         }
-        if (used >= m_inbuf.size())
-            m_inbuf = QByteArray(); // all read: no block held between requests (docs/performance.md, memory per stream)
-        else
-            m_inbuf.remove(0, used);
+        data += used;
+        size -= used;
         const Phase now = m_parser.phase();
         if (now == Phase::Refused) {
             refuse(m_parser.refusalStatus(), m_parser.refusalMessage());
@@ -275,12 +353,20 @@ void HttpConnection::parseAvailable()
         } else if (now == Phase::Complete) {
             m_bodyDeadline.stop();
             if (m_parser.upgrade())
-                m_inbuf.clear(); // what follows an Upgrade request is not HTTP/1.1
+                size = 0; // what follows an Upgrade request is not HTTP/1.1
+            if (size > 0)
+                m_inbuf = QByteArray(data, size);
             dispatchRequest();
+            rest = std::exchange(m_inbuf, {});
+            data = rest.constData();
+            size = rest.size();
         } else if (used == 0) {
-            return; // nothing consumed and nothing changed: wait for more bytes
+            break; // nothing consumed and nothing changed: wait for more bytes
         }
     }
+    if (size > 0 && !m_closing)
+        m_inbuf = QByteArray(data, size);
+    updateReading();
 }
 
 void HttpConnection::dispatchRequest()
@@ -288,8 +374,8 @@ void HttpConnection::dispatchRequest()
     m_idleDeadline.stop();
     ++m_served;
     HttpRequest request = m_parser.takeRequest();
-    request.localPort = m_socket->localPort();
-    request.peer = m_socket->peerAddress();
+    request.localPort = m_localPort;
+    request.peer = m_peer;
     auto *exchange = new HttpExchange(this, std::move(request));
     m_exchange = exchange;
     try {
@@ -319,14 +405,10 @@ void HttpConnection::exchangeFinished(bool keepAlive)
     armTurn();
     m_lastProgressMs = m_server->m_clock->nowMs();
     if (!keepAlive || !m_parser.keepAlive() || m_parser.upgrade()) {
-        m_closing = true;
-        m_socket->disconnectFromHost();
+        closeWhenSent();
         return;
     }
-    m_idleDeadline.start(m_server->m_clock, m_server->limits().keepAliveIdleMs, this, [this] {
-        m_closing = true;
-        m_socket->disconnectFromHost();
-    });
+    m_idleDeadline.start(m_server->m_clock, m_server->limits().keepAliveIdleMs, this, [this] { closeWhenSent(); });
     // A pipelined request waiting is served at the end of the turn (armed above): parsing it
     // here would run its handler inside the previous answer's caller.
 }
@@ -340,25 +422,19 @@ void HttpConnection::refuse(int status, const QString &message)
     m_idleDeadline.stop();
     // The path is known once the request line is in: the error takes that wire's shape.
     const QByteArray body = Wire::errorBody(Wire::errorShapeForPath(m_parser.currentPath()), status, message);
-    m_socket->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + http_status_str(http_status(status))
-                    + "\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: " + QByteArray::number(body.size()) + "\r\n\r\n"
-                    + body);
+    const QByteArray answer = "HTTP/1.1 " + QByteArray::number(status) + ' ' + http_status_str(http_status(status))
+                              + "\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: "
+                              + QByteArray::number(body.size()) + "\r\n\r\n" + body;
     // A lingering close (nginx's lingering_close): closing with the rest of the request unread
     // would send a reset that can destroy the answer before the client reads it. So: answer,
     // end our side once it is written, drop what still arrives, and give up after two seconds.
     m_lingering = true;
-    m_socket->skip(m_socket->bytesAvailable());
+    m_inbuf.clear();
+    send(answer.constData(), answer.size(), &answer);
+    if (m_socket.queuedBytes() == 0)
+        m_socket.shutdownWrite();
+    updateReading();
     m_idleDeadline.start(m_server->m_clock, LingerMs, this, [this] { closeNow(); });
-}
-
-void HttpConnection::handleDisconnected()
-{
-    m_closing = true;
-    m_out.clear();
-    m_server->release(this);
-    if (m_exchange && !m_exchange->isFinished())
-        m_exchange->handleClientGone();
-    deleteLater();
 }
 
 } // namespace Aile::Http

@@ -1,12 +1,12 @@
 #pragma once
 
+#include "ClientSocket.h"
 #include "RequestParser.h"
 #include "core/Clock.h"
 
 #include <QtCore/QObject>
 #include <QtCore/QList>
-
-class QTcpSocket;
+#include <QtNetwork/QHostAddress>
 
 namespace Aile::Http {
 
@@ -15,15 +15,25 @@ class HttpServer;
 
 /// One inbound TCP connection: feeds what it reads to a RequestParser and serves the requests
 /// one at a time (a pipelined request waits until the previous answer is finished and mostly
-/// sent), enforcing the server's limits and deadlines.
+/// sent), enforcing the server's limits and deadlines. It reads and writes the accepted
+/// descriptor itself (ClientSocket), with no QTcpSocket.
 class HttpConnection : public QObject
 {
     Q_OBJECT
 public:
-    HttpConnection(HttpServer *server, QTcpSocket *socket);
+    /// Takes ownership of the accepted, non-blocking `descriptor`.
+    HttpConnection(HttpServer *server, int descriptor, const QHostAddress &peer, quint16 localPort);
     ~HttpConnection() override;
 
-    QTcpSocket *socket() const { return m_socket; }
+    /// The client's descriptor while the connection is open, else -1 (diagnostics, tests).
+    int descriptor() const { return m_socket.descriptor(); }
+    /// How many times the kernel left answer bytes that were queued for the write notifier.
+    int queuedWrites() const { return m_socket.queuedWrites(); }
+    /// Bytes written as they are, after what is already written (test support: the malformed or
+    /// interim answers of a fake upstream, which no HttpExchange call would produce).
+    void writeRaw(const QByteArray &bytes);
+    /// Closes the connection once what was written has been sent.
+    void closeWhenSent();
 
     /// How readily the server may close this connection to make room for a new one.
     enum class Shed {
@@ -46,10 +56,13 @@ protected:
 
 private:
     friend class HttpExchange;
-    void handleReadyRead();
-    void handleBytesWritten();
-    void handleDisconnected();
-    void parseAvailable();
+    void handleReadable();
+    void handleWritable();
+    void handlePeerClosed();
+    void dropClient();
+    void parseBuffered();
+    void consume(const char *data, qsizetype size);
+    void updateReading();
     void send(const char *data, qint64 size, const QByteArray *whole = nullptr);
     bool outputBlocked() const;
     void dispatchRequest();
@@ -63,11 +76,16 @@ private:
     void retireExchanges();
 
     HttpServer *m_server;
-    QTcpSocket *m_socket;
+    ClientSocket m_socket;
     RequestParser m_parser;
-    QByteArray m_inbuf;
+    QByteArray m_inbuf; // read while a request is served or answers wait: parsed when they are done
+    QHostAddress m_peer;
+    quint16 m_localPort;
     bool m_closing = false;
     bool m_lingering = false;
+    bool m_closeWhenSent = false;
+    bool m_writeFailed = false; // a send(2) failed: the client is dropped at the end of the turn
+    bool m_deleting = false;
     int m_served = 0;
     qint64 m_lastProgressMs = 0;
     HttpExchange *m_exchange = nullptr; // the request being served (owned, a child)

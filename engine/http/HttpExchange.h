@@ -52,7 +52,7 @@ public:
     bool headSent() const { return m_headSent; }
     bool isFinished() const { return m_finished; }
     bool isClientGone() const { return m_clientGone; }
-    /// Bytes accepted from writeChunk that the socket has not yet handed to the kernel.
+    /// Bytes accepted from writeChunk that the connection has not yet handed to the kernel.
     qint64 pendingBytes() const;
     /// How many times this exchange's bytes were handed to the socket (one per flush point, the
     /// figure behind "one write per answer"; tests read it).

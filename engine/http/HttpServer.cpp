@@ -8,9 +8,13 @@
 #include <QtNetwork/QTcpSocket>
 
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <functional>
 
 Q_DECLARE_LOGGING_CATEGORY(lcHttp)
 
@@ -32,6 +36,21 @@ QByteArray unavailable(const QString &message)
            + QByteArray::number(body.size()) + "\r\n\r\n" + body;
 }
 
+// The listener hands each accepted descriptor over as it is: no QTcpSocket per client (its read
+// buffer, signals and notifier switching cost the hot path; docs/performance.md, change 12
+// (sockets)). HttpConnection reads and writes the descriptor itself.
+class DescriptorListener : public QTcpServer
+{
+public:
+    DescriptorListener(QObject *parent, std::function<void(int)> take) : QTcpServer(parent), m_take(std::move(take)) { }
+
+protected:
+    void incomingConnection(qintptr descriptor) override { m_take(int(descriptor)); }
+
+private:
+    std::function<void(int)> m_take;
+};
+
 } // namespace
 
 HttpServer::HttpServer(Clock *clock, IRequestHandler *handler, QObject *parent)
@@ -40,9 +59,8 @@ HttpServer::HttpServer(Clock *clock, IRequestHandler *handler, QObject *parent)
 
 QTcpServer *HttpServer::makeListener()
 {
-    auto *server = new QTcpServer(this);
+    auto *server = new DescriptorListener(this, [this](int descriptor) { handleIncoming(descriptor); });
     server->setMaxPendingConnections(1024);
-    connect(server, &QTcpServer::newConnection, this, &HttpServer::handleNewConnection);
     connect(server, &QTcpServer::acceptError, this, &HttpServer::handleAcceptError);
     return server;
 }
@@ -110,28 +128,43 @@ qint64 HttpServer::bufferedInputBytes() const
     return total;
 }
 
-void HttpServer::handleNewConnection()
+void HttpServer::handleIncoming(int descriptor)
 {
-    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
-        const QHostAddress peer = socket->peerAddress();
-        const int cap = connectionCap();
-        const int peerCap = qMin(m_limits.maxConnectionsPerPeer > 0 ? m_limits.maxConnectionsPerPeer : cap, cap);
-        // Past its own cap a peer makes room among its own connections; past the total, any.
-        const bool peerFull = m_perPeer.value(peer) >= peerCap;
-        if ((peerFull || int(m_live.size()) >= cap) && !makeRoom(peer, peerFull)) {
-            refuseConnection(socket, peerFull && peerCap < cap ? QStringLiteral("%1 already has %2 connections open to the proxy, its limit per "
-                                                                                "address, and all are serving requests; retry when one finishes")
-                                                                     .arg(peer.toString())
-                                                                     .arg(peerCap)
-                                                               : QStringLiteral("the proxy has %1 connections open, its limit, and all are "
-                                                                                "serving requests; retry when one finishes")
-                                                                     .arg(cap));
-            continue;
-        }
-        auto *connection = new HttpConnection(this, socket);
-        m_live.insert(connection, peer);
-        ++m_perPeer[peer];
+    // Qt accepts blocking descriptors (its QTcpSocket would switch them); ours never block.
+    sockaddr_storage address{};
+    socklen_t length = sizeof address;
+    const int noDelay = 1;
+    if (::fcntl(descriptor, F_SETFL, O_NONBLOCK) != 0 || ::getpeername(descriptor, reinterpret_cast<sockaddr *>(&address), &length) != 0) {
+        ::close(descriptor); // the client already left
+        return;
     }
+    // Answers leave as they are written, whole (HttpExchange gathers them): no Nagle delay.
+    ::setsockopt(descriptor, IPPROTO_TCP, TCP_NODELAY, &noDelay, sizeof noDelay);
+    const QHostAddress peer(reinterpret_cast<const sockaddr *>(&address));
+    const int cap = connectionCap();
+    const int peerCap = qMin(m_limits.maxConnectionsPerPeer > 0 ? m_limits.maxConnectionsPerPeer : cap, cap);
+    // Past its own cap a peer makes room among its own connections; past the total, any.
+    const bool peerFull = m_perPeer.value(peer) >= peerCap;
+    if ((peerFull || int(m_live.size()) >= cap) && !makeRoom(peer, peerFull)) {
+        // Refusing is rare and lingers: a QTcpSocket does it (refuseConnection).
+        auto *socket = new QTcpSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            ::close(descriptor);
+            delete socket;
+            return;
+        }
+        refuseConnection(socket, peerFull && peerCap < cap ? QStringLiteral("%1 already has %2 connections open to the proxy, its limit per "
+                                                                            "address, and all are serving requests; retry when one finishes")
+                                                                 .arg(peer.toString())
+                                                                 .arg(peerCap)
+                                                           : QStringLiteral("the proxy has %1 connections open, its limit, and all are "
+                                                                            "serving requests; retry when one finishes")
+                                                                 .arg(cap));
+        return;
+    }
+    auto *connection = new HttpConnection(this, descriptor, peer, m_server->serverPort());
+    m_live.insert(connection, peer);
+    ++m_perPeer[peer];
 }
 
 // Closes the connection that costs least to lose: an idle keep-alive first, then one whose

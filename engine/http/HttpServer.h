@@ -64,7 +64,7 @@ public:
 
 private:
     friend class HttpConnection;
-    void handleNewConnection();
+    void handleIncoming(int descriptor);
     void handleAcceptError(QAbstractSocket::SocketError error);
     QTcpServer *makeListener();
     void renewListener();

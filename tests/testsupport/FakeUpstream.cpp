@@ -21,11 +21,10 @@ QByteArray dataEvent(const QJsonObject &o)
     return "data: " + json(o) + "\n\n";
 }
 
-// The socket under an exchange, for the bytes no well-behaved server would send.
-QTcpSocket *socketOf(Http::HttpExchange *exchange)
+// The connection under an exchange, for the bytes no well-behaved server would send.
+Http::HttpConnection *connectionOf(Http::HttpExchange *exchange)
 {
-    auto *connection = qobject_cast<Http::HttpConnection *>(exchange->parent());
-    return connection ? connection->socket() : nullptr;
+    return qobject_cast<Http::HttpConnection *>(exchange->parent());
 }
 
 QByteArray namedEvent(const char *name, const QJsonObject &o)
@@ -133,13 +132,13 @@ void FakeUpstream::play(QPointer<Http::HttpExchange> exchange, Script script)
         return;
     if (script.hangForever)
         return;
-    if (QTcpSocket *socket = socketOf(exchange); socket && (!script.interimHeads.isEmpty() || !script.raw.isEmpty())) {
+    if (Http::HttpConnection *connection = connectionOf(exchange); connection && (!script.interimHeads.isEmpty() || !script.raw.isEmpty())) {
         for (const QByteArray &head : script.interimHeads)
-            socket->write(head);
+            connection->writeRaw(head);
         if (!script.raw.isEmpty()) {
-            socket->write(script.raw);
+            connection->writeRaw(script.raw);
             if (!script.hangAfterAnswer)
-                socket->disconnectFromHost(); // after the bytes: a close-delimited answer ends here
+                connection->closeWhenSent(); // after the bytes: a close-delimited answer ends here
             return;
         }
     }
