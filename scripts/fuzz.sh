@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh — builds the libFuzzer targets of tests/fuzz (clang, -DAILE_FUZZ=ON, in the
 # hardening build build-asan/ that scripts/test.sh's sanitizer run shares) and runs each for a fixed time on a copy of its committed seed corpus
-# (tests/fuzz/corpus/NAME/), so the repository is never written. Fails on the first crash, leak,
+# (tests/fuzz/corpus/NAME/), so the repository is never written; the targets run side by side. Fails on the first crash, leak,
 # timeout or sanitizer report, and keeps the input that caused it (its path and the command that
 # replays it are printed). scripts/test.sh calls it after the normal suite; docs/hardening.md
 # ("Fuzzing and sanitizers") says what the runs found.
@@ -51,16 +51,26 @@ mkdir -p "$artifacts"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export QT_LOGGING_RULES="*.debug=false"
-failed=()
+# The targets run side by side, each for the whole AILE_FUZZ_TIME (a libFuzzer process uses one
+# core): CI's wall time is one target's, not the sum. Their reports are printed one target at a time.
+pids=()
 for t in "${targets[@]}"; do
     corpus="$work/$t"
     mkdir -p "$corpus"
     cp -r "$fuzz_dir/corpus/$t/." "$corpus/"
     seeds=$(find "$corpus" -type f | wc -l)
     log "$t: ${fuzz_time}s on a copy of its $seeds seeds"
-    rc=0
-    "$build_dir/tests/fuzz/$t" "$corpus" -max_total_time="$fuzz_time" -timeout=25 -rss_limit_mb=2048 \
-        -artifact_prefix="$artifacts/$t-" -print_final_stats=1 >"$work/$t.log" 2>&1 || rc=$?
+    ( rc=0
+      "$build_dir/tests/fuzz/$t" "$corpus" -max_total_time="$fuzz_time" -timeout=25 -rss_limit_mb=2048 \
+          -artifact_prefix="$artifacts/$t-" -print_final_stats=1 >"$work/$t.log" 2>&1 || rc=$?
+      echo "$rc" >"$work/$t.rc" ) &
+    pids+=($!)
+done
+wait "${pids[@]}" || true
+failed=()
+for t in "${targets[@]}"; do
+    corpus="$work/$t"
+    rc="$(cat "$work/$t.rc" 2>/dev/null || echo 1)"
     grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)' "$work/$t.log" | sed "s/^/[fuzz] $t: /" >&2 || true
     if [[ $rc -ne 0 ]]; then
         tail -60 "$work/$t.log" >&2
