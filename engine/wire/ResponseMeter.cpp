@@ -1,5 +1,7 @@
 #include "ResponseMeter.h"
 
+#include "JsonSieve.h"
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 
@@ -31,27 +33,30 @@ void Usage::reject(const QString &why)
     cacheReadTokens = cacheWriteTokens = 0;
 }
 
-qint64 ResponseMeter::count(const QJsonObject &o, const char *key, qint64 fallback)
+namespace {
+
+// What a QJsonValue and a SieveValue answer alike, asked in the words of each.
+bool isNonEmptyString(const QJsonValue &v)
 {
-    const QJsonValue v = o.value(QLatin1String(key));
-    if (!m_usage.rejected.isEmpty())
-        return -1; // one unbelievable figure and the whole report is unknown
-    if (v.isUndefined() || v.isNull())
-        return fallback;
-    const double d = v.toDouble(-1);
-    // A count is a JSON integer in [0, MaxTokens]: strings, fractions, negatives, 1e13, 1e308
-    // and NaN are not usage (a double cast to qint64 past its range is undefined behaviour).
-    if (!v.isDouble() || !std::isfinite(d) || d < 0 || d > double(Usage::MaxTokens) || d != std::floor(d)) {
-        const QString shown = v.isDouble()
-                                  ? QString::number(d, 'g', 6)
-                                  : QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1).left(40);
-        m_usage.reject(QStringLiteral("%1 = %2 is not a token count").arg(QLatin1String(key), shown));
-        return -1;
-    }
-    return qint64(d);
+    return v.isString() && !v.toString().isEmpty();
 }
 
-void readChatReasoning(const QJsonObject &o, QStringList *out)
+bool isNonEmptyString(const SieveValue &v)
+{
+    return v.isNonEmptyString();
+}
+
+QJsonValue asQt(const QJsonValue &v)
+{
+    return v;
+}
+
+QJsonValue asQt(const SieveValue &v)
+{
+    return v.toQt();
+}
+
+template <class Object> void readReasoning(const Object &o, QStringList *out)
 {
     // Chat answers carry encrypted reasoning under several names, depending on the gateway.
     for (const char *field : {"reasoning_encrypted_content", "encrypted_content", "reasoning_signature"}) {
@@ -62,8 +67,9 @@ void readChatReasoning(const QJsonObject &o, QStringList *out)
     // reasoning_details (OpenRouter: reasoning.encrypted data, reasoning.text signatures) and
     // thinking_blocks (LiteLLM: Anthropic's thinking blocks with their signatures).
     for (const char *list : {"reasoning_details", "thinking_blocks"}) {
-        for (const QJsonValue &d : o.value(QLatin1String(list)).toArray()) {
-            const QJsonObject r = d.toObject();
+        const auto details = o.value(QLatin1String(list)).toArray();
+        for (const auto &d : details) {
+            const auto r = d.toObject();
             const QString type = r.value(QLatin1String("type")).toString();
             const QString signature = r.value(QLatin1String("signature")).toString();
             const QString data = r.value(QLatin1String("data")).toString();
@@ -75,7 +81,38 @@ void readChatReasoning(const QJsonObject &o, QStringList *out)
     }
 }
 
-ResponseMeter::ResponseMeter(Endpoint endpoint, bool streamed) : m_endpoint(endpoint), m_streamed(streamed) { }
+} // namespace
+
+template <class Object> qint64 ResponseMeter::count(const Object &o, const char *key, qint64 fallback)
+{
+    const auto v = o.value(QLatin1String(key));
+    if (!m_usage.rejected.isEmpty())
+        return -1; // one unbelievable figure and the whole report is unknown
+    if (v.isUndefined() || v.isNull())
+        return fallback;
+    const double d = v.toDouble(-1);
+    // A count is a JSON integer in [0, MaxTokens]: strings, fractions, negatives, 1e13, 1e308
+    // and NaN are not usage (a double cast to qint64 past its range is undefined behaviour).
+    if (!v.isDouble() || !std::isfinite(d) || d < 0 || d > double(Usage::MaxTokens) || d != std::floor(d)) {
+        const QString shown = v.isDouble() ? QString::number(d, 'g', 6)
+                                           : QString::fromUtf8(QJsonDocument(QJsonArray{asQt(v)}).toJson(QJsonDocument::Compact))
+                                                 .mid(1)
+                                                 .chopped(1)
+                                                 .left(40);
+        m_usage.reject(QStringLiteral("%1 = %2 is not a token count").arg(QLatin1String(key), shown));
+        return -1;
+    }
+    return qint64(d);
+}
+
+void readChatReasoning(const QJsonObject &o, QStringList *out)
+{
+    readReasoning(o, out);
+}
+
+ResponseMeter::ResponseMeter(Endpoint endpoint, bool streamed, Reading reading) : m_endpoint(endpoint), m_streamed(streamed), m_reading(reading)
+{
+}
 
 QList<SseEvent> ResponseMeter::feedStream(const QByteArray &bytes)
 {
@@ -110,7 +147,18 @@ void ResponseMeter::finish()
 {
     if (m_streamed || m_body.isEmpty() || m_bodyOverflowed)
         return;
-    const QJsonObject o = QJsonDocument::fromJson(m_body).object();
+    if (m_reading == Reading::Sieved) {
+        JsonSieve sieve;
+        if (sieve.read(m_body)) {
+            readBody(sieve.root().toObject());
+            return;
+        }
+    }
+    readBody(QJsonDocument::fromJson(m_body).object());
+}
+
+template <class Object> void ResponseMeter::readBody(const Object &o)
+{
     if (o.isEmpty())
         return;
     switch (m_endpoint) {
@@ -135,26 +183,37 @@ void ResponseMeter::readEvent(SseEvent &ev)
         m_sawEnd = true;
         return;
     }
-    const QJsonObject o = QJsonDocument::fromJson(ev.data).object();
+    if (m_reading == Reading::Sieved) {
+        JsonSieve sieve;
+        if (sieve.read(ev.data)) {
+            readEventObject(ev, sieve.root().toObject());
+            return;
+        }
+    }
+    readEventObject(ev, QJsonDocument::fromJson(ev.data).object());
+}
+
+template <class Object> void ResponseMeter::readEventObject(SseEvent &ev, const Object &o)
+{
     const QString type = o.value(QLatin1String("type")).toString();
     if (ev.name == "error" || type == QLatin1String("error") || (m_endpoint == Endpoint::ChatCompletions && o.contains(QLatin1String("error")))) {
         m_sawError = true;
-        const QJsonValue err = o.value(QLatin1String("error"));
+        const auto err = o.value(QLatin1String("error"));
         m_errorMessage = err.isObject() ? err.toObject().value(QLatin1String("message")).toString() : o.value(QLatin1String("message")).toString();
         return;
     }
     switch (m_endpoint) {
     case Endpoint::ChatCompletions: {
         readChatObject(o);
-        const QJsonArray choices = o.value(QLatin1String("choices")).toArray();
-        for (const QJsonValue &c : choices) {
+        const auto choices = o.value(QLatin1String("choices")).toArray();
+        for (const auto &c : choices) {
             // A final finish_reason is Chat's end of answer ([DONE] may follow, or not).
             if (!c.toObject().value(QLatin1String("finish_reason")).toString().isEmpty())
                 m_sawEnd = true;
-            const QJsonObject delta = c.toObject().value(QLatin1String("delta")).toObject();
+            const auto delta = c.toObject().value(QLatin1String("delta")).toObject();
             for (const char *field : {"content", "tool_calls", "reasoning", "reasoning_content", "refusal"}) {
-                const QJsonValue v = delta.value(QLatin1String(field));
-                if ((v.isString() && !v.toString().isEmpty()) || (v.isArray() && !v.toArray().isEmpty()))
+                const auto v = delta.value(QLatin1String(field));
+                if (isNonEmptyString(v) || (v.isArray() && !v.toArray().isEmpty()))
                     m_sawOutput = true;
             }
         }
@@ -175,7 +234,7 @@ void ResponseMeter::readEvent(SseEvent &ev)
         break;
     case Endpoint::Messages:
         if (type == QLatin1String("message_start")) {
-            const QJsonObject msg = o.value(QLatin1String("message")).toObject();
+            const auto msg = o.value(QLatin1String("message")).toObject();
             m_model = msg.value(QLatin1String("model")).toString();
             readMessagesUsage(msg.value(QLatin1String("usage")).toObject());
         } else if (type == QLatin1String("message_delta")) {
@@ -188,7 +247,7 @@ void ResponseMeter::readEvent(SseEvent &ev)
                 m_sawOutput = true; // a tool call or a thinking block has begun
         } else if (type == QLatin1String("content_block_delta")) {
             m_sawOutput = true;
-            const QJsonObject delta = o.value(QLatin1String("delta")).toObject();
+            const auto delta = o.value(QLatin1String("delta")).toObject();
             if (delta.value(QLatin1String("type")).toString() == QLatin1String("signature_delta"))
                 m_reasoning.append(delta.value(QLatin1String("signature")).toString());
         }
@@ -197,11 +256,11 @@ void ResponseMeter::readEvent(SseEvent &ev)
     }
 }
 
-void ResponseMeter::readChatObject(const QJsonObject &o)
+template <class Object> void ResponseMeter::readChatObject(const Object &o)
 {
     if (o.contains(QLatin1String("model")))
         m_model = o.value(QLatin1String("model")).toString();
-    const QJsonObject usage = o.value(QLatin1String("usage")).toObject();
+    const auto usage = o.value(QLatin1String("usage")).toObject();
     if (!usage.isEmpty()) {
         m_usage.cacheInInput = true;
         m_usage.inputTokens = count(usage, "prompt_tokens", m_usage.inputTokens);
@@ -211,24 +270,26 @@ void ResponseMeter::readChatObject(const QJsonObject &o)
         m_usage.cacheReadTokens =
             qMax<qint64>(0, count(usage.value(QLatin1String("prompt_tokens_details")).toObject(), "cached_tokens", m_usage.cacheReadTokens));
     }
-    for (const QJsonValue &choice : o.value(QLatin1String("choices")).toArray()) {
-        const QJsonObject c = choice.toObject();
-        const QJsonObject msg =
+    const auto choices = o.value(QLatin1String("choices")).toArray();
+    for (const auto &choice : choices) {
+        const auto c = choice.toObject();
+        const auto msg =
             c.contains(QLatin1String("delta")) ? c.value(QLatin1String("delta")).toObject() : c.value(QLatin1String("message")).toObject();
-        for (const QJsonValue &tc : msg.value(QLatin1String("tool_calls")).toArray()) {
+        const auto toolCalls = msg.value(QLatin1String("tool_calls")).toArray();
+        for (const auto &tc : toolCalls) {
             const QString id = tc.toObject().value(QLatin1String("id")).toString();
             if (!id.isEmpty())
                 m_toolCalls.append(id);
         }
-        readChatReasoning(msg, &m_reasoning);
+        readReasoning(msg, &m_reasoning);
     }
 }
 
-void ResponseMeter::readResponsesObject(const QJsonObject &response)
+template <class Object> void ResponseMeter::readResponsesObject(const Object &response)
 {
     if (response.contains(QLatin1String("model")))
         m_model = response.value(QLatin1String("model")).toString();
-    const QJsonObject usage = response.value(QLatin1String("usage")).toObject();
+    const auto usage = response.value(QLatin1String("usage")).toObject();
     if (!usage.isEmpty()) {
         m_usage.cacheInInput = true;
         m_usage.inputTokens = count(usage, "input_tokens", m_usage.inputTokens);
@@ -237,12 +298,13 @@ void ResponseMeter::readResponsesObject(const QJsonObject &response)
             qMax<qint64>(0, count(usage.value(QLatin1String("input_tokens_details")).toObject(), "cached_tokens", m_usage.cacheReadTokens));
     }
     if (!m_streamed) {
-        for (const QJsonValue &item : response.value(QLatin1String("output")).toArray())
+        const auto output = response.value(QLatin1String("output")).toArray();
+        for (const auto &item : output)
             collectEvidence(item.toObject(), 0);
     }
 }
 
-void ResponseMeter::readMessagesUsage(const QJsonObject &usage)
+template <class Object> void ResponseMeter::readMessagesUsage(const Object &usage)
 {
     if (usage.isEmpty())
         return;
@@ -252,7 +314,7 @@ void ResponseMeter::readMessagesUsage(const QJsonObject &usage)
     m_usage.cacheWriteTokens = qMax<qint64>(0, count(usage, "cache_creation_input_tokens", m_usage.cacheWriteTokens));
 }
 
-void ResponseMeter::collectEvidence(const QJsonObject &o, int depth)
+template <class Object> void ResponseMeter::collectEvidence(const Object &o, int depth)
 {
     if (depth > 3)
         return;
@@ -277,7 +339,8 @@ void ResponseMeter::collectEvidence(const QJsonObject &o, int depth)
         if (!id.isEmpty())
             m_toolCalls.append(id);
     }
-    for (const QJsonValue &c : o.value(QLatin1String("content")).toArray())
+    const auto content = o.value(QLatin1String("content")).toArray();
+    for (const auto &c : content)
         collectEvidence(c.toObject(), depth + 1);
 }
 

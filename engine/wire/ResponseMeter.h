@@ -42,7 +42,12 @@ struct Usage
 class ResponseMeter
 {
 public:
-    ResponseMeter(Endpoint endpoint, bool streamed);
+    /// How an answer's JSON is read: sieved from the bytes (only what the meter needs, see
+    /// JsonSieve.h), or parsed whole into a QJsonDocument, the reference the sieve must agree with
+    /// (test_meter_sieve and fuzz_sse_meter compare the two).
+    enum class Reading { Sieved, WholeDocument };
+
+    ResponseMeter(Endpoint endpoint, bool streamed, Reading reading = Reading::Sieved);
 
     /// Streamed answers: the events in these bytes, complete ones only, each to relay as is.
     QList<SseEvent> feedStream(const QByteArray &bytes);
@@ -73,16 +78,20 @@ public:
     const QStringList &toolCallIds() const { return m_toolCalls; }
 
 private:
+    // Each reader is written once for both readings: Object is QJsonObject or SieveObject.
     void readEvent(SseEvent &event);
-    void readChatObject(const QJsonObject &o);
-    void readResponsesObject(const QJsonObject &response);
-    void readMessagesUsage(const QJsonObject &usage);
+    template <class Object> void readBody(const Object &o);
+    template <class Object> void readEventObject(SseEvent &event, const Object &o);
+    template <class Object> void readChatObject(const Object &o);
+    template <class Object> void readResponsesObject(const Object &response);
+    template <class Object> void readMessagesUsage(const Object &usage);
     /// A token count from a usage object: the fallback when absent; garbage rejects the usage.
-    qint64 count(const QJsonObject &o, const char *key, qint64 fallback);
-    void collectEvidence(const QJsonObject &o, int depth);
+    template <class Object> qint64 count(const Object &o, const char *key, qint64 fallback);
+    template <class Object> void collectEvidence(const Object &o, int depth);
 
     Endpoint m_endpoint;
     bool m_streamed;
+    Reading m_reading;
     SseParser m_sse;
     QByteArray m_body;
     bool m_bodyOverflowed = false;

@@ -1,5 +1,7 @@
 // fuzz_sse_meter: an upstream's answer, streamed or not, on the three chat wires, through the SSE
 // parser and the response meter exactly as dispatch/ProxyRequest reads it (docs/hardening.md).
+// The meter reads JSON through its sieve (wire/JsonSieve.h); a second meter beside it reads every
+// answer as a whole QJsonDocument, and the two must agree on everything the engine reads next.
 //
 // Input: byte 0 picks the wire and the mode: 'c' chat completions, 'r' responses, 'm' messages,
 // lower case streamed, upper case a whole body (any other byte: wire = byte % 3, streamed = bit 5).
@@ -47,6 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QByteArray body = QByteArray::fromRawData(reinterpret_cast<const char *>(data) + 2, qsizetype(size - 2));
 
     ResponseMeter meter(endpoint, streamed);
+    ResponseMeter reference(endpoint, streamed, ResponseMeter::Reading::WholeDocument);
     SseParser plain; // the bare parser beside the meter: the same events, byte for byte
     QByteArray relayed, parsed;
     qsizetype at = 0;
@@ -59,17 +62,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const QByteArray read = body.mid(at, n);
         at += n;
         if (streamed) {
-            for (const SseEvent &ev : meter.feedStream(read)) {
-                relayed += ev.raw;
-                (void)ev.isComment();
+            const QList<SseEvent> events = meter.feedStream(read);
+            const QList<SseEvent> expected = reference.feedStream(read);
+            check(events.size() == expected.size());
+            for (qsizetype i = 0; i < events.size(); ++i) {
+                relayed += events[i].raw;
+                (void)events[i].isComment();
+                check(events[i].usageOnly == expected[i].usageOnly);
             }
             for (const SseEvent &ev : plain.feed(read))
                 parsed += ev.raw;
         } else {
             meter.feedBody(read);
+            reference.feedBody(read);
         }
     }
     meter.finish();
+    reference.finish();
     if (streamed) {
         relayed += meter.takePendingStream();
         parsed += plain.takePending();
@@ -86,5 +95,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)meter.reportedModel().size();
     (void)meter.reasoningTokens().size();
     (void)meter.toolCallIds().size();
+    // The sieve reads what the whole document reads.
+    const Usage &expected = reference.usage();
+    check(usage.inputTokens == expected.inputTokens && usage.outputTokens == expected.outputTokens);
+    check(usage.cacheReadTokens == expected.cacheReadTokens && usage.cacheWriteTokens == expected.cacheWriteTokens);
+    check(usage.cacheInInput == expected.cacheInInput && usage.rejected == expected.rejected);
+    check(meter.sawEndEvent() == reference.sawEndEvent() && meter.sawErrorEvent() == reference.sawErrorEvent());
+    check(meter.sawOutput() == reference.sawOutput() && meter.errorMessage() == reference.errorMessage());
+    check(meter.reportedModel() == reference.reportedModel());
+    check(meter.reasoningTokens() == reference.reasoningTokens() && meter.toolCallIds() == reference.toolCallIds());
     return 0;
 }

@@ -124,6 +124,14 @@ def sse_seeds():
     seeds["messages-body"] = "M\0" + js(dict(msg, content=[{"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"},
                                                         {"type": "text", "text": "Done."}], stop_reason="end_turn",
                                           usage={"input_tokens": 100, "output_tokens": 5, "cache_read_input_tokens": 90, "cache_creation_input_tokens": 4}))
+    # The meter's sieve beside the whole document (wire/JsonSieve.h): duplicated members, escapes,
+    # numbers at the edges of what Qt reads, what only QJsonDocument reads, a count that is not one.
+    seeds["sieve-duplicates-escapes"] = "C\0" + ('{"mod\\u0065l":"caf\\u00e9\\ud83d\\ude00","usage":{"prompt_tokens":5},"model":"x\\udc00",'
+                                              '"usage":{"prompt_tokens":12.0,"prompt_tokens":7,"completion_tokens":1E3,"prompt_tokens_details":{"cached_tokens":"3"}}}')
+    seeds["sieve-numbers"] = "R\0" + ('{"output":[{"type":"function_call","call_id":"c1"},[],7],"x":[4.9e-324,-0,18446744073709551615,1e-400],'
+                                      '"usage":{"input_tokens":123456789012345678901234567890,"output_tokens":2}}')
+    seeds["sieve-qt-only"] = "c\x0d" + sse([(None, '{"choices":[{"delta":{"content":"a\tb"}}],"model":"\\ud800"}'),
+                                            (None, '{"type":"x","usage":{"prompt_tokens":1}}\u0000'), (None, "\ufeff{}")], named=False)
     return seeds
 
 
