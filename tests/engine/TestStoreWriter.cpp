@@ -119,6 +119,7 @@ private Q_SLOTS:
     void theWriterThreadRunsAtIdlePriority()
     {
 #if defined(Q_OS_LINUX)
+        qunsetenv("AILE_STORE_WRITER_PRIORITY"); // the default (ctest sets it for the other suites)
         QTemporaryDir dir;
         Store::StoreWriter writer(dir.filePath(QStringLiteral("aile.db")));
         QVERIFY(writer.start(nullptr));
@@ -151,13 +152,17 @@ private Q_SLOTS:
     // way out. The seam makes every batch late.
     void aLateBatchIsToldOnceAMinute()
     {
+#if defined(Q_OS_LINUX)
         qputenv("AILE_TEST_WRITER_LATE_MS", "0");
+        qunsetenv("AILE_TEST_COMMIT_DELAY_MS"); // held commits are the seam's, never told
+        qunsetenv("AILE_STORE_WRITER_PRIORITY");
         QTemporaryDir dir;
         Store::StoreWriter writer(dir.filePath(QStringLiteral("aile.db")));
         QVERIFY(writer.start(nullptr));
         qunsetenv("AILE_TEST_WRITER_LATE_MS");
+        qputenv("AILE_TEST_COMMIT_DELAY_MS", "600000");
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral(
-                                               "^the store writer took up 2 requests \\d+ ms after the first of them finished: .*"
+                                               "^the store writer took up \\d requests? \\d+ ms after the first of them finished: .*"
                                                "AILE_STORE_WRITER_PRIORITY=normal")));
         for (int n = 0; n < 2; ++n) {
             const Store::TraceRecord t = trace(n);
@@ -169,6 +174,9 @@ private Q_SLOTS:
         writer.enqueue(t, {charge(t)});
         writer.flush(); // late too, but within the minute
         QCOMPARE(writer.committed(), 3);
+#else
+        QSKIP("the writer's priority is lowered on Linux only");
+#endif
     }
 };
 
