@@ -10,7 +10,8 @@
 # Knobs (environment): AILE_BIN (default build/app/aile), BENCH_PATHS (direct,nginx,portkey,aile),
 # BENCH_ROUNDS (3: each timed measurement is repeated, paths interleaved, and the median round reported),
 # BENCH_DURATION (s per latency/rps run, 2), BENCH_WARMUP (s, 0.5), BENCH_SSE_DURATION (s, 3),
-# BENCH_SSE_CONNS (4), BENCH_STREAMS (1000), BENCH_HOLD (s, 10), BENCH_LOADGEN_THREADS (1),
+# BENCH_SSE_CONNS (4), BENCH_SSE_ROUNDS (BENCH_ROUNDS: the SSE phase's rounds alone, the median of
+# them reported: its p99 moves more between rounds than the other phases'), BENCH_STREAMS (1000), BENCH_HOLD (s, 10), BENCH_LOADGEN_THREADS (1),
 # BENCH_NO_INSTALL=1 (never call apt-get/npm), BENCH_AILE_APP=desktop (the aile path runs the desktop
 # app, build/app/aile-desktop or AILE_DESKTOP_BIN, with its window offscreen, instead of `aile serve`).
 # BENCH_PROFILE=SECONDS: instead of the table, profile `aile serve` under the c=16 load for that long
@@ -42,6 +43,7 @@ HOLD="${BENCH_HOLD:-10}"
 LG_THREADS="${BENCH_LOADGEN_THREADS:-1}"
 CPU_CONNS="${BENCH_CPU_CONNS:-16}"
 ROUNDS="${BENCH_ROUNDS:-3}"
+SSE_ROUNDS="${BENCH_SSE_ROUNDS:-$ROUNDS}"
 
 UPSTREAM_KEY="sk-bench-upstream-0000000000000000"
 AILE_KEY="sk-aile-bench-0000000000000000"
@@ -546,11 +548,11 @@ main() {
     for p in direct nginx portkey aile; do
         [[ -z "${SSE_SKIP[$p]}" ]] && { smoke "$p" sse || { SSE_SKIP[$p]="$SMOKE_REASON"; log "$p: $SMOKE_REASON"; }; }
     done
-    for ((round = 1; round <= ROUNDS; round++)); do
+    for ((round = 1; round <= SSE_ROUNDS; round++)); do
         for p in $(rotated "$round"); do
             local out="$RAW/sse-$p-r$round.json"
             if [[ -n "${SSE_SKIP[$p]}" ]]; then skip_file "$out" "${SSE_SKIP[$p]}"; continue; fi
-            log "sse round $round/$ROUNDS: $p, $SSE_CONNS streams at a time, ${SSE_DURATION}s"
+            log "sse round $round/$SSE_ROUNDS: $p, $SSE_CONNS streams at a time, ${SSE_DURATION}s"
             loadgen sse "$p" sse "$out" --conns "$SSE_CONNS" --duration "$SSE_DURATION" --warmup "$WARMUP" \
                 --dump "$RAW/sse-$p-r$round.samples"
         done
@@ -609,7 +611,7 @@ main() {
         "$BENCH_DIR/portkey/node_modules/@portkey-ai/gateway/package.json" 2>/dev/null | head -1)" \
     BENCH_PYTHON_VERSION="$(python3 --version 2>&1 | cut -d' ' -f2)" \
     BENCH_AILE_REV="$aile_rev" BENCH_AILE_BIN="$(rel "$AILE_BIN")" \
-    BENCH_SETTINGS="rounds=$ROUNDS duration=${DURATION}s warmup=${WARMUP}s sse=${SSE_CONNS}x${SSE_DURATION}s streams=$STREAMS hold=${HOLD}s loadgen-threads=$LG_THREADS" \
+    BENCH_SETTINGS="rounds=$ROUNDS duration=${DURATION}s warmup=${WARMUP}s sse=${SSE_CONNS}x${SSE_DURATION}s sse-rounds=${SSE_ROUNDS} streams=$STREAMS hold=${HOLD}s loadgen-threads=$LG_THREADS" \
     BENCH_AILE_BUILD="$(aile_build_type)" \
         python3 "$BENCH_DIR/src/report.py" "$RAW" "$out_md" "$out_json" "${readme[@]}"
 }

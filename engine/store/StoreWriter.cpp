@@ -10,6 +10,10 @@
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QSemaphore>
 
+#if defined(Q_OS_LINUX)
+#include <sched.h>
+#endif
+
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace Aile::Store {
@@ -22,6 +26,7 @@ public:
 
     bool open(QString *error)
     {
+        runAtIdlePriority();
         m_store = std::make_unique<Store>(m_path);
         if (!m_store->open(error))
             return false;
@@ -34,7 +39,27 @@ public:
             qCWarning(lcStore).noquote() << journalError << "- ledger rows wait for the database alone until the next start";
         // A test seam (no user setting): widens the window between an answer and its group commit.
         m_commitDelayMs = qEnvironmentVariableIntValue("AILE_TEST_COMMIT_DELAY_MS");
+        if (qEnvironmentVariableIsSet("AILE_TEST_WRITER_LATE_MS")) // a test seam: how late a batch must be to be told
+            m_lateMs = qEnvironmentVariableIntValue("AILE_TEST_WRITER_LATE_MS");
         return true;
+    }
+
+    // The writer gives way to every other thread of the machine (docs/performance.md "Change 12
+    // (tail)"): with two cores shared by the engine, its clients and its upstreams, a group commit
+    // at normal priority kept the engine thread waiting up to a scheduler tick (4 ms) when it woke
+    // for a request. At SCHED_IDLE the kernel runs the engine at once and the writer on what is
+    // left; its rows wait in memory meanwhile, and the ledger rows are in the journal already.
+    // Linux alone; an unprivileged thread cannot come back from it, hence the opt-out.
+    void runAtIdlePriority()
+    {
+#if defined(Q_OS_LINUX)
+        if (qEnvironmentVariable("AILE_STORE_WRITER_PRIORITY") == QLatin1String("normal"))
+            return;
+        sched_param none{};
+        m_idle = sched_setscheduler(0, SCHED_IDLE, &none) == 0; // 0: the calling thread
+        if (!m_idle)
+            qCInfo(lcStore) << "the store writer keeps its normal priority:" << qt_error_string(errno);
+#endif
     }
 
     void close()
@@ -60,6 +85,8 @@ public:
             QMutexLocker lock(&m_mutex);
             if (!line.isEmpty() && m_journal->isOpen() && !m_journal->append(line))
                 qCWarning(lcStore) << "could not append to the ledger journal; the row waits for the database alone";
+            if (m_traces.isEmpty())
+                m_firstQueued.start();
             m_traces.append(std::move(trace));
             m_ledger.append(std::move(ledger));
             wake = !m_wakePending;
@@ -131,8 +158,10 @@ public:
         // every row in it is then in the database. The next file is opened before the lock, once.
         const bool journaled = m_journal && m_journal->isOpen() && m_journal->prepareNext();
         QString batchJournal;
+        qint64 waitedMs = 0;
         {
             QMutexLocker lock(&m_mutex);
+            waitedMs = m_traces.isEmpty() ? 0 : m_firstQueued.elapsed();
             traces.swap(m_traces);
             ledger.swap(m_ledger);
             m_wakePending = false;
@@ -141,6 +170,7 @@ public:
         }
         if (!batchJournal.isEmpty() && std::exchange(m_journalPinned, false))
             batchJournal.clear(); // it holds a batch kept for the next start (keepFailed): left in place
+        noteLate(waitedMs, traces.size());
         if ((traces.isEmpty() && ledger.isEmpty()) || !m_store) {
             // Nothing new, but a closed file of earlier batches: removed once they are all in.
             if (!batchJournal.isEmpty() && m_failed.isEmpty())
@@ -162,6 +192,21 @@ public:
                                << "ledger entries; kept, and written once the store answers again";
             keepFailed({traces, ledger, batchJournal});
         }
+    }
+
+    // A writer starved of the CPU (a machine kept busy by other programs) commits late; told at
+    // most once a minute, with the way out.
+    void noteLate(qint64 waitedMs, qsizetype rows)
+    {
+        // Only the idle priority's lateness: not a test seam's held commits.
+        if (!m_idle || m_commitDelayMs > 0 || rows == 0 || waitedMs < m_lateMs
+            || (m_sinceLateNote.isValid() && m_sinceLateNote.elapsed() < 60'000))
+            return;
+        m_sinceLateNote.start();
+        qCWarning(lcStore).noquote() << QStringLiteral(
+            "the store writer took up %1 requests %2 ms after the first of them finished: it runs at idle priority "
+            "and the machine is busy; ledger rows are in the journal meanwhile. AILE_STORE_WRITER_PRIORITY=normal runs it "
+            "at normal priority").arg(rows).arg(waitedMs);
     }
 
     // A shared store that dropped its connection (docs/team.md "Losing the database"): the batch
@@ -238,6 +283,10 @@ private:
     int m_commitDelayMs = 0;
     static constexpr qint64 MinCommitIntervalMs = 10;
     QElapsedTimer m_sinceDrain;  // since the last drain started (the group commit's pace)
+    static constexpr qint64 LateMs = 2'000;
+    qint64 m_lateMs = LateMs;     // a batch whose first row waited this long is told (noteLate)
+    QElapsedTimer m_sinceLateNote;
+    bool m_idle = false;          // runs at SCHED_IDLE (runAtIdlePriority)
     QList<FailedBatch> m_failed; // batches the store refused, oldest first (retryFailed)
     qsizetype m_keptTraces = 0;
     int m_retryMs = 0;
@@ -247,6 +296,7 @@ private:
     QList<TraceRecord> m_traces;
     QList<LedgerEntry> m_ledger;
     bool m_wakePending = false;
+    QElapsedTimer m_firstQueued; // when the oldest row in m_traces was queued
 };
 
 StoreWriter::StoreWriter(QString databasePath, QObject *parent) : QObject(parent), m_path(std::move(databasePath))

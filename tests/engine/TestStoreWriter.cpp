@@ -10,6 +10,10 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#if defined(Q_OS_LINUX)
+#include <sched.h>
+#endif
+
 using namespace Aile;
 
 namespace {
@@ -40,6 +44,21 @@ QStringList journalFiles(const QString &folder)
 {
     return QDir(folder).entryList({QStringLiteral("ledger-journal-*.bin")}, QDir::Files, QDir::Name);
 }
+
+#if defined(Q_OS_LINUX)
+// The scheduling policy of this process's thread of that name (the kernel keeps 15 characters of
+// it), or -1 when there is none.
+int policyOfThread(const QByteArray &name)
+{
+    const QStringList tids = QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &tid : tids) {
+        QFile comm(QStringLiteral("/proc/self/task/%1/comm").arg(tid));
+        if (comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == name)
+            return sched_getscheduler(tid.toInt());
+    }
+    return -1;
+}
+#endif
 
 } // namespace
 
@@ -93,6 +112,71 @@ private Q_SLOTS:
         QCOMPARE(QFileInfo(dir.filePath(QStringLiteral("ledger-journal-000002.bin"))).size(), 0);
         writer.stop();
         QVERIFY(journalFiles(dir.path()).isEmpty());
+    }
+
+    // docs/performance.md "Change 12 (tail)": the writer's group commits run on what the engine,
+    // its clients and its upstreams leave of the CPU, so a commit never holds a request up.
+    void theWriterThreadRunsAtIdlePriority()
+    {
+#if defined(Q_OS_LINUX)
+        qunsetenv("AILE_STORE_WRITER_PRIORITY"); // the default (ctest sets it for the other suites)
+        QTemporaryDir dir;
+        Store::StoreWriter writer(dir.filePath(QStringLiteral("aile.db")));
+        QVERIFY(writer.start(nullptr));
+        QCOMPARE(policyOfThread("aile-store-writ"), SCHED_IDLE);
+        QCOMPARE(sched_getscheduler(0), SCHED_OTHER); // the thread alone, not the process
+        const Store::TraceRecord t = trace(1);
+        writer.enqueue(t, {charge(t)});
+        writer.flush();
+        QCOMPARE(writer.committed(), 1);
+#else
+        QSKIP("the writer's priority is lowered on Linux only");
+#endif
+    }
+
+    void theWriterKeepsItsPriorityWhenToldTo()
+    {
+#if defined(Q_OS_LINUX)
+        qputenv("AILE_STORE_WRITER_PRIORITY", "normal");
+        QTemporaryDir dir;
+        Store::StoreWriter writer(dir.filePath(QStringLiteral("aile.db")));
+        QVERIFY(writer.start(nullptr));
+        qunsetenv("AILE_STORE_WRITER_PRIORITY");
+        QCOMPARE(policyOfThread("aile-store-writ"), SCHED_OTHER);
+#else
+        QSKIP("the writer's priority is lowered on Linux only");
+#endif
+    }
+
+    // A writer kept from the CPU commits late; the log says so once a minute at most, with the
+    // way out. The seam makes every batch late.
+    void aLateBatchIsToldOnceAMinute()
+    {
+#if defined(Q_OS_LINUX)
+        qputenv("AILE_TEST_WRITER_LATE_MS", "0");
+        qunsetenv("AILE_TEST_COMMIT_DELAY_MS"); // held commits are the seam's, never told
+        qunsetenv("AILE_STORE_WRITER_PRIORITY");
+        QTemporaryDir dir;
+        Store::StoreWriter writer(dir.filePath(QStringLiteral("aile.db")));
+        QVERIFY(writer.start(nullptr));
+        qunsetenv("AILE_TEST_WRITER_LATE_MS");
+        qputenv("AILE_TEST_COMMIT_DELAY_MS", "600000");
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral(
+                                               "^the store writer took up \\d requests? \\d+ ms after the first of them finished: .*"
+                                               "AILE_STORE_WRITER_PRIORITY=normal")));
+        for (int n = 0; n < 2; ++n) {
+            const Store::TraceRecord t = trace(n);
+            writer.enqueue(t, {charge(t)});
+        }
+        writer.flush();
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("^the store writer took up")));
+        const Store::TraceRecord t = trace(2);
+        writer.enqueue(t, {charge(t)});
+        writer.flush(); // late too, but within the minute
+        QCOMPARE(writer.committed(), 3);
+#else
+        QSKIP("the writer's priority is lowered on Linux only");
+#endif
     }
 };
 
