@@ -44,16 +44,18 @@ public:
         return true;
     }
 
-    // The writer gives way to every other thread of the machine (docs/performance.md "Change 12
-    // (tail)"): with two cores shared by the engine, its clients and its upstreams, a group commit
-    // at normal priority kept the engine thread waiting up to a scheduler tick (4 ms) when it woke
-    // for a request. At SCHED_IDLE the kernel runs the engine at once and the writer on what is
-    // left; its rows wait in memory meanwhile, and the ledger rows are in the journal already.
-    // Linux alone; an unprivileged thread cannot come back from it, hence the opt-out.
+    // AILE_STORE_WRITER_PRIORITY=idle: the writer gives way to every other thread of the machine
+    // (docs/performance.md "Change 12 (tail)"). With two cores shared by the engine, its clients
+    // and its upstreams, a group commit at normal priority can keep the engine thread waiting up
+    // to a scheduler tick (4 ms) when it wakes for a request; at SCHED_IDLE the kernel runs the
+    // engine at once and the writer on what is left. Not the default: on a machine kept busy by
+    // other programs (a build beside the coding tool) an idle writer falls seconds behind, and
+    // so do the traces, usage and charts that wait for it. Linux alone; an unprivileged thread
+    // cannot come back from it.
     void runAtIdlePriority()
     {
 #if defined(Q_OS_LINUX)
-        if (qEnvironmentVariable("AILE_STORE_WRITER_PRIORITY") == QLatin1String("normal"))
+        if (qEnvironmentVariable("AILE_STORE_WRITER_PRIORITY") != QLatin1String("idle"))
             return;
         sched_param none{};
         m_idle = sched_setscheduler(0, SCHED_IDLE, &none) == 0; // 0: the calling thread
@@ -199,14 +201,15 @@ public:
     void noteLate(qint64 waitedMs, qsizetype rows)
     {
         // Only the idle priority's lateness: not a test seam's held commits.
-        if (!m_idle || m_commitDelayMs > 0 || rows == 0 || waitedMs < m_lateMs
-            || (m_sinceLateNote.isValid() && m_sinceLateNote.elapsed() < 60'000))
+        if (!m_idle || m_commitDelayMs > 0 || rows == 0 || waitedMs < m_lateMs || (m_sinceLateNote.isValid() && m_sinceLateNote.elapsed() < 60'000))
             return;
         m_sinceLateNote.start();
         qCWarning(lcStore).noquote() << QStringLiteral(
-            "the store writer took up %1 requests %2 ms after the first of them finished: it runs at idle priority "
-            "and the machine is busy; ledger rows are in the journal meanwhile. AILE_STORE_WRITER_PRIORITY=normal runs it "
-            "at normal priority").arg(rows).arg(waitedMs);
+                                            "the store writer took up %1 requests %2 ms after the first of them finished: it runs at idle priority "
+                                            "(AILE_STORE_WRITER_PRIORITY=idle) and the machine is busy; ledger rows are in the journal meanwhile. "
+                                            "Unset AILE_STORE_WRITER_PRIORITY to run it at normal priority")
+                                            .arg(rows)
+                                            .arg(waitedMs);
     }
 
     // A shared store that dropped its connection (docs/team.md "Losing the database"): the batch
@@ -282,11 +285,11 @@ private:
     std::unique_ptr<LedgerJournal> m_journal;
     int m_commitDelayMs = 0;
     static constexpr qint64 MinCommitIntervalMs = 10;
-    QElapsedTimer m_sinceDrain;  // since the last drain started (the group commit's pace)
+    QElapsedTimer m_sinceDrain; // since the last drain started (the group commit's pace)
     static constexpr qint64 LateMs = 2'000;
-    qint64 m_lateMs = LateMs;     // a batch whose first row waited this long is told (noteLate)
+    qint64 m_lateMs = LateMs; // a batch whose first row waited this long is told (noteLate)
     QElapsedTimer m_sinceLateNote;
-    bool m_idle = false;          // runs at SCHED_IDLE (runAtIdlePriority)
+    bool m_idle = false;         // runs at SCHED_IDLE (runAtIdlePriority)
     QList<FailedBatch> m_failed; // batches the store refused, oldest first (retryFailed)
     qsizetype m_keptTraces = 0;
     int m_retryMs = 0;
