@@ -376,7 +376,7 @@ private Q_SLOTS:
         std::unique_ptr<UpstreamCall> call = client.send(request(origin.url()), first);
         first.then = [&](const QString &e) {
             if (e == QStringLiteral("failed"))
-                call = client.send(request(origin.url()), second); // the failed call goes as it is replaced
+                call = p.client.send(request(p.origin.url()), second); // the failed call goes as it is replaced (p.: clang 14 cannot capture a binding)
         };
         QTcpSocket *s = awaitRequest(origin, 1);
         QVERIFY(s);
@@ -403,7 +403,7 @@ private Q_SLOTS:
         std::unique_ptr<UpstreamCall> call = client.send(request(origin.url()), first);
         first.then = [&](const QString &e) {
             if (e == QStringLiteral("finished"))
-                call = client.send(request(origin.url()), second);
+                call = p.client.send(request(p.origin.url()), second);
         };
         QTcpSocket *s = awaitRequest(origin, 1);
         QVERIFY(s);
