@@ -7,6 +7,7 @@
 #include "http/HttpConnection.h"
 #include "http/HttpExchange.h"
 #include "http/HttpServer.h"
+#include "testsupport/ResponseBody.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QPointer>
@@ -65,23 +66,6 @@ void resetClient(QTcpSocket &client)
     const linger hard{1, 0};
     QCOMPARE(::setsockopt(int(client.socketDescriptor()), SOL_SOCKET, SO_LINGER, &hard, sizeof hard), 0);
     client.abort();
-}
-
-// Decodes a chunked body (the test's own answers: well-formed).
-QByteArray dechunk(const QByteArray &body)
-{
-    QByteArray out;
-    qsizetype at = 0;
-    for (;;) {
-        const qsizetype eol = body.indexOf("\r\n", at);
-        if (eol < 0)
-            return out;
-        const qsizetype n = body.mid(at, eol - at).toLongLong(nullptr, 16);
-        if (n == 0)
-            return out;
-        out += body.mid(eol + 2, n);
-        at = eol + 2 + n + 2;
-    }
 }
 
 } // namespace
@@ -246,7 +230,7 @@ private Q_SLOTS:
         QByteArray got;
         QVERIFY(readUntil(got, [&] { return got.endsWith("\r\n0\r\n\r\n"); }));
         QVERIFY2(queuedWrites > 200, qPrintable(QString::number(queuedWrites))); // the pieces were queued, behind the big one
-        QVERIFY(dechunk(got.mid(got.indexOf("\r\n\r\n") + 4)) == expected);
+        QVERIFY(Test::responseBody(got) == expected);
         QTRY_COMPARE(m_server->pendingBytes(), qint64(0));
     }
 
@@ -328,8 +312,12 @@ private Q_SLOTS:
         QTRY_VERIFY(placed >= 0);
         QCOMPARE(placed, descriptor);
         waitForNoConnection();
-        struct stat st{};
-        struct stat devNullSt{};
+        struct stat st
+        {
+        };
+        struct stat devNullSt
+        {
+        };
         QCOMPARE(::fstat(descriptor, &st), 0); // still open: not closed a second time
         QCOMPARE(::stat("/dev/null", &devNullSt), 0);
         QCOMPARE(st.st_rdev, devNullSt.st_rdev);
