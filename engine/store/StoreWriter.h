@@ -14,10 +14,18 @@ namespace Aile::Store {
 
 class Store;
 
-/// Writes traces and ledger entries on a thread of its own, with its own SQLite connection, so
-/// the proxy's request path never waits on the disk. Everything queued since the last wake-up is
-/// committed in one transaction (group commit); a write is on disk within one transaction of
-/// the request finishing, and WAL keeps it through a kill -9 from then on.
+/// Writes traces and ledger entries off the engine thread, so the proxy's request path never waits
+/// on the disk. Everything queued since the last wake-up is committed in one transaction (group
+/// commit); a write is on disk within one transaction of the request finishing, and WAL keeps it
+/// through a kill -9 from then on.
+///
+/// Two threads, each with its own connection (docs/threading.md "Store-writer thread"): the group
+/// commits run on a thread at idle priority, so that a commit never keeps the engine thread waiting
+/// for a core; a thread at normal priority opens the store, replays the journal, serves flush(),
+/// whenWritten() and stop(), and commits whatever the idle thread has left waiting for
+/// RescueMs (a machine kept busy by other programs). One of them commits at a time, in order.
+/// A shared store (PostgreSQL), ":memory:", AILE_STORE_WRITER_PRIORITY=normal or a system without
+/// SCHED_IDLE has the normal thread alone.
 class StoreWriter : public QObject
 {
     Q_OBJECT
@@ -42,9 +50,12 @@ public:
     void whenWritten(QObject *context, std::function<void()> done);
     qint64 committed() const;
 
+    /// How long queued rows may wait for the idle thread before the normal one commits them.
+    static constexpr int RescueMs = 250;
+
 private:
     class Worker;
-    QThread m_thread;
+    class Lane;
     Worker *m_worker = nullptr;
     QString m_path;
     QString m_journalFolder;
