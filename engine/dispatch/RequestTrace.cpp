@@ -26,8 +26,18 @@ namespace {
 QString newTraceId(qint64 nowMs)
 {
     const quint64 random = QRandomGenerator::global()->generate64() & 0xffff'ffff'ffffULL;
-    return QStringLiteral("req_") + QString::number(quint64(nowMs) & 0xffff'ffff'ffffULL, 16).rightJustified(12, QLatin1Char('0'))
-           + QString::number(random, 16).rightJustified(12, QLatin1Char('0'));
+    // Written in place: one allocation, where number, rightJustified and two concatenations took five.
+    QString id(4 + 12 + 12, Qt::Uninitialized);
+    QChar *at = id.data();
+    for (const char c : {'r', 'e', 'q', '_'})
+        *at++ = QLatin1Char(c);
+    const auto hex12 = [&at](quint64 v) {
+        for (int shift = 44; shift >= 0; shift -= 4)
+            *at++ = QLatin1Char("0123456789abcdef"[(v >> shift) & 0xf]);
+    };
+    hex12(quint64(nowMs) & 0xffff'ffff'ffffULL);
+    hex12(random);
+    return id;
 }
 
 // The inverse of priceLabel: a node's x-aile-price ($ per million tokens, input/output), or
