@@ -2,7 +2,7 @@
 
 #include "core/AdminToken.h"
 #include "store/TraceSink.h"
-#include "log/AccessLog.h"
+#include "log/AccessLogQueue.h"
 #include "api/ApiRouter.h"
 #include "api/TraceStream.h"
 #include "api/AdminCalls.h"
@@ -173,7 +173,9 @@ void Engine::start()
     m_ctx.traces = new Store::TraceSink(m_writer.get(), this);
     connect(m_ctx.traces, &Store::TraceSink::tracesRecorded, this, &Engine::tracesRecorded);
     // The access log is formatted from the batches the sink publishes, off the request's path.
-    connect(m_ctx.traces, &Store::TraceSink::tracesRecorded, this, [](const QList<Store::TraceRecord> &batch) { Log::logAccess(batch); });
+    // A slice of lines per event-loop turn, so no request waits behind a whole batch's lines.
+    m_accessLog = new Log::AccessLogQueue(m_ctx.traces);
+    connect(m_ctx.traces, &Store::TraceSink::tracesRecorded, m_accessLog, &Log::AccessLogQueue::append);
     m_secrets = new Secrets::SecretStore(m_options.secretService, m_options.fileSecretsPath, this);
     m_ctx.secrets = m_secrets;
     m_verifier = new Dispatch::Verifier(*m_ctx.clock, m_ctx.settings, m_ctx, *m_ctx.upstream, m_ctx.health, m_ctx.store, this);
@@ -490,6 +492,8 @@ void Engine::stop()
     m_nodePinger = nullptr;
     if (m_ctx.traces)
         m_ctx.traces->publishNow(); // the last requests reach the window and the access log
+    if (m_accessLog)
+        m_accessLog->flush(); // every access line is written before we say stopped
     if (m_traceStream)
         m_traceStream->finishAll(); // and the windows attached over HTTP, whose streams end here
     if (m_writer)

@@ -25,6 +25,9 @@ struct AdminCalls;
 namespace Secrets {
 class SecretStore;
 }
+namespace Log {
+class AccessLogQueue;
+}
 namespace Store {
 class StoreWriter;
 }
@@ -130,6 +133,7 @@ private:
     std::unique_ptr<Api::ManagementApi> m_management;
     std::unique_ptr<Api::ApiRouter> m_router;
     Api::TraceStream *m_traceStream = nullptr;
+    Log::AccessLogQueue *m_accessLog = nullptr; // a child of the trace sink
     std::unique_ptr<Api::AdminCalls> m_adminCalls;
     Secrets::SecretStore *m_secrets = nullptr;
     QString m_adminTokenRef;

@@ -4,6 +4,7 @@
 #include <QtCore/QStringList>
 #include <QtCore/QtGlobal>
 
+#include <functional>
 #include <optional>
 
 class QMessageLogContext;
@@ -42,9 +43,19 @@ void uninstall();
 /// False when no handler is installed (the caller then logs them through Qt one by one).
 bool writeLines(QtMsgType type, const char *category, const QStringList &messages);
 
+/// The text form's batch built by the caller straight in UTF-8: build(out, prefix) appends whole
+/// lines, each the prefix (time, level and category, formatted once) then a message and '\n'; they
+/// go out in one write. False when no handler is installed or the format is JSON (the caller then
+/// uses writeLines).
+bool writeTextLines(QtMsgType type, const char *category, const std::function<void(QByteArray &out, const QByteArray &prefix)> &build);
+
 /// One line, without its newline: "2026-12-01T10:00:00.123Z INFO  aile.engine: text", or the
 /// JSON object {"time", "level", "category", "message" | the logfmt fields}.
 QString formatLine(Format format, QtMsgType type, const char *category, const QString &message, qint64 nowMs);
+
+/// formatLine's text form without its message, in UTF-8 ("2026-12-01T10:00:00.123Z INFO    aile.access: "),
+/// cheaply: Qt formats the date once per second on each thread.
+QByteArray textPrefix(QtMsgType type, const char *category, qint64 nowMs);
 
 /// $XDG_STATE_HOME/aile (~/.local/state/aile): where the desktop app keeps aile.log.
 QString defaultLogDir();

@@ -81,9 +81,15 @@ public:
     template <size_t N> void key(const char (&k)[N]) { m_writer.Key(k, N - 1); }
     void string(QStringView s)
     {
+        // UTF-8 needs at most three bytes per UTF-16 unit. ASCII, nearly all of a trace, is copied
+        // as it is; the first other character hands the rest to Qt's encoder.
         m_utf8.resize(s.size() * 3);
-        QStringEncoder utf8(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
-        const char *end = utf8.appendToBuffer(m_utf8.data(), s);
+        char *end = m_utf8.data();
+        qsizetype i = 0;
+        for (; i < s.size() && s[i].unicode() < 0x80; ++i)
+            *end++ = char(s[i].unicode());
+        if (i < s.size())
+            end = m_encoder.appendToBuffer(end, s.sliced(i));
         m_writer.String(m_utf8.constData(), rapidjson::SizeType(end - m_utf8.constData()));
     }
     void integer(qint64 n) { m_writer.Int64(n); }
@@ -144,6 +150,7 @@ private:
     JsonByteArrayStream m_stream;
     rapidjson::Writer<JsonByteArrayStream> m_writer;
     QByteArray m_utf8; // one string's UTF-8 at a time, its capacity kept
+    QStringEncoder m_encoder{QStringConverter::Utf8, QStringConverter::Flag::Stateless};
 };
 
 } // namespace
@@ -157,6 +164,12 @@ QByteArray attemptsJson(const QList<AttemptRecord> &rows)
 {
     QByteArray out;
     out.reserve(rows.size() * 512);
+    appendAttemptsJson(out, rows);
+    return out;
+}
+
+void appendAttemptsJson(QByteArray &out, const QList<AttemptRecord> &rows)
+{
     QtJsonWriter w(out);
     const auto text = [&w](const auto &key, const QString &value) {
         w.key(key);
@@ -202,7 +215,6 @@ QByteArray attemptsJson(const QList<AttemptRecord> &rows)
         w.endObject();
     }
     w.endArray();
-    return out;
 }
 
 } // namespace Aile::Store

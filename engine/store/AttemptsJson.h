@@ -14,6 +14,8 @@ namespace Aile::Store {
 /// double within 2^53 and an integer as integers, NaN and infinities as null): a reader parsing it
 /// with Qt gets the values QJsonDocument's text would give (ReplayRows reads it by key spelling).
 QByteArray attemptsJson(const QList<AttemptRecord> &rows);
+/// The same appended to out (a buffer the store writer reuses from row to row).
+void appendAttemptsJson(QByteArray &out, const QList<AttemptRecord> &rows);
 
 /// Appends one JSON value (an attempt's plan facts, a trace's pin, the ledger journal's JSON fields)
 /// as compact JSON, with the same writer.

@@ -76,13 +76,18 @@ void bindTrace(Row &row, const TraceRecord &r)
     row.text(r.affinity);
     row.integer(r.stream ? 1 : 0);
     row.text(r.error);
-    row.utf8(attemptsJson(r.attemptRows));
+    // The JSON columns go through one buffer the thread keeps (the row's values are copied where
+    // they are bound), not a fresh array per row.
+    thread_local QByteArray json;
+    json.resize(0); // keeps the capacity
+    appendAttemptsJson(json, r.attemptRows);
+    row.utf8(json);
     if (r.pin.isEmpty()) {
         row.null();
     } else {
-        QByteArray pin;
-        appendJson(pin, r.pin);
-        row.utf8(pin);
+        json.resize(0);
+        appendJson(json, r.pin);
+        row.utf8(json);
     }
     row.text(r.orderedBy);
     if (r.session.isEmpty())
@@ -221,7 +226,8 @@ bool RecordStatements::write(const QList<TraceRecord> &traces, const QList<Ledge
     // booked-once check would.
     QList<const TraceRecord *> traceRows;
     traceRows.reserve(traces.size());
-    QHash<QString, qsizetype> traceAt;
+    // Keyed by views of the records' ids: the batch outlives the maps, and a view costs no count.
+    QHash<QStringView, qsizetype> traceAt;
     traceAt.reserve(traces.size());
     for (const TraceRecord &r : traces) {
         if (const auto it = traceAt.constFind(r.id); it != traceAt.cend()) {
@@ -233,7 +239,7 @@ bool RecordStatements::write(const QList<TraceRecord> &traces, const QList<Ledge
     }
     QList<const LedgerEntry *> ledgerRows;
     ledgerRows.reserve(ledger.size());
-    QSet<QString> booked;
+    QSet<QStringView> booked;
     booked.reserve(ledger.size());
     for (const LedgerEntry &e : ledger) {
         if (booked.contains(e.traceId))

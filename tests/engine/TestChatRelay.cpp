@@ -117,6 +117,8 @@ private Q_SLOTS:
         QCOMPARE(r.body, expected);
         QVERIFY(r.header("content-type").startsWith(stream ? "text/event-stream" : "application/json"));
         QVERIFY(r.header("x-aile-request-id").startsWith("req_"));
+        QVERIFY2(QRegularExpression(QStringLiteral("^req_[0-9a-f]{24}$")).match(QString::fromLatin1(r.header("x-aile-request-id"))).hasMatch(),
+                 r.header("x-aile-request-id").constData()); // the start time's 12 hex digits, then 12 random ones
         QCOMPARE(r.header("x-aile-attempts"), QByteArray("1"));
         QCOMPARE(r.header("x-aile-model"), model.toUtf8());
         QCOMPARE(r.header("x-aile-session-affinity"), QByteArray("fresh"));

@@ -1,6 +1,7 @@
 // The log the desktop app writes to a file and aile serve to stderr: the line's two forms, the
 // level rules, and the file's rotation and mode.
 #include "log/AccessLog.h"
+#include "log/AccessLogQueue.h"
 #include "log/Logging.h"
 
 #include <QtCore/QFile>
@@ -17,11 +18,86 @@ using namespace Aile;
 class TestLogging : public QObject
 {
     Q_OBJECT
+
+    // A log file in a folder of its own, installed for one test.
+    struct LogFile
+    {
+        QTemporaryDir dir;
+        QString path = dir.filePath(QStringLiteral("aile.log"));
+        bool installed = Log::install(options(), nullptr);
+        ~LogFile() { Log::uninstall(); }
+        Log::Options options() const
+        {
+            Log::Options o;
+            o.filePath = path;
+            return o;
+        }
+    };
+
+    static QList<Store::TraceRecord> traces(int first, int count)
+    {
+        QList<Store::TraceRecord> out;
+        for (int i = first; i < first + count; ++i) {
+            Store::TraceRecord t;
+            t.id = QStringLiteral("req_%1").arg(i);
+            t.status = 200;
+            out << t;
+        }
+        return out;
+    }
+    static QStringList ids(int first, qsizetype count)
+    {
+        QStringList out;
+        for (int i = first; i < first + count; ++i)
+            out << QStringLiteral("req_%1").arg(i);
+        return out;
+    }
+    // The ids of the access lines in the log file, in the order they were written.
+    static QStringList accessIds(const QString &path)
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return {};
+        QStringList out;
+        static const QRegularExpression id(QStringLiteral(" aile\\.access: id=(\\S+) "));
+        for (const QByteArray &line : file.readAll().split('\n'))
+            if (const QRegularExpressionMatch m = id.match(QString::fromUtf8(line)); m.hasMatch())
+                out << m.captured(1);
+        return out;
+    }
+
 private Q_SLOTS:
     void aTextLineHasTimeLevelCategoryAndMessage()
     {
         QCOMPARE(Log::formatLine(Log::Format::Text, QtInfoMsg, "aile.engine", QStringLiteral("stopped"), 0),
                  QStringLiteral("1970-01-01T00:00:00.000Z INFO    aile.engine: stopped"));
+    }
+
+    // The prefix of a batch's lines, its date formatted once per second and its milliseconds in
+    // place (docs/performance.md "Change 13 (record)"), is formatLine's.
+    void aLinePrefixIsTheTextFormsPrefix_data()
+    {
+        QTest::addColumn<qint64>("nowMs");
+        QTest::addColumn<int>("type");
+        QTest::addColumn<QByteArray>("category");
+        const qint64 t = 1796119200000; // 2026-12-01T09:20:00.000Z
+        QTest::newRow("a second's start") << t << int(QtInfoMsg) << QByteArray("aile.access");
+        QTest::newRow("its milliseconds") << t + 7 << int(QtInfoMsg) << QByteArray("aile.access");
+        QTest::newRow("more of them") << t + 123 << int(QtInfoMsg) << QByteArray("aile.access");
+        QTest::newRow("its last") << t + 999 << int(QtInfoMsg) << QByteArray("aile.access");
+        QTest::newRow("the next second") << t + 1040 << int(QtInfoMsg) << QByteArray("aile.access");
+        QTest::newRow("another level") << t + 1041 << int(QtWarningMsg) << QByteArray("aile.access");
+        QTest::newRow("another category") << t + 1042 << int(QtWarningMsg) << QByteArray("aile.health");
+        QTest::newRow("an earlier second") << t - 1 << int(QtWarningMsg) << QByteArray("aile.health");
+        QTest::newRow("the epoch") << qint64(0) << int(QtInfoMsg) << QByteArray("aile.access");
+    }
+    void aLinePrefixIsTheTextFormsPrefix()
+    {
+        QFETCH(qint64, nowMs);
+        QFETCH(int, type);
+        QFETCH(QByteArray, category);
+        QCOMPARE(Log::textPrefix(QtMsgType(type), category.constData(), nowMs),
+                 Log::formatLine(Log::Format::Text, QtMsgType(type), category.constData(), QString(), nowMs).toUtf8());
     }
 
     void aJsonAccessLineCarriesItsFields()
@@ -90,6 +166,25 @@ private Q_SLOTS:
                                                     " sharer=L0000000000000001 status=502 attempts=3 ms=1234 cost=0.012500"));
     }
 
+    // The access line is written in UTF-8 field by field (docs/performance.md "Change 13 (record)"):
+    // each value as logfmtValue writes it, "-" when empty.
+    void anAccessLineWritesEachValueAsLogfmtDoes_data() { aLogfmtValueIsBareOnlyWhenPlain_data(); }
+    void anAccessLineWritesEachValueAsLogfmtDoes()
+    {
+        QFETCH(QString, value);
+        QFETCH(QString, written);
+        Store::TraceRecord t;
+        t.keyName = value;
+        t.sharerName = value;
+        t.costUsd = 1234.5;
+        const QString expected = QStringLiteral("id=- key=%1 endpoint=- asked=- served=- sharer=%1 status=0 attempts=0 ms=0 cost=1234.500000")
+                                     .arg(value.isEmpty() ? QStringLiteral("-") : written);
+        QCOMPARE(Log::accessLine(t), expected);
+        QByteArray bytes("before ");
+        Log::appendAccessLine(bytes, t);
+        QCOMPARE(bytes, "before " + expected.toUtf8());
+    }
+
     void levelsLetThroughWhatIsAtOrAbove()
     {
         QVERIFY(Log::filterRules(Log::Level::Warning).contains(QLatin1String("aile.*.info=false")));
@@ -127,6 +222,63 @@ private Q_SLOTS:
                          .hasMatch(),
                      lines.at(i).constData());
         }
+    }
+
+    // The access log's lines a slice per event-loop turn (docs/performance.md "Change 13 (record)"):
+    // none at once, every line once and in order across batches, the rest at flush.
+    void accessLinesGoOutASliceAtATimeInOrder()
+    {
+        const LogFile log;
+        QVERIFY(log.installed);
+        Log::AccessLogQueue queue;
+        queue.append(traces(0, 100));
+        queue.append(traces(100, 10));
+        QCOMPARE(queue.pending(), 110);
+        QCOMPARE(accessIds(log.path), QStringList()); // nothing on the publish's own turn
+        QCoreApplication::sendPostedEvents(&queue, QEvent::MetaCall); // one turn: one slice
+        QCOMPARE(accessIds(log.path), ids(0, Log::AccessLogQueue::SliceLines));
+        QCOMPARE(queue.pending(), 110 - Log::AccessLogQueue::SliceLines);
+        QTRY_COMPARE(queue.pending(), 0);
+        QCOMPARE(accessIds(log.path), ids(0, 110));
+    }
+
+    void stoppingWritesTheLinesLeft()
+    {
+        const LogFile log;
+        QVERIFY(log.installed);
+        {
+            Log::AccessLogQueue queue;
+            queue.append(traces(0, 70));
+            QCoreApplication::sendPostedEvents(&queue, QEvent::MetaCall);
+            queue.append(traces(70, 5));
+            queue.flush(); // Engine::stop
+            QCOMPARE(queue.pending(), 0);
+            QCOMPARE(accessIds(log.path), ids(0, 75));
+            queue.append(traces(75, 40));
+        } // and a queue destroyed with lines left writes them
+        QCOMPARE(accessIds(log.path), ids(0, 115));
+    }
+
+    // A window keeps its copy of a batch while the queue writes and frees its own records.
+    void aBatchSharedWithAWindowStaysWhole()
+    {
+        const LogFile log;
+        QVERIFY(log.installed);
+        const QList<Store::TraceRecord> windowCopy = traces(0, 50);
+        Log::AccessLogQueue queue;
+        queue.append(windowCopy);
+        queue.flush();
+        QCOMPARE(windowCopy.size(), 50);
+        QCOMPARE(windowCopy.last().id, QStringLiteral("req_49"));
+        QCOMPARE(accessIds(log.path), ids(0, 50));
+    }
+
+    void nothingIsQueuedWhenTheAccessLogIsOff()
+    {
+        QLoggingCategory::setFilterRules(Log::filterRules(Log::Level::Warning)); // aile.access is off
+        Log::AccessLogQueue queue;
+        queue.append(traces(0, 10));
+        QCOMPARE(queue.pending(), 0);
     }
 
     void theFileRotatesAndIsReadableOnlyByItsOwner()
