@@ -18,6 +18,10 @@
 
 #include <unistd.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace Aile::Store {
@@ -84,10 +88,19 @@ public:
             return put<quint32>(0xffffffffu);
         const qsizetype units = v.size();
         room(4 + units * 2);
-        put<quint32>(quint32(units * 2));
         char *to = m_out.data() + m_at;
+        qToBigEndian<quint32>(quint32(units * 2), to);
+        to += 4;
+        m_at += 4;
         const char *from = reinterpret_cast<const char *>(v.constData());
         qsizetype i = 0;
+#if defined(__SSE2__)
+        // Eight units at a time: each 16-bit lane's two bytes swapped (x86-64 always has SSE2).
+        for (; i + 8 <= units; i += 8) {
+            const __m128i lanes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(from + 2 * i));
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(to + 2 * i), _mm_or_si128(_mm_slli_epi16(lanes, 8), _mm_srli_epi16(lanes, 8)));
+        }
+#endif
         // Four units at a time: each 16-bit lane's two bytes swapped in one 64-bit word.
         if constexpr (std::endian::native == std::endian::little) {
             for (; i + 4 <= units; i += 4) {

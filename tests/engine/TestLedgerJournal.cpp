@@ -77,6 +77,8 @@ private Q_SLOTS:
         QTest::newRow("empty") << QStringLiteral("") << qint64(0);
         QTest::newRow("absent") << QString() << qint64(1);
         QTest::newRow("large numbers") << QStringLiteral("x") << std::numeric_limits<qint64>::max() / 2000;
+        // Long enough for every path of the writer's byte swap (eight units, four, then one by one).
+        QTest::newRow("a long name") << QStringLiteral("\u6771\u4eac team's shared key, cl\u00e9 \U0001F511 #27, rd #3") << qint64(3); // 39 units
     }
 
     // The store writer appends each record to a buffer it reuses (LedgerJournal::appendLine):
