@@ -22,6 +22,8 @@ namespace {
 QStringList listOf(const QString &value)
 {
     QStringList out;
+    if (value.isEmpty())
+        return out;
     for (const QString &part : value.split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (!part.trimmed().isEmpty())
             out << part.trimmed().toLower();
