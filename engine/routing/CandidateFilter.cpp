@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace Aile::Routing {
 
@@ -254,7 +255,7 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
             c.degraded =
                 m_s.health->halfOpen(h) || (w.attempts >= m_s.settings.degradedMinAttempts && w.successRate < m_s.settings.degradedSuccessRate);
         }
-        t.candidates.append(c);
+        t.candidates.append(std::move(c));
     }
     return t;
 }
