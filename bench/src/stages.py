@@ -15,7 +15,8 @@ from collections import Counter
 STAGES = [
     ("record", r"ProxyRequest::commit|TraceSink::|StoreWriter::|LedgerJournal|Log::logAccess|TraceRecord|Ledger"),
     ("meter", r"ResponseMeter|readQuotaHeaders|Charge::|SpendBook|UsageMeter|Quota"),
-    ("plan", r"RequestPlanner|Router::|CandidateOrder|CandidateFilter|Affinity|Quote::|RoutingPlan|TranslatedTarget|KeyRouting"),
+    # Router:: is the planner's; ApiRouter:: (the API layer: the body's parse, the header rules) is parse and admit.
+    ("plan", r"RequestPlanner|(?<!Api)Router::|CandidateOrder|CandidateFilter|Affinity|Quote::|RoutingPlan|TranslatedTarget|KeyRouting"),
     ("dial", r"UpstreamClient::send|UpstreamConnection::start|UpstreamConnection::write|UpstreamRequestBuilder|"
              r"TranslatedBody|ProxyRequest::dialNext|Attempt::|UpstreamCredential"),
     ("relay", r"HttpExchange::|HttpConnection::flushOutput|HttpConnection::send\b|ProxyRequest::relay|ProxyRequest::handleUpstream|ProxyRelay|UpstreamConnection::|"

@@ -225,20 +225,20 @@ Catalog Catalog::builtIn()
 
 const ProviderInfo *Catalog::provider(const QString &id) const
 {
-    for (const ProviderInfo &p : m_providers)
-        if (p.id == id)
-            return &p;
-    return nullptr;
+    const auto it = m_providerAt.constFind(id);
+    return it == m_providerAt.constEnd() ? nullptr : &m_providers.at(*it);
 }
 
 const ModelInfo *Catalog::model(const QString &provider, const QString &id) const
 {
-    for (const ModelInfo &m : m_models)
-        if (m.provider == provider && m.id == id)
-            return &m;
-    for (const ModelInfo &m : m_models)
-        if (m.provider == provider && m.aliases.contains(id))
-            return &m;
+    // The exact id first, then the first model of the provider that lists it as an alias.
+    for (const auto *index : {&m_modelAt, &m_aliasAt}) {
+        const auto ids = index->constFind(provider);
+        if (ids == index->constEnd())
+            continue;
+        if (const auto it = ids->constFind(id); it != ids->constEnd())
+            return &m_models.at(*it);
+    }
     return nullptr;
 }
 
@@ -253,24 +253,40 @@ QList<const ModelInfo *> Catalog::modelsOf(const QString &provider) const
 
 void Catalog::upsertProvider(const ProviderInfo &provider)
 {
-    for (ProviderInfo &p : m_providers) {
-        if (p.id == provider.id) {
-            p = provider;
-            return;
-        }
+    if (const auto it = m_providerAt.constFind(provider.id); it != m_providerAt.constEnd()) {
+        m_providers[*it] = provider;
+        return;
     }
+    m_providerAt.insert(provider.id, m_providers.size());
     m_providers.append(provider);
+}
+
+void Catalog::indexAliases(const QString &provider)
+{
+    // The first model listing an alias answers for it, as a scan in list order would.
+    QHash<QString, qsizetype> &aliases = m_aliasAt[provider];
+    aliases.clear();
+    for (qsizetype i = 0; i < m_models.size(); ++i)
+        if (m_models.at(i).provider == provider)
+            for (const QString &alias : m_models.at(i).aliases)
+                if (!aliases.contains(alias))
+                    aliases.insert(alias, i);
 }
 
 void Catalog::upsertModel(const ModelInfo &model)
 {
-    for (ModelInfo &m : m_models) {
-        if (m.provider == model.provider && m.id == model.id) {
-            m = model;
-            return;
-        }
+    QHash<QString, qsizetype> &ids = m_modelAt[model.provider];
+    if (const auto it = ids.constFind(model.id); it != ids.constEnd()) {
+        m_models[*it] = model;
+        indexAliases(model.provider); // the replaced entry may have dropped an alias
+        return;
     }
+    ids.insert(model.id, m_models.size());
     m_models.append(model);
+    QHash<QString, qsizetype> &aliases = m_aliasAt[model.provider];
+    for (const QString &alias : model.aliases)
+        if (!aliases.contains(alias))
+            aliases.insert(alias, m_models.size() - 1);
 }
 
 QJsonObject Catalog::toJson() const

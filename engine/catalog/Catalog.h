@@ -98,8 +98,15 @@ public:
     QJsonObject toJson() const;
 
 private:
+    void indexAliases(const QString &provider);
+
     QList<ProviderInfo> m_providers;
     QList<ModelInfo> m_models;
+    // Where each provider and model sits in the lists, so that a request's lookups are hash
+    // lookups, not scans of every model; kept by upsertProvider and upsertModel, the only writers.
+    QHash<QString, qsizetype> m_providerAt;
+    QHash<QString, QHash<QString, qsizetype>> m_modelAt; // provider -> id -> position
+    QHash<QString, QHash<QString, qsizetype>> m_aliasAt; // provider -> alias -> the first model listing it
 };
 
 } // namespace Aile::Catalog

@@ -42,9 +42,8 @@ const SharerHealth &HealthBook::of(const QString &handle) const
     return it == m_health.constEnd() ? Neutral : *it;
 }
 
-qint64 HealthBook::coolingUntil(const QString &handle, const QString &model) const
+qint64 HealthBook::coolingUntil(const SharerHealth &h, const QString &model) const
 {
-    const SharerHealth &h = of(handle);
     const qint64 now = m_clock->nowMs();
     qint64 until = h.cooldownUntilMs > now ? h.cooldownUntilMs : 0;
     const qint64 modelOff = h.modelOffUntil.value(model, 0);
@@ -148,9 +147,8 @@ void HealthBook::recordThroughput(const QString &handle, double tokensPerSecond)
     ++h.throughputSamples;
 }
 
-bool HealthBook::halfOpen(const QString &handle) const
+bool HealthBook::halfOpen(const SharerHealth &h) const
 {
-    const SharerHealth &h = of(handle);
     const qint64 now = m_clock->nowMs();
     return h.ladderStep >= BreakerTrips && h.cooldownUntilMs <= now && now < h.cooldownUntilMs + h.benchedForMs;
 }
@@ -242,9 +240,8 @@ void HealthBook::setHeadroom(const QString &handle, double headroom)
     m_health[handle].headroom = qBound(0.0, headroom, 1.0);
 }
 
-double HealthBook::weight(const QString &handle) const
+double HealthBook::weight(const SharerHealth &h)
 {
-    const SharerHealth &h = of(handle);
     double w = 1.0;
     if (h.probe < 0)
         w *= 0.25; // the credential did not answer lately

@@ -76,7 +76,9 @@ public:
     SharerHealth &mutableOf(const QString &handle) { return m_health[handle]; }
 
     /// Until when the sharer (or this model on it) may not be dialled; 0 when it may.
-    qint64 coolingUntil(const QString &handle, const QString &model) const;
+    qint64 coolingUntil(const QString &handle, const QString &model) const { return coolingUntil(of(handle), model); }
+    /// The same for a standing already looked up (of()): a plan reads several of its signals.
+    qint64 coolingUntil(const SharerHealth &h, const QString &model) const;
 
     /// A served request: clears the ladder and a dead key, feeds the averages.
     void recordSuccess(const QString &handle, qint64 ttfbMs);
@@ -98,12 +100,14 @@ public:
     static constexpr int BreakerTrips = 3;
     /// A tripped breaker that let a sharer back after its cooldown, with no success since: on
     /// probation for as long again as it was benched (Degraded: after Available sharers).
-    bool halfOpen(const QString &handle) const;
+    bool halfOpen(const QString &handle) const { return halfOpen(of(handle)); }
+    bool halfOpen(const SharerHealth &h) const;
     /// Every attempt's outcome over the last 30 minutes (docs/rules/tiers-quota-health.md "Published health").
     const HealthWindow &window() const { return m_window; }
 
     /// The health factor in the tie draw, in (0, 1]; neutral (1) for a sharer with no history.
-    double weight(const QString &handle) const;
+    double weight(const QString &handle) const { return weight(of(handle)); }
+    static double weight(const SharerHealth &h);
 
     void setJitterSource(QRandomGenerator *rng) { m_rng = rng; }
     /// Team mode: called with each verdict this instance learns, to share it (SharedHealth).

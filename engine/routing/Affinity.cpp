@@ -179,13 +179,13 @@ QString namedSharerReason(const RequestFacts &facts, const QJsonObject &body)
 {
     if (facts.headers) {
         for (const char *name : {"x-aile-sharer", "x-aile-lender"})
-            if (!facts.headers->value(name).trimmed().isEmpty())
+            if (!facts.header(name).trimmed().isEmpty())
                 return QStringLiteral("sharer named");
     }
     if (facts.keyRouting().onlySharers.size() == 1)
         return QStringLiteral("sharer named");
     // One machine (docs/team.md): the node named keeps the conversation, not a pin.
-    if ((facts.headers && !facts.headers->value("x-aile-node").trimmed().isEmpty()) || !facts.keyRouting().node.isEmpty())
+    if (!facts.header("x-aile-node").trimmed().isEmpty() || !facts.keyRouting().node.isEmpty())
         return QStringLiteral("machine named");
     // A request that passes an order or a sort skips affinity (docs/rules/tiers-quota-health.md).
     const QJsonObject provider = body.value(QLatin1String("provider")).toObject();

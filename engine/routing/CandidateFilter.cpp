@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace Aile::Routing {
 
@@ -178,11 +179,13 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
         }
         // Health is kept per model as it went upstream ("<provider>/<model>" through a node).
         const QString healthModel = listed ? provider + QLatin1Char('/') + listed->model : model;
-        const qint64 until = m_s.health ? m_s.health->coolingUntil(s.handle, healthModel) : 0;
+        // The sharer's standing, looked up once for the signals read below.
+        const Health::SharerHealth *standing = m_s.health ? &m_s.health->of(s.handle) : nullptr;
+        const qint64 until = standing ? m_s.health->coolingUntil(*standing, healthModel) : 0;
         if (until > 0) {
-            const Health::SharerHealth &h = m_s.health->of(s.handle);
-            const bool modelOff = h.modelOffUntil.value(healthModel, 0) >= until;
-            refuse(modelOff ? QStringLiteral("no quota for this model on this account") : QStringLiteral("cooling down (%1)").arg(h.cooldownReason),
+            const bool modelOff = standing->modelOffUntil.value(healthModel, 0) >= until;
+            refuse(modelOff ? QStringLiteral("no quota for this model on this account")
+                            : QStringLiteral("cooling down (%1)").arg(standing->cooldownReason),
                    QStringLiteral("cooldown"), until);
             continue;
         }
@@ -240,19 +243,19 @@ Target CandidateFilter::filteredTarget(const QString &provider, const QString &m
                                0, QStringLiteral("x-aile-max-cost"), QStringLiteral("cost_cap"), c.quoteUsd.value_or(-1)});
             continue;
         }
-        if (m_s.health) {
-            const Health::SharerHealth &h = m_s.health->of(s.handle);
+        if (standing) {
+            const Health::SharerHealth &h = *standing;
             c.deadKey = h.deadKey;
-            c.health = m_s.health->weight(s.handle);
+            c.health = Health::HealthBook::weight(h);
             c.ttfbMs = h.ttfbSamples > 0 ? h.ttfbMs : -1;
             c.ttfbSamples = h.ttfbSamples;
             c.throughput = h.throughputSamples > 0 ? h.throughput : -1;
             c.throughputSamples = h.throughputSamples;
             const Health::HealthWindow::Stats w = m_s.health->window().stats(s.handle, now);
-            c.degraded = m_s.health->halfOpen(s.handle)
-                         || (w.attempts >= m_s.settings.degradedMinAttempts && w.successRate < m_s.settings.degradedSuccessRate);
+            c.degraded =
+                m_s.health->halfOpen(h) || (w.attempts >= m_s.settings.degradedMinAttempts && w.successRate < m_s.settings.degradedSuccessRate);
         }
-        t.candidates.append(c);
+        t.candidates.append(std::move(c));
     }
     return t;
 }

@@ -40,7 +40,7 @@ Plan refusal(int status, const QString &message, const QString &refusedBy = {}, 
 
 QByteArray rawHeader(const RequestFacts &facts, const char *name)
 {
-    return facts.headers ? facts.headers->value(name).trimmed() : QByteArray();
+    return facts.header(name).trimmed();
 }
 
 // A comma list header of sharer handles or provider ids: at most 4 KiB and 50 entries.
@@ -215,7 +215,8 @@ std::optional<Plan> Levers::readLevers(const RequestFacts &facts, Limits *out)
     }
 
     // Capacity: local (self-hosted); node or nodeless (only node-backed, or only direct sharers; docs/team.md).
-    for (const QString &c : QString::fromUtf8(rawHeader(facts, "x-aile-capacity")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    const QByteArray capacity = rawHeader(facts, "x-aile-capacity");
+    for (const QString &c : capacity.isEmpty() ? QStringList() : QString::fromUtf8(capacity).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const QString v = c.trimmed().toLower();
         if (v == QLatin1String("local"))
             out->capacityLocal = true;

@@ -41,8 +41,12 @@ QJsonObject planFacts(const Plan &plan, qsizetype targetIndex, qsizetype candida
         QJsonObject facts;
         bool sameAs(const Candidate &c, qsizetype r, qsizetype n, const QStringList &g, bool d) const
         {
-            return priority == c.priority && weight == c.weight && health == c.health && tested == c.tested && degraded == c.degraded
-                   && deadKey == c.deadKey && demoted == c.demoted && drawn == d && rank == r && of == n && group == g;
+            return health == c.health && sameButHealth(c, r, n, g, d);
+        }
+        bool sameButHealth(const Candidate &c, qsizetype r, qsizetype n, const QStringList &g, bool d) const
+        {
+            return priority == c.priority && weight == c.weight && tested == c.tested && degraded == c.degraded && deadKey == c.deadKey
+                   && demoted == c.demoted && drawn == d && rank == r && of == n && group == g;
         }
     };
     constexpr int Kept = 16;
@@ -52,6 +56,21 @@ QJsonObject planFacts(const Plan &plan, qsizetype targetIndex, qsizetype candida
     for (const std::optional<Built> &b : built)
         if (b && b->sameAs(c, rank, of, group, drawn))
             return b->facts;
+    auto keep = [&](const QJsonObject &o) {
+        built[nextSlot] = Built{c.priority, c.weight, c.health, c.tested, c.degraded, c.deadKey, c.demoted, drawn, rank, of, group, o};
+        nextSlot = (nextSlot + 1) % Kept;
+        return o;
+    };
+    // The health factor moves with nearly every answer (the time to first byte is a moving
+    // average), the other facts far less often: an object with the same other facts is copied
+    // and its health replaced, a fraction of the cost of inserting every member afresh.
+    for (const std::optional<Built> &b : built) {
+        if (b && b->sameButHealth(c, rank, of, group, drawn)) {
+            QJsonObject o = b->facts;
+            o.insert(QStringLiteral("health"), c.health);
+            return keep(o);
+        }
+    }
     QJsonObject o{{QStringLiteral("tier"), c.priority},
                   {QStringLiteral("weight"), c.weight},
                   {QStringLiteral("health"), c.health},
@@ -66,9 +85,7 @@ QJsonObject planFacts(const Plan &plan, qsizetype targetIndex, qsizetype candida
         o.insert(QStringLiteral("deadKey"), true);
     if (c.demoted)
         o.insert(QStringLiteral("demoted"), true);
-    built[nextSlot] = Built{c.priority, c.weight, c.health, c.tested, c.degraded, c.deadKey, c.demoted, drawn, rank, of, group, o};
-    nextSlot = (nextSlot + 1) % Kept;
-    return o;
+    return keep(o);
 }
 
 } // namespace Aile::Routing

@@ -97,17 +97,18 @@ std::optional<Plan> malformedPercent(const Limits &limits)
 std::optional<Plan> checkPercentNeedsPrice(const Catalog::Catalog &catalog, const Limits &limits, const QString &provider, const QString &model)
 {
     // A percentage needs a list price to be a percentage of: refused before the value is read.
-    const Catalog::ModelInfo *info = catalog.model(provider, model);
-    if (info && info->priced())
-        return std::nullopt;
+    // The catalogue is asked only when a bound is a percentage.
     for (const QList<PriceBound> &bounds : {limits.maxes, limits.mins})
         for (const PriceBound &b : bounds)
-            if (b.percent)
+            if (b.percent) {
+                if (const Catalog::ModelInfo *info = catalog.model(provider, model); info && info->priced())
+                    return std::nullopt;
                 return Plan::refusal(
                     404,
                     QStringLiteral("%1/%2 has no published list price, so %3 as a percentage cannot apply; give $ per million tokens instead")
                         .arg(provider, model, b.source),
                     QJsonObject{{QStringLiteral("refusedBy"), b.source}});
+            }
     return std::nullopt;
 }
 

@@ -13,9 +13,30 @@ const Keys::KeyRouting &RequestFacts::keyRouting() const
     return key ? key->routingSettings() : defaults;
 }
 
+QByteArray headerValue(const Http::HttpHeaders *headers, const char *name)
+{
+    return headers ? headers->value(QByteArray::fromRawData(name, qsizetype(qstrlen(name)))) : QByteArray();
+}
+
+bool anyAileHeader(const Http::HttpHeaders &headers)
+{
+    for (const Http::HttpHeaders::Entry &e : headers.entries())
+        if (e.first.startsWith("x-aile-"))
+            return true;
+    return false;
+}
+
+QByteArray RequestFacts::header(const char *name) const
+{
+    if (noAileHeaders && qstrncmp(name, "x-aile-", 7) == 0)
+        return {};
+    return headerValue(headers, name);
+}
+
 QString RequestFacts::headerText(const char *name) const
 {
-    return headers ? QString::fromUtf8(headers->value(name)).trimmed() : QString();
+    const QByteArray value = header(name);
+    return value.isEmpty() ? QString() : QString::fromUtf8(value).trimmed();
 }
 
 bool RequestFacts::prefersSpeed() const
@@ -38,10 +59,10 @@ QString readBodyFacts(Wire::Endpoint endpoint, const QJsonObject &body, const QB
     const QString capField = outputCapFieldOf(endpoint, body);
     // Clamped first: a cap qint64 cannot hold (1e300) has no defined conversion (UBSan,
     // fuzz_request_facts); clamped, it still quotes as the huge request it is.
-    if (!capField.isEmpty() && body.value(capField).isDouble())
-        facts->maxOutputTokens = qint64(std::clamp(body.value(capField).toDouble(), -9.0e18, 9.0e18));
-    facts->stream = body.value(QLatin1String("stream")).toBool();
+    if (const QJsonValue cap = capField.isEmpty() ? QJsonValue() : body.value(capField); cap.isDouble())
+        facts->maxOutputTokens = qint64(std::clamp(cap.toDouble(), -9.0e18, 9.0e18));
     facts->needs = RequestNeeds::of(endpoint, body);
+    facts->stream = facts->needs.streaming; // the body's "stream", read once
     // provider.sort (docs/routing.md "Order"): "price", "latency" or "throughput", or {"by": …}.
     const QJsonValue sortValue = body.value(QLatin1String("provider")).toObject().value(QLatin1String("sort"));
     if (!sortValue.isUndefined() && !sortValue.isNull()) {

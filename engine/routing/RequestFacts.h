@@ -40,6 +40,9 @@ struct RequestFacts
     const Keys::Route *route = nullptr;             // the key's named route being planned (its name was the model)
     const Keys::RouteTarget *routeTarget = nullptr; // the route's target being planned
     quint64 routeTurn = 0;                          // a round-robin route's turn (requests routed through it so far)
+    // No header of the request is one of Aile's own (x-aile-…), so a plan's many lookups of them
+    // answer empty without a scan (set by the planner; false: every lookup scans).
+    bool noAileHeaders = false;
 
     /// Speed first: the route's prefer when it says speed or price, else the key's.
     bool prefersSpeed() const;
@@ -48,7 +51,16 @@ struct RequestFacts
     const Keys::KeyRouting &keyRouting() const;
     /// A request header, trimmed; empty when absent (or without headers).
     QString headerText(const char *name) const;
+    /// A request header's first value as sent (untrimmed); empty when absent (or without headers).
+    QByteArray header(const char *name) const;
 };
+
+/// A request header's first value by its literal lower-case name; empty without headers. The name
+/// is not copied into a QByteArray (HttpHeaders' lookup by a runtime name builds one per call, and
+/// a plan reads some thirty headers, most of them absent).
+QByteArray headerValue(const Http::HttpHeaders *headers, const char *name);
+/// Whether any header is one of Aile's own (a name starting x-aile-).
+bool anyAileHeader(const Http::HttpHeaders &headers);
 
 /// Round-robin routes' turns: routeTurnKey(key id, route name) → requests routed through it so far.
 using RouteTurns = QHash<QString, quint64>;

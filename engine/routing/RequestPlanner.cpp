@@ -38,6 +38,7 @@ RequestPlan RequestPlanner::plan(const PlanAsk &ask, const RecordedFacts &record
     facts.endpoint = ask.endpoint;
     facts.model = modelValue.toString();
     facts.headers = &headers;
+    facts.noAileHeaders = !anyAileHeader(headers);
     facts.key = ask.key;
     facts.client = detectClient(headers);
     if (const QString unreadable = readBodyFacts(ask.endpoint, body, ask.rawBody, &facts); !unreadable.isEmpty()) {
@@ -86,12 +87,13 @@ RequestPlan RequestPlanner::plan(const PlanAsk &ask, const RecordedFacts &record
 
     // Under a cost cap a body without an output cap is sent the one it is priced at.
     out.sent = body;
-    const QString capField = outputCapFieldOf(ask.endpoint, body);
     const bool capped = out.plan.costCapUsd
                         || std::any_of(out.plan.targets.begin(), out.plan.targets.end(), [](const Target &t) { return t.costCapUsd.has_value(); });
-    if (out.plan.ok() && capped && !capField.isEmpty() && !body.contains(capField)) {
-        out.sent.insert(capField, Billing::DefaultMaxTokens);
-        out.sentChanged = true;
+    if (out.plan.ok() && capped) {
+        if (const QString capField = outputCapFieldOf(ask.endpoint, body); !capField.isEmpty() && !body.contains(capField)) {
+            out.sent.insert(capField, Billing::DefaultMaxTokens);
+            out.sentChanged = true;
+        }
     }
     return out;
 }

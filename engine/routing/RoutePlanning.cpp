@@ -52,7 +52,7 @@ Plan planRoute(const Router &router, const RequestFacts &facts, const Keys::Rout
     const RoutingServices &services = router.services();
     Plan out;
     out.route = route.name;
-    if (facts.headers && !facts.headers->value("x-aile-provider").trimmed().isEmpty()) {
+    if (!facts.header("x-aile-provider").trimmed().isEmpty()) {
         out.status = 400;
         out.message = QStringLiteral("%1 is a route of this key, and a route names its own providers; drop x-aile-provider, "
                                      "or send <provider>/<model> to choose the provider yourself")

@@ -22,6 +22,8 @@ namespace {
 QStringList listOf(const QString &value)
 {
     QStringList out;
+    if (value.isEmpty())
+        return out;
     for (const QString &part : value.split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (!part.trimmed().isEmpty())
             out << part.trimmed().toLower();
@@ -142,8 +144,9 @@ Plan Router::plan(const RequestFacts &facts) const
     const Catalog::ProviderInfo *info = m_s.catalog.provider(provider);
     const QString wire = Wire::wireName(facts.endpoint);
     // A provider of another chat wire serves only where the key or the route target allows translation.
-    const Wire::Endpoint translateTo = info->speaks(wire) ? Wire::Endpoint::Unknown : translationWire(facts, *info);
-    if (!info->speaks(wire) && translateTo == Wire::Endpoint::Unknown) {
+    const bool speaks = info->speaks(wire);
+    const Wire::Endpoint translateTo = speaks ? Wire::Endpoint::Unknown : translationWire(facts, *info);
+    if (!speaks && translateTo == Wire::Endpoint::Unknown) {
         QStringList wires(info->wires.begin(), info->wires.end());
         wires.sort();
         return Plan::refusal(404, QStringLiteral("provider %1 does not serve %2; it speaks %3")
@@ -270,11 +273,17 @@ Plan Router::planChain(const RequestFacts &facts, const QStringList &requested, 
         chain.resize(MaxChainModels);
     auto link = [](const QString &model, const Plan &p) { return ChainLink{model, p.status, p.message, p.extra}; };
     if (chain.size() <= 1) {
+        auto single = [&](const RequestFacts &one) {
+            Plan p = plan(one);
+            p.chain = {link(one.model, p)};
+            return p;
+        };
+        const QString model = chain.value(0, facts.model);
+        if (model == facts.model)
+            return single(facts); // the request's own model: its facts as they are, not a copy
         RequestFacts one = facts;
-        one.model = chain.value(0, facts.model);
-        Plan p = plan(one);
-        p.chain = {link(one.model, p)};
-        return p;
+        one.model = model;
+        return single(one);
     }
     Plan out;
     std::optional<Plan> firstRefusal;

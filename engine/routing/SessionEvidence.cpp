@@ -1,5 +1,7 @@
 #include "SessionEvidence.h"
 
+#include "RequestFacts.h"
+
 #include "http/HttpHeaders.h"
 #include "wire/ResponseMeter.h"
 
@@ -104,13 +106,15 @@ QList<Turn> chatTurns(const QJsonObject &body)
         Turn t;
         t.role = roleOf(m.value(QLatin1String("role")).toString());
         readContent(m.value(QLatin1String("content")), t);
-        Wire::readChatReasoning(m, &t.reasoning);
+        // Only an answer's reasoning is ever read back (the answer pins), so only an answer's is looked for.
+        if (t.role == Turn::Assistant)
+            Wire::readChatReasoning(m, &t.reasoning);
         for (const QJsonValue &tc : m.value(QLatin1String("tool_calls")).toArray()) {
             const QString id = tc.toObject().value(QLatin1String("id")).toString();
             t.toolCalls << id;
             t.text += QStringLiteral("[tool_call %1]").arg(id);
         }
-        turns.append(t);
+        turns.append(std::move(t));
     }
     return turns;
 }
@@ -134,7 +138,7 @@ QList<Turn> messagesTurns(const QJsonObject &body)
         Turn t;
         t.role = roleOf(m.value(QLatin1String("role")).toString());
         readContent(m.value(QLatin1String("content")), t);
-        turns.append(t);
+        turns.append(std::move(t));
     }
     return turns;
 }
@@ -189,7 +193,8 @@ QList<Turn> responsesTurns(const QJsonObject &body)
 
 QString headerText(const Http::HttpHeaders &headers, const char *name)
 {
-    return QString::fromUtf8(headers.value(name)).trimmed();
+    const QByteArray value = headerValue(&headers, name);
+    return value.isEmpty() ? QString() : QString::fromUtf8(value).trimmed();
 }
 
 // The session a request belongs to, and which header or field named it.
@@ -267,22 +272,32 @@ SessionEvidence readSessionEvidence(Wire::Endpoint endpoint, const Http::HttpHea
     }
 
     // The opening: the system prompt before the first user message, and that message.
-    QString system;
     const Turn *firstUser = nullptr;
     const Turn *firstAnswer = nullptr;
     for (const Turn &t : turns) {
-        if (!firstUser && t.role == Turn::System)
-            system += t.text + QChar(Sep);
-        else if (!firstUser && t.role == Turn::User)
+        if (!firstUser && t.role == Turn::User)
             firstUser = &t;
         else if (firstUser && t.role == Turn::Assistant) {
             firstAnswer = &t;
             break;
         }
     }
-    const QByteArray scopeBytes = scope.toUtf8();
-    const QByteArray modelBytes = model.toUtf8();
-    const QByteArray opening = firstUser ? digestOf({system.toUtf8(), firstUser->text.toUtf8()}) : QByteArray();
+    // Its digest only where a pin reads it (a session, a cache key, an answer): most one-off
+    // requests name none, and a SHA-256 per request was a seventh of the plan's instructions.
+    QByteArray openingDigest;
+    auto opening = [&]() -> const QByteArray & {
+        if (openingDigest.isEmpty() && firstUser) {
+            QString system;
+            for (const Turn &t : turns) {
+                if (&t == firstUser)
+                    break;
+                if (t.role == Turn::System)
+                    system += t.text + QChar(Sep);
+            }
+            openingDigest = digestOf({system.toUtf8(), firstUser->text.toUtf8()});
+        }
+        return openingDigest;
+    };
 
     // Answer pins: the latest answer that carried reasoning, the latest that called a tool.
     for (qsizetype i = turns.size() - 1; i >= 0 && ev.reasoning.isEmpty(); --i) {
@@ -309,6 +324,11 @@ SessionEvidence readSessionEvidence(Wire::Endpoint endpoint, const Http::HttpHea
     if (thread.isEmpty())
         thread = headerText(headers, "thread-id");
     const QString session = sessionOf(headers, body, &ev.sessionSource);
+    const QString cacheKey = body.value(QLatin1String("prompt_cache_key")).toString();
+    if (thread.isEmpty() && session.isEmpty() && cacheKey.isEmpty() && !firstAnswer)
+        return ev; // nothing below names the conversation
+    const QByteArray scopeBytes = scope.toUtf8();
+    const QByteArray modelBytes = model.toUtf8();
     if (!session.isEmpty()) {
         const QByteArray sessionBytes = session.toUtf8();
         ev.session = digestOf({"s", scopeBytes, modelBytes, sessionBytes});
@@ -321,17 +341,16 @@ SessionEvidence readSessionEvidence(Wire::Endpoint endpoint, const Http::HttpHea
     if (!thread.isEmpty()) {
         ev.threadFromClient = true;
         ev.conversation = digestOf({"t", scopeBytes, modelBytes, ev.session, thread.toUtf8()});
-    } else if (!session.isEmpty() && !opening.isEmpty()) {
-        ev.conversation = digestOf({"c", scopeBytes, modelBytes, ev.session, opening});
+    } else if (!session.isEmpty() && firstUser) {
+        ev.conversation = digestOf({"c", scopeBytes, modelBytes, ev.session, opening()});
     }
     // prompt_cache_key labels requests that share a prefix, maybe every user of a feature: it pins
     // each conversation under it, never all of them together.
-    const QString cacheKey = body.value(QLatin1String("prompt_cache_key")).toString();
-    if (!cacheKey.isEmpty() && !opening.isEmpty())
-        ev.cacheKey = digestOf({"p", scopeBytes, modelBytes, cacheKey.toUtf8(), opening});
+    if (!cacheKey.isEmpty() && firstUser)
+        ev.cacheKey = digestOf({"p", scopeBytes, modelBytes, cacheKey.toUtf8(), opening()});
     // A conversation that names nothing: its opening and first answer, from the second turn on.
     if (firstAnswer)
-        ev.opening = digestOf({"o", scopeBytes, modelBytes, opening, firstAnswer->text.toUtf8()});
+        ev.opening = digestOf({"o", scopeBytes, modelBytes, opening(), firstAnswer->text.toUtf8()});
     return ev;
 }
 
