@@ -2,6 +2,7 @@
 // the model's value spliced (docs/performance.md "Change 1 (dispatch)"), and a body the proxy must
 // change (a models chain, provider preferences, the usage chunk asked for) re-serialised.
 #include "dispatch/ProxyRequest.h"
+#include "http/HttpServer.h"
 #include "http/UpstreamClient.h"
 #include "dispatch/UpstreamRequestBuilder.h"
 #include "wire/RawJson.h"
@@ -168,7 +169,12 @@ private Q_SLOTS:
         QCOMPARE(
             send(QStringLiteral("POST"), url, "{\"model\":\"nosuch/gpt-5.2\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers).status,
             400);
-        QTRY_VERIFY(m_engine->engine().findChildren<Dispatch::ProxyRequest *>().isEmpty());
+        // Neither the requests, their exchanges (plain objects their connection retires) nor the
+        // upstream calls outlive the answers; the keep-alive connection itself stays open.
+        const auto *server = m_engine->engine().findChild<Http::HttpServer *>();
+        QVERIFY(server);
+        QTRY_COMPARE(Dispatch::ProxyRequest::live(), 0);
+        QTRY_COMPARE(server->liveExchanges(), 0);
         QCOMPARE(m_engine->context().upstream->liveCalls(), 0);
     }
 };
