@@ -126,13 +126,18 @@ void ApiRouter::handle(Http::HttpExchange *exchange)
         }
         if (m_traceStream && TraceStream::handles(req.path))
             return m_traceStream->attach(exchange);
-        QPointer<Http::HttpExchange> guard(exchange);
+        const Http::ExchangeRef guard = exchange->ref();
         if (m_adminCalls && AdminCalls::handles(req.path))
             return m_adminCalls->handle({req.method, req.path, req.query, req.body}, [guard](int status, const QJsonObject &body) {
                 if (guard)
                     respondJson(guard, status, body);
             });
-        m_management->handle({req.method, req.path, req.query, req.body}, exchange, [guard](int status, const QJsonObject &body) {
+        // A management call may answer later (once the store writer caught up, a dry run done):
+        // what it waits on is tied to this context, which goes with the exchange. Off the
+        // proxy's path, so a QObject here costs nothing that matters.
+        auto *context = new QObject;
+        exchange->listen({.ended = [context] { delete context; }});
+        m_management->handle({req.method, req.path, req.query, req.body}, context, [guard](int status, const QJsonObject &body) {
             if (guard)
                 respondJson(guard, status, body);
         });

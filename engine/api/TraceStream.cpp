@@ -22,6 +22,23 @@ TraceStream::TraceStream(Store::TraceSink *sink, QObject *parent) : QObject(pare
 
 TraceStream::~TraceStream() = default;
 
+TraceStream::Subscriber::Subscriber(TraceStream &stream, Http::HttpExchange *exchange) : stream(stream), exchange(exchange)
+{
+    exchange->setListener(this);
+}
+
+TraceStream::Subscriber::~Subscriber()
+{
+    if (exchange && exchange->listener() == this)
+        exchange->setListener(nullptr);
+}
+
+void TraceStream::Subscriber::exchangeEnded()
+{
+    exchange = nullptr;
+    stream.forget(this);
+}
+
 QByteArray TraceStream::event(const QList<Store::TraceRecord> &traces)
 {
     QJsonArray data;
@@ -58,16 +75,7 @@ void TraceStream::attach(Http::HttpExchange *exchange)
     exchange->startStream(200, headers);
     // The first bytes say the stream is live, so a client can tell "attached" from "connecting".
     exchange->writeChunk("event: ready\ndata: {}\n\n");
-    auto subscriber = std::make_unique<Subscriber>();
-    subscriber->exchange = exchange;
-    m_subscribers.push_back(std::move(subscriber));
-    connect(exchange, &Http::HttpExchange::drained, this, [this, exchange] {
-        for (const auto &s : m_subscribers)
-            if (s->exchange == exchange)
-                flush(*s);
-    });
-    connect(exchange, &Http::HttpExchange::clientGone, this, [this, exchange] { forget(exchange); });
-    connect(exchange, &QObject::destroyed, this, [this, exchange] { forget(exchange); });
+    m_subscribers.push_back(std::make_unique<Subscriber>(*this, exchange));
     if (!m_keepAlive->isActive())
         m_keepAlive->start();
     qCDebug(lcTraceStream) << "live trace stream opened;" << m_subscribers.size() << "open";
@@ -107,9 +115,11 @@ void TraceStream::keepAlive()
             s->exchange->writeChunk(": keep-alive\n\n");
 }
 
-void TraceStream::forget(Http::HttpExchange *exchange)
+// Deletes the subscriber: called from inside its own exchange's calls too, after which the
+// exchange touches it no more.
+void TraceStream::forget(const Subscriber *subscriber)
 {
-    std::erase_if(m_subscribers, [exchange](const auto &s) { return s->exchange.isNull() || s->exchange == exchange; });
+    std::erase_if(m_subscribers, [subscriber](const auto &s) { return s.get() == subscriber; });
     if (m_subscribers.empty())
         m_keepAlive->stop();
 }

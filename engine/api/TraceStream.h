@@ -1,11 +1,11 @@
 #pragma once
 
+#include "http/HttpExchange.h"
 #include "store/TraceRecord.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QList>
 #include <QtCore/QObject>
-#include <QtCore/QPointer>
 
 #include <memory>
 #include <vector>
@@ -13,9 +13,6 @@
 class QTimer;
 
 namespace Aile {
-namespace Http {
-class HttpExchange;
-}
 namespace Store {
 class TraceSink;
 }
@@ -56,16 +53,25 @@ private:
         QByteArray bytes;
         int traces = 0;
     };
-    struct Subscriber
+    /// One open stream, its exchange's listener: it is forgotten when the client leaves or the
+    /// exchange goes, and detaches from the exchange when the stream forgets it first.
+    struct Subscriber final : Http::ExchangeListener
     {
-        QPointer<Http::HttpExchange> exchange;
+        Subscriber(TraceStream &stream, Http::HttpExchange *exchange);
+        ~Subscriber();
+        void exchangeDrained() override { stream.flush(*this); }
+        void exchangeClientGone() override { stream.forget(this); }
+        void exchangeEnded() override;
+
+        TraceStream &stream;
+        Http::HttpExchange *exchange; // null once it is deleted
         QList<Queued> queued;
         int skipped = 0; // traces dropped since the subscriber fell behind
     };
     void publish(const QList<Store::TraceRecord> &traces);
     void flush(Subscriber &subscriber);
     void keepAlive();
-    void forget(Http::HttpExchange *exchange);
+    void forget(const Subscriber *subscriber);
 
     std::vector<std::unique_ptr<Subscriber>> m_subscribers;
     QTimer *m_keepAlive;

@@ -179,11 +179,7 @@ void ProxyRelay::relay(const QByteArray &bytes)
     Attempt *a = m_owner.currentAttempt();
     if (!a || !a->call || m_exchange->pendingBytes() <= Http::HttpExchange::HighWaterBytes)
         return;
-    a->call->pauseReading();
-    // Only a paused relay needs to hear that the client caught up: most requests never connect to
-    // it (the exchange sets its drain watch in writeChunk, so nothing is missed by connecting now).
-    if (!std::exchange(m_hearsDrained, true))
-        QObject::connect(m_exchange, &Http::HttpExchange::drained, m_p.context, [this] { handleDrained(); });
+    a->call->pauseReading(); // resumed when the exchange tells the request it drained
 }
 
 void ProxyRelay::handleDrained()

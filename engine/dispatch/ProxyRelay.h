@@ -4,7 +4,6 @@
 #include "wire/Wire.h"
 
 #include <QtCore/QJsonObject>
-#include <QtCore/QPointer>
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 
@@ -81,7 +80,6 @@ public:
         Routing::Affinity &affinity;
         RequestDeadlines &deadlines;
         const Routing::Plan &plan;
-        QObject *context; // the request: what the exchange's `drained` is connected to, once paused
     };
     ProxyRelay(RelayOwner &owner, const Parts &parts, Http::HttpExchange *exchange);
 
@@ -90,9 +88,11 @@ public:
     void handleUpstreamBody(const QByteArray &bytes) override;
     void handleUpstreamFinished() override;
     void handleUpstreamFailed(Http::UpstreamError error, const QString &detail) override;
-    // The client's side.
+    // The client's side (the request hears them from its exchange and passes them on).
     void handleDrained();
     void handleClientGone();
+    /// The exchange is being deleted: nothing more is written to it.
+    void forgetExchange() { m_exchange = nullptr; }
 
     /// Ends the attempt on a failure (the upstream's, or a size cap's): fails over while nothing the
     /// client cannot take back has reached it, else tells the client in the wire's own terms.
@@ -113,8 +113,7 @@ private:
 
     RelayOwner &m_owner;
     Parts m_p;
-    QPointer<Http::HttpExchange> m_exchange;
-    bool m_hearsDrained = false; // connected to the exchange's `drained` on the first pause, not per request
+    Http::HttpExchange *m_exchange; // null once it is deleted (forgetExchange)
 };
 
 } // namespace Dispatch

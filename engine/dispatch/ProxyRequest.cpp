@@ -17,20 +17,30 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QLoggingCategory>
 
+#include <atomic>
 #include <utility>
 
 Q_LOGGING_CATEGORY(lcDispatch, "aile.engine.dispatch")
 
 namespace Aile::Dispatch {
 
+namespace {
+std::atomic<int> g_liveRequests{0};
+}
+
+int ProxyRequest::live()
+{
+    return g_liveRequests.load();
+}
+
 ProxyRequest::ProxyRequest(const DispatchServices &services, Http::HttpExchange *exchange, const Keys::ApiKey &key, Wire::Endpoint endpoint,
                            QJsonObject body, Routing::Plan plan, Routing::ClientKind client)
-    : QObject(exchange), m_s(services), m_exchange(exchange), m_key(key), m_endpoint(endpoint), m_body(std::move(body)),
+    : m_s(services), m_exchange(exchange), m_key(key), m_endpoint(endpoint), m_body(std::move(body)),
       m_clientStream(m_body.value(QLatin1String("stream")).toBool() && endpoint != Wire::Endpoint::CountTokens), m_plan(std::move(plan)),
       m_client(client),
       // the key's or the route's phase limits (docs/keys.md), read by the planner
       m_deadlines(*this, m_s.clock, m_s.settings, this, m_clientStream, m_plan.phaseLimits),
-      m_relay(*this, {m_s, m_key, m_endpoint, m_sent, m_affinity, m_deadlines, m_plan, this}, exchange)
+      m_relay(*this, {m_s, m_key, m_endpoint, m_sent, m_affinity, m_deadlines, m_plan}, exchange)
 {
     m_startedMs = m_s.clock.nowMs();
     m_trace = baseTrace(exchange, key, client, m_body.value(QLatin1String("model")).toString(), m_startedMs);
@@ -39,17 +49,21 @@ ProxyRequest::ProxyRequest(const DispatchServices &services, Http::HttpExchange 
     if (m_plan.orderedBySpeed)
         m_trace.orderedBy = QStringLiteral("speed"); // "a request ordered this way is marked on its usage row"
 
-    // The one connection per request: the exchange tells its client's leaving only by signal
-    // (`drained` is connected by the relay when it first pauses).
-    connect(exchange, &Http::HttpExchange::clientGone, this, [this] { m_relay.handleClientGone(); });
-    // The hook is taken back in the destructor: no QPointer (a shared count allocated per request) is needed.
+    ++g_liveRequests;
+    // No connection, no shared count: the exchange tells the request by virtual call, and the
+    // hook and the listener are taken back in the destructor (or dropped with the exchange).
+    exchange->setListener(this);
     exchange->setBeforeLastBytes([this] { record(); });
 }
 
 ProxyRequest::~ProxyRequest()
 {
-    if (m_exchange)
+    --g_liveRequests;
+    if (m_exchange) {
         m_exchange->setBeforeLastBytes({});
+        if (m_exchange->listener() == this)
+            m_exchange->setListener(nullptr);
+    }
     if (m_attempt && m_attempt->call)
         m_attempt->call->abort();
     m_deadlines.stopWaiting(m_s.pins);
@@ -348,12 +362,21 @@ void ProxyRequest::finish()
     if (m_attempt)
         m_attempt->dropCall(true); // may run inside one of the call's own events: it is told nothing more
     // Deleted at the end of this event-loop turn, never inside one of its own calls. An answered
-    // exchange is retired by its connection at the end of the turn, and this request, its child,
-    // goes with it: no event of its own is posted (a posted deleteLater writes the event loop's
+    // exchange is retired by its connection at the end of the turn, and this request, its
+    // listener, goes with it (exchangeEnded): no event of its own is posted (a posted deleteLater writes the event loop's
     // eventfd to wake it, one system call per request: docs/performance.md "Change 3 (dispatch)").
     // An exchange that is not finished (the client left) may live on: then deleteLater.
     if (!m_exchange || !m_exchange->isFinished())
         deleteLater();
+}
+
+// The exchange is going (retired at the end of the turn its answer finished in, or with its
+// connection): the request goes with it, as the exchange's QObject child used to.
+void ProxyRequest::exchangeEnded()
+{
+    m_exchange = nullptr;
+    m_relay.forgetExchange();
+    delete this;
 }
 
 bool ProxyRequest::answerCommitted(Attempt &attempt, int status)

@@ -9,6 +9,7 @@
 #include "core/Clock.h"
 #include "health/FailureClass.h"
 #include "health/HealthBook.h"
+#include "http/HttpExchange.h"
 #include "http/UpstreamClient.h"
 #include "keys/ApiKey.h"
 #include "routing/Affinity.h"
@@ -18,26 +19,22 @@
 #include "wire/ResponseMeter.h"
 
 #include <QtCore/QObject>
-#include <QtCore/QPointer>
 
 #include <memory>
 #include <vector>
 
 namespace Aile {
-namespace Http {
-class HttpExchange;
-}
-
 namespace Dispatch {
 
 /// One proxied request: dials the plan's candidates in order with failover (at most
 /// settings.maxDials dispatched, pre-dispatch refusals bounded by settings.scanCap), hands the
 /// chosen answer to its relay (ProxyRelay: a stream event by event from its first event, a body
 /// once complete), holds a slow stream open (its clocks are RequestDeadlines), and records the
-/// trace (one row per attempt and per refusal) and the ledger. It is the child of its exchange and
-/// goes with it when the connection retires the answered exchange, or deletes itself when the
-/// request is over before the exchange is (finish()). Its own state is the small state machine below.
-class ProxyRequest : public QObject, private RelayOwner, private DeadlineOwner
+/// trace (one row per attempt and per refusal) and the ledger. It is its exchange's listener and
+/// goes with it (exchangeEnded) when the connection retires the answered exchange, or deletes
+/// itself when the request is over before the exchange is (finish()). Its own state is the small
+/// state machine below.
+class ProxyRequest : public QObject, private RelayOwner, private DeadlineOwner, private Http::ExchangeListener
 {
     Q_OBJECT
 public:
@@ -75,6 +72,8 @@ public:
     };
     static bool canMove(State from, State to);
     static const char *stateName(State state);
+    /// Requests that exist on any thread (tests: none is left behind).
+    static int live();
 
 private:
     struct Position
@@ -120,6 +119,11 @@ private:
     void noteClientGone() override;
     void finish() override;
 
+    // ExchangeListener: the client's side.
+    void exchangeDrained() override { m_relay.handleDrained(); }
+    void exchangeClientGone() override { m_relay.handleClientGone(); }
+    void exchangeEnded() override;
+
     // DeadlineOwner: what the request does when a clock runs out.
     bool holdDue() override;
     bool keepaliveDue() override;
@@ -129,7 +133,7 @@ private:
     void waitOver() override;
 
     DispatchServices m_s;
-    QPointer<Http::HttpExchange> m_exchange;
+    Http::HttpExchange *m_exchange; // null once it is deleted (exchangeEnded)
     Keys::ApiKey m_key;
     Wire::Endpoint m_endpoint;
     QJsonObject m_body;

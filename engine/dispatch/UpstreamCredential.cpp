@@ -11,6 +11,8 @@ namespace {
 // The anthropic-beta list less the OAuth flag, or with it (once).
 void setOAuthBeta(Http::HttpHeaders &h, bool on)
 {
+    if (!on && !h.has("anthropic-beta"))
+        return; // nothing to take out (most requests): nothing allocated
     QList<QByteArray> kept;
     for (const QByteArray &value : h.values("anthropic-beta"))
         for (const QByteArray &flag : value.split(','))
@@ -37,7 +39,7 @@ void applyCredential(Http::HttpHeaders &out, const Catalog::Sharer &sharer, cons
                      const Http::HttpHeaders &inbound)
 {
     // Whatever the client sent of its own login stays with the client unless this sharer takes it.
-    out.remove("chatgpt-account-id");
+    out.remove(QByteArrayLiteral("chatgpt-account-id")); // a static array: nothing allocated per request
     setOAuthBeta(out, false);
     const bool claude = sharer.provider == QLatin1String("claude");
     if (sharer.usesClientLogin()) {
@@ -59,7 +61,7 @@ void applyCredential(Http::HttpHeaders &out, const Catalog::Sharer &sharer, cons
         if (!out.has("anthropic-version"))
             out.add("anthropic-version", "2023-06-01");
     } else {
-        out.add("authorization", "Bearer " + storedSecret);
+        out.add(QByteArrayLiteral("authorization"), "Bearer " + storedSecret);
     }
 }
 

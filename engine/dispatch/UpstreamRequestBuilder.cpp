@@ -40,6 +40,21 @@ std::optional<QByteArray> spliceModel(const QByteArray &clientBytes, const QJson
     return out;
 }
 
+// Parsing a URL (QUrl's strict parser) costs more than the rest of the upstream request's head,
+// and the same few URLs come back request after request: the parsed ones are kept per thread,
+// at most 64 (a full cache starts over). A URL with a query, which varies, is parsed each time.
+QUrl parsedUrl(const QString &url, bool withQuery)
+{
+    if (withQuery)
+        return QUrl(url, QUrl::StrictMode);
+    thread_local QHash<QString, QUrl> parsed;
+    if (const auto it = parsed.constFind(url); it != parsed.cend())
+        return *it;
+    if (parsed.size() >= 64)
+        parsed.clear();
+    return *parsed.insert(url, QUrl(url, QUrl::StrictMode));
+}
+
 } // namespace
 
 UpstreamBody rewriteBody(Wire::Endpoint endpoint, QJsonObject body, const QString &upstreamModel, const QByteArray &clientBytes)
@@ -93,14 +108,15 @@ Http::UpstreamRequest buildUpstreamRequest(const UpstreamSetup &setup, const Cat
 
     Http::UpstreamRequest r;
     r.method = "POST";
-    r.url = QUrl(url, QUrl::StrictMode);
+    r.url = parsedUrl(url, !inbound.query.isEmpty());
     r.body = body;
     r.connectTimeoutMs = setup.connectTimeoutMs;
     for (const auto &[name, value] : inbound.headers.entries())
         if (!isPrivateHeader(name))
             r.headers.add(name, value);
-    r.headers.set("content-type", "application/json");
-    r.headers.set("accept-encoding", "identity");
+    // Literals as static arrays: no allocation per request for these names and values.
+    r.headers.set(QByteArrayLiteral("content-type"), QByteArrayLiteral("application/json"));
+    r.headers.set(QByteArrayLiteral("accept-encoding"), QByteArrayLiteral("identity"));
     applyCredential(r.headers, sharer, provider, setup.credentials.value(sharer.handle).toUtf8(), inbound.headers);
     return r;
 }

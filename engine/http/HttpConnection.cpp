@@ -53,6 +53,11 @@ HttpConnection::~HttpConnection()
 {
     m_server->release(this);
     m_socket.close();
+    // The exchanges go with their connection (their listeners hear exchangeEnded); a listener may
+    // not start another answer here: the connection is closing.
+    m_closing = true;
+    retireExchanges();
+    delete std::exchange(m_exchange, nullptr);
 }
 
 HttpConnection::Shed HttpConnection::shedClass() const
@@ -155,9 +160,20 @@ void HttpConnection::timerEvent(QTimerEvent *event)
     updateReading();
 }
 
+// The list keeps its capacity from turn to turn (no allocation per request); an exchange's
+// listener may finish another exchange while it hears exchangeEnded, so deletion works on a
+// list of its own.
 void HttpConnection::retireExchanges()
 {
-    qDeleteAll(std::exchange(m_retired, {}));
+    while (!m_retired.isEmpty()) {
+        QList<HttpExchange *> retiring;
+        retiring.swap(m_retired);
+        for (HttpExchange *exchange : std::as_const(retiring))
+            delete exchange;
+        retiring.clear();
+        if (m_retired.isEmpty())
+            m_retired.swap(retiring);
+    }
 }
 
 // Reading stays on while a request is served, so that a client that leaves (FIN or reset) is

@@ -2,6 +2,7 @@
 
 #include "HeaderRules.h"
 #include "HttpConnection.h"
+#include "HttpServer.h"
 
 #include <QtCore/QLoggingCategory>
 
@@ -17,10 +18,59 @@ namespace {
 std::atomic<quint64> g_nextExchangeId{1};
 }
 
+class HttpExchange::Callbacks final : public ExchangeListener
+{
+public:
+    explicit Callbacks(ExchangeCallbacks callbacks) : m_f(std::move(callbacks)) { }
+    // Each runs from a copy: a function may replace the listener, which deletes this.
+    void exchangeDrained() override { run(m_f.drained); }
+    void exchangeClientGone() override { run(m_f.clientGone); }
+    void exchangeEnded() override { run(m_f.ended); }
+
+private:
+    static void run(const std::function<void()> &f)
+    {
+        if (!f)
+            return;
+        const auto copy = f;
+        copy();
+    }
+    ExchangeCallbacks m_f;
+};
+
 HttpExchange::HttpExchange(HttpConnection *connection, HttpRequest request)
-    : QObject(connection), m_connection(connection), m_request(std::move(request)), m_id(g_nextExchangeId++)
+    : m_connection(connection), m_request(std::move(request)), m_id(g_nextExchangeId++)
 {
     m_isHead = m_request.method == "HEAD";
+    ++m_connection->m_server->m_liveExchanges;
+}
+
+// The one end: the listener hears it first, with nothing left to write to (a listener that
+// writes from here writes nowhere), then references go null.
+HttpExchange::~HttpExchange()
+{
+    --m_connection->m_server->m_liveExchanges;
+    m_finished = true;
+    m_clientGone = true;
+    m_beforeLastBytes = {};
+    if (ExchangeListener *listener = std::exchange(m_listener, nullptr))
+        listener->exchangeEnded();
+    if (m_refSlot)
+        *m_refSlot = nullptr;
+}
+
+void HttpExchange::listen(ExchangeCallbacks callbacks)
+{
+    auto kept = std::make_unique<Callbacks>(std::move(callbacks));
+    m_listener = kept.get();
+    m_callbacks = std::move(kept); // a previous one may be running: it runs from its own copy
+}
+
+ExchangeRef HttpExchange::ref()
+{
+    if (!m_refSlot)
+        m_refSlot = std::make_shared<HttpExchange *>(this);
+    return ExchangeRef(m_refSlot);
 }
 
 void HttpExchange::writeHead(int status, const HttpHeaders &headers, qint64 contentLength)
@@ -176,7 +226,8 @@ void HttpExchange::handleBytesWritten()
 {
     if (m_waitingForDrain && pendingBytes() < LowWaterBytes) {
         m_waitingForDrain = false;
-        Q_EMIT drained();
+        if (m_listener)
+            m_listener->exchangeDrained();
     }
 }
 
@@ -185,7 +236,8 @@ void HttpExchange::handleClientGone()
     if (m_clientGone)
         return;
     m_clientGone = true;
-    Q_EMIT clientGone();
+    if (m_listener)
+        m_listener->exchangeClientGone();
 }
 
 } // namespace Aile::Http

@@ -2,19 +2,67 @@
 
 #include "HttpRequest.h"
 
-#include <QtCore/QObject>
-
 #include <functional>
+#include <memory>
 
 namespace Aile::Http {
 
 class HttpConnection;
+class HttpExchange;
+
+/// What the owner of an answer in progress hears from its exchange, by virtual call (no QObject,
+/// signal or connection per request). One listener per exchange (HttpExchange::setListener).
+/// After a call returns the exchange touches the listener no more, so a listener may finish the
+/// exchange, detach itself or delete itself from inside any of these.
+class ExchangeListener
+{
+public:
+    /// Pending bytes fell below LowWaterBytes after having been above HighWaterBytes.
+    virtual void exchangeDrained() { }
+    /// The client went away before the answer was finished (told once). The exchange lives on
+    /// until its connection goes; what is written to it meanwhile goes nowhere.
+    virtual void exchangeClientGone() { }
+    /// The exchange is being deleted (told exactly once, the last thing it tells): its answer was
+    /// finished and the turn is over, or its connection is going. Drop every pointer to it.
+    virtual void exchangeEnded() { }
+
+protected:
+    ~ExchangeListener() = default;
+};
+
+/// A listener made of functions, for callers off the hot path (tests, the fake upstream): an
+/// unset function ignores its event. Kept by the exchange (HttpExchange::listen).
+struct ExchangeCallbacks
+{
+    std::function<void()> drained;
+    std::function<void()> clientGone;
+    std::function<void()> ended;
+};
+
+/// A weak reference to an exchange for code that answers later (a timer, a management call)
+/// without being its listener: null once the exchange is deleted. An exchange's first ref()
+/// allocates the slot its references share; the proxy's path takes none.
+class ExchangeRef
+{
+public:
+    ExchangeRef() = default;
+    HttpExchange *get() const { return m_slot ? *m_slot : nullptr; }
+    bool isNull() const { return get() == nullptr; }
+    operator HttpExchange *() const { return get(); }
+    HttpExchange *operator->() const { return get(); }
+
+private:
+    friend class HttpExchange;
+    explicit ExchangeRef(std::shared_ptr<HttpExchange *> slot) : m_slot(std::move(slot)) { }
+    std::shared_ptr<HttpExchange *> m_slot;
+};
 
 /// One request and its response on an inbound connection. The handler answers either at once
 /// (respond) or as a stream (startStream, writeChunk, finishStream). The exchange may vanish
-/// when the client goes away: hold it in a QPointer and listen for clientGone. Its connection
-/// owns it and deletes it at the end of the event-loop turn in which it finished (never inside
-/// one of its own calls), or with the connection.
+/// when the client goes away: its owner listens (setListener: clientGone, drained, ended), or
+/// holds an ExchangeRef. A plain object (no QObject): its connection owns it and deletes it at the
+/// end of the event-loop turn in which it finished (never inside one of its own calls), or with
+/// the connection; either way its listener hears exchangeEnded exactly once, first.
 ///
 /// Writing: what an answer writes is assembled in its connection's output buffer and handed to
 /// the socket in one piece at a flush point, so an answer costs one write(2), not one per part
@@ -22,14 +70,26 @@ class HttpConnection;
 /// finishStream, abortStream and a chunked writeChunk flush at once; a head, and the body of an
 /// answer with a Content-Length, wait for the next of those, for HoldBytes to gather, or for the
 /// end of the current event-loop turn (HttpConnection's turn timer).
-class HttpExchange : public QObject
+class HttpExchange
 {
-    Q_OBJECT
 public:
     HttpExchange(HttpConnection *connection, HttpRequest request);
+    ~HttpExchange();
+    HttpExchange(const HttpExchange &) = delete;
+    HttpExchange &operator=(const HttpExchange &) = delete;
 
     const HttpRequest &request() const { return m_request; }
     quint64 id() const { return m_id; }
+    /// The connection the request came on (test support: the raw bytes a fake upstream writes).
+    HttpConnection *connection() const { return m_connection; }
+
+    /// Who hears clientGone, drained and ended; null: nobody. Replaces the previous listener.
+    void setListener(ExchangeListener *listener) { m_listener = listener; }
+    ExchangeListener *listener() const { return m_listener; }
+    /// Listens with functions the exchange keeps (replaces the listener).
+    void listen(ExchangeCallbacks callbacks);
+    /// A weak reference: null once this exchange is deleted.
+    ExchangeRef ref();
 
     /// A complete answer with Content-Length.
     void respond(int status, const HttpHeaders &headers, const QByteArray &body);
@@ -60,15 +120,9 @@ public:
     /// Pending output past this goes to the socket without waiting for the end of the turn
     /// (below LowWaterBytes, so held output alone never keeps a producer paused).
     static constexpr qsizetype HoldBytes = 32 * 1024;
-    /// Above this many pending bytes a producer should pause; drained() says when to resume.
+    /// Above this many pending bytes a producer should pause; exchangeDrained says when to resume.
     static constexpr qint64 HighWaterBytes = 256 * 1024;
     static constexpr qint64 LowWaterBytes = 64 * 1024;
-
-Q_SIGNALS:
-    /// Pending bytes fell below LowWaterBytes after having been above HighWaterBytes.
-    void drained();
-    /// The client disconnected before the answer was finished.
-    void clientGone();
 
 private:
     friend class HttpConnection;
@@ -93,6 +147,10 @@ private:
     qint64 m_bodyLeft = -1; // with a Content-Length: body bytes not yet written
     QByteArray m_heldTail;  // the body's last byte(s), released by finishStream
     std::function<void()> m_beforeLastBytes;
+    ExchangeListener *m_listener = nullptr;
+    class Callbacks; // ExchangeCallbacks turned listener
+    std::unique_ptr<Callbacks> m_callbacks;         // listen(): the listener, kept here
+    std::shared_ptr<HttpExchange *> m_refSlot;      // ref(): nulled on deletion
 };
 
 } // namespace Aile::Http

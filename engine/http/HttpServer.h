@@ -54,6 +54,8 @@ public:
     void setLimits(const ServerLimits &limits) { m_limits = limits; }
     const ServerLimits &limits() const { return m_limits; }
     int openConnections() const { return int(m_live.size()); }
+    /// Exchanges that exist: being served, or finished and not yet retired (tests: none is left behind).
+    int liveExchanges() const { return m_liveExchanges; }
     /// The total cap in force: maxConnections, or half of what the file limit leaves after a
     /// reserve for the store and the upstream side (an upstream dial per served request).
     int connectionCap() const;
@@ -64,6 +66,7 @@ public:
 
 private:
     friend class HttpConnection;
+    friend class HttpExchange;
     void handleIncoming(int descriptor);
     void handleAcceptError(QAbstractSocket::SocketError error);
     QTcpServer *makeListener();
@@ -79,6 +82,7 @@ private:
     QTcpServer *m_server;
     ServerLimits m_limits;
     QHash<HttpConnection *, QHostAddress> m_live;
+    int m_liveExchanges = 0;
     QHash<QHostAddress, int> m_perPeer;
     Deadline m_acceptRetry;
     int m_reserveFd = -1;

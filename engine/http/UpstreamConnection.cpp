@@ -18,6 +18,22 @@ void appendAscii(QByteArray &out, QStringView ascii)
     for (QChar c : ascii)
         out += char(c.unicode());
 }
+
+/// The response header names nearly every answer carries, as static arrays: a parsed head keeps
+/// a copy of one of these (no allocation) rather than an array of its own per name.
+QByteArray commonHeaderName(QByteArrayView lower)
+{
+    static const QByteArray names[] = {
+        QByteArrayLiteral("content-type"),   QByteArrayLiteral("content-length"),    QByteArrayLiteral("date"),
+        QByteArrayLiteral("server"),         QByteArrayLiteral("connection"),        QByteArrayLiteral("transfer-encoding"),
+        QByteArrayLiteral("cache-control"),  QByteArrayLiteral("keep-alive"),        QByteArrayLiteral("x-request-id"),
+        QByteArrayLiteral("request-id"),     QByteArrayLiteral("openai-processing-ms"), QByteArrayLiteral("vary"),
+    };
+    for (const QByteArray &name : names)
+        if (name.size() == lower.size() && lower == name)
+            return name;
+    return QByteArray(lower.data(), lower.size());
+}
 } // namespace
 
 UpstreamConnection::UpstreamConnection(UpstreamClient *client, const QUrl &url, const QString &origin)
@@ -366,14 +382,14 @@ bool UpstreamConnection::countHead(size_t len)
 
 void UpstreamConnection::addHeader()
 {
-    // The name is lower-cased here, into its own array, so that HttpHeaders::add finds nothing left
-    // to lower and keeps it; m_field and m_value keep their capacity for the next line.
-    QByteArray name(m_field.size(), Qt::Uninitialized);
-    char *to = name.data();
-    for (char c : std::as_const(m_field))
-        *to++ = (c >= 'A' && c <= 'Z') ? char(c + ('a' - 'A')) : c;
+    // The name is lower-cased in place and handed over lower case (HttpHeaders has nothing left
+    // to lower); a common name is a static array. m_field and m_value keep their capacity for the
+    // next line.
+    for (char &c : m_field)
+        if (c >= 'A' && c <= 'Z')
+            c = char(c + ('a' - 'A'));
     if (m_call)
-        m_call->m_headers.add(name, QByteArray(m_value.constData(), m_value.size()));
+        m_call->m_headers.addLowerCase(commonHeaderName(m_field), QByteArray(m_value.constData(), m_value.size()));
     m_field.resize(0);
     m_value.resize(0);
     m_lastWasValue = false;

@@ -24,7 +24,7 @@ QByteArray dataEvent(const QJsonObject &o)
 // The connection under an exchange, for the bytes no well-behaved server would send.
 Http::HttpConnection *connectionOf(Http::HttpExchange *exchange)
 {
-    return qobject_cast<Http::HttpConnection *>(exchange->parent());
+    return exchange->connection();
 }
 
 QByteArray namedEvent(const char *name, const QJsonObject &o)
@@ -113,12 +113,12 @@ void FakeUpstream::handle(Http::HttpExchange *exchange)
     for (const auto &[name, value] : doorHeaders.entries())
         script.headers.add(name, value);
     ++m_inFlight;
-    QPointer<Http::HttpExchange> guard(exchange);
-    connect(exchange, &Http::HttpExchange::clientGone, this, [this] {
+    const Http::ExchangeRef guard = exchange->ref();
+    exchange->listen({.clientGone = [this] {
         ++m_disconnects;
         --m_inFlight;
         Q_EMIT clientDisconnected();
-    });
+    }});
     Q_EMIT requestReceived();
     if (script.headDelayMs > 0)
         m_clock->schedule(script.headDelayMs, this, [this, guard, script] { play(guard, script); });
@@ -126,7 +126,7 @@ void FakeUpstream::handle(Http::HttpExchange *exchange)
         play(guard, script);
 }
 
-void FakeUpstream::play(QPointer<Http::HttpExchange> exchange, Script script)
+void FakeUpstream::play(Http::ExchangeRef exchange, Script script)
 {
     if (!exchange || exchange->isClientGone())
         return;
@@ -160,7 +160,7 @@ void FakeUpstream::play(QPointer<Http::HttpExchange> exchange, Script script)
     sendEvents(exchange, std::make_shared<Script>(std::move(script)), 0);
 }
 
-void FakeUpstream::sendEvents(QPointer<Http::HttpExchange> exchange, std::shared_ptr<Script> script, int index)
+void FakeUpstream::sendEvents(Http::ExchangeRef exchange, std::shared_ptr<Script> script, int index)
 {
     while (exchange && !exchange->isClientGone()) {
         if (index >= script->events.size()) {

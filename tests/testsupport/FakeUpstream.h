@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Clock.h"
+#include "http/HttpExchange.h"
 #include "http/HttpServer.h"
 #include "http/HttpHeaders.h"
 
@@ -13,10 +14,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-
-namespace Aile::Http {
-class HttpExchange;
-}
 
 namespace Aile::Test {
 
@@ -124,8 +121,8 @@ Q_SIGNALS:
 
 private:
     void handle(Http::HttpExchange *exchange) override;
-    void play(QPointer<Http::HttpExchange> exchange, Script script);
-    void sendEvents(QPointer<Http::HttpExchange> exchange, std::shared_ptr<Script> script, int index);
+    void play(Http::ExchangeRef exchange, Script script);
+    void sendEvents(Http::ExchangeRef exchange, std::shared_ptr<Script> script, int index);
 
     Clock *m_clock;
     std::unique_ptr<SystemClock> m_ownClock;

@@ -2,8 +2,11 @@
 // the model's value spliced (docs/performance.md "Change 1 (dispatch)"), and a body the proxy must
 // change (a models chain, provider preferences, the usage chunk asked for) re-serialised.
 #include "dispatch/ProxyRequest.h"
+#include "http/HttpServer.h"
 #include "http/UpstreamClient.h"
 #include "dispatch/UpstreamRequestBuilder.h"
+#include "catalog/Catalog.h"
+#include "catalog/Sharer.h"
 #include "wire/RawJson.h"
 #include "testsupport/BasicEngine.h"
 
@@ -155,6 +158,54 @@ private Q_SLOTS:
         QCOMPARE(Wire::jsonString(text), array.mid(1, array.size() - 2));
     }
 
+    // The upstream URL is the sharer's base, the provider's path and the client's query, request
+    // after request, whatever was built before it (parsed URLs are kept per thread:
+    // docs/performance.md "Change 13 (exchange)"); the fixed headers are set, the private ones dropped.
+    void theUpstreamRequestIsBuiltAfreshForEachSharerAndQuery()
+    {
+        const Catalog::Catalog catalog = Catalog::Catalog::builtIn();
+        const QHash<QString, QString> credentials{{QStringLiteral("La"), QStringLiteral("sk-a")}, {QStringLiteral("Lb"), QStringLiteral("sk-b")}};
+        const Dispatch::UpstreamSetup setup{catalog, 1000, credentials};
+        Catalog::Sharer a;
+        a.handle = QStringLiteral("La");
+        a.provider = QStringLiteral("openai");
+        a.baseUrl = QStringLiteral("http://127.0.0.1:1111/");
+        Catalog::Sharer b = a;
+        b.handle = QStringLiteral("Lb");
+        b.baseUrl = QStringLiteral("http://127.0.0.1:2222");
+        const struct
+        {
+            const Catalog::Sharer *sharer;
+            QByteArray query;
+            QString url;
+            QByteArray authorization;
+        } rows[] = {
+            {&a, {}, QStringLiteral("http://127.0.0.1:1111/v1/chat/completions"), "Bearer sk-a"},
+            {&b, {}, QStringLiteral("http://127.0.0.1:2222/v1/chat/completions"), "Bearer sk-b"},
+            {&a, "x=1", QStringLiteral("http://127.0.0.1:1111/v1/chat/completions?x=1"), "Bearer sk-a"},
+            {&a, {}, QStringLiteral("http://127.0.0.1:1111/v1/chat/completions"), "Bearer sk-a"},
+            {&b, "y=2", QStringLiteral("http://127.0.0.1:2222/v1/chat/completions?y=2"), "Bearer sk-b"},
+            {&b, {}, QStringLiteral("http://127.0.0.1:2222/v1/chat/completions"), "Bearer sk-b"},
+        };
+        for (const auto &row : rows) {
+            Http::HttpRequest inbound;
+            inbound.method = "POST";
+            inbound.path = "/v1/chat/completions";
+            inbound.query = row.query;
+            inbound.headers.add("Authorization", "Bearer sk-aile-local");
+            inbound.headers.add("Content-Type", "text/plain");
+            inbound.headers.add("X-Custom", "kept");
+            inbound.headers.add("anthropic-beta", "a,oauth-2025-04-20");
+            const Http::UpstreamRequest r = Dispatch::buildUpstreamRequest(setup, *row.sharer, Wire::Endpoint::ChatCompletions, inbound, "{}");
+            QCOMPARE(r.url.toString(), row.url);
+            QCOMPARE(r.headers.values("authorization"), QList<QByteArray>{row.authorization});
+            QCOMPARE(r.headers.values("content-type"), QList<QByteArray>{"application/json"});
+            QCOMPARE(r.headers.value("accept-encoding"), QByteArray("identity"));
+            QCOMPARE(r.headers.value("x-custom"), QByteArray("kept"));
+            QCOMPARE(r.headers.value("anthropic-beta"), QByteArray("a")); // the client's own login flag stays with it
+        }
+    }
+
     // A finished request goes with its exchange at the end of its event-loop turn, served or
     // refused (no posted deleteLater: docs/performance.md "Change 3 (dispatch)"), and its upstream
     // call (a plain object the request owns) with it or before: "Change 12 (calls)".
@@ -168,7 +219,12 @@ private Q_SLOTS:
         QCOMPARE(
             send(QStringLiteral("POST"), url, "{\"model\":\"nosuch/gpt-5.2\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers).status,
             400);
-        QTRY_VERIFY(m_engine->engine().findChildren<Dispatch::ProxyRequest *>().isEmpty());
+        // Neither the requests, their exchanges (plain objects their connection retires) nor the
+        // upstream calls outlive the answers; the keep-alive connection itself stays open.
+        const auto *server = m_engine->engine().findChild<Http::HttpServer *>();
+        QVERIFY(server);
+        QTRY_COMPARE(Dispatch::ProxyRequest::live(), 0);
+        QTRY_COMPARE(server->liveExchanges(), 0);
         QCOMPARE(m_engine->context().upstream->liveCalls(), 0);
     }
 };

@@ -10,7 +10,6 @@
 #include "testsupport/ResponseBody.h"
 
 #include <QtCore/QDir>
-#include <QtCore/QPointer>
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 
@@ -31,11 +30,11 @@ class ScriptedHandler : public IRequestHandler
 {
 public:
     std::function<void(HttpExchange *)> answer;
-    QPointer<HttpExchange> last;
+    ExchangeRef last;
 
     void handle(HttpExchange *exchange) override
     {
-        last = exchange;
+        last = exchange->ref();
         if (answer)
             answer(exchange);
     }
@@ -147,7 +146,7 @@ private Q_SLOTS:
         QFETCH(bool, queued);
         bool gone = false;
         m_handler.answer = [&](HttpExchange *x) {
-            QObject::connect(x, &HttpExchange::clientGone, x, [&] { gone = true; });
+            x->listen({.clientGone = [&] { gone = true; }});
             x->startStream(200, textHeaders());
             x->writeChunk(queued ? QByteArray(8 * 1024 * 1024, 'q') : QByteArray("first\n"));
         };
@@ -197,7 +196,7 @@ private Q_SLOTS:
     void aHalfCloseWhileARequestIsServedIsTheClientLeaving()
     {
         bool gone = false;
-        m_handler.answer = [&](HttpExchange *x) { QObject::connect(x, &HttpExchange::clientGone, x, [&] { gone = true; }); };
+        m_handler.answer = [&](HttpExchange *x) { x->listen({.clientGone = [&] { gone = true; }}); };
         connectClient();
         sendRaw(*m_client, get("/slow"));
         QTRY_VERIFY(m_handler.last);
@@ -223,7 +222,7 @@ private Q_SLOTS:
                 x->writeChunk(piece);
             }
             x->finishStream();
-            queuedWrites = qobject_cast<HttpConnection *>(x->parent())->queuedWrites();
+            queuedWrites = x->connection()->queuedWrites();
         };
         connectClient();
         m_client->write(get("/ordered"));
@@ -294,7 +293,7 @@ private Q_SLOTS:
         int descriptor = -1;
         int placed = -1;
         m_handler.answer = [&](HttpExchange *x) {
-            auto *connection = qobject_cast<HttpConnection *>(x->parent());
+            auto *connection = x->connection();
             descriptor = connection->descriptor();
             x->respond(200, textHeaders(), "bye\n"); // connection: close: closed inside respond
             QCOMPARE(connection->descriptor(), -1);

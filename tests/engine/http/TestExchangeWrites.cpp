@@ -7,8 +7,8 @@
 #include "http/HttpConnection.h"
 #include "http/HttpExchange.h"
 #include "http/HttpServer.h"
+#include "ServerFixture.h"
 
-#include <QtCore/QPointer>
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 
@@ -25,27 +25,20 @@ class ScriptedHandler : public IRequestHandler
 {
 public:
     std::function<void(HttpExchange *)> answer;
-    QList<QPointer<HttpExchange>> seen;
+    QList<ExchangeRef> seen;
     QList<int> handOffsAfterAnswer;
     QList<bool> aliveAfterAnswer;
 
     void handle(HttpExchange *exchange) override
     {
-        QPointer<HttpExchange> guard(exchange);
+        const ExchangeRef guard = exchange->ref();
         seen.append(guard);
         answer(exchange);
         // Still valid after its own respond/finishStream: deleted at the end of the turn only.
-        aliveAfterAnswer.append(!guard.isNull());
+        aliveAfterAnswer.append(guard.get() != nullptr);
         handOffsAfterAnswer.append(guard ? guard->socketHandOffs() : -1);
     }
 };
-
-HttpHeaders textHeaders()
-{
-    HttpHeaders h;
-    h.add("content-type", "text/plain");
-    return h;
-}
 
 } // namespace
 
@@ -54,45 +47,19 @@ class TestExchangeWrites : public QObject
     Q_OBJECT
 
 private:
-    ManualClock m_clock;
     ScriptedHandler m_handler;
-    std::unique_ptr<HttpServer> m_server;
-    std::unique_ptr<QTcpSocket> m_client;
-
-    void connectClient()
-    {
-        m_client = std::make_unique<QTcpSocket>();
-        m_client->connectToHost(QHostAddress::LocalHost, m_server->port());
-        QVERIFY(m_client->waitForConnected(5000));
-    }
-
-    // Reads until `needle` has arrived (the event loop runs meanwhile: no sleeping).
-    QByteArray readUntil(const QByteArray &needle, QByteArray &got)
-    {
-        QTest::qWaitFor(
-            [&] {
-                got += m_client->readAll();
-                return got.contains(needle);
-            },
-            5000);
-        return got;
-    }
-
-    static QByteArray get(const QByteArray &path) { return "GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n"; }
+    Test::ServerFixture m_fx;
 
 private Q_SLOTS:
     void init()
     {
         m_handler = ScriptedHandler();
-        m_server = std::make_unique<HttpServer>(&m_clock, &m_handler);
-        QString error;
-        QVERIFY2(m_server->listen(QHostAddress::LocalHost, 0, &error), qPrintable(error));
+        QVERIFY(m_fx.listen(&m_handler));
     }
 
     void cleanup()
     {
-        m_client.reset();
-        m_server.reset();
+        m_fx.reset();
     }
 
     void aKnownLengthAnswerIsOneHandOff_data()
@@ -109,10 +76,10 @@ private Q_SLOTS:
         QFETCH(QString, how);
         m_handler.answer = [how](HttpExchange *x) {
             if (how == QLatin1String("respond")) {
-                x->respond(200, textHeaders(), "hello world");
+                x->respond(200, Test::textHeaders(), "hello world");
                 return;
             }
-            x->startStream(200, textHeaders(), 11);
+            x->startStream(200, Test::textHeaders(), 11);
             if (how == QLatin1String("stream")) {
                 x->writeChunk("hello world");
             } else {
@@ -122,10 +89,10 @@ private Q_SLOTS:
             }
             x->finishStream();
         };
-        connectClient();
-        m_client->write(get("/a"));
+        QVERIFY(m_fx.connectClient());
+        m_fx.client->write(Test::getRequest("/a"));
         QByteArray got;
-        readUntil("hello world", got);
+        m_fx.readUntil("hello world", got);
         QVERIFY2(got.startsWith("HTTP/1.1 200 OK\r\n"), got.constData());
         QVERIFY(got.contains("content-length: 11\r\n"));
         QVERIFY(got.endsWith("\r\n\r\nhello world"));
@@ -139,7 +106,7 @@ private Q_SLOTS:
     {
         QList<int> afterEach;
         m_handler.answer = [&afterEach](HttpExchange *x) {
-            x->startStream(200, textHeaders());
+            x->startStream(200, Test::textHeaders());
             afterEach.append(x->socketHandOffs());
             x->writeChunk("data: one\n\n");
             afterEach.append(x->socketHandOffs());
@@ -147,10 +114,10 @@ private Q_SLOTS:
             afterEach.append(x->socketHandOffs());
             x->finishStream();
         };
-        connectClient();
-        m_client->write(get("/sse"));
+        QVERIFY(m_fx.connectClient());
+        m_fx.client->write(Test::getRequest("/sse"));
         QByteArray got;
-        readUntil("0\r\n\r\n", got);
+        m_fx.readUntil("0\r\n\r\n", got);
         QVERIFY(got.contains("transfer-encoding: chunked\r\n"));
         QVERIFY2(got.endsWith("\r\n\r\nb\r\ndata: one\n\n\r\nb\r\ndata: two\n\n\r\n0\r\n\r\n"), got.constData());
         QCOMPARE(afterEach, (QList<int>{0, 1, 2}));
@@ -161,22 +128,22 @@ private Q_SLOTS:
     void aHeldHeadAndBodyLeaveAtTheEndOfTheTurn()
     {
         m_handler.answer = [](HttpExchange *x) {
-            x->startStream(200, textHeaders(), 10);
+            x->startStream(200, Test::textHeaders(), 10);
             x->writeChunk("hello");
         };
-        connectClient();
-        m_client->write(get("/slow"));
+        QVERIFY(m_fx.connectClient());
+        m_fx.client->write(Test::getRequest("/slow"));
         QByteArray got;
-        readUntil("hello", got);
+        m_fx.readUntil("hello", got);
         QVERIFY2(got.endsWith("content-length: 10\r\n\r\nhello"), got.constData());
-        QPointer<HttpExchange> x = m_handler.seen.value(0);
+        const ExchangeRef x = m_handler.seen.value(0);
         QVERIFY(x);
         QCOMPARE(x->socketHandOffs(), 1);
         QVERIFY(!x->isFinished());
         // The rest: everything but the last byte at the end of the turn, the last with finishStream.
         x->writeChunk("world");
         x->finishStream();
-        readUntil("helloworld", got);
+        m_fx.readUntil("helloworld", got);
         QVERIFY(got.endsWith("\r\n\r\nhelloworld"));
         QTRY_VERIFY(x.isNull()); // deleted at the end of the turn it finished in
     }
@@ -197,18 +164,18 @@ private Q_SLOTS:
         QFETCH(QStringList, pieces);
         m_handler.answer = [pieces](HttpExchange *x) {
             if (x->request().path == "/next") {
-                x->respond(200, textHeaders(), "next answer");
+                x->respond(200, Test::textHeaders(), "next answer");
                 return;
             }
-            x->startStream(200, textHeaders(), 5);
+            x->startStream(200, Test::textHeaders(), 5);
             for (const QString &p : pieces)
                 x->writeChunk(p.toUtf8());
             x->finishStream();
         };
-        connectClient();
-        m_client->write(get("/a") + get("/next"));
+        QVERIFY(m_fx.connectClient());
+        m_fx.client->write(Test::getRequest("/a") + Test::getRequest("/next"));
         QByteArray got;
-        readUntil("next answer", got);
+        m_fx.readUntil("next answer", got);
         QVERIFY2(got.startsWith("HTTP/1.1 200 OK\r\n"), got.constData());
         const qsizetype second = got.indexOf("HTTP/1.1 200 OK\r\n", 1);
         QVERIFY2(second > 0, got.constData());
@@ -220,11 +187,11 @@ private Q_SLOTS:
 
     void pipelinedRequestsAreServedInOrder()
     {
-        m_handler.answer = [](HttpExchange *x) { x->respond(200, textHeaders(), "answer to " + x->request().path); };
-        connectClient();
-        m_client->write(get("/one") + get("/two") + get("/three"));
+        m_handler.answer = [](HttpExchange *x) { x->respond(200, Test::textHeaders(), "answer to " + x->request().path); };
+        QVERIFY(m_fx.connectClient());
+        m_fx.client->write(Test::getRequest("/one") + Test::getRequest("/two") + Test::getRequest("/three"));
         QByteArray got;
-        readUntil("answer to /three", got);
+        m_fx.readUntil("answer to /three", got);
         const qsizetype one = got.indexOf("answer to /one");
         const qsizetype two = got.indexOf("answer to /two");
         QVERIFY(one > 0 && two > one && got.indexOf("answer to /three") > two);
@@ -238,17 +205,17 @@ private Q_SLOTS:
     {
         m_handler.answer = [](HttpExchange *x) {
             if (x->request().path != "/first")
-                x->respond(200, textHeaders(), "second");
+                x->respond(200, Test::textHeaders(), "second");
         };
-        connectClient();
-        m_client->write(get("/first") + get("/second"));
+        QVERIFY(m_fx.connectClient());
+        m_fx.client->write(Test::getRequest("/first") + Test::getRequest("/second"));
         QTRY_COMPARE(m_handler.seen.size(), 1);
         for (int turn = 0; turn < 5; ++turn) // turns in which the second could be served too early
             QCoreApplication::processEvents();
         QCOMPARE(m_handler.seen.size(), 1);
-        m_handler.seen.value(0)->respond(200, textHeaders(), "first");
+        m_handler.seen.value(0)->respond(200, Test::textHeaders(), "first");
         QByteArray got;
-        readUntil("second", got);
+        m_fx.readUntil("second", got);
         QVERIFY(got.indexOf("first") < got.indexOf("second"));
         QCOMPARE(m_handler.seen.size(), 2);
     }
@@ -260,16 +227,16 @@ private Q_SLOTS:
         int socketWrites = -1;
         qint64 queued = -1;
         m_handler.answer = [&](HttpExchange *x) {
-            auto *connection = qobject_cast<HttpConnection *>(x->parent());
+            auto *connection = x->connection();
             QVERIFY(connection);
-            x->respond(200, textHeaders(), "ok\n");
+            x->respond(200, Test::textHeaders(), "ok\n");
             queued = connection->pendingOutputBytes();
             socketWrites = connection->queuedWrites();
         };
-        connectClient();
-        m_client->write(get("/a"));
+        QVERIFY(m_fx.connectClient());
+        m_fx.client->write(Test::getRequest("/a"));
         QByteArray got;
-        readUntil("ok\n", got);
+        m_fx.readUntil("ok\n", got);
         QCOMPARE(queued, qint64(0));
         QCOMPARE(socketWrites, 0);
     }
@@ -283,7 +250,7 @@ private Q_SLOTS:
         QByteArray expected;
         qint64 queuedAtEnd = 0;
         m_handler.answer = [&](HttpExchange *x) {
-            x->startStream(200, textHeaders(), Pieces * PieceBytes);
+            x->startStream(200, Test::textHeaders(), Pieces * PieceBytes);
             for (int i = 0; i < Pieces; ++i) {
                 QByteArray piece(PieceBytes, char('a' + i % 26));
                 piece.replace(0, 8, QByteArray::number(100000000 + i).right(8)); // each piece marked by its index
@@ -291,16 +258,16 @@ private Q_SLOTS:
                 x->writeChunk(piece);
             }
             x->finishStream();
-            queuedAtEnd = m_server->pendingBytes();
+            queuedAtEnd = m_fx.server->pendingBytes();
         };
-        connectClient();
-        m_client->write(get("/big"));
+        QVERIFY(m_fx.connectClient());
+        m_fx.client->write(Test::getRequest("/big"));
         QTRY_VERIFY(!expected.isEmpty());
         QVERIFY2(queuedAtEnd > 0, "the kernel took 16 MiB at once: the test no longer exercises the queue");
         QByteArray got;
         QVERIFY(QTest::qWaitFor(
             [&] {
-                got += m_client->readAll();
+                got += m_fx.client->readAll();
                 const qsizetype head = got.indexOf("\r\n\r\n");
                 return head >= 0 && got.size() - head - 4 >= expected.size();
             },
@@ -308,34 +275,34 @@ private Q_SLOTS:
         const QByteArray body = got.mid(got.indexOf("\r\n\r\n") + 4);
         QCOMPARE(body.size(), expected.size());
         QVERIFY(body == expected);
-        QTRY_COMPARE(m_server->pendingBytes(), qint64(0));
+        QTRY_COMPARE(m_fx.server->pendingBytes(), qint64(0));
     }
 
     // The client leaves while its answer streams: the exchange learns it (from the read that meets
     // the end, or from a write the kernel refuses) and the connection goes.
     void aClientThatLeavesMidAnswerIsSeen()
     {
-        QPointer<HttpExchange> held;
+        ExchangeRef held;
         bool gone = false;
         m_handler.answer = [&](HttpExchange *x) {
-            held = x;
-            QObject::connect(x, &HttpExchange::clientGone, x, [&] { gone = true; });
-            x->startStream(200, textHeaders());
+            held = x->ref();
+            x->listen({.clientGone = [&] { gone = true; }});
+            x->startStream(200, Test::textHeaders());
             x->writeChunk("first\n");
         };
-        connectClient();
-        m_client->write(get("/stream"));
+        QVERIFY(m_fx.connectClient());
+        m_fx.client->write(Test::getRequest("/stream"));
         QByteArray got;
         QVERIFY(QTest::qWaitFor(
             [&] {
-                got += m_client->readAll();
+                got += m_fx.client->readAll();
                 return got.contains("first\n");
             },
             5000));
-        m_client->abort();
+        m_fx.client->abort();
         QTRY_VERIFY(gone);
-        QVERIFY(held.isNull() || held->isClientGone());
-        QTRY_COMPARE(m_server->openConnections(), 0);
+        QVERIFY(!held || held->isClientGone());
+        QTRY_COMPARE(m_fx.server->openConnections(), 0);
     }
 };
 
