@@ -317,6 +317,10 @@ private:
                 return;
             traces.swap(m_traces);
             ledger.swap(m_ledger);
+            // The next batch starts at this one's size: growing from empty by doubling cost the
+            // engine thread ~1,000 instructions per request (callgrind).
+            m_traces.reserve(traces.size());
+            m_ledger.reserve(ledger.size());
             m_wakePending = false;
             if (journaled)
                 batchJournal = m_journal->swapToNext(closeJournalFile ? 1 : LedgerJournal::RotateBytes);
