@@ -34,9 +34,11 @@ protected:
 /// unset function ignores its event. Kept by the exchange (HttpExchange::listen).
 struct ExchangeCallbacks
 {
-    std::function<void()> drained;
-    std::function<void()> clientGone;
-    std::function<void()> ended;
+    // Initialised, so that a caller naming only the events it wants ({.clientGone = ...}) is not
+    // told by -Wmissing-field-initializers that it left the others out.
+    std::function<void()> drained{};
+    std::function<void()> clientGone{};
+    std::function<void()> ended{};
 };
 
 /// A weak reference to an exchange for code that answers later (a timer, a management call)
@@ -148,9 +150,9 @@ private:
     QByteArray m_heldTail;  // the body's last byte(s), released by finishStream
     std::function<void()> m_beforeLastBytes;
     ExchangeListener *m_listener = nullptr;
-    class Callbacks; // ExchangeCallbacks turned listener
-    std::unique_ptr<Callbacks> m_callbacks;         // listen(): the listener, kept here
-    std::shared_ptr<HttpExchange *> m_refSlot;      // ref(): nulled on deletion
+    class Callbacks;                           // ExchangeCallbacks turned listener
+    std::unique_ptr<Callbacks> m_callbacks;    // listen(): the listener, kept here
+    std::shared_ptr<HttpExchange *> m_refSlot; // ref(): nulled on deletion
 };
 
 } // namespace Aile::Http

@@ -7,6 +7,7 @@
 #include "http/HttpConnection.h"
 #include "http/HttpExchange.h"
 #include "http/HttpServer.h"
+#include "ServerFixture.h"
 #include "testsupport/ResponseBody.h"
 
 #include <QtCore/QDir>
@@ -23,6 +24,7 @@
 
 using namespace Aile;
 using namespace Aile::Http;
+using Aile::Test::textHeaders;
 
 namespace {
 
@@ -39,13 +41,6 @@ public:
             answer(exchange);
     }
 };
-
-HttpHeaders textHeaders()
-{
-    HttpHeaders h;
-    h.add("content-type", "text/plain");
-    return h;
-}
 
 int openFileDescriptors()
 {

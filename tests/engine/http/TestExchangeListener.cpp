@@ -137,13 +137,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("event");
         QTest::addColumn<QString>("act");
         QTest::addColumn<QStringList>("heard");
-        QTest::newRow("drained: finish") << "drained" << "finish" << QStringList{"big:drained", "big:ended"};
-        QTest::newRow("drained: detach and delete")
-            << "drained" << "delete" << QStringList{"big:drained", "big:deleted"};
-        QTest::newRow("clientGone: finish (goes nowhere)") << "clientGone" << "finish" << QStringList{"big:clientGone", "big:ended"};
-        QTest::newRow("clientGone: detach and delete")
-            << "clientGone" << "delete" << QStringList{"big:clientGone", "big:deleted"};
-        QTest::newRow("ended: delete") << "ended" << "delete" << QStringList{"big:ended", "big:deleted"};
+        QTest::newRow("drained: finish") << "drained"
+                                         << "finish" << QStringList{"big:drained", "big:ended"};
+        QTest::newRow("drained: detach and delete") << "drained"
+                                                    << "delete" << QStringList{"big:drained", "big:deleted"};
+        QTest::newRow("clientGone: finish (goes nowhere)") << "clientGone"
+                                                           << "finish" << QStringList{"big:clientGone", "big:ended"};
+        QTest::newRow("clientGone: detach and delete") << "clientGone"
+                                                       << "delete" << QStringList{"big:clientGone", "big:deleted"};
+        QTest::newRow("ended: delete") << "ended"
+                                       << "delete" << QStringList{"big:ended", "big:deleted"};
     }
     void aListenerMayActFromInsideAnyEvent()
     {
@@ -182,12 +185,12 @@ private Q_SLOTS:
             QByteArray got;
             QVERIFY(m_fx.readUntil(event == "ended" ? QByteArray("0\r\n\r\n") : QByteArray(), got));
             // Read everything: the exchange drains below the low-water mark.
-            QTest::qWaitFor(
+            QVERIFY(QTest::qWaitFor(
                 [&] {
                     got += m_fx.client->readAll();
                     return m_log.size() >= heard.size();
                 },
-                10000);
+                10000));
         }
         QTRY_COMPARE(m_log, heard);
         QTRY_VERIFY(m_handler.seen.value(0).get() == nullptr || event == "drained");
