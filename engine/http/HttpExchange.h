@@ -119,6 +119,9 @@ public:
     /// How many times this exchange's bytes were handed to the socket (one per flush point, the
     /// figure behind "one write per answer"; tests read it).
     int socketHandOffs() const { return m_handOffs; }
+    /// Whether the connection's end-of-turn pass is armed (tests: a relayed chunk that left at
+    /// once arms none, so an SSE event costs one pass of the event loop, not two).
+    bool endOfTurnArmed() const;
     /// Pending output past this goes to the socket without waiting for the end of the turn
     /// (below LowWaterBytes, so held output alone never keeps a producer paused).
     static constexpr qsizetype HoldBytes = 32 * 1024;

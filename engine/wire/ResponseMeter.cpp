@@ -1,5 +1,6 @@
 #include "ResponseMeter.h"
 
+#include "EventGlance.h"
 #include "JsonSieve.h"
 
 #include <QtCore/QJsonArray>
@@ -184,6 +185,12 @@ void ResponseMeter::readEvent(SseEvent &ev)
         return;
     }
     if (m_reading == Reading::Sieved) {
+        // Most of a long answer is text deltas that can tell the meter nothing new: a look at
+        // their bytes stands in for the parse (EventGlance.h).
+        if (changesNothing(m_endpoint, ev, MeterKnows{m_sawOutput, m_chatModel})) {
+            ++m_passedOver;
+            return;
+        }
         JsonSieve sieve;
         if (sieve.read(ev.data)) {
             readEventObject(ev, sieve.root().toObject());
@@ -258,8 +265,13 @@ template <class Object> void ResponseMeter::readEventObject(SseEvent &ev, const 
 
 template <class Object> void ResponseMeter::readChatObject(const Object &o)
 {
-    if (o.contains(QLatin1String("model")))
-        m_model = o.value(QLatin1String("model")).toString();
+    if (o.contains(QLatin1String("model"))) {
+        const QString model = o.value(QLatin1String("model")).toString();
+        if (model != m_model || m_chatModel.isNull()) {
+            m_model = model;
+            m_chatModel = model.toUtf8();
+        }
+    }
     const auto usage = o.value(QLatin1String("usage")).toObject();
     if (!usage.isEmpty()) {
         m_usage.cacheInInput = true;

@@ -76,6 +76,9 @@ public:
     /// Evidence for affinity: encrypted reasoning / signatures and tool call ids the answer held.
     const QStringList &reasoningTokens() const { return m_reasoning; }
     const QStringList &toolCallIds() const { return m_toolCalls; }
+    /// Events a look at their bytes showed could tell the meter nothing new, so that their JSON
+    /// was not parsed (EventGlance.h; the Sieved reading only). Tests and diagnostics.
+    int eventsPassedOver() const { return m_passedOver; }
 
 private:
     // Each reader is written once for both readings: Object is QJsonObject or SieveObject.
@@ -101,6 +104,8 @@ private:
     bool m_sawOutput = false;
     QString m_errorMessage;
     QString m_model;
+    QByteArray m_chatModel; // m_model in UTF-8, as a chat chunk names it (the look compares bytes)
+    int m_passedOver = 0;
     QStringList m_reasoning;
     QStringList m_toolCalls;
 };

@@ -1,54 +1,68 @@
 #include "SseParser.h"
 
+#include <cstring>
+
 namespace Aile::Wire {
 
 namespace {
 
-// Finds the end of the first event (index just past its blank line) or -1.
-qsizetype eventEnd(const QByteArray &b, qsizetype from)
+// The index of the first line end ('\n' or '\r') in [from, n), or n: two memchr passes over the
+// line rather than a test per byte (an event is mostly one long data line).
+qsizetype lineEnd(const char *b, qsizetype from, qsizetype n)
 {
-    const qsizetype n = b.size();
-    for (qsizetype i = qMax<qsizetype>(0, from); i < n; ++i) {
-        const char c = b.at(i);
-        if (c != '\n' && c != '\r')
-            continue;
+    const void *lf = std::memchr(b + from, '\n', size_t(n - from));
+    const qsizetype limit = lf ? static_cast<const char *>(lf) - b : n;
+    const void *cr = std::memchr(b + from, '\r', size_t(limit - from));
+    return cr ? static_cast<const char *>(cr) - b : limit;
+}
+
+// Finds the end of the first event (index just past its blank line) or -1.
+qsizetype eventEnd(const QByteArray &bytes, qsizetype from)
+{
+    const char *b = bytes.constData();
+    const qsizetype n = bytes.size();
+    for (qsizetype i = lineEnd(b, qMax<qsizetype>(0, from), n); i < n; i = lineEnd(b, i + 1, n)) {
         // i ends a line; a blank line follows when the next line end comes right away.
         qsizetype j = i + 1;
-        if (c == '\r' && j < n && b.at(j) == '\n')
+        if (b[i] == '\r' && j < n && b[j] == '\n')
             ++j;
         if (j < n) {
-            const char d = b.at(j);
+            const char d = b[j];
             if (d == '\n')
                 return j + 1;
             if (d == '\r')
-                return (j + 1 < n && b.at(j + 1) == '\n') ? j + 2 : (j + 1 < n ? j + 1 : -1);
+                return (j + 1 < n && b[j + 1] == '\n') ? j + 2 : (j + 1 < n ? j + 1 : -1);
         }
+        if (j >= n)
+            return -1;
+        i = j - 1; // the next line starts at j
     }
     return -1;
 }
 
 void parseFields(SseEvent &ev)
 {
-    qsizetype start = 0;
     const QByteArray &r = ev.raw;
+    const char *b = r.constData();
+    const qsizetype n = r.size();
     bool firstData = true;
-    while (start < r.size()) {
-        qsizetype end = start;
-        while (end < r.size() && r.at(end) != '\n' && r.at(end) != '\r')
-            ++end;
-        const QByteArray line = r.mid(start, end - start);
+    qsizetype start = 0;
+    while (start < n) {
+        const qsizetype end = lineEnd(b, start, n);
+        const qsizetype lineStart = start;
         start = end + 1;
-        if (end < r.size() && r.at(end) == '\r' && start < r.size() && r.at(start) == '\n')
+        if (end < n && b[end] == '\r' && start < n && b[start] == '\n')
             ++start;
-        if (line.isEmpty() || line.startsWith(':'))
+        if (end == lineStart || b[lineStart] == ':')
             continue;
+        const QByteArrayView line(b + lineStart, end - lineStart);
         const qsizetype colon = line.indexOf(':');
-        const QByteArray field = colon < 0 ? line : line.left(colon);
-        QByteArray value = colon < 0 ? QByteArray() : line.mid(colon + 1);
+        const QByteArrayView field = colon < 0 ? line : line.first(colon);
+        QByteArrayView value = colon < 0 ? QByteArrayView() : line.sliced(colon + 1);
         if (value.startsWith(' '))
-            value.remove(0, 1);
+            value = value.sliced(1);
         if (field == "event") {
-            ev.name = value;
+            ev.name = value.toByteArray();
         } else if (field == "data") {
             if (!firstData)
                 ev.data += '\n';
@@ -81,7 +95,9 @@ QList<SseEvent> SseParser::feed(const QByteArray &bytes)
         consumed = end;
         from = end;
     }
-    if (consumed > 0)
+    if (consumed == m_buffer.size())
+        m_buffer = QByteArray(); // the usual read, whole events: the next read is shared, not copied
+    else if (consumed > 0)
         m_buffer.remove(0, consumed);
     if (m_buffer.size() > MaxEventBytes) {
         // The unfinished event is past the cap: give its memory back now.

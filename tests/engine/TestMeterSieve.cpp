@@ -80,6 +80,8 @@ private Q_SLOTS:
     void theSieveGivesUpWhereQtReadsOtherwise_data();
     void theSieveGivesUpWhereQtReadsOtherwise();
     void theAnswersTextIsSkipped();
+    void quietEventsArePassedOverAndReadAlike_data();
+    void quietEventsArePassedOverAndReadAlike();
 };
 
 void TestMeterSieve::theSieveReadsWhatTheWholeDocumentReads_data()
@@ -318,6 +320,112 @@ void TestMeterSieve::theAnswersTextIsSkipped()
     QCOMPARE(call.value(QLatin1String("id")).toString(), QStringLiteral("call_1"));
     QVERIFY(call.value(QLatin1String("function")).isUndefined());
     QVERIFY(!call.isEmpty());
+}
+
+namespace {
+
+// A chat chunk as OpenAI streams it: `delta` is the delta object's members.
+QByteArray chunk(const QByteArray &delta, const QByteArray &finish = "null", const QByteArray &model = "gpt-5.2")
+{
+    return R"({"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":")" + model + R"(","choices":[{"index":0,"delta":{)" + delta
+           + R"(},"finish_reason":)" + finish + "}]}";
+}
+
+QByteArray named(const QByteArray &name, const QByteArray &data)
+{
+    return "event: " + name + "\ndata: " + data + "\n\n";
+}
+
+} // namespace
+
+void TestMeterSieve::quietEventsArePassedOverAndReadAlike_data()
+{
+    QTest::addColumn<int>("endpoint");
+    QTest::addColumn<QByteArray>("stream");
+    QTest::addColumn<int>("passedOver");
+    const int chat = int(Endpoint::ChatCompletions);
+    const int messages = int(Endpoint::Messages);
+    const int responses = int(Endpoint::Responses);
+    const QByteArray usageChunk = R"({"id":"chatcmpl-1","model":"gpt-5.2","choices":[],"usage":{"prompt_tokens":8,"completion_tokens":40}})";
+    // The role chunk (the first model, no text yet) and the first text are read; later text is not.
+    QTest::newRow("chat: text deltas after the first")
+        << chat
+        << events({chunk(R"("role":"assistant","content":"")"), chunk(R"("content":"He")"), chunk(R"("content":"llo")"),
+                   chunk(R"("content":" \"usage\": {}")"), chunk(R"("content":"!")"), chunk("", R"("stop")"), usageChunk, "[DONE]"})
+        << 3;
+    QTest::newRow("chat: an escaped name is read")
+        << chat
+        << events({chunk(R"("content":"a")"), chunk(R"("content":"b")"),
+                   R"({"model":"gpt-5.2","choices":[],"\u0075sage":{"prompt_tokens":3,"completion_tokens":4}})"})
+        << 1;
+    QTest::newRow("chat: another model is read") << chat << events({chunk(R"("content":"a")"), chunk(R"("content":"b")", "null", "gpt-5.2-mini")})
+                                                 << 0;
+    QTest::newRow("chat: a spaced model is read") << chat
+                                                  << events(
+                                                         {chunk(R"("content":"a")"), R"({"model": "gpt-5.2","choices":[{"delta":{"content":"b"}}]})"})
+                                                  << 0;
+    QTest::newRow("chat: tool calls, reasoning and a refusal are read")
+        << chat
+        << events({chunk(R"("content":"a")"), chunk(R"("tool_calls":[{"index":0,"id":"call_1","function":{"name":"f"}}])"),
+                   chunk(R"("reasoning_content":"think")"), chunk(R"("refusal":"no")"), chunk(R"("content":"b")")})
+        << 1;
+    QTest::newRow("chat: an error event and an error member are read")
+        << chat
+        << "data: " + chunk(R"("content":"a")") + "\n\n" + named("error", chunk(R"("content":"b")")) + "data: {\"error\":{\"message\":\"boom\"}}\n\n"
+        << 0;
+    QTest::newRow("messages: text deltas once output is seen")
+        << messages
+        << named("message_start", R"({"type":"message_start","message":{"model":"claude-sonnet-5","usage":{"input_tokens":30,"output_tokens":1}}})")
+               + named("content_block_start", R"({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})")
+               + named("content_block_delta", R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}})")
+               + named("content_block_delta", R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"!"}})")
+               + named("ping", R"({"type":"ping"})")
+               + named("content_block_delta", R"({"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig"}})")
+               + named("content_block_stop", R"({"type":"content_block_stop","index":0})")
+               + named("message_delta", R"({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9}})")
+               + named("message_stop", R"({"type":"message_stop"})")
+        << 3;
+    QTest::newRow("responses: output deltas once output is seen")
+        << responses
+        << named("response.created", R"({"type":"response.created","response":{"model":"gpt-5.2"}})")
+               + named("response.output_item.added", R"({"type":"response.output_item.added","item":{"type":"message"}})")
+               + named("response.output_text.delta", R"({"type":"response.output_text.delta","item_id":"m1","delta":"Hi"})")
+               + named("response.output_text.delta", R"({"type":"response.output_text.delta","item_id":"m1","delta":"!"})")
+               + named("response.output_text.done", R"({"type":"response.output_text.done","item_id":"m1","text":"Hi!"})")
+               + named("response.completed",
+                       R"({"type":"response.completed","response":{"model":"gpt-5.2","usage":{"input_tokens":7,"output_tokens":2}}})")
+        << 2;
+}
+
+// The look that passes events over (wire/EventGlance.h) never changes what the meter reads: after
+// every event, the sieved meter and the whole-document meter agree, and the row states how many
+// events were passed over (so a look that never passes anything over fails too).
+void TestMeterSieve::quietEventsArePassedOverAndReadAlike()
+{
+    QFETCH(int, endpoint);
+    QFETCH(QByteArray, stream);
+    QFETCH(int, passedOver);
+    ResponseMeter sieved(Endpoint(endpoint), true);
+    ResponseMeter whole(Endpoint(endpoint), true, ResponseMeter::Reading::WholeDocument);
+    SseParser split;
+    for (const SseEvent &ev : split.feed(stream)) {
+        const QList<SseEvent> a = sieved.feedStream(ev.raw);
+        const QList<SseEvent> b = whole.feedStream(ev.raw);
+        QCOMPARE(a.size(), 1);
+        QCOMPARE(b.size(), 1);
+        QCOMPARE(a[0].usageOnly, b[0].usageOnly);
+        QCOMPARE(sieved.sawOutput(), whole.sawOutput());
+        QCOMPARE(sieved.sawEndEvent(), whole.sawEndEvent());
+        QCOMPARE(sieved.sawErrorEvent(), whole.sawErrorEvent());
+        QCOMPARE(sieved.errorMessage(), whole.errorMessage());
+        QCOMPARE(sieved.reportedModel(), whole.reportedModel());
+        QCOMPARE(sieved.usage().inputTokens, whole.usage().inputTokens);
+        QCOMPARE(sieved.usage().outputTokens, whole.usage().outputTokens);
+        QCOMPARE(sieved.reasoningTokens(), whole.reasoningTokens());
+        QCOMPARE(sieved.toolCallIds(), whole.toolCallIds());
+    }
+    QCOMPARE(sieved.eventsPassedOver(), passedOver);
+    QCOMPARE(whole.eventsPassedOver(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestMeterSieve)

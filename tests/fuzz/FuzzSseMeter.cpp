@@ -1,7 +1,8 @@
 // fuzz_sse_meter: an upstream's answer, streamed or not, on the three chat wires, through the SSE
 // parser and the response meter exactly as dispatch/ProxyRequest reads it (docs/hardening.md).
-// The meter reads JSON through its sieve (wire/JsonSieve.h); a second meter beside it reads every
-// answer as a whole QJsonDocument, and the two must agree on everything the engine reads next.
+// The meter reads JSON through its sieve (wire/JsonSieve.h) and passes over events a look at their
+// bytes shows to be quiet (wire/EventGlance.h); a second meter beside it reads every answer as a
+// whole QJsonDocument, and the two must agree on everything the engine reads next.
 //
 // Input: byte 0 picks the wire and the mode: 'c' chat completions, 'r' responses, 'm' messages,
 // lower case streamed, upper case a whole body (any other byte: wire = byte % 3, streamed = bit 5).
@@ -72,6 +73,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             for (const SseEvent &ev : plain.feed(read))
                 parsed += ev.raw;
+            // After every read, not only at the end: the events the sieved meter passes over
+            // unread (wire/EventGlance.h) must leave it where reading them leaves the reference.
+            check(meter.sawOutput() == reference.sawOutput() && meter.sawEndEvent() == reference.sawEndEvent());
+            check(meter.sawErrorEvent() == reference.sawErrorEvent() && meter.reportedModel() == reference.reportedModel());
+            check(meter.usage().inputTokens == reference.usage().inputTokens && meter.usage().outputTokens == reference.usage().outputTokens);
         } else {
             meter.feedBody(read);
             reference.feedBody(read);

@@ -132,6 +132,16 @@ def sse_seeds():
                                       '"usage":{"input_tokens":123456789012345678901234567890,"output_tokens":2}}')
     seeds["sieve-qt-only"] = "c\x0d" + sse([(None, '{"choices":[{"delta":{"content":"a\tb"}}],"model":"\\ud800"}'),
                                             (None, '{"type":"x","usage":{"prompt_tokens":1}}\u0000'), (None, "\ufeff{}")], named=False)
+    # The meter's look at quiet events (wire/EventGlance.h): text deltas it passes over, beside near
+    # misses it must read (an escaped name, a spaced or changed model, a finish reason, a member
+    # named in the text), each after output has begun.
+    delta = lambda content, extra="", model='"model":"gpt-5.2"': (
+        '{"id":"c1",%s,"choices":[{"index":0,"delta":{"content":%s}%s}]}' % (model, content, extra))
+    seeds["glance-near-misses"] = "c\x2b" + sse([
+        (None, delta('""')), (None, delta('"Hi"')), (None, delta('"\\"usage\\": 1"')), (None, delta('"x"', ',"finish_reason":null')),
+        (None, delta('"y"', model='"model": "gpt-5.2"')), (None, delta('"z"', model='"model":"gpt-5.2-mini"')),
+        (None, delta('"w"', ',"\\u0075sage":{"prompt_tokens":3}')), (None, delta('"v"', ',"finish_reason":"stop"')),
+        ("error", delta('"e"')), (None, "[DONE]")])
     return seeds
 
 

@@ -124,6 +124,34 @@ private Q_SLOTS:
         QCOMPARE(m_handler.handOffsAfterAnswer, QList<int>{3});
     }
 
+    // A chunk written in a later turn (an SSE event relayed as it arrives) leaves within the call
+    // and leaves nothing for the end of the turn: no second pass of the event loop per event.
+    void aRelayedChunkArmsNoEndOfTurn()
+    {
+        m_handler.answer = [](HttpExchange *x) {
+            x->startStream(200, Test::textHeaders());
+            x->writeChunk("data: one\n\n");
+        };
+        QVERIFY(m_fx.connectClient());
+        m_fx.client->write(Test::getRequest("/sse"));
+        QByteArray got;
+        QVERIFY(m_fx.readUntil("data: one\n\n\r\n", got));
+        const ExchangeRef x = m_handler.seen.value(0);
+        QVERIFY(x);
+        QTRY_VERIFY(!x->endOfTurnArmed()); // the turn the head was written in has ended
+        const int before = x->socketHandOffs();
+        x->writeChunk("data: two\n\n");
+        QCOMPARE(x->socketHandOffs(), before + 1);
+        QVERIFY(!x->endOfTurnArmed());
+        QVERIFY(m_fx.readUntil("b\r\ndata: two\n\n\r\n", got));
+        // An event past HoldBytes goes out on its own, framed around it.
+        const QByteArray big(HttpExchange::HoldBytes + 10, 'x');
+        x->writeChunk(big);
+        QVERIFY(m_fx.readUntil("800a\r\n" + big + "\r\n", got));
+        x->finishStream();
+        QVERIFY(m_fx.readUntil("0\r\n\r\n", got));
+    }
+
     // What an answer holds back leaves by the end of the turn, without waiting for more.
     void aHeldHeadAndBodyLeaveAtTheEndOfTheTurn()
     {
