@@ -51,11 +51,17 @@ AILE_KEY="sk-aile-bench-0000000000000000"
 log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 rel() { local p="$1"; printf '%s' "${p#"$REPO_DIR"/}"; }
 has_path() { [[ ",$PATHS," == *",$1,"* ]]; }
-# rotated ROUND: the four paths, starting one further along each round, so that no path is always
-# measured first or right after the same neighbour
+# rotated ROUND: the four paths, starting one further along each round and in reverse order on
+# even rounds, so that no path is always measured first or right after the same neighbour (a
+# rotation alone keeps the neighbours: aile came right after portkey in every round)
 rotated() {
-    local all=(direct nginx portkey aile) i
-    for ((i = 0; i < 4; i++)); do printf '%s ' "${all[$(((i + $1 - 1) % 4))]}"; done
+    local all=(direct nginx portkey aile) i order=()
+    for ((i = 0; i < 4; i++)); do order+=("${all[$(((i + $1 - 1) % 4))]}"); done
+    if (($1 % 2 == 0)); then
+        for ((i = 3; i >= 0; i--)); do printf '%s ' "${order[$i]}"; done
+    else
+        printf '%s ' "${order[@]}"
+    fi
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -251,6 +257,23 @@ start_portkey() { # sets PK_PORT, PK_PID
 }
 
 AILE_MISSING=""
+# settle_sse_upstream: waits (at most 10 s) until the SSE upstream sends no stream. A proxy whose
+# client has gone may still be draining that run's streams from the upstream (Portkey finishes
+# them; nginx and Aile cancel them): that work, and the upstream's, would load the machine during
+# the next path's run. Logs how long it waited when it waited at all.
+settle_sse_upstream() {
+    local i open
+    for ((i = 0; i < 200; i++)); do
+        open="$(curl -s -m 1 "http://127.0.0.1:$SSE_PORT/open" | sed -n 's/.*"open":\([0-9]*\).*/\1/p')"
+        if [[ "$open" == 0 ]]; then
+            ((i > 0)) && log "the SSE upstream finished the previous run's streams after $((i * 50)) ms"
+            return 0
+        fi
+        sleep 0.05
+    done
+    log "the SSE upstream still sends ${open:-?} stream(s) after 10 s: measuring anyway"
+}
+
 start_aile() { # start_aile NAME BASEURL — sets AILE_PORT, AILE_PID
     local dir="$RUN/aile-$1"
     mkdir -p "$dir/data"
@@ -552,6 +575,7 @@ main() {
         for p in $(rotated "$round"); do
             local out="$RAW/sse-$p-r$round.json"
             if [[ -n "${SSE_SKIP[$p]}" ]]; then skip_file "$out" "${SSE_SKIP[$p]}"; continue; fi
+            settle_sse_upstream
             log "sse round $round/$SSE_ROUNDS: $p, $SSE_CONNS streams at a time, ${SSE_DURATION}s"
             loadgen sse "$p" sse "$out" --conns "$SSE_CONNS" --duration "$SSE_DURATION" --warmup "$WARMUP" \
                 --dump "$RAW/sse-$p-r$round.samples"

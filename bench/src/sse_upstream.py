@@ -9,6 +9,9 @@ Routes (any method, HTTP/1.1 keep-alive, request bodies by Content-Length or chu
   /abort/... a streamed chat completion cut at a random point (bench/soak.sh): after 0 to --events
              chunks, sometimes in the middle of one, the connection is reset or closed without the
              end of the chunked body.
+  /open      {"open": N}: the streams this upstream is sending right now (bench/run.sh waits for 0
+             between SSE runs, so that a proxy still draining the streams of its run, after its
+             client has gone, does not load the machine during the next path's run).
   otherwise  a canned non-streamed chat completion (smoke checks, and the soak's real client).
 
 Every content chunk carries its send time as `"content":"@<ns>"`, where <ns> is
@@ -51,6 +54,7 @@ def chunk(data: bytes) -> bytes:
 
 class Upstream(asyncio.Protocol):
     opts = None
+    open_streams = 0  # over every connection: see /open
 
     def connection_made(self, transport):
         self.t = transport
@@ -59,8 +63,19 @@ class Upstream(asyncio.Protocol):
         self.timer = None
         self.left = 0
         self.cut = False
+        self.streaming = False
+
+    def stream_begins(self):
+        self.streaming = True
+        Upstream.open_streams += 1
+
+    def stream_ends(self):
+        if self.streaming:
+            self.streaming = False
+            Upstream.open_streams -= 1
 
     def connection_lost(self, exc):
+        self.stream_ends()
         if self.timer:
             self.timer.cancel()
             self.timer = None
@@ -128,6 +143,8 @@ class Upstream(asyncio.Protocol):
 
     # -- answers ----------------------------------------------------------------------------------
     def handle(self, path):
+        if path.startswith("/sse/") or path.startswith("/abort/") or path.startswith("/hold/"):
+            self.stream_begins()
         if path.startswith("/sse/"):
             self.busy = True
             self.left = self.opts.events
@@ -146,6 +163,9 @@ class Upstream(asyncio.Protocol):
             # spread the held streams' ticks over the interval
             delay = random.uniform(0, self.opts.hold_interval)
             self.timer = asyncio.get_running_loop().call_later(delay, self.tick)
+        elif path == "/open":
+            body = b'{"open":%d}' % Upstream.open_streams
+            self.t.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
         else:
             self.t.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
                          % (len(CANNED), CANNED))
@@ -161,6 +181,7 @@ class Upstream(asyncio.Protocol):
             # half an event, or none; then a reset (RST) or a plain close (FIN), at random
             if random.random() < 0.5:
                 self.t.write(b"%x\r\n%s" % (len(FINAL), FINAL[: random.randint(1, len(FINAL) - 1)]))
+            self.stream_ends()
             if random.random() < 0.5:
                 self.t.abort()
             else:
@@ -168,6 +189,7 @@ class Upstream(asyncio.Protocol):
             return
         if self.left == 0:
             self.t.write(chunk(FINAL) + b"0\r\n\r\n")
+            self.stream_ends()
             self.busy = False
             self.process()
             return
