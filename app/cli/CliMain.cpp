@@ -3,6 +3,8 @@
 #include "ServeCommand.h"
 #include "StopCommand.h"
 
+#include "core/EpollDispatcher.h"
+
 #include <QtCore/QCoreApplication>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QTextStream>
@@ -31,6 +33,15 @@ void printUsage()
 
 int main(int argc, char **argv)
 {
+    // `aile serve` runs the engine on this thread: AILE_EVENT_LOOP=epoll puts its loop on epoll
+    // (core/EpollDispatcher.h), installed before the application exists, as it must be.
+    if (argc > 1 && qstrcmp(argv[1], "serve") == 0 && Aile::EpollDispatcher::wanted()) {
+        auto *dispatcher = new Aile::EpollDispatcher;
+        if (dispatcher->isValid())
+            QCoreApplication::setEventDispatcher(dispatcher);
+        else
+            delete dispatcher;
+    }
     QCoreApplication app(argc, argv);
     // Per-request debug lines cost time on the hot path; AILE_DEBUG=1 turns them on.
     if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))

@@ -1,10 +1,20 @@
 #include "EngineHost.h"
 
+#include "core/EpollDispatcher.h"
+
 namespace Aile {
 
 EngineHost::EngineHost(EngineOptions options, QObject *parent) : QObject(parent), m_engine(new Engine(std::move(options)))
 {
     m_thread.setObjectName(QStringLiteral("aile-engine"));
+    if (EpollDispatcher::wanted()) {
+        // AILE_EVENT_LOOP=epoll: the engine thread's loop on epoll (core/EpollDispatcher.h).
+        auto *dispatcher = new EpollDispatcher;
+        if (dispatcher->isValid())
+            m_thread.setEventDispatcher(dispatcher);
+        else
+            delete dispatcher;
+    }
     m_engine->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_engine, &QObject::deleteLater);
     connect(m_engine, &Engine::started, this, &EngineHost::started);

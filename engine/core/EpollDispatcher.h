@@ -1,0 +1,85 @@
+#pragma once
+
+#include <QtCore/QAbstractEventDispatcher>
+#include <QtCore/QHash>
+
+#include <atomic>
+#include <map>
+
+namespace Aile {
+
+/// The engine thread's event loop on epoll(7), as Qt's own dispatchers are on poll(2): socket
+/// notifiers become epoll registrations, timers sit in one ordered map, posted events and other
+/// threads' wake-ups come through an eventfd (docs/performance.md "Change 14 (SSE)").
+///
+/// Why: each pass of Qt's dispatchers hands the kernel every descriptor the thread watches and the
+/// kernel sets up and tears down a wait on each, where epoll_wait touches only the ready ones. On
+/// the relay of an SSE event (one read, one send) that was most of the engine's kernel time.
+///
+/// Opt-in: AILE_EVENT_LOOP=epoll (wanted()) puts `aile serve`'s loop and the desktop app's engine
+/// thread on it; everything else keeps Qt's. Not the default because the keychain needs GLib's
+/// loop: libsecret answers through the GLib main context of the calling thread, which only Qt's
+/// GLib dispatcher runs, so on this loop SecretStore refuses keychain operations at once, saying
+/// so, rather than waiting out its timeout (docs/performance.md "Change 14 (SSE)").
+///
+/// Semantics follow QEventDispatcherUNIX: notifiers are level-triggered (a hang-up or an error
+/// activates the read and write notifiers), timers are repeating and fire in due order at most
+/// once per pass (a zero timer once per pass), a timer is not re-entered from its own event, and
+/// interrupt() ends the current pass.
+class EpollDispatcher final : public QAbstractEventDispatcher
+{
+public:
+    explicit EpollDispatcher(QObject *parent = nullptr);
+    ~EpollDispatcher() override;
+
+    /// AILE_EVENT_LOOP=epoll in the environment.
+    static bool wanted();
+    /// Whether the calling thread's loop is this dispatcher.
+    static bool runsThisThread();
+    /// Whether the kernel gave the epoll and eventfd descriptors (false: do not install it).
+    bool isValid() const { return m_epoll >= 0 && m_wake >= 0; }
+
+    bool processEvents(QEventLoop::ProcessEventsFlags flags) override;
+    void registerSocketNotifier(QSocketNotifier *notifier) override;
+    void unregisterSocketNotifier(QSocketNotifier *notifier) override;
+    void registerTimer(int timerId, qint64 interval, Qt::TimerType timerType, QObject *object) override;
+    bool unregisterTimer(int timerId) override;
+    bool unregisterTimers(QObject *object) override;
+    QList<TimerInfo> registeredTimers(QObject *object) const override;
+    int remainingTime(int timerId) override;
+    void wakeUp() override;
+    void interrupt() override;
+
+private:
+    struct Watch
+    {
+        QSocketNotifier *read = nullptr;
+        QSocketNotifier *write = nullptr;
+        QSocketNotifier *exception = nullptr;
+        quint32 events = 0; // what epoll watches for this descriptor now (0: not registered)
+    };
+    struct Timer
+    {
+        qint64 intervalMs = 0;
+        Qt::TimerType type = Qt::CoarseTimer;
+        QObject *object = nullptr;
+        std::multimap<qint64, int>::iterator due; // in m_due
+        bool firing = false;
+    };
+
+    static qint64 nowNs();
+    void update(int fd, Watch &watch);
+    int activateSockets(int fd, quint32 events);
+    int activateTimers();
+    int timeoutMs() const;
+
+    int m_epoll = -1;
+    int m_wake = -1; // eventfd
+    std::atomic<bool> m_wakePending{false};
+    std::atomic<bool> m_interrupted{false};
+    QHash<int, Watch> m_watches;
+    QHash<int, Timer> m_timers;
+    std::multimap<qint64, int> m_due; // due time (CLOCK_MONOTONIC ns) -> timer id
+};
+
+} // namespace Aile
