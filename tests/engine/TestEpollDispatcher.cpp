@@ -10,6 +10,7 @@
 #include <QtCore/QTimer>
 #include <QtTest/QtTest>
 
+#include <memory>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -82,7 +83,10 @@ private Q_SLOTS:
 
     void cleanup()
     {
-        QMetaObject::invokeMethod(m_probe, &QObject::deleteLater);
+        // deleteLater called in the loop before quit: the deferred deletion is then pending when
+        // the loop ends, and the thread delivers it as it finishes (a queued deleteLater raced quit).
+        Probe *p = m_probe;
+        inLoop([p] { p->deleteLater(); });
         m_thread->quit();
         QVERIFY(m_thread->wait(5000)); // quit from another thread wakes a blocked epoll_wait
         delete m_thread;
@@ -119,13 +123,11 @@ private Q_SLOTS:
             timer = new QTimer(p);
             timer->setTimerType(Qt::PreciseTimer);
             timer->setInterval(2);
-            int *count = new int(0);
+            auto count = std::make_shared<int>(0);
             QObject::connect(timer, &QTimer::timeout, p, [p, timer, count] {
                 p->note(QStringLiteral("tick"));
-                if (++*count == 5) {
+                if (++*count == 5)
                     timer->stop();
-                    delete count;
-                }
             });
             timer->start();
             remaining = timer->remainingTime();
@@ -169,7 +171,7 @@ private Q_SLOTS:
         const int ours = fds[0];
         inLoop([p, &notifier, ours] {
             notifier = new QSocketNotifier(ours, QSocketNotifier::Read, p);
-            int *calls = new int(0);
+            auto calls = std::make_shared<int>(0);
             QObject::connect(notifier, &QSocketNotifier::activated, p, [p, ours, calls] {
                 ++*calls;
                 if (*calls == 1) {
