@@ -68,28 +68,27 @@ bool chatQuiet(const char *p, size_t n, const MeterKnows &knows)
     }
 }
 
-// The responses wire is read by its events' "type": only a delta's says nothing new once output
-// has been seen.
-bool responsesQuiet(const char *p, size_t n)
+// The responses and messages wires are read by their events' "type": the text after a quote is
+// quiet unless it is an "error" name, or a "type" whose value quietType does not accept.
+bool typedQuiet(const char *p, size_t n, bool (*quietType)(std::string_view))
 {
     if (at(p, n, "error\""))
         return false;
     if (!at(p, n, "type\""))
         return true;
     std::string_view type;
-    return stringValue(p + 5, n - 5, &type) && type.size() >= 6 && type.substr(type.size() - 6) == ".delta"sv;
+    return stringValue(p + 5, n - 5, &type) && quietType(type);
 }
 
-// The messages wire too: the types of Anthropic's events that tell such a meter nothing new.
-bool messagesQuiet(const char *p, size_t n)
+// Responses: only a delta's type says nothing new once output has been seen.
+bool responsesType(std::string_view type)
 {
-    if (at(p, n, "error\""))
-        return false;
-    if (!at(p, n, "type\""))
-        return true;
-    std::string_view type;
-    if (!stringValue(p + 5, n - 5, &type))
-        return false;
+    return type.size() >= 6 && type.substr(type.size() - 6) == ".delta"sv;
+}
+
+// Messages: the types of Anthropic's events that tell such a meter nothing new.
+bool messagesType(std::string_view type)
+{
     for (std::string_view quiet :
          {"content_block_delta"sv, "text_delta"sv, "input_json_delta"sv, "thinking_delta"sv, "citations_delta"sv, "content_block_stop"sv, "ping"sv})
         if (type == quiet)
@@ -119,7 +118,7 @@ bool changesNothing(Endpoint endpoint, const SseEvent &event, const MeterKnows &
         const size_t n = size_t(end - p);
         if (n == 0)
             break;
-        const bool quiet = chat ? chatQuiet(p, n, knows) : endpoint == Endpoint::Responses ? responsesQuiet(p, n) : messagesQuiet(p, n);
+        const bool quiet = chat ? chatQuiet(p, n, knows) : typedQuiet(p, n, endpoint == Endpoint::Responses ? responsesType : messagesType);
         if (!quiet)
             return false;
         q = p;
