@@ -8,7 +8,7 @@
 # front of aile, e.g. "valgrind --tool=callgrind --callgrind-out-file=/tmp/sse.cg"),
 # SSE_DIRECT=1 (the client calls the upstream itself: the baseline), and ON_READY (a command run
 # in the background once aile listens, with $AILE_PID set, e.g. 'perf stat -p $AILE_PID -o x').
-# Every other AILE_* variable reaches aile (AILE_EVENT_LOOP=epoll, AILE_STORE_WRITER_PRIORITY=...).
+# Every other AILE_* variable reaches aile (AILE_EVENT_LOOP=qt, AILE_STORE_WRITER_PRIORITY=...).
 set -euo pipefail
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

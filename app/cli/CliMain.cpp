@@ -33,7 +33,7 @@ void printUsage()
 
 int main(int argc, char **argv)
 {
-    // `aile serve` runs the engine on this thread: AILE_EVENT_LOOP=epoll puts its loop on epoll
+    // `aile serve` runs the engine on this thread, its loop on epoll unless AILE_EVENT_LOOP=qt
     // (core/EpollDispatcher.h), installed before the application exists, as it must be.
     if (argc > 1 && qstrcmp(argv[1], "serve") == 0 && Aile::EpollDispatcher::wanted()) {
         auto *dispatcher = new Aile::EpollDispatcher;

@@ -5,14 +5,19 @@
 
 #include <cerrno>
 #include <ctime>
+#include <glib.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+#include <algorithm>
 #include <vector>
 
 namespace Aile {
 
 namespace {
+
+// An epoll registration of one of GLib's descriptors carries this bit above the descriptor.
+constexpr quint64 GlibTag = quint64(1) << 32;
 
 constexpr quint32 ReadEvents = EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR;
 constexpr quint32 WriteEvents = EPOLLOUT | EPOLLHUP | EPOLLERR;
@@ -27,7 +32,45 @@ int activate(QSocketNotifier *notifier)
     return 1;
 }
 
+quint32 epollEventsOf(gushort condition)
+{
+    quint32 events = 0;
+    if (condition & G_IO_IN)
+        events |= EPOLLIN;
+    if (condition & G_IO_OUT)
+        events |= EPOLLOUT;
+    if (condition & G_IO_PRI)
+        events |= EPOLLPRI;
+    return events;
+}
+
+gushort glibConditionOf(quint32 events)
+{
+    gushort condition = 0;
+    if (events & EPOLLIN)
+        condition |= G_IO_IN;
+    if (events & EPOLLOUT)
+        condition |= G_IO_OUT;
+    if (events & EPOLLPRI)
+        condition |= G_IO_PRI;
+    if (events & EPOLLERR)
+        condition |= G_IO_ERR;
+    if (events & EPOLLHUP)
+        condition |= G_IO_HUP;
+    return condition;
+}
+
 } // namespace
+
+struct EpollDispatcher::Glib
+{
+    GMainContext *context = nullptr;
+    gint priority = 0;
+    bool ready = false;
+    std::vector<GPollFD> fds;        // what the pass's query asked for; revents filled after the wait
+    int count = 0;                   // how many of fds the query filled
+    std::vector<GPollFD> registered; // what the epoll set holds for the context
+};
 
 EpollDispatcher::EpollDispatcher(QObject *parent) : QAbstractEventDispatcher(parent)
 {
@@ -46,6 +89,16 @@ EpollDispatcher::EpollDispatcher(QObject *parent) : QAbstractEventDispatcher(par
 
 EpollDispatcher::~EpollDispatcher()
 {
+    if (m_glib) {
+        // Deleted on its own thread (QThread's finish, QCoreApplication's destructor), the one
+        // that pushed and owns the context.
+        if (g_main_context_is_owner(m_glib->context))
+            g_main_context_release(m_glib->context);
+        if (g_main_context_get_thread_default() == m_glib->context)
+            g_main_context_pop_thread_default(m_glib->context);
+        g_main_context_unref(m_glib->context);
+        delete m_glib;
+    }
     if (m_wake >= 0)
         ::close(m_wake);
     if (m_epoll >= 0)
@@ -54,12 +107,7 @@ EpollDispatcher::~EpollDispatcher()
 
 bool EpollDispatcher::wanted()
 {
-    return qEnvironmentVariable("AILE_EVENT_LOOP") == QLatin1String("epoll");
-}
-
-bool EpollDispatcher::runsThisThread()
-{
-    return dynamic_cast<EpollDispatcher *>(QAbstractEventDispatcher::instance()) != nullptr;
+    return qEnvironmentVariable("AILE_EVENT_LOOP") != QLatin1String("qt");
 }
 
 qint64 EpollDispatcher::nowNs()
@@ -251,6 +299,74 @@ int EpollDispatcher::activateTimers()
     return fired;
 }
 
+// --- GLib's context, inside the pass --------------------------------------------------------------
+
+// Made on the first pass, on the loop's own thread: a context of its own, pushed as the thread's
+// default (so that what libsecret starts here answers here) and owned for good (so that a source
+// attached from another thread wakes it).
+void EpollDispatcher::glibStart()
+{
+    if (m_glib)
+        return;
+    m_glib = new Glib;
+    m_glib->context = g_main_context_new();
+    g_main_context_push_thread_default(m_glib->context);
+    g_main_context_acquire(m_glib->context);
+    m_glib->fds.resize(4);
+}
+
+void EpollDispatcher::glibBeforeWait(int *timeoutMs)
+{
+    Glib &g = *m_glib;
+    g.ready = g_main_context_prepare(g.context, &g.priority);
+    gint wait = -1;
+    int count;
+    while ((count = g_main_context_query(g.context, g.priority, &wait, g.fds.data(), gint(g.fds.size()))) > int(g.fds.size()))
+        g.fds.resize(size_t(count));
+    g.count = count;
+    for (int i = 0; i < count; ++i)
+        g.fds[size_t(i)].revents = 0;
+    syncGlibDescriptors(count);
+    if (g.ready)
+        wait = 0;
+    if (wait >= 0 && (*timeoutMs < 0 || wait < *timeoutMs))
+        *timeoutMs = wait;
+}
+
+// The context's descriptors rarely change (its own wake-up, mostly): the epoll set is touched
+// only when they do.
+void EpollDispatcher::syncGlibDescriptors(int count)
+{
+    Glib &g = *m_glib;
+    const auto same = [](const GPollFD &a, const GPollFD &b) { return a.fd == b.fd && a.events == b.events; };
+    if (size_t(count) == g.registered.size() && std::equal(g.registered.begin(), g.registered.end(), g.fds.begin(), same))
+        return;
+    for (const GPollFD &old : g.registered) {
+        epoll_event ev{};
+        ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, old.fd, &ev);
+    }
+    g.registered.clear();
+    for (int i = 0; i < count; ++i) {
+        const GPollFD &want = g.fds[size_t(i)];
+        epoll_event ev{};
+        ev.events = epollEventsOf(want.events);
+        ev.data.u64 = GlibTag | quint32(want.fd);
+        if (::epoll_ctl(m_epoll, EPOLL_CTL_ADD, want.fd, &ev) == 0)
+            g.registered.push_back(GPollFD{want.fd, want.events, 0});
+    }
+}
+
+int EpollDispatcher::glibAfterWait()
+{
+    if (!m_glib)
+        return 0;
+    Glib &g = *m_glib;
+    if (!g_main_context_check(g.context, g.priority, g.fds.data(), g.count))
+        return 0;
+    g_main_context_dispatch(g.context);
+    return 1;
+}
+
 // --- the pass -----------------------------------------------------------------------------------
 
 void EpollDispatcher::wakeUp()
@@ -270,6 +386,7 @@ void EpollDispatcher::interrupt()
 bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
 {
     m_interrupted.store(false);
+    glibStart(); // before anything of this pass runs: what it starts in GLib answers here
     Q_EMIT awake();
     QCoreApplication::sendPostedEvents();
     if (m_interrupted.load())
@@ -278,12 +395,25 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
     if (wait)
         Q_EMIT aboutToBlock();
     // A post during the events just sent wrote the eventfd: the wait below returns at once.
+    int timeout = wait ? timeoutMs() : 0;
+    glibBeforeWait(&timeout);
     epoll_event events[64];
-    int n = ::epoll_wait(m_epoll, events, 64, wait ? timeoutMs() : 0);
+    int n = ::epoll_wait(m_epoll, events, 64, timeout);
     if (n < 0)
         n = 0; // EINTR: a signal; the caller's loop comes back
     int handled = 0;
+    for (int i = 0; i < n; ++i) {
+        if (events[i].data.u64 & GlibTag) {
+            const int fd = int(events[i].data.u64 & 0xffffffffu);
+            for (int k = 0; k < m_glib->count; ++k)
+                if (m_glib->fds[size_t(k)].fd == fd)
+                    m_glib->fds[size_t(k)].revents |= glibConditionOf(events[i].events);
+            events[i].events = 0; // told to GLib's check below; epoll never reports an empty set
+        }
+    }
     for (int i = 0; i < n && !m_interrupted.load(); ++i) {
+        if (events[i].events == 0)
+            continue; // one of GLib's, handed over above
         const int fd = events[i].data.fd;
         if (fd == m_wake) {
             quint64 count = 0;
@@ -295,6 +425,7 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
         if (!flags.testFlag(QEventLoop::ExcludeSocketNotifiers))
             handled += activateSockets(fd, events[i].events);
     }
+    handled += glibAfterWait(); // even when interrupted: GLib's prepare is always followed by its check
     if (!m_interrupted.load() && !flags.testFlag(QEventLoop::X11ExcludeTimers))
         handled += activateTimers();
     return handled > 0;

@@ -16,11 +16,12 @@ namespace Aile {
 /// kernel sets up and tears down a wait on each, where epoll_wait touches only the ready ones. On
 /// the relay of an SSE event (one read, one send) that was most of the engine's kernel time.
 ///
-/// Opt-in: AILE_EVENT_LOOP=epoll (wanted()) puts `aile serve`'s loop and the desktop app's engine
-/// thread on it; everything else keeps Qt's. Not the default because the keychain needs GLib's
-/// loop: libsecret answers through the GLib main context of the calling thread, which only Qt's
-/// GLib dispatcher runs, so on this loop SecretStore refuses keychain operations at once, saying
-/// so, rather than waiting out its timeout (docs/performance.md "Change 14 (SSE)").
+/// `aile serve`'s loop and the desktop app's engine thread run on it unless AILE_EVENT_LOOP=qt
+/// (wanted()); everything else, the GUI thread included, keeps Qt's. The thread's GLib main context
+/// runs inside it: a new context, pushed as the thread's default on the first pass and owned by
+/// it, prepared and queried each pass, its descriptors (its own wake-up, mostly) kept in the epoll
+/// set and its timeout folded into the wait, then checked and dispatched. libsecret, under
+/// QtKeychain, answers through that context, so the keychain works on this loop as on Qt's GLib one.
 ///
 /// Semantics follow QEventDispatcherUNIX: notifiers are level-triggered (a hang-up or an error
 /// activates the read and write notifiers), timers are repeating and fire in due order at most
@@ -32,10 +33,8 @@ public:
     explicit EpollDispatcher(QObject *parent = nullptr);
     ~EpollDispatcher() override;
 
-    /// AILE_EVENT_LOOP=epoll in the environment.
+    /// Unless AILE_EVENT_LOOP=qt is in the environment.
     static bool wanted();
-    /// Whether the calling thread's loop is this dispatcher.
-    static bool runsThisThread();
     /// Whether the kernel gave the epoll and eventfd descriptors (false: do not install it).
     bool isValid() const { return m_epoll >= 0 && m_wake >= 0; }
 
@@ -73,6 +72,13 @@ private:
     int activateTimers();
     int timeoutMs() const;
 
+    void glibStart();
+    void glibBeforeWait(int *timeoutMs);
+    int glibAfterWait();
+    void syncGlibDescriptors(int count);
+
+    struct Glib; // the GLib context and its descriptors (EpollDispatcher.cpp)
+    Glib *m_glib = nullptr;
     int m_epoll = -1;
     int m_wake = -1; // eventfd
     std::atomic<bool> m_wakePending{false};

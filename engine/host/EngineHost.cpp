@@ -8,7 +8,7 @@ EngineHost::EngineHost(EngineOptions options, QObject *parent) : QObject(parent)
 {
     m_thread.setObjectName(QStringLiteral("aile-engine"));
     if (EpollDispatcher::wanted()) {
-        // AILE_EVENT_LOOP=epoll: the engine thread's loop on epoll (core/EpollDispatcher.h).
+        // The engine thread's loop on epoll, unless AILE_EVENT_LOOP=qt (core/EpollDispatcher.h).
         auto *dispatcher = new EpollDispatcher;
         if (dispatcher->isValid())
             m_thread.setEventDispatcher(dispatcher);

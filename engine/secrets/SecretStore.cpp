@@ -1,7 +1,5 @@
 #include "SecretStore.h"
 
-#include "core/EpollDispatcher.h"
-
 #include <QtCore/QDeadlineTimer>
 #include <QtCore/QDir>
 #include <QtCore/QFile>
@@ -48,7 +46,6 @@ void (*privateFileCreatedHook)(const char *path) = nullptr;
 namespace {
 
 constexpr int TimeoutCode = -1;
-constexpr int NoGlibLoopCode = -2; // the calling thread's loop is the epoll one (core/EpollDispatcher.h)
 
 QString fileNotEnabledMessage()
 {
@@ -361,13 +358,6 @@ QString SecretStore::fileFallbackNotice() const
 
 void SecretStore::runKeychain(Op op, const QString &name, const QString *secret, int timeoutMs, KeychainDone done)
 {
-    if (EpollDispatcher::runsThisThread()) {
-        // libsecret answers through the GLib loop of the calling thread, which the epoll loop
-        // does not run: the job would never finish. Said at once, on the next pass, as a job's
-        // answer would be.
-        QTimer::singleShot(0, this, [done] { done(KeychainResult{NoGlibLoopCode, {}, {}}); });
-        return;
-    }
     // No Qt parent: a job still running when the store goes away keeps its own lifetime (libsecret
     // calls back into it later); autoDelete frees it once it finishes.
     QKeychain::Job *job = nullptr;
@@ -413,11 +403,6 @@ SecretError SecretStore::keychainError(const KeychainResult &r, const QString &n
     SecretError e;
     switch (r.code) {
     case QKeychain::NoError: return {};
-    case NoGlibLoopCode:
-        e = SecretError(SecretError::NoKeychain,
-                        QStringLiteral("the keychain cannot be used with AILE_EVENT_LOOP=epoll (it answers through GLib's event loop, "
-                                       "which that loop does not run); unset AILE_EVENT_LOOP, or give the secret as env:NAME"));
-        break;
     case TimeoutCode:
         e = SecretError(SecretError::Timeout, QStringLiteral("the keychain did not answer in time (an unlock prompt may be waiting, or the "
                                                              "Secret Service hangs); answer the prompt or restart the keychain, then try again"));

@@ -23,6 +23,7 @@ AILE_BUILD_PACKAGES=(
     g++ cmake ninja-build
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqt6opengl6-dev libqt6sql6-sqlite libqt6sql6-psql qtkeychain-qt6-dev libssl-dev libhttp-parser-dev libsqlite3-dev rapidjson-dev
+    libglib2.0-dev pkgconf   # the epoll loop runs GLib's context inside it (engine/core/EpollDispatcher.h)
     lld   # links several times faster than ld.bfd (CMakeLists.txt uses it when installed)
 )
 # What the team-mode tests start (docs/team.md): a real PostgreSQL 15 and a real HAProxy.

@@ -10,6 +10,7 @@
 #include <QtCore/QTimer>
 #include <QtTest/QtTest>
 
+#include <glib.h>
 #include <memory>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -218,6 +219,38 @@ private Q_SLOTS:
         QCOMPARE(p->seen(), (QStringList{QStringLiteral("writable"), QStringLiteral("pass")}));
         ::close(fds[0]);
         ::close(fds[1]);
+    }
+
+    // GLib's context runs inside the loop (libsecret answers through it): a timeout source attached
+    // on the thread fires, and a call invoked on the context from another thread wakes the loop.
+    void glibSourcesRunInsideTheLoop()
+    {
+        Probe *p = m_probe;
+        GMainContext *context = nullptr;
+        inLoop([p, &context] {
+            context = g_main_context_ref_thread_default();
+            GSource *timeout = g_timeout_source_new(5);
+            g_source_set_callback(
+                timeout,
+                [](gpointer probe) -> gboolean {
+                    static_cast<Probe *>(probe)->note(QStringLiteral("GLib timeout"));
+                    return G_SOURCE_REMOVE;
+                },
+                p, nullptr);
+            g_source_attach(timeout, context);
+            g_source_unref(timeout);
+        });
+        QVERIFY(context != g_main_context_default()); // the loop's own, pushed as the thread's default
+        QTRY_COMPARE(p->seen(), QStringList{QStringLiteral("GLib timeout")});
+        g_main_context_invoke(
+            context,
+            [](gpointer probe) -> gboolean {
+                static_cast<Probe *>(probe)->note(QStringLiteral("invoked from another thread"));
+                return G_SOURCE_REMOVE;
+            },
+            p);
+        QTRY_COMPARE(p->seen().last(), QStringLiteral("invoked from another thread"));
+        g_main_context_unref(context);
     }
 
     // The queued calls above already wake the blocked loop from the test thread; a posted event
