@@ -35,13 +35,9 @@ int main(int argc, char **argv)
 {
     // `aile serve` runs the engine on this thread, its loop on epoll unless AILE_EVENT_LOOP=qt
     // (core/EpollDispatcher.h), installed before the application exists, as it must be.
-    if (argc > 1 && qstrcmp(argv[1], "serve") == 0 && Aile::EpollDispatcher::wanted()) {
-        auto *dispatcher = new Aile::EpollDispatcher;
-        if (dispatcher->isValid())
+    if (argc > 1 && qstrcmp(argv[1], "serve") == 0)
+        if (auto *dispatcher = Aile::EpollDispatcher::makeIfWanted())
             QCoreApplication::setEventDispatcher(dispatcher);
-        else
-            delete dispatcher;
-    }
     QCoreApplication app(argc, argv);
     // Per-request debug lines cost time on the hot path; AILE_DEBUG=1 turns them on.
     if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))

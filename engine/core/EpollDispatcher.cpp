@@ -3,13 +3,13 @@
 #include <QtCore/QCoreApplication>
 #include <QtCore/QSocketNotifier>
 
+#include <algorithm>
 #include <cerrno>
 #include <ctime>
 #include <glib.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
-#include <algorithm>
 #include <vector>
 
 namespace Aile {
@@ -108,6 +108,17 @@ EpollDispatcher::~EpollDispatcher()
 bool EpollDispatcher::wanted()
 {
     return qEnvironmentVariable("AILE_EVENT_LOOP") != QLatin1String("qt");
+}
+
+EpollDispatcher *EpollDispatcher::makeIfWanted()
+{
+    if (!wanted())
+        return nullptr;
+    auto *dispatcher = new EpollDispatcher;
+    if (dispatcher->isValid())
+        return dispatcher;
+    delete dispatcher;
+    return nullptr;
 }
 
 qint64 EpollDispatcher::nowNs()

@@ -35,6 +35,9 @@ public:
 
     /// Unless AILE_EVENT_LOOP=qt is in the environment.
     static bool wanted();
+    /// A dispatcher to install, or null: AILE_EVENT_LOOP=qt, or the kernel refused epoll or eventfd
+    /// (Qt's own loop then). The caller installs it (QCoreApplication or QThread setEventDispatcher).
+    static EpollDispatcher *makeIfWanted();
     /// Whether the kernel gave the epoll and eventfd descriptors (false: do not install it).
     bool isValid() const { return m_epoll >= 0 && m_wake >= 0; }
 

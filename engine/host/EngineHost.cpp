@@ -7,14 +7,9 @@ namespace Aile {
 EngineHost::EngineHost(EngineOptions options, QObject *parent) : QObject(parent), m_engine(new Engine(std::move(options)))
 {
     m_thread.setObjectName(QStringLiteral("aile-engine"));
-    if (EpollDispatcher::wanted()) {
-        // The engine thread's loop on epoll, unless AILE_EVENT_LOOP=qt (core/EpollDispatcher.h).
-        auto *dispatcher = new EpollDispatcher;
-        if (dispatcher->isValid())
-            m_thread.setEventDispatcher(dispatcher);
-        else
-            delete dispatcher;
-    }
+    // The engine thread's loop on epoll, unless AILE_EVENT_LOOP=qt (core/EpollDispatcher.h).
+    if (auto *dispatcher = EpollDispatcher::makeIfWanted())
+        m_thread.setEventDispatcher(dispatcher);
     m_engine->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_engine, &QObject::deleteLater);
     connect(m_engine, &Engine::started, this, &EngineHost::started);

@@ -267,7 +267,7 @@ template <class Object> void ResponseMeter::readChatObject(const Object &o)
 {
     if (o.contains(QLatin1String("model"))) {
         const QString model = o.value(QLatin1String("model")).toString();
-        if (model != m_model || m_chatModel.isNull()) {
+        if (model != m_model) {
             m_model = model;
             m_chatModel = model.toUtf8();
         }
