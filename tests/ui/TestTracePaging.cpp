@@ -8,6 +8,7 @@
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QSet>
 #include <QtCore/QTemporaryDir>
+#include <QtCore/QTimer>
 #include <QtTest/QtTest>
 #include <QtWidgets/QScrollBar>
 #include <QtWidgets/QTableView>
@@ -249,8 +250,11 @@ private Q_SLOTS:
     {
         // A busy proxy publishes hundreds of requests per batch, in the order they finished.
         TraceTableModel model;
+        qint64 now = 0;
+        model.setLiveClock([&now] { return now; });
         model.setReader(nullptr);
         model.addLive({makeTrace(0, Base)});
+        now += TraceTableModel::LivePaceMs; // past the pace: the batch goes straight in
         QList<Store::TraceRecord> batch;
         for (int i = 1; i <= 600; ++i)
             batch.append(makeTrace(i, Base + qint64(i % 2 ? 601 - i : i) * 1000)); // finished out of start order
@@ -272,6 +276,8 @@ private Q_SLOTS:
     {
         // The window minimised: batches are only kept aside; restored, they come in as one.
         TraceTableModel model;
+        qint64 now = 0;
+        model.setLiveClock([&now] { return now; });
         model.setReader(nullptr);
         model.addLive({makeTrace(0, Base)});
         model.setLiveDeferred(true);
@@ -293,10 +299,101 @@ private Q_SLOTS:
         QCOMPARE(model.totalCount(), 601);
         QCOMPARE(model.trace(0).id, QStringLiteral("req_00000600"));
         QCOMPARE(model.trace(600).id, QStringLiteral("req_00000000"));
-        // Live again: the next batch goes straight in.
+        // Live again: the next batch after the pace goes straight in.
+        now += TraceTableModel::LivePaceMs;
         model.addLive({makeTrace(601, Base + 601'000)});
         QCOMPARE(model.rowCount(), 602);
         QCOMPARE(inserted.count(), 2);
+    }
+
+    void liveBatchesUnderLoadMergeOncePerPace()
+    {
+        // A busy engine publishes a batch every 100 ms: the table takes them every LivePaceMs, as
+        // one insertion; a batch after a quiet spell goes straight in.
+        TraceTableModel model;
+        qint64 now = 10'000;
+        model.setLiveClock([&now] { return now; });
+        model.setReader(nullptr);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        const auto batchOf = [](int first, int count) {
+            QList<Store::TraceRecord> batch;
+            for (int i = first; i < first + count; ++i)
+                batch.append(makeTrace(i, Base + qint64(i) * 1000));
+            return batch;
+        };
+        model.addLive(batchOf(0, 10));
+        QCOMPARE(model.rowCount(), 10);
+        QCOMPARE(inserted.count(), 1);
+        QVERIFY(!model.livePaceTimer()->isActive());
+
+        now += 100;
+        model.addLive(batchOf(10, 10));
+        now += 100;
+        model.addLive(batchOf(20, 10));
+        QCOMPARE(model.rowCount(), 10); // held
+        QCOMPARE(model.totalCount(), 10);
+        QCOMPARE(model.heldLiveBatches(), 2);
+        QCOMPARE(inserted.count(), 1);
+        QVERIFY(model.livePaceTimer()->isActive());
+        QCOMPARE(model.livePaceTimer()->interval(), TraceTableModel::LivePaceMs - 100); // armed by the first held batch
+
+        now = 10'000 + TraceTableModel::LivePaceMs;
+        model.mergeHeldLive();         // the pace timer's timeout
+        QCOMPARE(inserted.count(), 2); // both batches in one insertion
+        QCOMPARE(model.rowCount(), 30);
+        QCOMPARE(model.totalCount(), 30);
+        QCOMPARE(model.heldLiveBatches(), 0);
+        QVERIFY(!model.livePaceTimer()->isActive());
+        QCOMPARE(model.trace(0).id, makeTrace(29, 0).id);
+        for (int row = 1; row < model.rowCount(); ++row)
+            QVERIFY(model.trace(row - 1).startedMs > model.trace(row).startedMs);
+
+        // Still busy: the next batch waits for the pace from that merge.
+        now += 100;
+        model.addLive(batchOf(30, 10));
+        QCOMPARE(model.rowCount(), 30);
+        QCOMPARE(model.livePaceTimer()->interval(), TraceTableModel::LivePaceMs - 100);
+        // The timer itself merges them (it runs on the event loop).
+        QSignalSpy paced(model.livePaceTimer(), &QTimer::timeout);
+        QVERIFY(paced.wait(5000));
+        QCOMPARE(model.rowCount(), 40);
+        QCOMPARE(inserted.count(), 3);
+
+        // Quiet for longer than the pace: the next batch goes straight in.
+        now += 5'000;
+        model.addLive(batchOf(40, 1));
+        QCOMPARE(model.rowCount(), 41);
+        QCOMPARE(inserted.count(), 4);
+        QVERIFY(!model.livePaceTimer()->isActive());
+    }
+
+    void deferringStopsThePaceAndUndeferringMergesEverythingHeld()
+    {
+        TraceTableModel model;
+        qint64 now = 0;
+        model.setLiveClock([&now] { return now; });
+        model.setReader(nullptr);
+        model.addLive({makeTrace(0, Base)});
+        now += 100;
+        model.addLive({makeTrace(1, Base + 1000)}); // held by the pace
+        QVERIFY(model.livePaceTimer()->isActive());
+        model.setLiveDeferred(true); // the window minimised
+        QVERIFY(!model.livePaceTimer()->isActive());
+        model.mergeHeldLive(); // a late timeout while deferred changes nothing
+        QCOMPARE(model.rowCount(), 1);
+        now += 60'000;
+        model.addLive({makeTrace(2, Base + 2000)});
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.heldLiveBatches(), 2);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        model.setLiveDeferred(false);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.trace(0).id, makeTrace(2, 0).id);
+        // The merge on restoring counts for the pace: a batch right after it waits.
+        model.addLive({makeTrace(3, Base + 3000)});
+        QCOMPARE(model.rowCount(), 3);
+        QVERIFY(model.livePaceTimer()->isActive());
     }
 
     void moreThanTheWindowWhileDeferredReadsThePageAgain()

@@ -262,6 +262,27 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(file));
     }
 
+    void aTraceAskedForWhileThePaceHoldsItIsSelectedWhenItIsMerged()
+    {
+        // A connection test's trace can come in a batch the pace holds (TraceTableModel): it is
+        // selected when that batch is merged, not lost.
+        Ui::TracesView view;
+        qint64 now = 0;
+        view.model()->setLiveClock([&now] { return now; });
+        view.setReader(nullptr, {});
+        view.addLive({simple(QStringLiteral("req_first"), Base + 1000, 200, QStringLiteral("openai/gpt-5.2"))});
+        now += 100;
+        view.addLive({simple(QStringLiteral("req_test"), Base + 2000, 200, QStringLiteral("openai/gpt-5.2"))});
+        QCOMPARE(view.model()->rowOf(QStringLiteral("req_test")), -1); // held
+        view.revealTrace(QStringLiteral("req_test"));
+        QVERIFY(!view.table()->currentIndex().isValid());
+        view.model()->mergeHeldLive();
+        const int row = view.model()->rowOf(QStringLiteral("req_test"));
+        QCOMPARE(row, 0);
+        QCOMPARE(view.table()->currentIndex().row(), row);
+        QCOMPARE(view.findChild<QLabel *>(QStringLiteral("tracesCount"))->text(), QStringLiteral("Traces: 2"));
+    }
+
     void aFailedExportLeavesNoFile()
     {
         QString error;

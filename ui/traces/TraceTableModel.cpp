@@ -8,6 +8,8 @@
 #include "store/StoreReader.h"
 
 #include <QtCore/QDateTime>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QTimer>
 
 #include <algorithm>
 #include <iterator>
@@ -24,7 +26,24 @@ bool failed(const Store::TraceRecord &t)
 
 } // namespace
 
-TraceTableModel::TraceTableModel(QObject *parent) : QAbstractTableModel(parent) { }
+TraceTableModel::TraceTableModel(QObject *parent) : QAbstractTableModel(parent), m_livePace(new QTimer(this))
+{
+    m_livePace->setObjectName(QStringLiteral("livePace"));
+    m_livePace->setSingleShot(true);
+    connect(m_livePace, &QTimer::timeout, this, &TraceTableModel::mergeHeldLive);
+    setLiveClock({});
+}
+
+void TraceTableModel::setLiveClock(std::function<qint64()> clock)
+{
+    if (!clock) {
+        auto started = std::make_shared<QElapsedTimer>();
+        started->start();
+        clock = [started] { return started->elapsed(); };
+    }
+    m_clock = std::move(clock);
+    m_lastMergeMs.reset();
+}
 
 void TraceTableModel::setReader(Store::StoreReader *reader)
 {
@@ -51,6 +70,7 @@ void TraceTableModel::reload()
 {
     ++m_generation;
     // The page shows every live row kept aside, deferred ones included.
+    m_livePace->stop();
     m_deferredBatches = 0;
     m_deferredRows = 0;
     // Until the page arrives the table shows the live rows that match (all there is without a store).
@@ -131,14 +151,19 @@ void TraceTableModel::addLive(const QList<Store::TraceRecord> &traces)
         return;
     m_live.append(traces); // shares the batch: no row is copied to keep it aside
     m_liveRows += int(traces.size());
-    if (m_liveDeferred) {
+    const qint64 now = m_clock();
+    const bool paced = m_lastMergeMs && now - *m_lastMergeMs < LivePaceMs;
+    if (m_liveDeferred || paced || m_deferredBatches > 0) {
         ++m_deferredBatches;
         // Past the window only "more than it holds" matters: the count stops there (days minimised
         // under load would overflow it).
         m_deferredRows = int(std::min<qsizetype>(m_deferredRows + traces.size(), MaxHeldRows + 1));
         trimLive();
+        if (!m_liveDeferred && !m_livePace->isActive())
+            m_livePace->start(paced ? int(LivePaceMs - (now - *m_lastMergeMs)) : 0);
         return;
     }
+    m_lastMergeMs = now;
     QList<const Store::TraceRecord *> rows;
     rows.reserve(traces.size());
     for (const Store::TraceRecord &t : traces)
@@ -152,12 +177,27 @@ void TraceTableModel::setLiveDeferred(bool deferred)
     if (deferred == m_liveDeferred)
         return;
     m_liveDeferred = deferred;
-    if (deferred)
+    if (deferred) {
+        m_livePace->stop(); // undeferring merges what the pace held too
         return;
+    }
+    mergeHeld();
+}
+
+void TraceTableModel::mergeHeldLive()
+{
+    if (!m_liveDeferred)
+        mergeHeld();
+}
+
+void TraceTableModel::mergeHeld()
+{
+    m_livePace->stop();
     const int batches = std::exchange(m_deferredBatches, 0);
     const int rows = std::exchange(m_deferredRows, 0);
     if (batches == 0)
         return;
+    m_lastMergeMs = m_clock();
     if (rows > MaxHeldRows || batches > m_live.size()) {
         // More came than the window holds: the newest page again, as after a new filter.
         trimLive();

@@ -6,6 +6,8 @@
 #include <QtCore/QSet>
 #include <QtGui/QIcon>
 
+class QTimer;
+
 #include <deque>
 #include <functional>
 #include <optional>
@@ -64,6 +66,19 @@ public:
     /// the first page again when more came than the window holds.
     void setLiveDeferred(bool deferred);
     bool isLiveDeferred() const { return m_liveDeferred; }
+    /// The pace of live rows (docs/gui.md, "Live traces under load"): a batch that comes less than
+    /// LivePaceMs after the last merge is held like a deferred one, and the pace timer merges
+    /// every batch held as one when LivePaceMs have passed. A busy engine's batches (one every
+    /// 100 ms) thus cost the table one insertion and one repaint every half second, and a batch
+    /// after a quiet spell shows at once.
+    static constexpr int LivePaceMs = 500;
+    /// Test seam: the monotonic clock the pace reads, in ms (QElapsedTimer's by default).
+    void setLiveClock(std::function<qint64()> clock);
+    /// Merges the batches held by the pace now (what the pace timer calls), unless deferred.
+    void mergeHeldLive();
+    /// Batches kept aside, not merged yet (by the pace or while deferred).
+    int heldLiveBatches() const { return m_deferredBatches; }
+    const QTimer *livePaceTimer() const { return m_livePace; }
 
     const Store::TraceRecord &trace(int row) const { return m_rows.at(row); }
     /// The row holding the trace, or -1.
@@ -95,6 +110,9 @@ Q_SIGNALS:
 private:
     void trimOldest();
     void trimLive();
+    /// Merges the batches held (m_deferredBatches), or reads the first page again when more came
+    /// than the window holds.
+    void mergeHeld();
     const QIcon &rowIcon(bool failedRow) const;
     void showPage(QList<Store::TraceRecord> rows, int total);
     void appendPage(QList<Store::TraceRecord> page, bool exhausted);
@@ -118,6 +136,10 @@ private:
     QList<QList<Store::TraceRecord>> m_live;
     int m_liveRows = 0;
     bool m_liveDeferred = false;
+    QTimer *m_livePace;
+    std::function<qint64()> m_clock;
+    std::optional<qint64> m_lastMergeMs; // m_clock's reading at the last live merge
+
     int m_deferredBatches = 0; // the last batches of m_live, not merged yet
     int m_deferredRows = 0;    // their rows, counted even once trimmed from m_live
     QSet<QString> m_ids;

@@ -72,6 +72,11 @@ TracesView::TracesView(QWidget *parent)
             selectTrace(m_pendingReveal);
     });
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &TracesView::updateCount);
+    // A trace asked for before it came: live rows merge when the pace lets them (TraceTableModel).
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (!m_pendingReveal.isEmpty())
+            selectTrace(m_pendingReveal);
+    });
     connect(m_model, &QAbstractItemModel::modelReset, m_detail, &TraceDetailPane::clear);
     connect(m_model, &QAbstractItemModel::modelReset, this, &TracesView::sizeColumnsOnce);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &TracesView::sizeColumnsOnce);
@@ -92,8 +97,6 @@ void TracesView::addLive(const QList<Store::TraceRecord> &traces)
 {
     // The selection is a persistent index: rows inserted above it keep the same trace selected.
     m_model->addLive(traces);
-    if (!m_pendingReveal.isEmpty() && !m_model->isLiveDeferred())
-        selectTrace(m_pendingReveal);
 }
 
 void TracesView::setLiveDeferred(bool deferred)
