@@ -13,7 +13,8 @@
 # BENCH_SSE_CONNS (4), BENCH_SSE_ROUNDS (BENCH_ROUNDS: the SSE phase's rounds alone, the median of
 # them reported: its p99 moves more between rounds than the other phases'), BENCH_STREAMS (1000), BENCH_HOLD (s, 10), BENCH_LOADGEN_THREADS (1),
 # BENCH_NO_INSTALL=1 (never call apt-get/npm), BENCH_AILE_APP=desktop (the aile path runs the desktop
-# app, build/app/aile-desktop or AILE_DESKTOP_BIN, with its window offscreen, instead of `aile serve`).
+# app, build/app/aile-desktop or AILE_DESKTOP_BIN, with its window offscreen, instead of `aile serve`;
+# a full run writes results/desktop-latest.*).
 # BENCH_PROFILE=SECONDS: instead of the table, profile `aile serve` under the c=16 load for that long
 # (`perf record --call-graph dwarf` on its pid while loadgen runs) and write the top frames, self and with callees, to
 # results/profile-STAMP.txt (the starting point of every hot-path change: docs/performance.md).
@@ -620,11 +621,15 @@ main() {
     # --- report: a full run replaces results/latest.*, a partial one stays in its raw folder ----
     local out_md="$BENCH_DIR/results/latest.md" out_json="$BENCH_DIR/results/latest.json"
     local readme=("$BENCH_DIR/README.md")
-    # A partial run, or one of the desktop app, keeps its table in its raw folder: README.md's table
-    # is the full run of `aile serve`.
-    if [[ "$PATHS" != "direct,nginx,portkey,aile" || "$AILE_APP" == desktop ]]; then
+    # A partial run keeps its table in its raw folder; a full run of the desktop app replaces
+    # results/desktop-latest.*: README.md's table is the full run of `aile serve`.
+    if [[ "$PATHS" != "direct,nginx,portkey,aile" ]]; then
         out_md="$RAW/report.md"
         out_json="$RAW/report.json"
+        readme=()
+    elif [[ "$AILE_APP" == desktop ]]; then
+        out_md="$BENCH_DIR/results/desktop-latest.md"
+        out_json="$BENCH_DIR/results/desktop-latest.json"
         readme=()
     fi
     local aile_rev
