@@ -119,8 +119,46 @@ void HttpConnection::send(const char *data, qint64 size, const QByteArray *whole
         armTurn();
         return;
     }
+    noteSent(sent);
+}
+
+// Whatever the connection is doing (an answer streaming, a keep-alive wait, closing once its
+// answer is out), answer bytes waiting in the socket's queue that the client takes none of for
+// sendTimeoutMs end the connection (nginx's send_timeout): a local process that stops reading
+// would otherwise hold the connection, its queued answer and a request's upstream call forever.
+// A request still being served is abandoned, as when the client leaves (docs/hardening.md).
+void HttpConnection::noteSent(qint64 sent)
+{
     if (sent > 0)
-        m_lastProgressMs = m_server->m_clock->nowMs();
+        m_lastProgressMs = m_lastSentMs = m_server->m_clock->nowMs();
+    if (m_socket.queuedBytes() == 0) {
+        if (m_sendDeadline.isActive())
+            m_sendDeadline.stop();
+    } else if (!m_sendDeadline.isActive()) {
+        m_lastSentMs = m_server->m_clock->nowMs(); // bytes began to wait: the client had all before
+        armSendDeadline();
+    }
+}
+
+// Counted from m_lastSentMs.
+void HttpConnection::armSendDeadline()
+{
+    const qint64 limit = m_server->limits().sendTimeoutMs;
+    if (limit <= 0)
+        return;
+    const qint64 now = m_server->m_clock->nowMs();
+    m_sendDeadline.start(m_server->m_clock, limit - (now - m_lastSentMs), this, [this, limit] {
+        if (m_socket.queuedBytes() == 0)
+            return;
+        if (m_server->m_clock->nowMs() - m_lastSentMs < limit)
+            return armSendDeadline(); // the client took bytes meanwhile: counted from then
+        qCInfo(lcHttp).noquote() << QStringLiteral("closing a connection from %1: its client has taken none of the %2 answer bytes waiting "
+                                                   "for it for %3 s (the send timeout)")
+                                        .arg(m_peer.toString())
+                                        .arg(m_socket.queuedBytes())
+                                        .arg(limit / 1000);
+        closeNow();
+    });
 }
 
 void HttpConnection::writeRaw(const QByteArray &bytes)
@@ -193,6 +231,7 @@ void HttpConnection::closeNow()
     m_headerDeadline.stop();
     m_bodyDeadline.stop();
     m_idleDeadline.stop();
+    m_sendDeadline.stop();
     m_server->release(this);
     m_socket.close();
     if (m_exchange && !m_exchange->isFinished())
@@ -299,8 +338,7 @@ void HttpConnection::handleWritable()
         dropClient();
         return;
     }
-    if (sent > 0)
-        m_lastProgressMs = m_server->m_clock->nowMs();
+    noteSent(sent);
     if (m_socket.queuedBytes() == 0) {
         if (m_lingering) {
             m_socket.shutdownWrite();

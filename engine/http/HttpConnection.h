@@ -70,6 +70,8 @@ private:
     void refuse(int status, const QString &message);
     void armHeaderDeadline();
     void armBodyDeadline();
+    void armSendDeadline();
+    void noteSent(qint64 sent);
     void closeNow();
     bool flushOutput();
     void armTurn();
@@ -88,6 +90,7 @@ private:
     bool m_deleting = false;
     int m_served = 0;
     qint64 m_lastProgressMs = 0;
+    qint64 m_lastSentMs = 0;            // when the client last took answer bytes, or bytes began to wait
     HttpExchange *m_exchange = nullptr; // the request being served (owned, a child)
     QList<HttpExchange *> m_retired;    // finished; deleted at the end of the turn
     QByteArray m_out;                   // answer bytes for the next write (see HttpExchange)
@@ -95,6 +98,7 @@ private:
     Deadline m_headerDeadline;
     Deadline m_bodyDeadline;
     Deadline m_idleDeadline;
+    Deadline m_sendDeadline; // armed while answer bytes wait in the socket's queue
 };
 
 } // namespace Aile::Http

@@ -32,6 +32,7 @@ struct ServerLimits
     qint64 bodyTimeoutMs = 30'000;             // → 408 when no body byte arrives for this long
     qint64 keepAliveIdleMs = 60'000;           // idle keep-alive connection closed
     qint64 maxPendingOutputBytes = 256 * 1024; // answers unsent past this: no further request is read
+    qint64 sendTimeoutMs = 60'000;             // answer bytes waiting with none taken for this long: closed
     int maxConnections = 0;                    // 0: from the file limit (see connectionCap)
     int maxConnectionsPerPeer = 256;           // one peer address; also bounded by the total cap
     qint64 acceptRetryMs = 250;                // accepting pauses this long after running out of descriptors

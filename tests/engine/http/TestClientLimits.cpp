@@ -2,6 +2,7 @@
 // stalls, connections past the cap (docs/hardening.md, "Clients").
 #include "http/HttpConnection.h"
 #include "http/HttpServer.h"
+#include "http/UpstreamClient.h"
 #include "testsupport/BasicEngine.h"
 
 #include <QtCore/QDir>
@@ -59,6 +60,20 @@ private:
             },
             5000);
     }
+    // Waits until the engine has answer bytes waiting that the client does not take (the amount
+    // stops changing for 300 ms).
+    bool waitForAnswersWaiting()
+    {
+        qint64 before = -1;
+        for (int i = 0; i < 50; ++i) {
+            const qint64 now = server()->pendingBytes();
+            if (now > 0 && now == before)
+                return true;
+            before = now;
+            QTest::qWait(300);
+        }
+        return false;
+    }
     QByteArray health() const { return "GET /health HTTP/1.1\r\nHost: " + host() + "\r\n\r\n"; }
     static QByteArray readAnswer(QTcpSocket *s, const QByteArray &endsWith)
     {
@@ -113,6 +128,78 @@ private Q_SLOTS:
         QByteArray got;
         QTRY_VERIFY_WITH_TIMEOUT((got += client->readAll(), got.count("HTTP/1.1 404") == Requests && got.endsWith("}}")), 60000);
         QCOMPARE(client->state(), QAbstractSocket::ConnectedState);
+    }
+
+    // Like nginx's send_timeout: answer bytes waiting that the client takes none of for 60 s end
+    // the connection, counted again from every byte it takes.
+    void aClientThatStopsReadingIsClosedAfterTheSendTimeout()
+    {
+        const QByteArray path = '/' + QByteArray(8 * 1024, 'p');
+        const QByteArray request = "GET " + path + " HTTP/1.1\r\nHost: " + host() + "\r\n\r\n";
+        QTcpSocket *client = open();
+        QVERIFY(client && waitForConnections(1));
+        client->setReadBufferSize(4096);
+        for (int i = 0; i < 2000; ++i) // 16 MiB of answers: more than loopback's buffers hold
+            client->write(request);
+        QVERIFY(waitForAnswersWaiting());
+
+        m_clock.advance(59'000);
+        QCoreApplication::processEvents();
+        QCOMPARE(server()->openConnections(), 1);
+
+        // The client takes some: the 60 s start again from then.
+        m_clock.advance(500);
+        const qint64 tookAt = m_clock.nowMs();
+        QByteArray got;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                got += client->read(4096);
+                const QList<Http::HttpConnection *> all = server()->findChildren<Http::HttpConnection *>();
+                return !all.isEmpty() && all.first()->lastProgressMs() == tookAt;
+            },
+            10000));
+        QVERIFY(got.startsWith("HTTP/1.1 404"));
+        QVERIFY(waitForAnswersWaiting());
+        m_clock.advance(59'000);
+        QCoreApplication::processEvents();
+        QCOMPARE(server()->openConnections(), 1);
+
+        QTest::ignoreMessage(QtInfoMsg,
+                             QRegularExpression(QStringLiteral("its client has taken none of the \\d+ answer bytes waiting for it for 60 s")));
+        m_clock.advance(1'100);
+        QTRY_COMPARE_WITH_TIMEOUT(server()->openConnections(), 0, 5000);
+        QCOMPARE(server()->pendingBytes(), 0);
+    }
+
+    // The same for a stream: the request being served is abandoned as when the client leaves,
+    // and its upstream call with it.
+    void aStreamToAClientThatStopsReadingEndsAfterTheSendTimeout()
+    {
+        Script big;
+        const QByteArray chunk = "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\""
+                                 + QByteArray(60 * 1024, 'x') + "\"},\"finish_reason\":null}]}\n\n";
+        for (int i = 0; i < 300; ++i) // ~18 MiB
+            big.events.append({chunk, 0});
+        big.events.append({"data: [DONE]\n\n", 0});
+        m_upstream->enqueue(big);
+        const QByteArray body = R"({"model":"openai/gpt-5.2","stream":true,"messages":[{"role":"user","content":"hi"}]})";
+        QTcpSocket *client = open();
+        QVERIFY(client && waitForConnections(1));
+        client->setReadBufferSize(4096);
+        client->write("POST /v1/chat/completions HTTP/1.1\r\nHost: " + host() + "\r\nAuthorization: Bearer " + TestKey
+                      + "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        QVERIFY(waitForAnswersWaiting());
+        m_clock.advance(59'000);
+        QCoreApplication::processEvents();
+        QCOMPARE(server()->openConnections(), 1);
+        QCOMPARE(m_engine->context().upstream->liveCalls(), 1);
+
+        QTest::ignoreMessage(QtInfoMsg, QRegularExpression(QStringLiteral("the send timeout")));
+        m_clock.advance(1'100);
+        QTRY_COMPARE_WITH_TIMEOUT(server()->openConnections(), 0, 5000);
+        // The upstream call is gone with it: the half-read answer's connection is closed, not pooled.
+        QTRY_COMPARE_WITH_TIMEOUT(m_engine->context().upstream->liveCalls(), 0, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_engine->context().upstream->openConnections(), 0, 5000);
     }
 
     // Like nginx's client_body_timeout: from the end of the headers, each read re-arms it.
