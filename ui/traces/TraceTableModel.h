@@ -6,11 +6,11 @@
 #include <QtCore/QSet>
 #include <QtGui/QIcon>
 
-class QTimer;
-
 #include <deque>
 #include <functional>
 #include <optional>
+
+class QTimer;
 
 namespace Aile::Store {
 class StoreReader;
