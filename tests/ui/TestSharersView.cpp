@@ -8,6 +8,7 @@
 // The same binary, run with AILE_SHARERS_TEST_ROLE=no-keychain and a session bus that does not
 // exist (see CMakeLists.txt), proves the page says plainly that no keychain answers.
 #include "api/values/JsonFields.h"
+#include "common/ManagementClient.h"
 #include "host/EngineHost.h"
 #include "dialogs/SharerDialog.h"
 #include "mainwindow/MainWindow.h"
@@ -113,6 +114,9 @@ struct Harness
     /// Clicks "Add sharer…" and fills the dialog the way a user would; returns it still open.
     Ui::SharerDialog *openAddDialog(const QString &name, double percent, const QString &secret, bool toFile)
     {
+        // Enabled once the engine's status (its providers) came: a user cannot open it sooner.
+        if (!QTest::qWaitFor([&] { return child<QPushButton>("addSharerButton")->isEnabled(); }, 10000))
+            return nullptr;
         QTest::mouseClick(child<QPushButton>("addSharerButton"), Qt::LeftButton);
         Ui::SharerDialog *dialog = nullptr;
         if (!QTest::qWaitFor([&] { return (dialog = view()->findChild<Ui::SharerDialog *>()) && dialog->isVisible(); }, 5000))
@@ -189,6 +193,24 @@ private Q_SLOTS:
     }
 
     void cleanupTestCase() { h.stop(); }
+
+    void addWaitsForTheEnginesStatus()
+    {
+        // Before the engine's status the dialog would list no provider and not know where a
+        // secret can go: "Add sharer…" is enabled by the status, not by the connection alone.
+        Ui::SharersView bare;
+        Ui::ManagementClient client(h.host.get());
+        bare.setClient(&client);
+        auto *add = bare.findChild<QPushButton *>(QStringLiteral("addSharerButton"));
+        QVERIFY(add);
+        QVERIFY(!add->isEnabled());
+        Api::EngineStatus status;
+        Api::ProviderStatus openai;
+        openai.id = QStringLiteral("openai");
+        status.providers = {openai};
+        bare.setStatus(status);
+        QVERIFY(add->isEnabled());
+    }
 
     void theDialogShowsTheEnginesErrorAndStaysOpen()
     {

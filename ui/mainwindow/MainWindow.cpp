@@ -34,6 +34,8 @@
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QVBoxLayout>
 
+#include <utility>
+
 Q_LOGGING_CATEGORY(lcUi, "aile.ui")
 
 namespace Aile::Ui {
@@ -224,15 +226,8 @@ void MainWindow::wireGetStarted()
         if (m_getStarted->allDone())
             openSettings(m_options.settingsPath)->setValue(QStringLiteral("getStarted/done"), true);
     });
-    auto sharersButton = [this](const char *name) {
-        m_tabs->setCurrentWidget(m_sharers);
-        if (m_sharers->selectedHandle().isEmpty() && !m_lastStatus.sharers.isEmpty())
-            m_sharers->selectHandle(m_lastStatus.sharers.first().config.handle);
-        if (auto *b = m_sharers->findChild<QPushButton *>(QLatin1String(name)); b && b->isEnabled())
-            b->click();
-    };
-    connect(m_getStarted, &GetStartedPanel::addSharerRequested, this, [sharersButton] { sharersButton("addSharerButton"); });
-    connect(m_getStarted, &GetStartedPanel::testModelRequested, this, [sharersButton] { sharersButton("testModelButton"); });
+    connect(m_getStarted, &GetStartedPanel::addSharerRequested, this, [this] { pressSharersButton(QStringLiteral("addSharerButton")); });
+    connect(m_getStarted, &GetStartedPanel::testModelRequested, this, [this] { pressSharersButton(QStringLiteral("testModelButton")); });
     // The key is made through the Connect a tool dialog, which then fills it into the settings.
     connect(m_getStarted, &GetStartedPanel::createKeyRequested, this, [this] { connectToolDialog()->newKey(); });
     connect(m_getStarted, &GetStartedPanel::connectToolRequested, this, &MainWindow::showConnectTool);
@@ -356,6 +351,18 @@ void MainWindow::showTeamServerDialog()
     dialog->open();
 }
 
+void MainWindow::pressSharersButton(const QString &name)
+{
+    m_tabs->setCurrentWidget(m_sharers);
+    if (m_sharers->selectedHandle().isEmpty() && !m_lastStatus.sharers.isEmpty())
+        m_sharers->selectHandle(m_lastStatus.sharers.first().config.handle);
+    m_pendingSharersButton.clear();
+    if (auto *b = m_sharers->findChild<QPushButton *>(name); b && b->isEnabled())
+        b->click();
+    else if (!m_statusSeen)
+        m_pendingSharersButton = name;
+}
+
 void MainWindow::handleStatus(const Aile::Api::EngineStatus &status)
 {
     m_lastStatus = status;
@@ -371,6 +378,8 @@ void MainWindow::handleStatus(const Aile::Api::EngineStatus &status)
     // finishes now sees every step ticked until they hide the list.
     m_statusSeen = true;
     settleGetStarted();
+    if (!m_pendingSharersButton.isEmpty())
+        pressSharersButton(std::exchange(m_pendingSharersButton, {}));
     if (m_connect) {
         m_connect->setKeys(status.keys, plainKeysFromConfig());
         m_connect->setProviders(status.providers);

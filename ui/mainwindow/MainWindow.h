@@ -96,6 +96,9 @@ private:
     void handleStatus(const Aile::Api::EngineStatus &status);
     void handleTraces(const QList<Aile::Store::TraceRecord> &traces);
     void handleStopped();
+    /// Shows the Sharers page and presses one of its buttons (from Get started); a button the
+    /// engine's first status has not enabled yet is pressed as soon as that status comes.
+    void pressSharersButton(const QString &name);
     /// Minimised or hidden: the Traces table stops taking live rows until it can be seen again
     /// (the tray, notifications and spend still take every batch).
     void updateLiveDeferral();
@@ -137,6 +140,7 @@ private:
     bool m_firstStatus = true;
     bool m_statusSeen = false;
     bool m_historyKnown = false;
+    QString m_pendingSharersButton; // pressed before the engine's status enabled it
 };
 
 } // namespace Aile::Ui

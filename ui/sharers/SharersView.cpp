@@ -176,6 +176,7 @@ void SharersView::setStatus(const Api::EngineStatus &status)
 {
     m_configured = status.sharers;
     m_providers = status.providers;
+    m_statusSeen = true;
     m_storage = SecretStorage{status.keychainProbed, status.keychainAvailable, status.keychainError, status.keychainErrorKind, status.secretsFile};
     m_model->setConfigured(m_configured);
     updateCompletion();
@@ -198,6 +199,7 @@ void SharersView::setStatus(const Api::EngineStatus &status)
     m_keychainBanner->setToolTip(m_storage.keychainError);
     m_keychainBanner->setText(banner);
     m_keychainBanner->setVisible(!banner.isEmpty());
+    updateButtons();
     refresh();
 }
 
@@ -316,7 +318,9 @@ void SharersView::updateButtons()
 {
     const bool engine = m_client != nullptr;
     const bool one = engine && !selectedHandle().isEmpty();
-    m_add->setEnabled(engine);
+    // A new sharer's dialog lists the engine's providers and where its secret can go: both come
+    // with the engine's status, so the button waits for the first one.
+    m_add->setEnabled(engine && m_statusSeen);
     for (QPushButton *b : {m_edit, m_remove, m_relink, m_test, m_probe})
         b->setEnabled(one);
 }

@@ -96,6 +96,8 @@ private:
     QList<Api::SharerStatus> m_configured;
     QList<Api::ProviderStatus> m_providers;
     SecretStorage m_storage;
+    bool m_statusSeen = false; // the engine's status came (its providers, where secrets can go)
+
     quint64 m_listing = 0; // the newest listing asked for; an older answer arriving late is dropped
 };
 
