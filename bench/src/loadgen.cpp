@@ -13,7 +13,7 @@
 //         conns×threads/R seconds (R requests per second in all, when the proxy keeps up), never
 //         catching up more than one missed slot; without it the loop is closed (as fast as answers).
 //   hold  open N streamed requests (at most --ramp not yet answered at a time), keep them open for
-//         --hold seconds reading events, sample VmRSS/VmHWM of --pids, then close them all.
+//         --hold seconds reading events, sample VmRSS/VmHWM/RssAnon of --pids, then close them all.
 //
 // Single-threaded epoll per --threads loop; no dependencies beyond libc/libstdc++.
 
@@ -568,7 +568,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < o.pids.size(); ++i) {
             const int pid = o.pids[i];
             mem += std::string(i ? "," : "") + "{\"pid\":" + std::to_string(pid) + ",\"vmhwm_kb\":" +
-                   procStatus(pid, "VmHWM") + ",\"vmrss_kb\":" + procStatus(pid, "VmRSS") + "}";
+                   procStatus(pid, "VmHWM") + ",\"vmrss_kb\":" + procStatus(pid, "VmRSS") +
+                   ",\"rssanon_kb\":" + procStatus(pid, "RssAnon") + "}";
         }
         mem += "]";
         loop.closeAll();

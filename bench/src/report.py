@@ -178,12 +178,15 @@ def main():
             mem = r.get("memory") or []
             hwm = [m.get("vmhwm_kb") for m in mem if m.get("vmhwm_kb") is not None]
             rss = [m.get("vmrss_kb") for m in mem if m.get("vmrss_kb") is not None]
+            anon = [m.get("rssanon_kb") for m in mem if m.get("rssanon_kb") is not None]
             derived["memory"][p] = {
                 "streams_target": r.get("target"), "streams_open": r.get("established"),
                 "dropped": r.get("dropped"), "hold_events": r.get("hold_events"), "hold_s": r.get("hold_s"),
                 "processes": len(mem),
                 "vmhwm_mb": round(sum(hwm) * 1024 / 1e6, 1) if hwm else None,
                 "vmrss_mb": round(sum(rss) * 1024 / 1e6, 1) if rss else None,
+                # the processes' own memory, without the pages of mapped files (libraries, fonts)
+                "rssanon_mb": round(sum(anon) * 1024 / 1e6, 1) if anon else None,
                 "per_process_vmhwm_mb": [round(k * 1024 / 1e6, 1) for k in hwm],
             }
 
@@ -310,14 +313,14 @@ def main():
                  f"{fmt(d.get('added_p50_us'), True)} | {fmt(d.get('added_p99_us'), True)} | {errors(r)} |")
     L.append("")
     L.append("**4. Peak resident memory with concurrent open SSE streams** (VmHWM of the proxy's processes, "
-             "MB = 10⁶ bytes; a fresh process per path)")
+             "MB = 10⁶ bytes; a fresh process per path; RssAnon: their own memory, without mapped files' pages)")
     L.append("")
-    L.append("| path | streams open | events relayed while held | VmHWM MB | VmRSS at end MB | notes |")
-    L.append("|---|---:|---:|---:|---:|---|")
+    L.append("| path | streams open | events relayed while held | VmHWM MB | VmRSS at end MB | RssAnon at end MB | notes |")
+    L.append("|---|---:|---:|---:|---:|---:|---|")
     for p in PATHS:
         r = runs["hold"][p]
         if not r or "skipped" in r:
-            L.append(f"| {p} | | | | | {cell_skip(r)} |")
+            L.append(f"| {p} | | | | | | {cell_skip(r)} |")
             continue
         d = derived["memory"][p]
         notes = []
@@ -329,7 +332,8 @@ def main():
             notes.append(errors(r))
         expected = (d["streams_open"] or 0) * (d["hold_s"] or 0)
         L.append(f"| {p} | {d['streams_open']} / {d['streams_target']} | {fmt_int(d['hold_events'])} "
-                 f"(≈{fmt_int(expected)} expected) | {fmt(d['vmhwm_mb'])} | {fmt(d['vmrss_mb'])} | {'; '.join(notes)} |")
+                 f"(≈{fmt_int(expected)} expected) | {fmt(d['vmhwm_mb'])} | {fmt(d['vmrss_mb'])} | {fmt(d.get('rssanon_mb'))} | "
+                 f"{'; '.join(notes)} |")
     md = "\n".join(L) + "\n"
 
     os.makedirs(os.path.dirname(out_md), exist_ok=True)
