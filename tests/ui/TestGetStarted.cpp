@@ -119,6 +119,28 @@ private Q_SLOTS:
         QVERIFY(panel->isVisible());
     }
 
+    void addASharerPressedBeforeTheEnginesStatusOpensTheDialogWhenItComes()
+    {
+        // The dialog needs the engine's providers: pressed before the first status, the step
+        // shows the Sharers page at once and opens the dialog when the status comes.
+        WindowUnderTest w;
+        bool disabledWhenPressed = false;
+        bool dialogBeforeStatus = true;
+        QVERIFY(w.start(QJsonObject{{QStringLiteral("adminToken"), QLatin1String(AdminToken)}}, [&] {
+            Ui::MainWindow *window = w.window();
+            disabledWhenPressed = !window->sharersView()->findChild<QPushButton *>(QStringLiteral("addSharerButton"))->isEnabled();
+            Q_EMIT window->getStartedPanel()->addSharerRequested();
+            dialogBeforeStatus = window->findChild<Ui::SharerDialog *>() != nullptr;
+        }));
+        QVERIFY(disabledWhenPressed);
+        QVERIFY(!dialogBeforeStatus);
+        QCOMPARE(w.window()->tabs()->currentWidget(), static_cast<QWidget *>(w.window()->sharersView()));
+        QTRY_VERIFY(w.window()->findChild<Ui::SharerDialog *>());
+        auto *dialog = w.window()->findChild<Ui::SharerDialog *>();
+        QVERIFY(dialog->findChild<QComboBox *>(QStringLiteral("sharerProvider"))->findData(QStringLiteral("openai")) >= 0);
+        dialog->reject();
+    }
+
     void aStoreWithAnAnsweredRequestOpensWithoutIt()
     {
         FakeUpstream upstream;

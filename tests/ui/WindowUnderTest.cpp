@@ -23,7 +23,7 @@ WindowUnderTest::~WindowUnderTest()
     m_host.reset();
 }
 
-bool WindowUnderTest::start(const QJsonObject &config)
+bool WindowUnderTest::start(const QJsonObject &config, const std::function<void()> &beforeEngine)
 {
     if (!m_dir.isValid()) {
         qWarning("no temporary folder for the engine's data");
@@ -52,6 +52,8 @@ bool WindowUnderTest::start(const QJsonObject &config)
         qWarning("the window was not shown");
         return false;
     }
+    if (beforeEngine)
+        beforeEngine();
     QSignalSpy started(m_host.get(), &EngineHost::started);
     m_host->start();
     if (!started.wait(10000)) {

@@ -5,6 +5,7 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QTemporaryDir>
 
+#include <functional>
 #include <memory>
 
 namespace Aile {
@@ -25,8 +26,9 @@ public:
     ~WindowUnderTest();
 
     /// Writes the configuration, shows the window and starts the engine; false (with a warning
-    /// saying why) when either does not come up.
-    bool start(const QJsonObject &config);
+    /// saying why) when either does not come up. beforeEngine runs once the window shows, before
+    /// the engine starts (what a user does before the engine's first status).
+    bool start(const QJsonObject &config, const std::function<void()> &beforeEngine = {});
     /// Shows the Keys page once it lists the keys and the engine's status brought the sharers
     /// (what the key dialogs offer).
     bool openKeysPage();
