@@ -101,9 +101,8 @@ void TracesView::addLive(const QList<Store::TraceRecord> &traces)
 
 void TracesView::setLiveDeferred(bool deferred)
 {
+    // What undeferring merges arrives as rowsInserted (or pageLoaded): both select a trace asked for.
     m_model->setLiveDeferred(deferred);
-    if (!deferred && !m_pendingReveal.isEmpty())
-        selectTrace(m_pendingReveal);
 }
 
 void TracesView::setKeys(const QList<Api::KeyInfo> &keys)
