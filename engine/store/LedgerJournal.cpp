@@ -30,23 +30,32 @@ namespace {
 
 const QLatin1String Prefix("ledger-journal-");
 const QLatin1String Suffix(".bin");
-constexpr quint32 Magic = 0x41494c32; // "AIL2": the start of every record
-// A record an earlier version wrote ("AIL1": its ledger rows without the subscription fields),
-// still replayed after an upgrade.
+constexpr quint32 Magic = 0x41494c33; // "AIL3": the start of every record
+// Records earlier versions wrote, still replayed after an upgrade: "AIL2" without what a replay of
+// the request needs (the session's draw seed, the output cap) and the node fields of its attempt
+// rows; "AIL1" also without the subscription fields of its ledger rows.
+constexpr quint32 MagicBeforeReplayFields = 0x41494c32;
 constexpr quint32 MagicBeforePlanValue = 0x41494c31;
 
 // The journal is read only by this class: a binary record (QDataStream) costs a few microseconds
 // where a JSON line of the same trace costs ten times that, and this runs on the request path.
-template <typename Stream, typename Attempt> void attemptFields(Stream &s, Attempt &a)
+// An attempt row's plan facts (Routing::planFacts) are not journaled: written here they would cost
+// the request path a JSON serialisation per attempt. A row replayed from the journal has none, and
+// "Why this sharer?" says what it can without them (docs/hardening.md "Durability under faults").
+template <typename Stream, typename Attempt> void attemptFields(Stream &s, Attempt &a, quint32 magic = Magic)
 {
     s &a.seq &a.sharer &a.sharerName &a.provider &a.model &a.target &a.status &a.outcome &a.reason &a.skip &a.startedMs &a.ttfbMs &a.durationMs &a
         .inputTokens &a.outputTokens &a.quoteUsd &a.dispatched;
+    if (magic == Magic)
+        s &a.nodeSharer &a.nodePrice;
 }
 
-template <typename Stream, typename Trace> void traceFields(Stream &s, Trace &t)
+template <typename Stream, typename Trace> void traceFields(Stream &s, Trace &t, quint32 magic = Magic)
 {
     s &t.id &t.startedMs &t.keyId &t.keyName &t.client &t.endpoint &t.modelAsked &t.modelServed &t.route &t.sharer &t.sharerName &t.status &t
         .attempts &t.ttfbMs &t.durationMs &t.inputTokens &t.outputTokens &t.costUsd &t.absorbedUsd &t.affinity &t.pin &t.orderedBy &t.stream &t.error;
+    if (magic == Magic)
+        s &t.session &t.maxOutputTokens;
 }
 
 template <typename Stream, typename Entry> void ledgerFields(Stream &s, Entry &e, quint32 magic = Magic)
@@ -192,7 +201,8 @@ QList<JournalRecord> LedgerJournal::leftOver(QStringList *files) const
             in >> magic >> size;
             // A record cut short (the process killed inside write(2), which then never returned,
             // so that answer never left) ends what is read of this file.
-            if (in.status() != QDataStream::Ok || (magic != Magic && magic != MagicBeforePlanValue) || size > quint32(bytes.size()))
+            if (in.status() != QDataStream::Ok || (magic != Magic && magic != MagicBeforeReplayFields && magic != MagicBeforePlanValue)
+                || size > quint32(bytes.size()))
                 break;
             const QByteArray payload = bytes.mid(in.device()->pos(), size);
             if (payload.size() != qsizetype(size))
@@ -202,12 +212,12 @@ QList<JournalRecord> LedgerJournal::leftOver(QStringList *files) const
             record.setVersion(QDataStream::Qt_6_4);
             JournalRecord r;
             In fields{record};
-            traceFields(fields, r.trace);
+            traceFields(fields, r.trace, magic);
             quint32 attempts = 0;
             record >> attempts;
             for (quint32 i = 0; i < attempts && record.status() == QDataStream::Ok; ++i) {
                 AttemptRecord a;
-                attemptFields(fields, a);
+                attemptFields(fields, a, magic);
                 r.trace.attemptRows.append(a);
             }
             quint32 entries = 0;

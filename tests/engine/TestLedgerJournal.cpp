@@ -37,6 +37,8 @@ Store::TraceRecord traceWith(const QString &text, qint64 number)
     t.orderedBy = QStringLiteral("speed");
     t.stream = true;
     t.error = text;
+    t.session = QStringLiteral("5f3c9a01d2e47b88");
+    t.maxOutputTokens = number;
     for (int seq = 1; seq <= 2; ++seq) {
         Store::AttemptRecord a;
         a.seq = seq;
@@ -56,10 +58,34 @@ Store::TraceRecord traceWith(const QString &text, qint64 number)
         a.outputTokens = -1;
         a.quoteUsd = 1.5e-7;
         a.dispatched = seq != 1;
+        if (seq == 2) { // served through a team node (docs/team.md)
+            a.nodeSharer = text;
+            a.nodePrice = QStringLiteral("80% of list");
+        }
         t.attemptRows.append(a);
     }
     return t;
 }
+
+// A record as the previous version ("AIL2") wrote it, before the session's draw seed, the output
+// cap and an attempt row's node fields were journaled: traceWith("clé", 42) with its first attempt
+// row only, and one ledger row (traceId, day 2027-01-15, cost 0.5).
+const char *const RecordBeforeReplayFields = "41494c32000002da00000028007200650071005f00300030003000300030003000300030003000300030003000300030"
+                                             "00610031000001a3185c502a00000006006b005f0031000000060063006c00e9000000160063006c0061007500640065"
+                                             "002d0063006f0064006500000018002f00760031002f006d0065007300730061006700650073000000060063006c00e9"
+                                             "000000320061006e007400680072006f007000690063002f0063006c0061007500640065002d0073006f006e006e0065"
+                                             "0074002d0035ffffffff00000022004c0030003000300030003000300030003000300030003000300030003000620031"
+                                             "000000060063006c00e90000021100000003ffffffffffffffff000000000000002a000000000000a410ffffffffffff"
+                                             "ffff3f202e85be111841bfe00000000000000000001c006d006f007600650064003a00200063006f006f006c0069006e"
+                                             "0067000000297b22736861726572223a22636cc3a9222c22756e74696c4d73223a313830303030303030303030307d00"
+                                             "00000a0073007000650065006401000000060063006c00e9000000010000000100000022004c00300030003000300030"
+                                             "00300030003000300030003000300030003000620031000000060063006c00e9000000120061006e007400680072006f"
+                                             "0070006900630000001e0063006c0061007500640065002d0073006f006e006e00650074002d0035ffffffff000001ad"
+                                             "00000016006600610069006c00650064005f006f007600650072000000060063006c00e900000000000001a3185c502b"
+                                             "ffffffffffffffff0000000000000064000000000000002affffffffffffffff3e8421f5f40d83760000000001000000"
+                                             "28007200650071005f003000300030003000300030003000300030003000300030003000300061003100000000000000"
+                                             "00000000140032003000320037002d00300031002d00310035ffffffffffffffffffffffffffffffff3fe00000000000"
+                                             "000000000000000000000000000000000000";
 
 } // namespace
 
@@ -136,6 +162,11 @@ private Q_SLOTS:
         QCOMPARE(r.attemptRows[0].dispatched, false);
         QCOMPARE(r.attemptRows[1].ttfbMs, 40);
         QCOMPARE(r.pin, t.pin);
+        // What a replay of the request needs (docs/replay.md), and the node an attempt went through.
+        QCOMPARE(r.session, t.session);
+        QCOMPARE(r.maxOutputTokens, t.maxOutputTokens);
+        QCOMPARE(r.attemptRows[1].nodeSharer, text);
+        QCOMPARE(r.attemptRows[1].nodePrice, QStringLiteral("80% of list"));
         QCOMPARE(back[0].ledger.size(), 2);
         for (int i = 0; i < 2; ++i) {
             const Store::LedgerEntry &want = i == 0 ? e : second;
@@ -151,6 +182,34 @@ private Q_SLOTS:
             QCOMPARE(got.subscription, want.subscription);
             QCOMPARE(got.listValueUsd, want.listValueUsd);
         }
+    }
+
+    // A journal left by the previous version (killed before its batch was committed) is replayed
+    // after an upgrade: its records read, without the fields it did not write.
+    void aRecordThePreviousVersionWroteStillReads()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("ledger-journal-000001.bin")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QByteArray old = QByteArray::fromHex(RecordBeforeReplayFields);
+        QCOMPARE(old.left(4), QByteArray("AIL2"));
+        f.write(old + old);
+        f.close();
+        const QList<Store::JournalRecord> back = Store::LedgerJournal(dir.path()).leftOver(nullptr);
+        QCOMPARE(back.size(), 2);
+        Store::TraceRecord want = traceWith(QStringLiteral("clé"), 42);
+        want.attemptRows.removeLast();
+        want.session.clear();
+        want.maxOutputTokens = -1;
+        const Store::TraceRecord &r = back[1].trace;
+        QCOMPARE(r.toJson(), want.toJson());
+        QCOMPARE(r.session, QString());
+        QCOMPARE(r.maxOutputTokens, qint64(-1));
+        QCOMPARE(back[1].ledger.size(), 1);
+        QCOMPARE(back[1].ledger[0].traceId, want.id);
+        QCOMPARE(back[1].ledger[0].day, QStringLiteral("2027-01-15"));
+        QCOMPARE(back[1].ledger[0].costUsd, 0.5);
+        QCOMPARE(back[1].ledger[0].subscription, false);
     }
 };
 

@@ -93,6 +93,44 @@ private Q_SLOTS:
         QCOMPARE(store.ledger(Store::utcDay(trace(0).startedMs)).size(), 20);
     }
 
+    // A journal a killed run left (its batch journaled, not committed) is replayed at the next
+    // start with what a replay of the request needs (docs/replay.md): the session's draw seed and
+    // the output cap, and the node an attempt went through.
+    void aJournalLeftByAKillIsReplayedWithWhatAReplayNeeds()
+    {
+        QTemporaryDir dir;
+        Store::TraceRecord t = trace(7);
+        t.session = QStringLiteral("5f3c9a01d2e47b88");
+        t.maxOutputTokens = 4096;
+        Store::AttemptRecord a;
+        a.seq = 1;
+        a.sharer = QStringLiteral("N00000000000000c1");
+        a.outcome = QStringLiteral("served");
+        a.nodeSharer = QStringLiteral("team-openai");
+        a.nodePrice = QStringLiteral("80% of list");
+        t.attemptRows = {a};
+        {
+            Store::LedgerJournal left(dir.path());
+            QVERIFY(left.open(nullptr));
+            QVERIFY(left.append(Store::LedgerJournal::line(t, {charge(t)})));
+        } // no commit: the file stays, as after a kill -9
+        QCOMPARE(journalFiles(dir.path()).size(), 1);
+        Store::StoreWriter writer(dir.filePath(QStringLiteral("aile.db")));
+        QVERIFY(writer.start(nullptr));
+        writer.stop();
+        QVERIFY(journalFiles(dir.path()).isEmpty());
+        Store::Store store(dir.filePath(QStringLiteral("aile.db")));
+        QVERIFY(store.open(nullptr));
+        const std::optional<Store::TraceRecord> back = store.trace(t.id);
+        QVERIFY(back);
+        QCOMPARE(back->session, t.session);
+        QCOMPARE(back->maxOutputTokens, qint64(4096));
+        QCOMPARE(back->attemptRows.size(), 1);
+        QCOMPARE(back->attemptRows[0].nodeSharer, QStringLiteral("team-openai"));
+        QCOMPARE(back->attemptRows[0].nodePrice, QStringLiteral("80% of list"));
+        QCOMPARE(store.ledger(Store::utcDay(t.startedMs)).size(), 1);
+    }
+
     void aFullFileIsClosedAndRemovedOnceCommitted()
     {
         QTemporaryDir dir;
