@@ -411,7 +411,9 @@ profile() { # BENCH_PROFILE=SECONDS: perf's view of aile serve under the c=16 lo
     command -v curl >/dev/null || apt_install curl
     command -v perf >/dev/null || apt_install linux-perf
     start_diagnosis
-    local data="$RUN/perf.data" out="$BENCH_DIR/results/profile-$STAMP.txt"
+    # perf's data is kept outside the run folder, which the next run of any mode empties: the
+    # latest profile's call graphs stay there to read with `perf report -i` after later runs.
+    local data="$WORK/profile-latest.data" out="$BENCH_DIR/results/profile-$STAMP.txt"
     log "profiling aile (pid $AILE_PID) for ${BENCH_PROFILE}s at 16 connections"
     perf record --call-graph dwarf,8192 -F 299 -o "$data" -p "$AILE_PID" -- sleep "$((BENCH_PROFILE + 1))" 2>"$RUN/perf.err" &
     local perf_pid=$!
@@ -430,6 +432,7 @@ profile() { # BENCH_PROFILE=SECONDS: perf's view of aile serve under the c=16 lo
     {
         echo "# $(app_label) under bench/run.sh's c=16 load for ${BENCH_PROFILE}s ($(aile_build_type) build)"
         echo "# command: BENCH_PROFILE=$BENCH_PROFILE bench/run.sh    loadgen: $(cat "$RAW/profile-lat16.json")"
+        echo "# perf data: bench/.work/profile-latest.data (replaced by the next BENCH_PROFILE run)"
         echo "## CPU by thread"
         frames "$RUN/threads.txt" 10
         echo "## CPU by request stage (bench/src/stages.py: the innermost frame that names a stage)"
