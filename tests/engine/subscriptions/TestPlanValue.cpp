@@ -240,8 +240,10 @@ private Q_SLOTS:
 
     void aJournalRecordFromBeforeIsReplayed()
     {
-        // The record an earlier build wrote for one request: its ledger row ends before the
-        // subscription flag (1 byte) and the list value (8 bytes), and its magic is "AIL1".
+        // The record an earlier build wrote for one request: its magic is "AIL1", its ledger row
+        // ends before the subscription flag (1 byte) and the list value (8 bytes), and its trace
+        // before the session (a null string: 4 bytes) and the output cap (8 bytes), which "AIL3"
+        // added. Cut out of today's record: its trace fields, then the counts and the ledger row.
         Store::TraceRecord t;
         t.id = QStringLiteral("req-old");
         Store::LedgerEntry e;
@@ -249,8 +251,9 @@ private Q_SLOTS:
         e.day = QStringLiteral("2026-11-30");
         e.sharer = F::Key;
         e.costUsd = 0.5;
-        QByteArray payload = Store::LedgerJournal::line(t, {e}).mid(8);
-        payload.chop(9);
+        const QByteArray alone = Store::LedgerJournal::line(t, {}).mid(8); // trace fields, 0 attempts, 0 ledger rows
+        const QByteArray entry = Store::LedgerJournal::line(t, {e}).mid(8 + alone.size());
+        QByteArray payload = alone.chopped(8 + 12) + QByteArray::fromHex("0000000000000001") + entry.chopped(9);
         QByteArray record;
         QDataStream head(&record, QIODevice::WriteOnly);
         head.setVersion(QDataStream::Qt_6_4);
