@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClientSocket.h"
+#include "HttpExchange.h"
 #include "RequestParser.h"
 #include "core/Clock.h"
 
@@ -91,6 +92,7 @@ private:
     int m_served = 0;
     qint64 m_lastProgressMs = 0;
     qint64 m_lastSentMs = 0;            // when the client last took answer bytes, or bytes began to wait
+    CredentialMemo m_credentialMemo;    // HttpExchange::credentialMemo
     HttpExchange *m_exchange = nullptr; // the request being served (owned, a child)
     QList<HttpExchange *> m_retired;    // finished; deleted at the end of the turn
     QByteArray m_out;                   // answer bytes for the next write (see HttpExchange)

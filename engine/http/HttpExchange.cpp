@@ -67,6 +67,15 @@ void HttpExchange::listen(ExchangeCallbacks callbacks)
     m_callbacks = std::move(kept); // a previous one may be running: it runs from its own copy
 }
 
+CredentialMemo &HttpExchange::credentialMemo()
+{
+    if (m_connection)
+        return m_connection->m_credentialMemo;
+    if (!m_ownMemo)
+        m_ownMemo = std::make_unique<CredentialMemo>();
+    return *m_ownMemo;
+}
+
 ExchangeRef HttpExchange::ref()
 {
     if (!m_refSlot)

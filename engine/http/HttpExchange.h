@@ -10,6 +10,15 @@ namespace Aile::Http {
 class HttpConnection;
 class HttpExchange;
 
+/// What the request handler learnt of the credential a client presents (Api::ApiRouter: its key's
+/// SHA-256), kept while the connection lives: a keep-alive client sends the same key on every
+/// request, and hashing it again took ~7k instructions a request (docs/performance.md "Change 16").
+struct CredentialMemo
+{
+    QString presented; // the key as the client presented it
+    QString digest;
+};
+
 /// What the owner of an answer in progress hears from its exchange, by virtual call (no QObject,
 /// signal or connection per request). One listener per exchange (HttpExchange::setListener).
 /// After a call returns the exchange touches the listener no more, so a listener may finish the
@@ -84,6 +93,8 @@ public:
     quint64 id() const { return m_id; }
     /// The connection the request came on (test support: the raw bytes a fake upstream writes).
     HttpConnection *connection() const { return m_connection; }
+    /// The memo of the connection the request came on (this exchange's own without one).
+    CredentialMemo &credentialMemo();
 
     /// Who hears clientGone, drained and ended; null: nobody. Replaces the previous listener.
     void setListener(ExchangeListener *listener) { m_listener = listener; }
@@ -140,6 +151,7 @@ private:
     void runBeforeLastBytes();
 
     HttpConnection *m_connection;
+    std::unique_ptr<CredentialMemo> m_ownMemo; // only for an exchange without a connection
     HttpRequest m_request;
     quint64 m_id;
     bool m_headSent = false;

@@ -4,11 +4,10 @@
 
 namespace Aile::State {
 
-const Keys::ApiKey *KeyBook::keyByPlain(const QString &plain) const
+const Keys::ApiKey *KeyBook::keyByHash(const QString &hash) const
 {
-    if (plain.isEmpty())
+    if (hash.isEmpty())
         return nullptr;
-    const QString hash = Keys::hashKey(plain);
     const qsizetype i = m_byHash.value(hash, -1);
     if (i >= 0 && i < keys.size() && keys.at(i).hash == hash && !keys.at(i).revoked)
         return &keys.at(i);

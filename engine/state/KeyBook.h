@@ -14,9 +14,9 @@ struct KeyBook
 {
     QList<Keys::ApiKey> keys;
 
-    /// The unrevoked key whose hash matches a presented plain key, or null. Found through an
-    /// index of the keys by hash, not a scan (a team server holds many keys).
-    const Keys::ApiKey *keyByPlain(const QString &plain) const;
+    /// The unrevoked key with this hash (Keys::hashKey of a presented plain key), or null. Found
+    /// through an index of the keys by hash, not a scan (a team server holds many keys).
+    const Keys::ApiKey *keyByHash(const QString &hash) const;
     /// A key by its id, else by its name (the management API and the CLI take either).
     const Keys::ApiKey *key(const QString &idOrName) const;
     Keys::ApiKey *key(const QString &idOrName);

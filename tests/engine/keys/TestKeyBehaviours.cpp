@@ -4,6 +4,8 @@
 // once: a key edited, added, moved or revoked between two requests binds the second.
 #include "KeysFixture.h"
 
+#include <QtNetwork/QTcpSocket>
+
 using namespace Aile;
 using namespace Aile::Test;
 
@@ -187,6 +189,56 @@ private Q_SLOTS:
         keys.removeFirst();
         QCOMPARE(statusWith(plain), 401);
         QCOMPARE(statusWith(TestKey), 200);
+    }
+
+    // A connection remembers the hash of the key it presented last (docs/performance.md "Change
+    // 16"). On one keep-alive connection, keys presented in turn are each bound as themselves: a key
+    // of the same length that differs in its last character is unknown, another key is its own (it
+    // still passes once the first is revoked), and a revoked key is refused on the connection that
+    // presented it before.
+    void oneConnectionPresentingKeysInTurnBindsEachAsItself()
+    {
+        const QByteArray first(TestKey);
+        QByteArray unknown = first;
+        unknown.back() = unknown.back() == 'f' ? 'e' : 'f';
+        QByteArray second = first;
+        second.replace(8, 4, "2nd-");
+        QList<Keys::ApiKey> &keys = f.engine->context().keys;
+        keys.append(Keys::ApiKey::fromPlain(QStringLiteral("second"), QString::fromLatin1(second), 0));
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, f.engine->port());
+        QVERIFY(client.waitForConnected(2000));
+        const QByteArray body = RoutingFixture::chatBody(Gpt);
+        QByteArray pending;
+        auto statusWith = [&](const QByteArray &key) -> int {
+            client.write("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(f.engine->port())
+                         + "\r\nAuthorization: Bearer " + key
+                         + "\r\ncontent-type: application/json\r\ncontent-length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+            // One whole answer (its Content-Length), read from the same connection every time.
+            qsizetype headEnd = -1;
+            if (!QTest::qWaitFor([&] { return (pending += client.readAll(), headEnd = pending.indexOf("\r\n\r\n")) >= 0; }, 5000))
+                return -1;
+            const QByteArray head = pending.left(headEnd).toLower();
+            const qsizetype at = head.indexOf("content-length: ");
+            const qsizetype length = at < 0 ? 0 : head.mid(at + 16, head.indexOf("\r\n", at) - at - 16).toLongLong();
+            if (!QTest::qWaitFor([&] { return (pending += client.readAll()).size() >= headEnd + 4 + length; }, 5000))
+                return -1;
+            const int status = head.mid(9, 3).toInt();
+            pending.remove(0, headEnd + 4 + length);
+            return status;
+        };
+        QCOMPARE(statusWith(first), 200);
+        QCOMPARE(statusWith(unknown), 401);
+        QCOMPARE(statusWith(first), 200);
+        QCOMPARE(statusWith(second), 200);
+        keys.first().revoked = true;
+        QCOMPARE(statusWith(first), 401);
+        QCOMPARE(statusWith(second), 200);
+        keys.first().revoked = false;
+        QCOMPARE(statusWith(first), 200);
+        QCOMPARE(client.state(), QAbstractSocket::ConnectedState); // all of it on the one connection
+        keys.removeLast();
+        QCOMPARE(statusWith(second), 401);
     }
 };
 
