@@ -63,6 +63,14 @@ bool isHeadSafe(QByteArrayView value)
     return true;
 }
 
+bool isAscii(QByteArrayView bytes)
+{
+    for (const char c : bytes)
+        if (static_cast<unsigned char>(c) >= 0x80)
+            return false;
+    return true;
+}
+
 bool hasControlCharacter(QStringView text)
 {
     for (QChar ch : text) {
@@ -90,12 +98,18 @@ QString requestNameRefusal(const HttpHeaders &headers, const QJsonObject &body)
         if (QString bad = controlCharacterRefusal(QStringLiteral("\"models\""), v.toString()); !bad.isEmpty())
             return bad;
     // Header bytes below 0x20 are refused by the parser; what is left are control characters
-    // that only exist once the value is read as UTF-8 (C1, U+2028, U+2029).
-    for (const char *name : {"x-aile-sharer", "x-aile-lender", "x-aile-exclude-sharer", "x-aile-exclude-lender", "x-aile-exclude-provider",
-                             "x-aile-session", "x-aile-node"})
-        for (const QByteArray &value : headers.values(name))
-            if (QString bad = controlCharacterRefusal(QLatin1String(name), QString::fromUtf8(value)); !bad.isEmpty())
-                return bad;
+    // that only exist once the value is read as UTF-8 (C1, U+2028, U+2029): an ASCII value has
+    // none. One pass over the head, in the order the headers came (the first bad one is named).
+    static const QByteArrayView named[] = {"x-aile-sharer",           "x-aile-lender",  "x-aile-exclude-sharer", "x-aile-exclude-lender",
+                                           "x-aile-exclude-provider", "x-aile-session", "x-aile-node"};
+    for (const HttpHeaders::Entry &h : headers.entries()) {
+        if (!h.first.startsWith("x-aile-") || isAscii(h.second))
+            continue;
+        for (const QByteArrayView name : named)
+            if (h.first == name)
+                if (QString bad = controlCharacterRefusal(QLatin1String(name), QString::fromUtf8(h.second)); !bad.isEmpty())
+                    return bad;
+    }
     return {};
 }
 

@@ -2,6 +2,8 @@
 
 #include "HeaderRules.h"
 
+#include <cstring>
+
 namespace Aile::Http {
 
 void HttpHeaders::set(const QByteArray &name, const QByteArray &value)
@@ -51,16 +53,29 @@ QList<QByteArray> HttpHeaders::valuesOf(QByteArrayView name) const
 QList<QByteArray> HttpHeaders::appendTo(QByteArray &out) const
 {
     QList<QByteArray> dropped;
+    // Room for every line first, then each line copied into it: four appends a header cost ~500
+    // instructions (QByteArray::insert), on every answer and every upstream request.
+    qsizetype room = 0;
+    for (const Entry &e : m_items)
+        room += e.first.size() + e.second.size() + 4;
+    const qsizetype start = out.size();
+    out.resize(start + room);
+    char *at = out.data() + start;
+    const auto put = [&at](QByteArrayView bytes) {
+        std::memcpy(at, bytes.data(), size_t(bytes.size()));
+        at += bytes.size();
+    };
     for (const Entry &e : m_items) {
         if (!isToken(e.first) || !isHeadSafe(e.second)) {
             dropped.append(e.first);
             continue;
         }
-        out += e.first;
-        out += ": ";
-        out += e.second;
-        out += "\r\n";
+        put(e.first);
+        put(": ");
+        put(e.second);
+        put("\r\n");
     }
+    out.resize(at - out.constData());
     return dropped;
 }
 

@@ -142,6 +142,14 @@ private Q_SLOTS:
         QTest::newRow("line separator in x-aile-sharer")
             << QByteArray("/v1/chat/completions") << QByteArray("x-aile-sharer: openai-main\xe2\x80\xa8X\r\n")
             << QByteArray(R"({"model":"openai/gpt-5.2","messages":[]})") << QByteArray("openai") << QByteArray("x-aile-sharer");
+        // After other x-aile- headers, harmless non-ASCII among them: the bad one is named.
+        QTest::newRow("C1 control in x-aile-session, after others")
+            << QByteArray("/v1/chat/completions")
+            << QByteArray("x-aile-sharer: cl\xc3\xa9-main\r\nx-aile-note: d\xc3\xa9j\xc3\xa0\r\nx-aile-session: abc\xc2\x85\r\n")
+            << QByteArray(R"({"model":"openai/gpt-5.2","messages":[]})") << QByteArray("openai") << QByteArray("x-aile-session");
+        QTest::newRow("paragraph separator in x-aile-exclude-provider")
+            << QByteArray("/v1/messages") << QByteArray("X-Aile-Exclude-Provider: openai\xe2\x80\xa9\r\n")
+            << QByteArray(R"({"model":"claude/x","max_tokens":5,"messages":[]})") << QByteArray("anthropic") << QByteArray("x-aile-exclude-provider");
     }
     void namesWithControlCharactersGet400()
     {
