@@ -2,9 +2,17 @@
 
 #include "HeaderRules.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace Aile::Http {
+
+void HttpHeaders::addLiteral(const char *name, qsizetype size, const QByteArray &value)
+{
+    const QByteArrayView view(name, size);
+    const bool lower = std::none_of(view.begin(), view.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+    m_items.append({lower ? QByteArray::fromRawData(name, size) : view.toByteArray().toLower(), value});
+}
 
 void HttpHeaders::set(const QByteArray &name, const QByteArray &value)
 {

@@ -17,6 +17,9 @@ public:
     using Entry = QPair<QByteArray, QByteArray>;
 
     void add(const QByteArray &name, const QByteArray &value) { m_items.append({name.toLower(), value}); }
+    /// A string literal's name (never a buffer that goes away: its bytes are kept, not copied, when
+    /// it is lower case already; no allocation for several headers a request), else lowered as above.
+    template <qsizetype N> void add(const char (&name)[N], const QByteArray &value) { addLiteral(name, N - 1, value); }
     /// Takes a name that is already lower case, and both buffers, without copying (the parser).
     void addLowerCase(QByteArray &&name, QByteArray &&value) { m_items.append({std::move(name), std::move(value)}); }
     void set(const QByteArray &name, const QByteArray &value);
@@ -43,6 +46,7 @@ public:
     QList<QByteArray> appendTo(QByteArray &out) const;
 
 private:
+    void addLiteral(const char *name, qsizetype size, const QByteArray &value);
     void removeName(QByteArrayView name);
     bool hasName(QByteArrayView name) const;
     QByteArray valueOf(QByteArrayView name) const;
