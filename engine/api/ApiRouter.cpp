@@ -49,8 +49,8 @@ QString presentedKey(const Http::HttpRequest &request)
 namespace {
 
 // The hash of the key a client presents, remembered on its connection while it presents the same
-// key (docs/performance.md "Change 16"): a SHA-256 per request was ~7k instructions. The memo holds
-// the key as presented, so it is compared in constant time.
+// key (docs/performance.md "Change 16 (admit)"): a SHA-256 per request was ~7k instructions. The
+// memo holds the key as presented, so it is compared in constant time.
 QString presentedDigest(Http::CredentialMemo &memo, const QString &presented)
 {
     if (memo.presented.size() == presented.size() && !memo.digest.isEmpty()) {

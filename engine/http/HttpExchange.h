@@ -12,7 +12,8 @@ class HttpExchange;
 
 /// What the request handler learnt of the credential a client presents (Api::ApiRouter: its key's
 /// SHA-256), kept while the connection lives: a keep-alive client sends the same key on every
-/// request, and hashing it again took ~7k instructions a request (docs/performance.md "Change 16").
+/// request, and hashing it again took ~7k instructions a request (docs/performance.md
+/// "Change 16 (admit)").
 struct CredentialMemo
 {
     QString presented; // the key as the client presented it

@@ -192,7 +192,7 @@ private Q_SLOTS:
     }
 
     // A connection remembers the hash of the key it presented last (docs/performance.md "Change
-    // 16"). On one keep-alive connection, keys presented in turn are each bound as themselves: a key
+    // 16 (admit)"). On one keep-alive connection, keys presented in turn are each bound as themselves: a key
     // of the same length that differs in its last character is unknown, another key is its own (it
     // still passes once the first is revoked), and a revoked key is refused on the connection that
     // presented it before.
