@@ -70,6 +70,8 @@ QList<QByteArray> HttpHeaders::appendTo(QByteArray &out) const
     out.resize(start + room);
     char *at = out.data() + start;
     const auto put = [&at](QByteArrayView bytes) {
+        if (bytes.isEmpty())
+            return; // a null array's data() is null, which memcpy may not take even for no bytes
         std::memcpy(at, bytes.data(), size_t(bytes.size()));
         at += bytes.size();
     };
