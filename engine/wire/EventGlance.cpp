@@ -29,14 +29,17 @@ bool stringValue(const char *p, size_t n, std::string_view *value)
     return true;
 }
 
-bool hasUnicodeEscape(const char *p, size_t n)
+// An escape that could spell a letter of a name: \u, and any escape JSON does not define, which
+// Qt's parser reads as the character itself ("\content" is "content"). The defined ones (\" \\ \/
+// \b \f \n \r \t) spell no letter.
+bool hasSpellingEscape(const char *p, size_t n)
 {
     const char *end = p + n;
     for (const void *s = std::memchr(p, '\\', n); s; s = std::memchr(p, '\\', size_t(end - p))) {
         p = static_cast<const char *>(s) + 1;
         if (p == end)
             return false;
-        if (*p == 'u')
+        if (!std::memchr("\"\\/bfnrt", *p, 8))
             return true;
         ++p; // an escape's second byte is never the start of another
         if (p >= end)
@@ -109,8 +112,8 @@ bool changesNothing(Endpoint endpoint, const SseEvent &event, const MeterKnows &
         return false; // on those wires a quiet event still sets sawOutput the first time
     const char *data = event.data.constData();
     const size_t size = size_t(event.data.size());
-    // An escaped name could hide from the look: \u0075sage is "usage".
-    if (hasUnicodeEscape(data, size))
+    // An escaped name could hide from the look: \u0075sage is "usage", and so is \usage for Qt.
+    if (hasSpellingEscape(data, size))
         return false;
     const char *end = data + size;
     for (const void *q = std::memchr(data, '"', size); q; q = std::memchr(q, '"', size_t(end - static_cast<const char *>(q)))) {

@@ -20,8 +20,9 @@ struct MeterKnows
 /// new (docs/performance.md "Change 14 (SSE)"). Most of a long answer is such events: text deltas
 /// on a stream whose model is known and whose output has begun.
 ///
-/// The look finds names by their literal, quoted spelling, so any `\u` escape in the data (which
-/// could spell a name another way) makes it answer false; so does any name the meter reads on the
+/// The look finds names by their literal, quoted spelling, so any escape in the data that could
+/// spell a name another way (`\u`, or one JSON does not define, which Qt's parser reads as the
+/// character itself) makes it answer false; so does any name the meter reads on the
 /// event's wire, anywhere in the data, even inside a string. False is always safe: the meter then
 /// parses the event as it always did. test_meter_sieve and fuzz_sse_meter hold the look to the
 /// whole-document reading after every read.

@@ -142,6 +142,10 @@ def sse_seeds():
         (None, delta('"y"', model='"model": "gpt-5.2"')), (None, delta('"z"', model='"model":"gpt-5.2-mini"')),
         (None, delta('"w"', ',"\\u0075sage":{"prompt_tokens":3}')), (None, delta('"v"', ',"finish_reason":"stop"')),
         ("error", delta('"e"')), (None, "[DONE]")])
+    # Found by fuzz_sse_meter: an escape JSON does not define spells a name for Qt's parser.
+    seeds["glance-undefined-escape"] = "c>" + sse([
+        (None, delta('""')), (None, '{"id":"c1","model":"gpt-5.2","choices":[{"index":0,"delta":{"\\content":"TTL "}}]}'),
+        (None, delta('"x"')), (None, "[DONE]")])
     return seeds
 
 
