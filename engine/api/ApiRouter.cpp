@@ -50,17 +50,11 @@ namespace {
 
 // The hash of the key a client presents, remembered on its connection while it presents the same
 // key (docs/performance.md "Change 16 (admit)"): a SHA-256 per request was ~7k instructions. The
-// memo holds the key as presented, so it is compared in constant time.
+// memo holds the key as presented, so it is compared as a secret is.
 QString presentedDigest(Http::CredentialMemo &memo, const QString &presented)
 {
-    if (memo.presented.size() == presented.size() && !memo.digest.isEmpty()) {
-        char16_t diff = 0;
-        const QChar *a = memo.presented.constData(), *b = presented.constData();
-        for (qsizetype i = 0; i < presented.size(); ++i)
-            diff |= a[i].unicode() ^ b[i].unicode();
-        if (diff == 0)
-            return memo.digest;
-    }
+    if (!memo.digest.isEmpty() && sameSecret(memo.presented, presented))
+        return memo.digest;
     memo.presented = presented;
     memo.digest = Keys::hashKey(presented);
     return memo.digest;

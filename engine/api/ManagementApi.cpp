@@ -9,14 +9,15 @@
 
 namespace Aile::Api {
 
-bool sameSecret(const QString &a, const QString &b)
+bool sameSecret(QStringView a, QStringView b)
 {
-    const QByteArray x = a.toUtf8(), y = b.toUtf8();
-    if (x.size() != y.size())
+    // UTF-16 units compared in place: no copy of either secret (the proxy's key check runs it per
+    // request, ApiRouter).
+    if (a.size() != b.size())
         return false;
-    unsigned char diff = 0;
-    for (qsizetype i = 0; i < x.size(); ++i)
-        diff |= static_cast<unsigned char>(x.at(i) ^ y.at(i));
+    char16_t diff = 0;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        diff |= a[i].unicode() ^ b[i].unicode();
     return diff == 0;
 }
 

@@ -52,7 +52,7 @@ private:
 };
 
 /// Compares secrets in time independent of where they differ.
-bool sameSecret(const QString &a, const QString &b);
+bool sameSecret(QStringView a, QStringView b);
 /// An error body for the management API.
 QJsonObject managementError(const QString &message);
 /// Where a credential reference keeps its secret: "keychain", "file" (the opted-in plain-text

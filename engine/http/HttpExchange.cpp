@@ -69,11 +69,7 @@ void HttpExchange::listen(ExchangeCallbacks callbacks)
 
 CredentialMemo &HttpExchange::credentialMemo()
 {
-    if (m_connection)
-        return m_connection->m_credentialMemo;
-    if (!m_ownMemo)
-        m_ownMemo = std::make_unique<CredentialMemo>();
-    return *m_ownMemo;
+    return m_connection->m_credentialMemo;
 }
 
 ExchangeRef HttpExchange::ref()

@@ -94,7 +94,7 @@ public:
     quint64 id() const { return m_id; }
     /// The connection the request came on (test support: the raw bytes a fake upstream writes).
     HttpConnection *connection() const { return m_connection; }
-    /// The memo of the connection the request came on (this exchange's own without one).
+    /// The memo of the connection the request came on.
     CredentialMemo &credentialMemo();
 
     /// Who hears clientGone, drained and ended; null: nobody. Replaces the previous listener.
@@ -152,7 +152,6 @@ private:
     void runBeforeLastBytes();
 
     HttpConnection *m_connection;
-    std::unique_ptr<CredentialMemo> m_ownMemo; // only for an exchange without a connection
     HttpRequest m_request;
     quint64 m_id;
     bool m_headSent = false;
