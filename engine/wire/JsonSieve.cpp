@@ -7,7 +7,6 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 
-#include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
 
 #include <algorithm>
@@ -146,23 +145,58 @@ bool holdsSurrogate(const char *s, qsizetype size)
     return false;
 }
 
+// One past the last byte of the value that starts at start, in a document the reader took whole: a
+// string to its closing quote, an object or array to its closing bracket, a scalar to the first byte
+// that ends it.
+qsizetype valueEnd(const QByteArray &json, qsizetype start)
+{
+    int depth = 0;
+    for (qsizetype i = start; i < json.size(); ++i) {
+        const char c = json[i];
+        if (c == '"') {
+            for (++i; i < json.size() && json[i] != '"'; ++i)
+                if (json[i] == '\\')
+                    ++i;
+            if (depth == 0)
+                return i + 1;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (--depth <= 0)
+                return depth == 0 ? i + 1 : i;
+        } else if (depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+            return i;
+        }
+    }
+    return json.size();
+}
+
 } // namespace
 
 // The SAX events, turned into the kept nodes. open holds, for each container the reader is in, the
 // node kept for it or -1 when it is skipped (everything inside a skipped container is skipped).
+//
+// Where a value starts: the reader copies an in-situ stream into a local while it reads a string or
+// a number and writes the copy back after the handler has seen it, so during String, Key and
+// RawNumber the stream still stands on the token's first byte (its quote, its sign or digit). The
+// other events come after their token was taken from the stream itself: '{' and '[' one byte back,
+// null and true four, false five.
 struct JsonSieve::Handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler>
 {
     using Kind = Node::Kind;
 
-    Handler(JsonSieve &sieve, const rapidjson::MemoryStream &in) : m_sieve(sieve), m_in(in) { }
+    Handler(JsonSieve &sieve, rapidjson::InsituStringStream &in) : m_sieve(sieve), m_in(in) { }
 
-    // Where a value just begun goes: its new node, or -1 when it is not kept.
-    qint32 place(Kind kind)
+    qsizetype at(int back = 0) const { return qsizetype(m_in.Tell()) - back; }
+
+    // Where a value just begun at start goes: its new node, or -1 when it is not kept.
+    qint32 place(Kind kind, qsizetype start)
     {
         QVarLengthArray<Node, 32> &nodes = m_sieve.m_nodes;
         if (m_open.isEmpty()) { // the document's own value
             nodes.append(Node{});
             nodes[0].kind = kind;
+            nodes[0].start = start;
             return 0;
         }
         const qint32 parent = m_open.last();
@@ -170,11 +204,11 @@ struct JsonSieve::Handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hand
             return -1;
         Node child;
         child.kind = kind;
+        child.start = start;
         if (nodes[parent].kind == Kind::Object) {
             if (m_key == NotKept)
                 return -1;
             child.key = quint8(m_key);
-            child.afterKey = m_afterKey;
         } else if (kind != Kind::Object) {
             return -1; // the meter reads an array's elements as objects: anything else reads as {}
         }
@@ -189,34 +223,32 @@ struct JsonSieve::Handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hand
         return index;
     }
 
-    bool scalar(Kind kind)
+    bool Null()
     {
-        if (const qint32 n = place(kind); n >= 0)
-            m_sieve.m_nodes[n].end = qsizetype(m_in.Tell());
+        place(Kind::Null, at(4));
         return true;
     }
-
-    bool Null() { return scalar(Kind::Null); }
-    bool Bool(bool) { return scalar(Kind::Bool); }
+    bool Bool(bool b)
+    {
+        place(Kind::Bool, at(b ? 4 : 5));
+        return true;
+    }
     bool RawNumber(const char *s, rapidjson::SizeType size, bool)
     {
         double d = 0;
         if (!readNumber(s, size, &d))
             return false; // QJsonDocument refuses the document
-        if (const qint32 n = place(Kind::Number); n >= 0) {
+        if (const qint32 n = place(Kind::Number, at()); n >= 0)
             m_sieve.m_nodes[n].number = d;
-            m_sieve.m_nodes[n].end = qsizetype(m_in.Tell());
-        }
         return true;
     }
     bool String(const char *s, rapidjson::SizeType size, bool)
     {
-        const qint32 n = place(Kind::String);
+        const qint32 n = place(Kind::String, at());
         if (n < 0)
             return true;
         Node &node = m_sieve.m_nodes[n];
         node.count = qint32(qMin<rapidjson::SizeType>(size, INT_MAX));
-        node.end = qsizetype(m_in.Tell());
         if (n > 0 && Keys[node.key].text) {
             if (holdsSurrogate(s, size))
                 return false;
@@ -227,14 +259,13 @@ struct JsonSieve::Handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hand
     bool Key(const char *s, rapidjson::SizeType size, bool)
     {
         m_key = m_open.last() < 0 ? NotKept : keyIndex(s, size);
-        m_afterKey = qsizetype(m_in.Tell());
         return true;
     }
     bool open(Kind kind)
     {
         if (m_open.size() >= MaxDepth)
             return false;
-        qint32 n = place(kind);
+        qint32 n = place(kind, at(1));
         if (n == 0 && kind != Kind::Object)
             n = -1; // the document is not an object: nothing in it is read
         m_open.append(n);
@@ -244,10 +275,8 @@ struct JsonSieve::Handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hand
     {
         const qint32 n = m_open.last();
         m_open.removeLast();
-        if (n >= 0) {
+        if (n >= 0)
             m_sieve.m_nodes[n].count = qint32(qMin<rapidjson::SizeType>(count, INT_MAX));
-            m_sieve.m_nodes[n].end = qsizetype(m_in.Tell());
-        }
         return true;
     }
     bool StartObject() { return open(Kind::Object); }
@@ -256,10 +285,9 @@ struct JsonSieve::Handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Hand
     bool EndArray(rapidjson::SizeType elements) { return close(elements); }
 
     JsonSieve &m_sieve;
-    const rapidjson::MemoryStream &m_in;
+    rapidjson::InsituStringStream &m_in; // Tell() is not const here
     QVarLengthArray<qint32, 16> m_open;
     int m_key = NotKept;
-    qsizetype m_afterKey = 0;
 };
 
 bool JsonSieve::read(const QByteArray &json)
@@ -270,10 +298,17 @@ bool JsonSieve::read(const QByteArray &json)
     // out of one, as Qt's own check does; it is quicker than RapidJSON's (an ASCII body is skimmed).
     if (!json.isValidUtf8())
         return false;
-    rapidjson::MemoryStream in(json.constData(), size_t(json.size()));
+    // The reader decodes strings in place (no copy of each onto its stack) in a copy of the bytes,
+    // and its SSE2 scans (whitespace, a string's run of plain bytes) load whole aligned 16-byte
+    // blocks, up to 15 bytes past the terminating NUL: the copy ends with 16 NULs.
+    constexpr qsizetype Pad = 16;
+    QVarLengthArray<char, 1024> copy(json.size() + Pad);
+    std::memcpy(copy.data(), json.constData(), size_t(json.size()));
+    std::memset(copy.data() + json.size(), 0, size_t(Pad));
+    rapidjson::InsituStringStream in(copy.data());
     Handler handler(*this, in);
     rapidjson::Reader reader;
-    constexpr unsigned flags = rapidjson::kParseNumbersAsStringsFlag;
+    constexpr unsigned flags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseInsituFlag;
     const rapidjson::ParseResult result = reader.Parse<flags>(in, handler);
     // RapidJSON stops at a NUL as at the end; QJsonDocument calls what follows garbage.
     return !result.IsError() && in.Tell() == size_t(json.size()) && !m_nodes.isEmpty();
@@ -349,12 +384,9 @@ QJsonValue SieveValue::toQt() const
     const JsonSieve::Node *n = m_doc ? m_doc->node(m_node) : nullptr;
     if (!n)
         return QJsonValue(QJsonValue::Undefined);
-    const QByteArray &json = m_doc->m_json;
-    qsizetype start = n->afterKey;
-    while (start < n->end && json[start] != ':')
-        ++start;
     // The value's own bytes, read by QJsonDocument as the element of an array.
-    const QByteArray element = '[' + json.mid(start + 1, n->end - start - 1) + ']';
+    const QByteArray &json = m_doc->m_json;
+    const QByteArray element = '[' + json.mid(n->start, valueEnd(json, n->start) - n->start) + ']';
     return QJsonDocument::fromJson(element).array().at(0);
 }
 

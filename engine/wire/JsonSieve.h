@@ -116,15 +116,14 @@ public:
     {
         enum class Kind : quint8 { Null, Bool, Number, String, Array, Object };
         Kind kind = Kind::Null;
-        quint8 key = 0;       // a member's name: its index in the sieve's table
-        qint32 count = 0;     // an object's members, an array's elements (kept or not), a string's bytes
-        qint32 first = -1;    // the first kept member or element
-        qint32 last = -1;     // the last one (members are appended in the order written)
-        qint32 next = -1;     // the next kept member or element of the same parent
-        qsizetype afterKey = 0; // a member's bytes: its value follows this offset, a colon and spaces
-        qsizetype end = 0;      // one past the value's last byte
+        quint8 key = 0;      // a member's name: its index in the sieve's table
+        qint32 count = 0;    // an object's members, an array's elements (kept or not), a string's bytes
+        qint32 first = -1;   // the first kept member or element
+        qint32 last = -1;    // the last one (members are appended in the order written)
+        qint32 next = -1;    // the next kept member or element of the same parent
+        qsizetype start = 0; // the value's first byte in the document
         double number = 0;
-        QString text;         // a string's text, for the members whose text is kept
+        QString text; // a string's text, for the members whose text is kept
     };
 
 private:

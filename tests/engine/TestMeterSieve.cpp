@@ -126,6 +126,16 @@ void TestMeterSieve::theSieveReadsWhatTheWholeDocumentReads_data()
                                          << -1ll << -1ll << "" << "prompt_tokens = \"1é2\" is not a token count";
     QTest::newRow("a count as an object") << messages << false << QByteArray(R"({"usage":{"input_tokens":{"b":1,"a":[true,null]},"output_tokens":1}})")
                                           << -1ll << -1ll << "" << R"(input_tokens = {"a":[true,null],"b":1} is not a token count)";
+    // The value's bytes in a rejection are found from where it starts (JsonSieve::Node::start): a
+    // literal last in its object, an array holding brackets and a quote in a string, spaces after.
+    QTest::newRow("a count as false, last in its object")
+        << chat << false << QByteArray(R"({"usage":{"completion_tokens":1,"prompt_tokens":false}})") << -1ll << -1ll << ""
+        << "prompt_tokens = false is not a token count";
+    QTest::newRow("a count as an array holding brackets in a string")
+        << messages << false << QByteArray(R"({"usage":{"input_tokens":[ "a]\"}" , 2 ] ,"output_tokens":1}})") << -1ll << -1ll << ""
+        << R"(input_tokens = ["a]\"}",2] is not a token count)";
+    QTest::newRow("a count as true before spaces") << responses << false << QByteArray("{\"usage\":{\"input_tokens\":true \n},\"x\":1}")
+                                                   << -1ll << -1ll << "" << "input_tokens = true is not a token count";
     QTest::newRow("duplicated keys: the last wins")
         << chat << false
         << QByteArray(R"({"model":"first","usage":{"prompt_tokens":5,"completion_tokens":3},"model":"second","usage":{"prompt_tokens":7,"prompt_tokens":9}})")
