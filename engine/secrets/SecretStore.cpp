@@ -32,6 +32,8 @@
 #define AILE_SECRETS_HAVE_DBUS 1
 #include <QtDBus/QDBusConnection>
 #include <QtDBus/QDBusMessage>
+#include <QtDBus/QDBusPendingCallWatcher>
+#include <QtDBus/QDBusPendingReply>
 #endif
 
 namespace Aile::Secrets {
@@ -41,6 +43,54 @@ namespace detail {
 /// after it is created and before anything else is done to it, so a test can check the mode the
 /// file was born with (tests/engine/secrets). Always null in the app.
 void (*privateFileCreatedHook)(const char *path) = nullptr;
+
+void askBusForKeychainService(QObject *context, std::function<void(bool)> answer);
+
+/// Test seam, not declared in any header: how the store asks whether a keychain service is on
+/// the session bus (below). A test puts a function here that answers when it chooses, to check that
+/// nothing waits for the answer (tests/engine/secrets). askBusForKeychainService in the app.
+void (*keychainServiceProbe)(QObject *context, std::function<void(bool)> answer) = &askBusForKeychainService;
+
+/// Whether any keychain service is on the session bus or can be started by it, answered later on
+/// context's thread: asked only after a keychain operation failed with an error QtKeychain does
+/// not classify. Two calls to the bus, sent together, each given at most 2 s; nothing waits for them.
+void askBusForKeychainService(QObject *context, std::function<void(bool)> answer)
+{
+#ifdef AILE_SECRETS_HAVE_DBUS
+    QDBusConnection bus = QDBusConnection::sessionBus();
+    if (!bus.isConnected()) {
+        answer(false);
+        return;
+    }
+    struct Asked
+    {
+        std::function<void(bool)> answer;
+        int pending = 2;
+        bool found = false;
+    };
+    auto asked = std::make_shared<Asked>();
+    asked->answer = std::move(answer);
+    for (const char *method : {"ListNames", "ListActivatableNames"}) {
+        const QDBusMessage m = QDBusMessage::createMethodCall(QStringLiteral("org.freedesktop.DBus"), QStringLiteral("/org/freedesktop/DBus"),
+                                                              QStringLiteral("org.freedesktop.DBus"), QLatin1String(method));
+        auto *watcher = new QDBusPendingCallWatcher(bus.asyncCall(m, 2000), context);
+        QObject::connect(watcher, &QDBusPendingCallWatcher::finished, context, [asked](QDBusPendingCallWatcher *w) {
+            w->deleteLater();
+            const QDBusPendingReply<QStringList> reply = *w;
+            if (!reply.isError()) {
+                static const char *const names[] = {"org.freedesktop.secrets", "org.kde.kwalletd6", "org.kde.kwalletd5", "org.kde.kwalletd"};
+                for (const char *name : names)
+                    asked->found = asked->found || reply.value().contains(QLatin1String(name));
+            }
+            if (--asked->pending == 0)
+                asked->answer(asked->found);
+        });
+    }
+#else
+    Q_UNUSED(context);
+    answer(true); // cannot tell: report the keychain's own error
+#endif
+}
 } // namespace detail
 
 namespace {
@@ -53,38 +103,19 @@ QString fileNotEnabledMessage()
                           "(opt in to the plain-text file to use file: references)");
 }
 
-/// Whether any keychain service is on the session bus or can be started by it. Asked only after a
-/// keychain operation failed with an unclassified error, with short timeouts.
-bool keychainServiceOnBus()
+/// The errors QtKeychain does not classify: libsecret reports a missing session bus and a bus
+/// without a Secret Service as OtherError, so the bus is asked which it is (keychainError).
+bool unclassified(int code)
 {
-#ifdef AILE_SECRETS_HAVE_DBUS
-    QDBusConnection bus = QDBusConnection::sessionBus();
-    if (!bus.isConnected())
-        return false;
-    static const char *const names[] = {"org.freedesktop.secrets", "org.kde.kwalletd6", "org.kde.kwalletd5", "org.kde.kwalletd"};
-    auto busCall = [&bus](const char *method, const QVariantList &args) {
-        QDBusMessage m = QDBusMessage::createMethodCall(QStringLiteral("org.freedesktop.DBus"), QStringLiteral("/org/freedesktop/DBus"),
-                                                        QStringLiteral("org.freedesktop.DBus"), QLatin1String(method));
-        m.setArguments(args);
-        return bus.call(m, QDBus::Block, 2000);
-    };
-    for (const char *name : names) {
-        const QDBusMessage reply = busCall("NameHasOwner", {QString::fromLatin1(name)});
-        if (reply.type() == QDBusMessage::ReplyMessage && reply.arguments().value(0).toBool())
-            return true;
+    switch (code) {
+    case QKeychain::NoError:
+    case QKeychain::EntryNotFound:
+    case QKeychain::NoBackendAvailable:
+    case QKeychain::AccessDeniedByUser:
+    case QKeychain::AccessDenied:
+    case TimeoutCode: return false;
+    default: return true;
     }
-    const QDBusMessage reply = busCall("ListActivatableNames", {});
-    if (reply.type() != QDBusMessage::ReplyMessage)
-        return false;
-    const QStringList activatable = reply.arguments().value(0).toStringList();
-    for (const char *name : names) {
-        if (activatable.contains(QString::fromLatin1(name)))
-            return true;
-    }
-    return false;
-#else
-    return true; // cannot tell: report the keychain's own error
-#endif
 }
 
 /// An error must never carry the secret, whatever a keychain backend put in its message.
@@ -375,7 +406,7 @@ void SecretStore::runKeychain(Op op, const QString &name, const QString *secret,
     job->setInsecureFallback(false); // never a QSettings plain-text copy behind the user's back
     job->setKey(name);
     auto answered = std::make_shared<bool>(false);
-    connect(job, &QKeychain::Job::finished, this, [answered, done, op](QKeychain::Job *j) {
+    connect(job, &QKeychain::Job::finished, this, [this, answered, done, op](QKeychain::Job *j) {
         if (*answered)
             return;
         *answered = true;
@@ -385,7 +416,14 @@ void SecretStore::runKeychain(Op op, const QString &name, const QString *secret,
             r.detail = j->errorString();
         else if (op == Op::Read)
             r.text = static_cast<QKeychain::ReadPasswordJob *>(j)->textData();
-        done(r);
+        if (!unclassified(r.code)) {
+            done(r);
+            return;
+        }
+        detail::keychainServiceProbe(this, [r, done](bool onBus) mutable {
+            r.serviceOnBus = onBus;
+            done(r);
+        });
     });
     if (timeoutMs > 0) {
         QTimer::singleShot(timeoutMs, this, [answered, done] {
@@ -422,7 +460,7 @@ SecretError SecretStore::keychainError(const KeychainResult &r, const QString &n
         break;
     default:
         // libsecret reports "no session bus" and "no Secret Service on the bus" as OtherError.
-        if (!keychainServiceOnBus())
+        if (!r.serviceOnBus)
             e = SecretError(SecretError::NoKeychain, noKeychainMessage(), r.detail);
         else
             e = SecretError(SecretError::Failed, QStringLiteral("the keychain failed: %1").arg(r.detail), r.detail);

@@ -130,6 +130,7 @@ private:
         int code = 0; // QKeychain::Error, or -1 for a timeout
         QString detail;
         QString text;
+        bool serviceOnBus = true; // after an unclassified error: whether the bus has a keychain service
     };
     using KeychainDone = std::function<void(const KeychainResult &)>;
     enum class Op { Read, Write, Remove };

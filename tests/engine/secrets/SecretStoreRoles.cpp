@@ -9,6 +9,7 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QMutex>
 #include <QtCore/QProcess>
+#include <QtCore/QScopeGuard>
 #include <QtCore/QStandardPaths>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QThread>
@@ -289,6 +290,56 @@ private Q_SLOTS:
             qInfo().noquote() << "the system said:" << p.status.error.detail();
         }
         QVERIFY2(took.elapsed() < 20000, "the answer \"no keychain\" must come at once, not after a timeout");
+        QVERIFY(filesUnder(m_root).isEmpty());
+    }
+
+    // After a failure QtKeychain does not classify, the store asks the session bus whether a
+    // keychain service is there. Nothing waits for that answer: the thread goes on serving (a timer
+    // fires, another reference is read) and the caller hears once the bus has answered, either way.
+    void theBusIsAskedWithoutWaitingForItsAnswer()
+    {
+        static int asked = 0;
+        static std::function<void(bool)> answerLater;
+        asked = 0;
+        const auto saved = Aile::Secrets::detail::keychainServiceProbe;
+        Aile::Secrets::detail::keychainServiceProbe = [](QObject *, std::function<void(bool)> answer) {
+            ++asked;
+            answerLater = std::move(answer);
+        };
+        const auto restore = qScopeGuard([saved] {
+            Aile::Secrets::detail::keychainServiceProbe = saved;
+            answerLater = {};
+        });
+        SecretStore store(defaultServiceName(), {});
+        qputenv("AILE_TEST_OTHER_SECRET", "sk-test-env-value");
+
+        for (const bool onBus : {false, true}) {
+            bool answered = false;
+            SecretError error;
+            store.write(QStringLiteral("keychain:openai-work"), kSecretOne, [&](const SecretError &e) {
+                answered = true;
+                error = e;
+            });
+            const int before = asked;
+            QTRY_VERIFY_WITH_TIMEOUT(asked == before + 1 || answered, 30000);
+            if (answered && asked == before)
+                QSKIP(qPrintable(QStringLiteral("QtKeychain classified this failure itself here: ") + describe(error)));
+            bool ticked = false;
+            QTimer::singleShot(0, [&ticked] { ticked = true; });
+            QTRY_VERIFY(ticked);
+            QCOMPARE(readNow(store, QStringLiteral("env:AILE_TEST_OTHER_SECRET")).secret, QStringLiteral("sk-test-env-value"));
+            QVERIFY2(!answered, "the write must wait for the bus's answer, and only it");
+            answerLater(onBus);
+            QVERIFY(answered);
+            QVERIFY(!mentionsSecret(error));
+            if (onBus) {
+                QCOMPARE(error.kind(), SecretError::Failed);
+                QVERIFY(error.message().startsWith(QLatin1String("the keychain failed: ")));
+            } else {
+                QCOMPARE(error.kind(), SecretError::NoKeychain);
+                QCOMPARE(error.message(), SecretStore::noKeychainMessage());
+            }
+        }
         QVERIFY(filesUnder(m_root).isEmpty());
     }
 

@@ -80,4 +80,5 @@ int runSecretsRole(const QByteArray &role, int argc, char **argv);
 
 namespace Aile::Secrets::detail {
 extern void (*privateFileCreatedHook)(const char *path);
+extern void (*keychainServiceProbe)(QObject *context, std::function<void(bool)> answer);
 }
