@@ -79,8 +79,9 @@ void askBusForKeychainService(QObject *context, std::function<void(bool)> answer
             const QDBusPendingReply<QStringList> reply = *w;
             if (!reply.isError()) {
                 static const char *const names[] = {"org.freedesktop.secrets", "org.kde.kwalletd6", "org.kde.kwalletd5", "org.kde.kwalletd"};
+                const QStringList listed = reply.value();
                 for (const char *name : names)
-                    asked->found = asked->found || reply.value().contains(QLatin1String(name));
+                    asked->found = asked->found || listed.contains(QLatin1String(name));
             }
             if (--asked->pending == 0)
                 asked->answer(asked->found);

@@ -322,8 +322,9 @@ private Q_SLOTS:
             });
             const int before = asked;
             QTRY_VERIFY_WITH_TIMEOUT(asked == before + 1 || answered, 30000);
-            if (answered && asked == before)
-                QSKIP(qPrintable(QStringLiteral("QtKeychain classified this failure itself here: ") + describe(error)));
+            // Debian's libsecret reports both a missing bus and a bus without a Secret Service as
+            // OtherError; a QtKeychain that classified them itself would make this case moot.
+            QVERIFY2(asked == before + 1, qPrintable(QStringLiteral("the bus was not asked; the keychain said: ") + describe(error)));
             bool ticked = false;
             QTimer::singleShot(0, [&ticked] { ticked = true; });
             QTRY_VERIFY(ticked);
