@@ -6,8 +6,10 @@
 #
 # Knobs (environment): SSE_SECONDS (10), AILE_BIN (build/app/aile), AILE_WRAP (a command put in
 # front of aile, e.g. "valgrind --tool=callgrind --callgrind-out-file=/tmp/sse.cg"),
-# SSE_DIRECT=1 (the client calls the upstream itself: the baseline), and ON_READY (a command run
-# in the background once aile listens, with $AILE_PID set, e.g. 'perf stat -p $AILE_PID -o x').
+# SSE_DIRECT=1 (the client calls the upstream itself: the baseline), SSE_APP=desktop (the desktop
+# app, AILE_DESKTOP_BIN or build/app/aile-desktop, window offscreen, in place of `aile serve`), and
+# ON_READY (a command run in the background once aile listens, with $AILE_PID set, e.g.
+# 'perf stat -p $AILE_PID -o x').
 # Every other AILE_* variable reaches aile (AILE_EVENT_LOOP=qt, AILE_STORE_WRITER_PRIORITY=...).
 set -euo pipefail
 
@@ -64,11 +66,22 @@ else
 }
 EOF
     read -r -a wrap <<<"${AILE_WRAP:-}"
-    BENCH_UPSTREAM_KEY=sk-bench-upstream "${wrap[@]}" "$AILE_BIN" serve --data-dir "$WORK/data" --listen 127.0.0.1:0 \
-        --config "$WORK/config.jsonc" >"$WORK/aile.log" 2>&1 &
+    cmd=("$AILE_BIN" serve)
+    log="$WORK/aile.out"
+    if [[ "${SSE_APP:-serve}" == desktop ]]; then
+        # As bench/run.sh's BENCH_AILE_APP=desktop: the window offscreen, a home of its own, no
+        # session bus (the credential comes from the environment); it logs to its state folder.
+        mkdir -p "$WORK/home"
+        cmd=(env QT_QPA_PLATFORM=offscreen HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/home/.config"
+             XDG_DATA_HOME="$WORK/home/.local/share" XDG_STATE_HOME="$WORK/home/.local/state"
+             DBUS_SESSION_BUS_ADDRESS="unix:path=$WORK/no-bus" "${AILE_DESKTOP_BIN:-$REPO_DIR/build/app/aile-desktop}")
+        log="$WORK/home/.local/state/aile/aile.log"
+    fi
+    BENCH_UPSTREAM_KEY=sk-bench-upstream "${wrap[@]}" "${cmd[@]}" --data-dir "$WORK/data" --listen 127.0.0.1:0 \
+        --config "$WORK/config.jsonc" >"$WORK/aile.out" 2>&1 &
     AILE_PID=$!
     PIDS+=("$AILE_PID")
-    AILE_PORT="$(port_of "$WORK/aile.log" "$AILE_PID")"
+    AILE_PORT="$(port_of "$log" "$AILE_PID")"
     args=(--port "$AILE_PORT" --path /v1/chat/completions --header "Authorization: Bearer sk-aile-bench-0000000000000000")
     if [[ -n "${ON_READY:-}" ]]; then
         export AILE_PID
