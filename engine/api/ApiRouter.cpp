@@ -18,6 +18,8 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QPointer>
 
+#include <charconv>
+
 namespace Aile::Api {
 
 void respondJson(Http::HttpExchange *exchange, int status, const QJsonObject &body)
@@ -71,16 +73,24 @@ bool ApiRouter::hostAllowed(const Http::HttpRequest &request) const
 {
     // allowRemote opens the listener, never the Host check: other names are an explicit list
     // (settings.allowedHosts, "name" meaning this port, or "name:port").
+    // Asked on every request: compared in place, without building "name:port" for each name.
     const QByteArray host = request.headers.value("host").toLower();
-    const QByteArray port = QByteArray::number(m_port);
-    QList<QByteArray> names{"127.0.0.1", "localhost", "[::1]"};
-    for (const QString &allowed : m_dispatch.settings.allowedHosts)
-        names.append(allowed.toUtf8());
-    for (const QByteArray &name : names) {
-        const bool withPort = name.contains(':') && !name.endsWith(']');
-        if (withPort ? host == name : (host == name + ':' + port || (m_port == 80 && host == name)))
+    char portText[8];
+    const QByteArrayView port(portText, std::to_chars(portText, portText + sizeof portText, m_port).ptr - portText);
+    const auto matches = [&](QByteArrayView name) {
+        if (name.contains(':') && !name.endsWith(']'))
+            return QByteArrayView(host) == name; // "name:port": that port only
+        if (m_port == 80 && QByteArrayView(host) == name)
             return true;
-    }
+        return host.size() == name.size() + 1 + port.size() && host.startsWith(name) && host[name.size()] == ':'
+               && QByteArrayView(host).sliced(name.size() + 1) == port;
+    };
+    for (const char *name : {"127.0.0.1", "localhost", "[::1]"})
+        if (matches(QByteArrayView(name)))
+            return true;
+    for (const QString &allowed : m_dispatch.settings.allowedHosts)
+        if (matches(allowed.toUtf8()))
+            return true;
     return false;
 }
 

@@ -47,6 +47,14 @@ private Q_SLOTS:
         QTest::newRow("loopback still") << QByteArray("localhost:PORT") << 200;
         // With allowRemote on, the check used to be off: any name was answered.
         QTest::newRow("a rebinding name") << QByteArray("evil.example:PORT") << 403;
+        // Near misses of the in-place "name:port" compare (ApiRouter::hostAllowed).
+        QTest::newRow("IPv6 loopback") << QByteArray("[::1]:PORT") << 200;
+        QTest::newRow("loopback on another port") << QByteArray("127.0.0.1:1") << 403;
+        QTest::newRow("the port with a digit more") << QByteArray("localhost:PORT0") << 403;
+        QTest::newRow("loopback without a port (not port 80)") << QByteArray("localhost") << 403;
+        QTest::newRow("a dot for the colon") << QByteArray("localhost.PORT") << 403;
+        QTest::newRow("a prefix of a listed name") << QByteArray("aile.la:PORT") << 403;
+        QTest::newRow("a listed name:port, another port") << QByteArray("10.0.0.5:8444") << 403;
     }
     void onlyListedHostsAreAnswered()
     {
