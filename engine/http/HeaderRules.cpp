@@ -5,32 +5,27 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
 
+#include <array>
+
 namespace Aile::Http {
 
 namespace {
 
+// RFC 9110's tchar as a table: every header name of every request and answer is checked byte by byte.
+constexpr std::array<bool, 256> TcharTable = [] {
+    std::array<bool, 256> t{};
+    for (int c = '0'; c <= '9'; ++c)
+        t[size_t(c)] = true;
+    for (int c = 'a'; c <= 'z'; ++c)
+        t[size_t(c)] = t[size_t(c - 'a' + 'A')] = true;
+    for (const char c : {'!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~'})
+        t[static_cast<unsigned char>(c)] = true;
+    return t;
+}();
+
 bool isTchar(unsigned char c)
 {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-        return true;
-    switch (c) {
-    case '!':
-    case '#':
-    case '$':
-    case '%':
-    case '&':
-    case '\'':
-    case '*':
-    case '+':
-    case '-':
-    case '.':
-    case '^':
-    case '_':
-    case '`':
-    case '|':
-    case '~': return true;
-    default: return false;
-    }
+    return TcharTable[c];
 }
 
 } // namespace

@@ -80,6 +80,17 @@ private Q_SLOTS:
 
     // The parser alone, byte by byte and whole: the same verdict however the bytes arrive.
     void parserJudgesHeaderLines_data() { headerRows(); }
+    // A header name is a token (RFC 9110 5.6.2): letters, digits and 15 marks, every other byte refused.
+    void aNameIsATokenByteByByte()
+    {
+        const QByteArray marks("!#$%&'*+-.^_`|~");
+        for (int c = 0; c < 256; ++c) {
+            const bool tchar = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || marks.contains(char(c));
+            QVERIFY2(Http::isToken(QByteArray(QByteArray(1, char(c)) + "x-y")) == tchar, qPrintable(QString::number(c)));
+        }
+        QVERIFY(!Http::isToken({}));
+    }
+
     void parserJudgesHeaderLines()
     {
         QFETCH(QByteArray, line);
