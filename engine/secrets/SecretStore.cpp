@@ -44,13 +44,6 @@ namespace detail {
 /// file was born with (tests/engine/secrets). Always null in the app.
 void (*privateFileCreatedHook)(const char *path) = nullptr;
 
-void askBusForKeychainService(QObject *context, std::function<void(bool)> answer);
-
-/// Test seam, not declared in any header: how the store asks whether a keychain service is on
-/// the session bus (below). A test puts a function here that answers when it chooses, to check that
-/// nothing waits for the answer (tests/engine/secrets). askBusForKeychainService in the app.
-void (*keychainServiceProbe)(QObject *context, std::function<void(bool)> answer) = &askBusForKeychainService;
-
 /// Whether any keychain service is on the session bus or can be started by it, answered later on
 /// context's thread: asked only after a keychain operation failed with an error QtKeychain does
 /// not classify. Two calls to the bus, sent together, each given at most 2 s; nothing waits for them.
@@ -92,6 +85,11 @@ void askBusForKeychainService(QObject *context, std::function<void(bool)> answer
     answer(true); // cannot tell: report the keychain's own error
 #endif
 }
+
+/// Test seam, not declared in any header: how the store asks whether a keychain service is on
+/// the session bus (above). A test puts a function here that answers when it chooses, to check that
+/// nothing waits for the answer (tests/engine/secrets). askBusForKeychainService in the app.
+void (*keychainServiceProbe)(QObject *context, std::function<void(bool)> answer) = &askBusForKeychainService;
 } // namespace detail
 
 namespace {

@@ -78,8 +78,6 @@ private Q_SLOTS:
         m_upstream.reset();
     }
 
-    // The parser alone, byte by byte and whole: the same verdict however the bytes arrive.
-    void parserJudgesHeaderLines_data() { headerRows(); }
     // A header name is a token (RFC 9110 5.6.2): letters, digits and 15 marks, every other byte refused.
     void aNameIsATokenByteByByte()
     {
@@ -91,6 +89,8 @@ private Q_SLOTS:
         QVERIFY(!Http::isToken({}));
     }
 
+    // The parser alone, byte by byte and whole: the same verdict however the bytes arrive.
+    void parserJudgesHeaderLines_data() { headerRows(); }
     void parserJudgesHeaderLines()
     {
         QFETCH(QByteArray, line);
