@@ -1,6 +1,7 @@
 #include "Engine.h"
 
 #include "core/AdminToken.h"
+#include "core/Allocator.h"
 #include "store/TraceSink.h"
 #include "log/AccessLogQueue.h"
 #include "api/ApiRouter.h"
@@ -143,6 +144,7 @@ void Engine::start()
     m_ctx.draw = m_options.drawSeed ? QRandomGenerator(quint32(*m_options.drawSeed)) : QRandomGenerator(QRandomGenerator::system()->generate());
 
     qCInfo(lcEngine).noquote() << "starting; data in" << m_options.dataDir;
+    qCInfo(lcEngine).noquote() << "memory allocator:" << mallocName();
     QString error;
     // The file is checked whole, against the store as it will be, before the store is opened for
     // writing: a refused file leaves the store (or the lack of one) exactly as it was.

@@ -25,6 +25,7 @@ AILE_BUILD_PACKAGES=(
     libqt6opengl6-dev libqt6sql6-sqlite libqt6sql6-psql qtkeychain-qt6-dev libssl-dev libhttp-parser-dev libsqlite3-dev rapidjson-dev
     libglib2.0-dev pkgconf   # the epoll loop runs GLib's context inside it (engine/core/EpollDispatcher.h)
     lld   # links several times faster than ld.bfd (CMakeLists.txt uses it when installed)
+    libjemalloc-dev   # the malloc aile and aile-desktop link (cmake/Allocator.cmake)
 )
 # What the team-mode tests start (docs/team.md): a real PostgreSQL 15 and a real HAProxy.
 AILE_TEAM_TEST_PACKAGES=(postgresql haproxy)

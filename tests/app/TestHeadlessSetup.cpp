@@ -178,6 +178,10 @@ private Q_SLOTS:
         const QString log = stopAndReadErr(server);
         QVERIFY2(log.contains(QStringLiteral("aile.engine: admin token: created in %1").arg(tokenFile)), qPrintable(log));
         QVERIFY2(log.contains(QLatin1String("aile.engine: starting; data in")), qPrintable(log));
+        // The malloc the build links (cmake/Allocator.cmake) is the one the process runs on.
+        QVERIFY2(log.contains(QLatin1String(qstrcmp(AILE_MALLOC, "jemalloc") == 0 ? "aile.engine: memory allocator: jemalloc 5."
+                                                                                  : "aile.engine: memory allocator: the C library's malloc")),
+                 qPrintable(log));
         QVERIFY2(log.contains(QLatin1String("aile.engine: listening on 127.0.0.1:")), qPrintable(log));
         QVERIFY2(log.contains(QLatin1String("INFO    aile.access: id=")), qPrintable(log));
         QVERIFY2(log.contains(QLatin1String("key=laptop endpoint=/v1/chat/completions asked=openai/gpt-5.2 served=openai/gpt-5.2 "

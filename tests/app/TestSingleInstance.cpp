@@ -66,6 +66,9 @@ private Q_SLOTS:
         QVERIFY(first->waitForStarted(5000));
         // The first is up once its engine listens (its log says so).
         QTRY_VERIFY_WITH_TIMEOUT(logOf(QStringLiteral("state-first")).contains("listening on 127.0.0.1:"), 20000);
+        // The window's process runs on the malloc the build links (cmake/Allocator.cmake).
+        QVERIFY(logOf(QStringLiteral("state-first"))
+                    .contains(qstrcmp(AILE_MALLOC, "jemalloc") == 0 ? "memory allocator: jemalloc 5." : "memory allocator: the C library's malloc"));
 
         const std::unique_ptr<QProcess> second = launch(QStringLiteral("state-second"));
         QVERIFY(second->waitForFinished(2000));
