@@ -2,10 +2,10 @@
 
 #include "RequestFacts.h"
 
+#include "core/Sha256.h"
 #include "http/HttpHeaders.h"
 #include "wire/ResponseMeter.h"
 
-#include <QtCore/QCryptographicHash>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 
@@ -20,7 +20,7 @@ constexpr char Sep = '\x1f';
 
 QByteArray digestOf(std::initializer_list<QByteArray> parts)
 {
-    QCryptographicHash h(QCryptographicHash::Sha256);
+    Sha256 h;
     for (const QByteArray &p : parts) {
         h.addData(QByteArray::number(p.size()));
         h.addData(QByteArrayView(&Sep, 1));
@@ -51,18 +51,26 @@ QString withoutBillingLine(const QString &text)
     return kept.join(QLatin1Char('\n'));
 }
 
+// Which of a turn's parts are read: its text only up to the conversation's first answer (what the
+// opening and first-answer digests hash); the reasoning and tool calls of every turn (the answer
+// pins). A long conversation's later text is not copied out of the body at all.
+enum class Reading { TextAndEvidence, EvidenceOnly };
+
 // A content value (string or array of parts/blocks) as text, plus the evidence its blocks carry.
-void readContent(const QJsonValue &content, Turn &turn)
+void readContent(const QJsonValue &content, Turn &turn, Reading reading = Reading::TextAndEvidence)
 {
+    const bool text = reading == Reading::TextAndEvidence;
     if (content.isString()) {
-        turn.text += content.toString();
+        if (text)
+            turn.text += content.toString();
         return;
     }
     for (const QJsonValue &v : content.toArray()) {
         const QJsonObject b = v.toObject();
         const QString type = b.value(QLatin1String("type")).toString();
         if (type == QLatin1String("text") || type == QLatin1String("input_text") || type == QLatin1String("output_text")) {
-            turn.text += b.value(QLatin1String("text")).toString();
+            if (text)
+                turn.text += b.value(QLatin1String("text")).toString();
         } else if (type == QLatin1String("thinking")) {
             const QString sig = b.value(QLatin1String("signature")).toString();
             if (!sig.isEmpty())
@@ -74,7 +82,10 @@ void readContent(const QJsonValue &content, Turn &turn)
         } else if (type == QLatin1String("tool_use") || type == QLatin1String("server_tool_use")) {
             const QString id = b.value(QLatin1String("id")).toString();
             turn.toolCalls << id;
-            turn.text += QStringLiteral("[tool_use %1]").arg(id);
+            if (text)
+                turn.text += QStringLiteral("[tool_use %1]").arg(id);
+        } else if (!text) {
+            continue; // the rest is text alone
         } else if (type == QLatin1String("tool_result")) {
             turn.text += QStringLiteral("[tool_result %1]").arg(b.value(QLatin1String("tool_use_id")).toString());
             Turn inner;
@@ -83,9 +94,29 @@ void readContent(const QJsonValue &content, Turn &turn)
         } else if (!type.isEmpty()) {
             turn.text += QStringLiteral("[%1]").arg(type); // images, documents: their presence, not their bytes
         }
-        turn.text += QChar(Sep);
+        if (text)
+            turn.text += QChar(Sep);
     }
 }
+
+// Tells, turn after turn in order, when the first answer is behind: a user turn, then an
+// assistant's (what readSessionEvidence calls firstUser and firstAnswer).
+class OpeningWatch
+{
+public:
+    Reading next() const { return m_answered ? Reading::EvidenceOnly : Reading::TextAndEvidence; }
+    void saw(Turn::Role role)
+    {
+        if (role == Turn::User)
+            m_sawUser = true;
+        else if (role == Turn::Assistant && m_sawUser)
+            m_answered = true;
+    }
+
+private:
+    bool m_sawUser = false;
+    bool m_answered = false;
+};
 
 Turn::Role roleOf(const QString &role)
 {
@@ -101,19 +132,23 @@ Turn::Role roleOf(const QString &role)
 QList<Turn> chatTurns(const QJsonObject &body)
 {
     QList<Turn> turns;
+    OpeningWatch watch;
     for (const QJsonValue &v : body.value(QLatin1String("messages")).toArray()) {
         const QJsonObject m = v.toObject();
         Turn t;
         t.role = roleOf(m.value(QLatin1String("role")).toString());
-        readContent(m.value(QLatin1String("content")), t);
+        const Reading reading = watch.next();
+        readContent(m.value(QLatin1String("content")), t, reading);
         // Only an answer's reasoning is ever read back (the answer pins), so only an answer's is looked for.
         if (t.role == Turn::Assistant)
             Wire::readChatReasoning(m, &t.reasoning);
         for (const QJsonValue &tc : m.value(QLatin1String("tool_calls")).toArray()) {
             const QString id = tc.toObject().value(QLatin1String("id")).toString();
             t.toolCalls << id;
-            t.text += QStringLiteral("[tool_call %1]").arg(id);
+            if (reading == Reading::TextAndEvidence)
+                t.text += QStringLiteral("[tool_call %1]").arg(id);
         }
+        watch.saw(t.role);
         turns.append(std::move(t));
     }
     return turns;
@@ -133,11 +168,13 @@ QList<Turn> messagesTurns(const QJsonObject &body)
     }
     if (!system.text.isEmpty())
         turns.append(system);
+    OpeningWatch watch;
     for (const QJsonValue &v : body.value(QLatin1String("messages")).toArray()) {
         const QJsonObject m = v.toObject();
         Turn t;
         t.role = roleOf(m.value(QLatin1String("role")).toString());
-        readContent(m.value(QLatin1String("content")), t);
+        readContent(m.value(QLatin1String("content")), t, watch.next());
+        watch.saw(t.role);
         turns.append(std::move(t));
     }
     return turns;
@@ -332,7 +369,7 @@ SessionEvidence readSessionEvidence(Wire::Endpoint endpoint, const Http::HttpHea
     if (!session.isEmpty()) {
         const QByteArray sessionBytes = session.toUtf8();
         ev.session = digestOf({"s", scopeBytes, modelBytes, sessionBytes});
-        const QByteArray seed = QCryptographicHash::hash(sessionBytes, QCryptographicHash::Sha256);
+        const QByteArray seed = Sha256::hash(sessionBytes);
         quint64 s = 0;
         for (int i = 0; i < 8; ++i)
             s = (s << 8) | quint8(seed.at(i));

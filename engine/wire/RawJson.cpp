@@ -4,6 +4,7 @@
 #include <QtCore/QJsonDocument>
 
 #include <algorithm>
+#include <cstring>
 
 namespace Aile::Wire {
 
@@ -21,14 +22,25 @@ qsizetype skipSpace(QByteArrayView s, qsizetype i)
     return i;
 }
 
-// i at an opening quote: the index one past the closing one, or -1.
+// i at an opening quote: the index one past the closing one, or -1. Strings are most of a
+// request body's bytes (a conversation's text), so the closing quote is looked for with memchr,
+// not byte by byte: a quote closes the string unless an odd run of backslashes stands before it
+// (each backslash pair is one escaped backslash; a last odd one escapes the quote).
 qsizetype skipString(QByteArrayView s, qsizetype i)
 {
-    for (++i; i < s.size(); ++i) {
-        if (s[i] == '\\')
-            ++i;
-        else if (s[i] == '"')
-            return i + 1;
+    const char *const data = s.data();
+    const qsizetype first = i + 1;
+    for (qsizetype from = first; from < s.size();) {
+        const auto *quote = static_cast<const char *>(std::memchr(data + from, '"', size_t(s.size() - from)));
+        if (!quote)
+            return -1;
+        const qsizetype q = quote - data;
+        qsizetype backslashes = 0;
+        while (q - backslashes > first && data[q - backslashes - 1] == '\\')
+            ++backslashes;
+        if (backslashes % 2 == 0)
+            return q + 1;
+        from = q + 1;
     }
     return -1;
 }

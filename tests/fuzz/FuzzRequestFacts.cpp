@@ -1,7 +1,9 @@
 // fuzz_request_facts: what the engine reads from a client's request before it routes it, as
 // api/ApiRouter::handleChat reads it: the client kind from the headers, the body as JSON, "model"
 // and "models", the body facts routing needs (prompt estimate, output cap, streaming, the
-// capabilities used, provider.sort) and the session evidence (docs/hardening.md).
+// capabilities used, provider.sort) and the session evidence (docs/hardening.md); and the raw
+// reading of the body's top-level members that splices the model into the bytes sent upstream,
+// against the parse.
 //
 // Input: the request as text. The first line is the path ("/v1/messages", a query is dropped),
 // then "name: value" header lines up to an empty line, then the body, byte for byte.
@@ -10,6 +12,7 @@
 #include "routing/RequestNeeds.h"
 #include "routing/Router.h"
 #include "routing/SessionEvidence.h"
+#include "wire/RawJson.h"
 #include "wire/Wire.h"
 
 #include <QtCore/QJsonArray>
@@ -69,6 +72,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!doc.isObject())
         return 0;
     const QJsonObject body = doc.object();
+    // The raw reading of the same bytes (wire/RawJson.h), by which the model is spliced into the
+    // body sent upstream, agrees with the parse wherever it answers: each value's bytes are one
+    // JSON value, the parsed one. (A false answer is safe: the body is re-serialised instead.)
+    QList<Wire::RawMember> members;
+    if (Wire::topLevelMembers(rawBody, &members)) {
+        for (const Wire::RawMember &m : members) {
+            const QJsonDocument one = QJsonDocument::fromJson('[' + rawBody.mid(m.valueStart, m.valueEnd - m.valueStart) + ']');
+            if (!one.isArray() || one.array().size() != 1)
+                abort();
+            if (members.size() == body.size() && !m.key.contains('\\')
+                && one.array().first() != body.value(QString::fromUtf8(m.key.data(), m.key.size())))
+                abort();
+        }
+    }
     const QJsonValue modelValue = body.value(QLatin1String("model"));
     if (!modelValue.isUndefined() && !modelValue.isString())
         return 0;

@@ -2,6 +2,9 @@
 // real engine on a ManualClock.
 #include "AffinityFixture.h"
 
+#include "http/HttpHeaders.h"
+#include "routing/SessionEvidence.h"
+
 using namespace Aile;
 using namespace Aile::Test;
 
@@ -65,6 +68,54 @@ class TestAffinityRules : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // A conversation that names nothing is known by its opening: the system prompt, the first user
+    // message and the first answer. What comes after changes no digest of it, but every answer's
+    // tool calls still pin (routing/SessionEvidence.cpp reads the later turns' evidence, not their text).
+    void onlyTheOpeningsTextNamesAConversation_data()
+    {
+        QTest::addColumn<int>("wire");
+        QTest::newRow("chat completions") << int(Wire::Endpoint::ChatCompletions);
+        QTest::newRow("messages") << int(Wire::Endpoint::Messages);
+    }
+    void onlyTheOpeningsTextNamesAConversation()
+    {
+        QFETCH(int, wire);
+        const auto endpoint = Wire::Endpoint(wire);
+        const bool chat = endpoint == Wire::Endpoint::ChatCompletions;
+        auto message = [](const QString &role, const QJsonValue &content) {
+            return QJsonObject{{QStringLiteral("role"), role}, {QStringLiteral("content"), content}};
+        };
+        // An answer that calls a tool, in the wire's own shape.
+        auto toolAnswer = [&](const QString &text, const QString &id) {
+            if (chat) {
+                QJsonObject m = message(QStringLiteral("assistant"), text);
+                m.insert(QStringLiteral("tool_calls"),
+                         QJsonArray{QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("type"), QStringLiteral("function")}}});
+                return m;
+            }
+            return message(QStringLiteral("assistant"),
+                           QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}},
+                                      QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")}, {QStringLiteral("id"), id}}});
+        };
+        auto evidence = [&](const QString &firstAnswer, const QString &laterText, const QString &laterToolId) {
+            QJsonArray messages{message(QStringLiteral("user"), QStringLiteral("open the file")), message(QStringLiteral("assistant"), firstAnswer),
+                                message(QStringLiteral("user"), laterText)};
+            messages.append(laterToolId.isEmpty() ? message(QStringLiteral("assistant"), laterText) : toolAnswer(laterText, laterToolId));
+            messages.append(message(QStringLiteral("user"), QStringLiteral("go on")));
+            const QJsonObject body{{QStringLiteral("model"), QStringLiteral("m")}, {QStringLiteral("messages"), messages}};
+            return Routing::readSessionEvidence(endpoint, Http::HttpHeaders{}, body, Routing::ClientKind::Unknown, QStringLiteral("key-1"),
+                                                QStringLiteral("m"));
+        };
+        const Routing::SessionEvidence base = evidence(QStringLiteral("here it is"), QStringLiteral("later"), {});
+        QCOMPARE(base.opening.size(), 16);
+        QVERIFY(base.toolCall.isEmpty());
+        QCOMPARE(evidence(QStringLiteral("here it is"), QStringLiteral("other later text"), {}).opening, base.opening);
+        QVERIFY(evidence(QStringLiteral("another first answer"), QStringLiteral("later"), {}).opening != base.opening);
+        const Routing::SessionEvidence tool = evidence(QStringLiteral("here it is"), QStringLiteral("later"), QStringLiteral("call_Xy7Qw2Lm9Pz4"));
+        QCOMPARE(tool.opening, base.opening);
+        QCOMPARE(tool.toolCall, Routing::answerPinKey(QStringLiteral("key-1"), 'u', QStringLiteral("call_Xy7Qw2Lm9Pz4")));
+    }
+
     void severalConversationsInOneSessionKeepTheirOwnAccount()
     {
         AffinityFixture f;

@@ -121,6 +121,16 @@ private Q_SLOTS:
         QTest::newRow("an escaped key") << QByteArray("{\"mod\\u0065l\":\"a/b\"}") << QByteArray();
         QTest::newRow("a models member") << QByteArray("{\"model\":\"a/b\",\"models\":[\"a/b\"]}") << QByteArray();
         QTest::newRow("a provider member") << QByteArray("{\"model\":\"a/b\",\"provider\":{}}") << QByteArray();
+        // Where a string ends (wire/RawJson.cpp skipString): a quote closes it unless an odd run of
+        // backslashes stands before it.
+        QTest::newRow("a string ending in an escaped backslash")
+            << QByteArray("{\"x\":\"a\\\\\",\"model\":\"a/b\"}") << QByteArray("{\"x\":\"a\\\\\",\"model\":\"b\"}");
+        QTest::newRow("an escaped quote then a backslash pair") << QByteArray("{\"x\":\"\\\"model\\\":\\\"z\\\"\\\\\\\\\",\"model\":\"a/b\"}")
+                                                                << QByteArray("{\"x\":\"\\\"model\\\":\\\"z\\\"\\\\\\\\\",\"model\":\"b\"}");
+        QTest::newRow("three backslashes then a quote") << QByteArray("{\"x\":[\"\\\\\\\"\",{\"model\":\"n\"}],\"model\":\"a/b\"}")
+                                                        << QByteArray("{\"x\":[\"\\\\\\\"\",{\"model\":\"n\"}],\"model\":\"b\"}");
+        QTest::newRow("a key ending in an escaped backslash")
+            << QByteArray("{\"k\\\\\":1,\"model\":\"a/b\"}") << QByteArray("{\"k\\\\\":1,\"model\":\"b\"}");
     }
 
     void splicesOnlyATopLevelModel()
