@@ -4,6 +4,7 @@
 #include "TraceExport.h"
 #include "TraceFilterBar.h"
 #include "TraceTableModel.h"
+#include "common/CachedTextDelegate.h"
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDir>
@@ -31,6 +32,8 @@ TracesView::TracesView(QWidget *parent)
     setObjectName(QStringLiteral("tracesView"));
     m_table->setObjectName(QStringLiteral("tracesTable"));
     m_table->setModel(m_model);
+    // Its text laid out once per value, not on every repaint (twice a second under load).
+    m_table->setItemDelegate(new CachedTextDelegate(m_table));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
