@@ -4,7 +4,7 @@
 # -DAILE_ALLOCATOR=jemalloc (the default)  both programs link Debian's jemalloc (libjemalloc-dev;
 #     the package depends on libjemalloc2). The engine thread allocates and frees ~90 small blocks
 #     a request; jemalloc's thread cache takes ~10k fewer instructions a request than glibc's
-#     malloc, for ~2 MB more resident memory.
+#     malloc, for 2–4 MB more resident memory (docs/performance.md has the figures).
 # -DAILE_ALLOCATOR=system  the C library's malloc.
 # A sanitizer or fuzz build always runs on the C library's: the sanitizers bring their own malloc.
 # The engine says which one it runs on when it starts (core/Allocator.h); the tests that start
