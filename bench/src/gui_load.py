@@ -5,7 +5,8 @@ For each of `aile serve` and `aile-desktop` (offscreen): a new data folder whose
 --traces traces (written in the engine's own schema after the engine created it), the engine
 started on it, then loadgen paced at --rate requests per second for --duration seconds. While the
 load runs it reads, from /proc, the CPU time of the process's main thread (the GUI thread of the
-desktop app; /proc/PID/task/PID/stat) and of the whole process, and the proxy throughput loadgen saw.
+desktop app; /proc/PID/task/PID/stat) and of the whole process, the process's resident memory at
+the end of the measured run (VmRSS and RssAnon), and the proxy throughput loadgen saw.
 Prints one JSON object.
 """
 import argparse
@@ -21,7 +22,7 @@ import time
 import urllib.request
 
 TICK = os.sysconf("SC_CLK_TCK")
-SCHEMA = 8  # the store's PRAGMA user_version this prefill writes for
+SCHEMA = 9  # the store's PRAGMA user_version this prefill writes for
 
 
 def log(*a):
@@ -56,6 +57,17 @@ def thread_ticks(pid):
             out[name] = out.get(name, 0) + cpu_ticks(pid, tid)
         except OSError:
             pass
+    return out
+
+
+def resident_mb(pid):
+    """VmRSS and RssAnon (the process's own memory, without mapped files) in MB (10^6 bytes)."""
+    out = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "RssAnon"):
+                out[name] = int(value.split()[0]) * 1024 / 1e6
     return out
 
 
@@ -159,6 +171,7 @@ def run_one(kind, a, work):
         t0, main0, all0, threads0 = time.time(), cpu_ticks(proc.pid, proc.pid), cpu_ticks(proc.pid), thread_ticks(proc.pid)
         time.sleep(a.duration)
         t1, main1, all1, threads1 = time.time(), cpu_ticks(proc.pid, proc.pid), cpu_ticks(proc.pid), thread_ticks(proc.pid)
+        memory = resident_mb(proc.pid)  # still under load: the window holds its live rows
         out, err = lg.communicate(timeout=a.duration + 60)
         result = json.loads(out) if out.strip() else {"error": err.strip()}
         seconds = t1 - t0
@@ -168,6 +181,7 @@ def run_one(kind, a, work):
                 "p50_us": result.get("p50_us"), "p99_us": result.get("p99_us"),
                 "main_thread_cpu_pct": 100.0 * (main1 - main0) / TICK / seconds,
                 "process_cpu_pct": 100.0 * (all1 - all0) / TICK / seconds,
+                "rss_mb": round(memory.get("VmRSS", 0), 1), "rss_anon_mb": round(memory.get("RssAnon", 0), 1),
                 "threads_cpu_pct": {name: round(100.0 * (threads1[name] - threads0.get(name, 0)) / TICK / seconds, 1)
                                     for name in threads1 if threads1[name] - threads0.get(name, 0) > 0},
                 "loadavg": os.getloadavg()[0]}
@@ -200,7 +214,7 @@ def main():
     summary = {}
     for kind in a.only.split(","):
         mine = [x for x in results if x["kind"] == kind]
-        summary[kind] = {k: sorted(x[k] for x in mine)[len(mine) // 2] for k in ("rps", "main_thread_cpu_pct", "process_cpu_pct")}
+        summary[kind] = {k: sorted(x[k] for x in mine)[len(mine) // 2] for k in ("rps", "main_thread_cpu_pct", "process_cpu_pct", "rss_mb", "rss_anon_mb")}
     load = os.getloadavg()
     print(json.dumps({"rate": a.rate, "conns": a.conns, "duration": a.duration, "nproc": os.cpu_count(),
                       "loadavg_after": load, "median": summary, "results": results}, indent=1))

@@ -230,6 +230,46 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 1004);
     }
 
+    void withAStoreLiveRowsAreHeldWithoutTheirAttemptsAndOpenWhole()
+    {
+        // A busy engine's 20,000 rows held whole would keep ~0.6 kB each of attempt rows the
+        // table never shows: with a store, a live row is held as a page's row is, and opening
+        // it reads the attempts from the store, or from the batch it came in before the commit.
+        const QString path = m_dir.filePath(QStringLiteral("slim.db"));
+        Store::Store writer(path);
+        QVERIFY(writer.open(nullptr));
+        QVERIFY(writer.record({makeTrace(1, Base + 1000)}, {}));
+        const std::unique_ptr<Store::StoreReader> storeReader = Test::openedReader(path);
+        QVERIFY(storeReader);
+        TraceTableModel model;
+        model.setReader(storeReader.get());
+        QVERIFY(Test::settled(model));
+
+        Store::TraceRecord live = makeTrace(2, Base + 2000);
+        live.attemptRows.first().outcome = QStringLiteral("served (as it came live)");
+        model.addLive({live});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.trace(0).id, live.id);
+        QVERIFY(model.trace(0).attemptRows.isEmpty());
+        QCOMPARE(model.trace(0).status, live.status);
+        QCOMPARE(model.trace(0).modelServed, live.modelServed);
+
+        // Not committed yet: the batch kept aside has it whole.
+        std::optional<Store::TraceRecord> opened = Test::fullTraceOf(model, 0);
+        QVERIFY(opened);
+        QCOMPARE(opened->attemptRows.size(), 1);
+        QCOMPARE(opened->attemptRows.first().outcome, QStringLiteral("served (as it came live)"));
+
+        // Committed: the store's rows.
+        Store::TraceRecord stored = live;
+        stored.attemptRows.first().outcome = QStringLiteral("served");
+        QVERIFY(writer.record({stored}, {}));
+        opened = Test::fullTraceOf(model, 0);
+        QVERIFY(opened);
+        QCOMPARE(opened->attemptRows.size(), 1);
+        QCOMPARE(opened->attemptRows.first().outcome, QStringLiteral("served"));
+    }
+
     void withoutAStoreItKeepsLiveRows()
     {
         TraceTableModel model;
@@ -238,6 +278,7 @@ private Q_SLOTS:
         model.addLive({makeTrace(1, Base + 1000), makeTrace(2, Base + 2000), makeTrace(3, Base + 3000)});
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.trace(0).id, QStringLiteral("req_00000003"));
+        QCOMPARE(model.trace(0).attemptRows.size(), 1); // held whole: nothing else has them
         Ui::TraceFilter f;
         f.keyId = QStringLiteral("alpha"); // odd ids
         model.setFilter(f);

@@ -131,7 +131,7 @@ bool TraceTableModel::insertSorted(const Store::TraceRecord &t, bool notify)
         return false; // past the window: paging brings it
     if (notify)
         beginInsertRows({}, row, row);
-    m_rows.insert(at, t);
+    m_rows.insert(at, heldRow(t));
     m_ids.insert(t.id);
     if (notify)
         endInsertRows();
@@ -242,7 +242,7 @@ void TraceTableModel::mergeLive(const QList<const Store::TraceRecord *> &rows)
         beginInsertRows({}, 0, added - 1);
         for (auto it = fresh.crbegin(); it != fresh.crend(); ++it) {
             m_ids.insert((*it)->id);
-            m_rows.push_front(**it);
+            m_rows.push_front(heldRow(**it));
         }
         endInsertRows();
     } else {
@@ -278,9 +278,31 @@ void TraceTableModel::loadFullTrace(int row, QObject *context, std::function<voi
     const Store::TraceRecord &t = m_rows.at(row);
     if (!t.attemptRows.isEmpty() || !m_reader)
         return done(t);
+    // A live row the writer has not committed yet is still whole among the batches kept aside.
+    const Store::TraceRecord *live = liveRecord(t.id);
     m_reader->read<std::optional<Store::TraceRecord>>(
         "one trace", [id = t.id](const Store::Store &store) { return store.trace(id); }, context,
-        [held = t, done = std::move(done)](std::optional<Store::TraceRecord> stored) { done(stored ? stored : held); });
+        [held = live ? *live : t, done = std::move(done)](std::optional<Store::TraceRecord> stored) { done(stored ? stored : held); });
+}
+
+const Store::TraceRecord *TraceTableModel::liveRecord(const QString &traceId) const
+{
+    for (auto batch = m_live.crbegin(); batch != m_live.crend(); ++batch)
+        for (const Store::TraceRecord &t : *batch)
+            if (t.id == traceId)
+                return &t;
+    return nullptr;
+}
+
+Store::TraceRecord TraceTableModel::heldRow(const Store::TraceRecord &live) const
+{
+    Store::TraceRecord row = live;
+    // With a store, a row holds what the table shows, as a page read from the store does; its
+    // attempt rows are read when it is opened (loadFullTrace). 20,000 rows held whole pinned
+    // ~0.6 kB each of the engine's memory more (docs/performance.md, "Change 21 (desktop)").
+    if (m_reader)
+        row.attemptRows = {};
+    return row;
 }
 
 int TraceTableModel::rowOf(const QString &traceId) const

@@ -83,8 +83,9 @@ public:
     const Store::TraceRecord &trace(int row) const { return m_rows.at(row); }
     /// The row holding the trace, or -1.
     int rowOf(const QString &traceId) const;
-    /// The trace with its attempt rows: as held if it came live (done runs at once), else read
-    /// from the store (done runs when it arrives, unless context is gone).
+    /// The trace with its attempt rows: as held without a store (done runs at once), else read
+    /// from the store (done runs when it arrives, unless context is gone), or as it came live
+    /// when the store does not have it yet.
     void loadFullTrace(int row, QObject *context, std::function<void(std::optional<Store::TraceRecord>)> done) const;
     /// A reload or a page is on its way from the reader.
     bool isReading() const { return m_reading; }
@@ -120,6 +121,10 @@ private:
     bool insertSorted(const Store::TraceRecord &trace, bool notify);
     /// Merges rows of one or more batches, in any order, into the rows held.
     void mergeLive(const QList<const Store::TraceRecord *> &rows);
+    /// A live row as the window holds it: without its attempt rows when there is a store.
+    Store::TraceRecord heldRow(const Store::TraceRecord &live) const;
+    /// The whole record among the live batches kept aside, or null.
+    const Store::TraceRecord *liveRecord(const QString &traceId) const;
     void reloadThroughClient();
     void fetchMoreThroughClient();
 
