@@ -6,7 +6,8 @@
 #
 # Knobs (environment): AILE_BIN (build/app/aile), AILE_DESKTOP_BIN (build/app/aile-desktop),
 # GUI_LOAD_RATE (2000), GUI_LOAD_CONNS (32), GUI_LOAD_DURATION (20 s), GUI_LOAD_TRACES (100000),
-# GUI_LOAD_ONLY (serve,desktop), GUI_LOAD_ROUNDS (3; the two alternate, medians reported).
+# GUI_LOAD_ONLY (serve,desktop), GUI_LOAD_ROUNDS (3; the two alternate, medians reported),
+# GUI_LOAD_KEEP=1 (keep the work folder: the stores and each app's log).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
@@ -44,7 +45,9 @@ http {
 CONF
 nginx -p "$WORK/upstream" -c "$WORK/upstream/nginx.conf" -g 'daemon off;' >"$WORK/upstream/logs/stdout.log" 2>&1 &
 UP_PID=$!
-trap 'kill $UP_PID 2>/dev/null || true; wait $UP_PID 2>/dev/null || true' EXIT
+# The work folder holds a store of GUI_LOAD_TRACES traces per app and round (~100 MB each at the
+# default): gone at exit unless GUI_LOAD_KEEP=1 (then its path is in the log above).
+trap 'kill $UP_PID 2>/dev/null || true; wait $UP_PID 2>/dev/null || true; [[ "${GUI_LOAD_KEEP:-}" == 1 ]] || rm -rf "$WORK"' EXIT
 sleep 0.5
 log "upstream nginx on 127.0.0.1:$UP_PORT; work folder $WORK"
 

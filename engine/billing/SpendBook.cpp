@@ -29,14 +29,20 @@ void SpendBook::load(const QString &day) const
     m_listValues.clear();
     if (!m_store)
         return;
-    for (const Store::LedgerEntry &e : m_store->ledger(day)) {
-        m_listValues[e.keyId] += e.listValueUsd;
-        m_sums[slot(e.keyId, {}, {})] += e.costUsd;
-        if (!e.route.isEmpty()) {
-            m_sums[slot(e.keyId, e.route, {})] += e.costUsd;
-            m_sums[slot(e.keyId, e.route, e.target)] += e.costUsd;
+    for (const Store::Store::LedgerSum &sum : m_store->ledgerSums(day)) {
+        m_listValues[sum.keyId] += sum.listValueUsd;
+        m_sums[slot(sum.keyId, {}, {})] += sum.costUsd;
+        if (!sum.route.isEmpty()) {
+            m_sums[slot(sum.keyId, sum.route, {})] += sum.costUsd;
+            m_sums[slot(sum.keyId, sum.route, sum.target)] += sum.costUsd;
         }
     }
+}
+
+void SpendBook::prime(const QString &day) const
+{
+    if (day != m_day)
+        load(day);
 }
 
 double SpendBook::spent(const QString &day, const QString &keyId, const QString &route, const QString &target) const

@@ -287,6 +287,7 @@ bool Engine::openStore(QString *error)
         qCInfo(lcEngine).noquote() << "store: shared database" << Store::SqlDialect::redacted(m_storeLocation);
     m_ctx.store = m_store.get();
     m_ctx.spend.attach(m_store.get(), m_ctx.clock);
+    m_ctx.spend.prime(Store::utcDay(m_ctx.clock->nowMs()));
     m_writer = std::make_unique<Store::StoreWriter>(m_storeLocation);
     m_writer->setJournalFolder(m_options.dataDir);
     return m_writer->start(error);

@@ -621,6 +621,20 @@ double Store::spent(const QString &day, const QString &keyId, const QString &rou
     return exec(q, QStringLiteral("sum ledger")) && q.next() ? q.value(0).toDouble() : 0.0;
 }
 
+QList<Store::LedgerSum> Store::ledgerSums(const QString &day) const
+{
+    QList<LedgerSum> out;
+    QSqlQuery q(db(m_connection));
+    q.prepare(QStringLiteral("SELECT key_id, route, target, SUM(cost_usd), SUM(list_value_usd) FROM ledger WHERE day = ?"
+                             " GROUP BY key_id, route, target"));
+    q.addBindValue(day);
+    if (!exec(q, QStringLiteral("sum ledger by key, route and target")))
+        return out;
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toDouble(), q.value(4).toDouble()});
+    return out;
+}
+
 QList<LedgerEntry> Store::ledger(const QString &day) const
 {
     QList<LedgerEntry> out;

@@ -1,9 +1,12 @@
 // The store: migrations, keys without secrets, traces with attempt rows, the ledger. The rows
 // marked "postgresql" run the same code against a real PostgreSQL (testsupport/TestPostgres).
+#include "billing/SpendBook.h"
 #include "store/Store.h"
 #include "testsupport/StoreDialects.h"
 
 #include <QtCore/QTemporaryDir>
+#include <algorithm>
+#include <tuple>
 #include <QtSql/QSqlDatabase>
 #include <QtSql/QSqlQuery>
 #include <QtTest/QtTest>
@@ -60,6 +63,69 @@ private Q_SLOTS:
         QFile wal(path + QStringLiteral("-wal"));
         QVERIFY(wal.open(QIODevice::ReadOnly));
         QVERIFY(!QByteArray(f.readAll() + wal.readAll()).contains(plain.toUtf8()));
+    }
+
+    void ledgerSumsGroupByKeyRouteAndTarget_data() { Test::addStoreDialects(); }
+    void ledgerSumsGroupByKeyRouteAndTarget()
+    {
+        FRESH_STORE(location, "sums");
+        Store::Store store(location);
+        QString error;
+        QVERIFY2(store.open(&error), qPrintable(error));
+        constexpr qint64 Day = 1'800'000'000'000;
+        int n = 0;
+        const auto entryOn = [&](qint64 atMs, const QString &key, const QString &route, const QString &target, double cost, double listValue) {
+            Store::LedgerEntry e;
+            e.traceId = QStringLiteral("req_%1").arg(++n);
+            e.atMs = atMs;
+            e.day = Store::utcDay(atMs);
+            e.keyId = key;
+            e.route = route;
+            e.target = target;
+            e.costUsd = cost;
+            e.listValueUsd = listValue;
+            return e;
+        };
+        const auto entry = [&](const QString &key, const QString &route, const QString &target, double cost, double listValue) {
+            return entryOn(Day, key, route, target, cost, listValue);
+        };
+        const QString r = QStringLiteral("coding"), t1 = QStringLiteral("openai/gpt-5.2"), t2 = QStringLiteral("anthropic/claude-sonnet-5");
+        QVERIFY(
+            store.record(QList<Store::TraceRecord>(), {entry(QStringLiteral("k_1"), {}, {}, 0.5, 0), entry(QStringLiteral("k_1"), {}, {}, 0.25, 2),
+                                                       entry(QStringLiteral("k_1"), r, t1, 0.125, 0), entry(QStringLiteral("k_1"), r, t1, 0.0625, 0),
+                                                       entry(QStringLiteral("k_1"), r, t2, 1, 0), entry(QStringLiteral("k_2"), {}, {}, 4, 0.5),
+                                                       entryOn(Day + 86'400'000, QStringLiteral("k_1"), {}, {}, 8, 0)})); // the next day
+        QList<Store::Store::LedgerSum> sums = store.ledgerSums(Store::utcDay(Day));
+        std::sort(sums.begin(), sums.end(),
+                  [](const auto &x, const auto &y) { return std::tie(x.keyId, x.route, x.target) < std::tie(y.keyId, y.route, y.target); });
+        QCOMPARE(sums.size(), 4);
+        QCOMPARE(sums[0].keyId, QStringLiteral("k_1"));
+        QVERIFY(sums[0].route.isEmpty() && sums[0].target.isEmpty());
+        QCOMPARE(sums[0].costUsd, 0.75);
+        QCOMPARE(sums[0].listValueUsd, 2.0);
+        QCOMPARE(sums[1].route, r);
+        QCOMPARE(sums[1].target, t2);
+        QCOMPARE(sums[1].costUsd, 1.0);
+        QCOMPARE(sums[2].target, t1);
+        QCOMPARE(sums[2].costUsd, 0.1875);
+        QCOMPARE(sums[3].keyId, QStringLiteral("k_2"));
+        QCOMPARE(sums[3].costUsd, 4.0);
+        QCOMPARE(sums[3].listValueUsd, 0.5);
+        QVERIFY(store.ledgerSums(QStringLiteral("2000-01-01")).isEmpty());
+
+        // The engine's book reads them as the per-slot sums the ledger holds.
+        Billing::SpendBook book;
+        book.attach(&store);
+        const QString day = Store::utcDay(Day);
+        QCOMPARE(book.spent(day, QStringLiteral("k_1")), 1.9375);
+        QCOMPARE(book.spent(day, QStringLiteral("k_1"), r), 1.1875);
+        QCOMPARE(book.spent(day, QStringLiteral("k_1"), r, t1), 0.1875);
+        QCOMPARE(book.spent(day, QStringLiteral("k_1"), r, t2), 1.0);
+        QCOMPARE(book.listValue(day, QStringLiteral("k_1")), 2.0);
+        QCOMPARE(book.spent(day, QStringLiteral("k_2")), 4.0);
+        for (const QString &key : {QStringLiteral("k_1"), QStringLiteral("k_2")})
+            QCOMPARE(book.spent(day, key), store.spent(day, key));
+        QCOMPARE(book.spent(Store::utcDay(Day + 86'400'000), QStringLiteral("k_1")), 8.0);
     }
 
     void tracesRoundTripWithAttemptsAndLedger_data() { Test::addStoreDialects(); }
