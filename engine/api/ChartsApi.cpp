@@ -6,8 +6,6 @@
 #include "store/TraceSink.h"
 #include "values/ChartFigures.h"
 
-#include <QtCore/QPointer>
-
 namespace Aile::Api {
 
 namespace {
@@ -30,8 +28,8 @@ bool readBounded(const ManagementRequest &req, const QString &name, int low, int
 
 } // namespace
 
-void usageCharts(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &req,
-                 QObject *context, const ManagementReply &reply)
+void usageCharts(const Clock &clock, const State::KeyBook &keys, const History &history, const ManagementRequest &req, QObject *context,
+                 const ManagementReply &reply)
 {
     Charts::ChartAsk ask;
     if (!readBounded(req, QStringLiteral("minutes"), 1, ChartMaxMinutes, ask.minutes))
@@ -54,14 +52,11 @@ void usageCharts(const Clock &clock, const State::KeyBook &keys, Store::Store *s
     QHash<QString, QString> keyNames;
     for (const Keys::ApiKey &k : keys.keys)
         keyNames.insert(k.id, k.name);
-    if (!store || !traces)
+    if (!history.store || !history.traces)
         return reply(200, Charts::readFigures(nullptr, ask, keyNames).toJson());
     // A request that just finished is counted: read once the writer has committed it.
-    QPointer<QObject> guard(context);
-    traces->whenWritten(context, [store, guard, ask, keyNames, reply] {
-        if (guard)
-            reply(200, Charts::readFigures(store, ask, keyNames).toJson());
-    });
+    history.reply(
+        context, "usage charts", [ask, keyNames](const Store::Store &store) { return Charts::readFigures(&store, ask, keyNames).toJson(); }, reply);
 }
 
 } // namespace Aile::Api

@@ -4,6 +4,7 @@
 #include "core/Clock.h"
 #include "state/KeyBook.h"
 #include "store/Store.h"
+#include "store/StoreReader.h"
 #include "store/TraceSink.h"
 #include "store/UsageSummary.h"
 
@@ -17,8 +18,20 @@ constexpr int DefaultDays = 14;
 constexpr int MaxDays = 90;
 } // namespace
 
-void usageSpend(const Clock &clock, const State::KeyBook &keys, Store::Store *store, Store::TraceSink *traces, const ManagementRequest &req,
-                QObject *context, const ManagementReply &reply)
+void History::reply(QObject *context, const char *what, std::function<QJsonObject(const Store::Store &)> read, const ManagementReply &reply) const
+{
+    QPointer<QObject> guard(context);
+    traces->whenWritten(context, [store = store, reader = QPointer<Store::StoreReader>(reader), guard, what, read = std::move(read), reply] {
+        if (!guard)
+            return;
+        if (reader && reader->isOpen())
+            return reader->read<QJsonObject>(what, read, guard.data(), [reply](QJsonObject body) { reply(200, body); });
+        reply(200, read(*store));
+    });
+}
+
+void usageSpend(const Clock &clock, const State::KeyBook &keys, const History &history, const ManagementRequest &req, QObject *context,
+                const ManagementReply &reply)
 {
     int days = DefaultDays;
     if (req.hasQuery(QStringLiteral("days"))) {
@@ -37,14 +50,11 @@ void usageSpend(const Clock &clock, const State::KeyBook &keys, Store::Store *st
         keyId = key->id;
     }
     const QStringList dayList = Store::daysUpTo(clock.nowMs(), days);
-    if (!store || !traces)
+    if (!history.store || !history.traces)
         return reply(200, Store::summarizeUsage(dayList, {}, {}).toJson());
     // A request that just finished is counted: read once the writer has committed it.
-    QPointer<QObject> guard(context);
-    traces->whenWritten(context, [store, guard, dayList, keyId, reply] {
-        if (guard)
-            reply(200, Store::readUsage(*store, dayList, keyId).toJson());
-    });
+    history.reply(
+        context, "usage spend", [dayList, keyId](const Store::Store &store) { return Store::readUsage(store, dayList, keyId).toJson(); }, reply);
 }
 
 bool UsageApi::handle(const ManagementRequest &req, QObject *context, const ManagementReply &reply)
@@ -54,9 +64,9 @@ bool UsageApi::handle(const ManagementRequest &req, QObject *context, const Mana
     if (req.path == "/keys/usage/requests")
         listTraces(req, context, reply);
     else if (req.path == "/keys/usage/spend")
-        usageSpend(m_clock, m_keys, m_store, m_traces, req, context, reply);
+        usageSpend(m_clock, m_keys, m_history, req, context, reply);
     else if (req.path == "/keys/usage/charts")
-        usageCharts(m_clock, m_keys, m_store, m_traces, req, context, reply);
+        usageCharts(m_clock, m_keys, m_history, req, context, reply);
     else
         return false;
     return true;
@@ -75,22 +85,21 @@ void UsageApi::listTraces(const ManagementRequest &req, QObject *context, const 
     q.sharer = req.queryValue(QStringLiteral("sharer"));
     q.status = req.queryValue(QStringLiteral("status")).toInt();
     q.text = req.queryValue(QStringLiteral("q"));
-    if (!m_store || !m_traces) // an engine without a store has recorded nothing
+    if (!m_history.store || !m_history.traces) // an engine without a store has recorded nothing
         return reply(
             200,
             QJsonObject{{QStringLiteral("object"), QStringLiteral("list")}, {QStringLiteral("data"), QJsonArray()}, {QStringLiteral("total"), 0}});
     // A request that just finished is in the answer: read once the writer has committed it.
-    QPointer<QObject> guard(context);
-    m_traces->whenWritten(context, [this, guard, q, reply] {
-        if (!guard)
-            return;
-        QJsonArray data;
-        for (const Store::TraceRecord &t : m_store->traces(q))
-            data.append(t.toJson());
-        reply(200, QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
-                               {QStringLiteral("data"), data},
-                               {QStringLiteral("total"), m_store->traceCount(q)}});
-    });
+    m_history.reply(
+        context, "usage requests",
+        [q](const Store::Store &store) {
+            QJsonArray data;
+            for (const Store::TraceRecord &t : store.traces(q))
+                data.append(t.toJson());
+            return QJsonObject{
+                {QStringLiteral("object"), QStringLiteral("list")}, {QStringLiteral("data"), data}, {QStringLiteral("total"), store.traceCount(q)}};
+        },
+        reply);
 }
 
 } // namespace Aile::Api

@@ -37,6 +37,7 @@
 #include "store/SqlDialect.h"
 #include "store/Store.h"
 #include "store/StoreFiles.h"
+#include "store/StoreReader.h"
 #include "store/StoreWriter.h"
 
 #include <QtCore/QCoreApplication>
@@ -264,7 +265,7 @@ void Engine::buildManagement()
     m_management->add(std::make_unique<Api::CatalogApi>(sharers, *m_ctx.store, m_ctx.reloadState));
     m_management->add(
         std::make_unique<Api::TraceActions>(Api::TraceActions::Services{clock, sharers, m_ctx.store, m_ctx.traces, m_ctx.health, m_ctx.verifier}));
-    m_management->add(std::make_unique<Api::UsageApi>(clock, keys, m_ctx.store, m_ctx.traces));
+    m_management->add(std::make_unique<Api::UsageApi>(clock, keys, Api::History{m_ctx.store, m_ctx.traces, m_ctx.history}));
     m_management->add(std::make_unique<Api::SharerListApi>(clock, sharers, *m_planner, m_ctx.quota, m_ctx.health));
     m_management->add(std::make_unique<Api::ManagementKeys>(m_ctx, sharers, m_ctx.store, m_ctx.spend, clock));
     m_management->add(std::make_unique<Api::SharerEditApi>(m_ctx, m_ctx.store, m_ctx.health, m_ctx.verifier, m_ctx.secrets, m_ctx.adminTokenRef));
@@ -288,6 +289,10 @@ bool Engine::openStore(QString *error)
     m_ctx.store = m_store.get();
     m_ctx.spend.attach(m_store.get(), m_ctx.clock);
     m_ctx.spend.prime(Store::utcDay(m_ctx.clock->nowMs()));
+    // The usage calls' history (a day's ledger, pages of traces) is read on a thread and connection
+    // of its own, never on this one (Api::History).
+    m_historyReader = std::make_unique<Store::StoreReader>(m_storeLocation);
+    m_ctx.history = m_historyReader.get();
     m_writer = std::make_unique<Store::StoreWriter>(m_storeLocation);
     m_writer->setJournalFolder(m_options.dataDir);
     return m_writer->start(error);

@@ -29,6 +29,7 @@ namespace Log {
 class AccessLogQueue;
 }
 namespace Store {
+class StoreReader;
 class StoreWriter;
 }
 namespace Routing {
@@ -121,6 +122,7 @@ private:
     std::unique_ptr<SystemClock> m_systemClock;
     std::unique_ptr<Store::Store> m_store;
     std::unique_ptr<Store::StoreWriter> m_writer;
+    std::unique_ptr<Store::StoreReader> m_historyReader; // the usage calls' reads (Api::History)
     std::unique_ptr<Health::HealthBook> m_health;
     std::unique_ptr<Routing::PinBook> m_pins;
     std::unique_ptr<SharedHealth> m_sharedHealth; // team mode only

@@ -18,6 +18,7 @@ namespace Aile {
 class Clock;
 namespace Store {
 class Store;
+class StoreReader;
 class TraceSink;
 } // namespace Store
 namespace Http {
@@ -45,6 +46,7 @@ struct EngineContext : State::SharerBook, State::KeyBook
 {
     Clock *clock = nullptr;
     Store::Store *store = nullptr;
+    Store::StoreReader *history = nullptr; // reads the store on its own thread (Api::History)
     Http::UpstreamClient *upstream = nullptr;
     Store::TraceSink *traces = nullptr;
     Health::HealthBook *health = nullptr;

@@ -8,6 +8,7 @@ namespace Aile::Store {
 StoreReader::StoreReader(const QString &path, QObject *parent) : QObject(parent), m_path(path), m_worker(new StoreReaderWorker(this))
 {
     m_thread.setObjectName(QStringLiteral("aile-store-reader"));
+    connect(this, &StoreReader::opened, this, [this] { m_open = true; });
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread.start(QThread::LowPriority);

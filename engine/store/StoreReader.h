@@ -31,6 +31,9 @@ public:
     ~StoreReader() override;
 
     QString path() const { return m_path; }
+    /// The reader's connection is open (opened() came): a query sent now is answered. Before,
+    /// a query waits for the open; after openFailed() it is never answered.
+    bool isOpen() const { return m_open; }
 
     /// Runs query(store) on the reader's thread, then done(result) on this object's thread.
     /// what names the query for the ran() signal (a test hook, and a log line when it fails).
@@ -68,6 +71,7 @@ private:
     StoreReaderWorker *m_worker;
     QHash<quint64, Waiting> m_waiting;
     quint64 m_nextId = 1;
+    bool m_open = false;
 
     friend class StoreReaderWorker;
 };

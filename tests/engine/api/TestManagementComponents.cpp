@@ -110,7 +110,7 @@ private Q_SLOTS:
         // The clock and the keys; no store and no trace sink: an engine that records nothing.
         ManualClock clock;
         State::KeyBook keys;
-        Api::UsageApi usage(clock, keys, nullptr, nullptr);
+        Api::UsageApi usage(clock, keys, {});
         const Answer a = ask(usage, method, path, query);
         QCOMPARE(a.taken, taken);
         QCOMPARE(a.status, status);

@@ -2,6 +2,8 @@
 // validation (applied without a restart), revoke (401 on the proxy); the aile keys CLI.
 #include "engine/routing/RoutingFixture.h"
 
+#include "store/StoreReader.h"
+
 #include <QtCore/QProcess>
 #include <QtSql/QSqlDatabase>
 #include <QtSql/QSqlError>
@@ -251,6 +253,40 @@ private Q_SLOTS:
         QCOMPARE(f.engine->context().store->ledger(Store::utcDay(f.clock.nowMs())).size(), 0);
         const QJsonObject k = admin(QStringLiteral("GET"), QStringLiteral("/keys/") + testKeyId()).json().value(QLatin1String("key")).toObject();
         QCOMPARE(k.value(QLatin1String("spentTodayUsd")).toDouble(), spent);
+    }
+
+    void theUsageCallsReadTheStoreOffTheEngineThread()
+    {
+        // A busy day's ledger or a page of traces read on the engine thread held every request in
+        // flight (docs/performance.md, "Change 23 (history)").
+        QCOMPARE(f.chat(QStringLiteral("openai/gpt-5.2")).status, 200);
+        Store::StoreReader *reader = f.engine->context().history;
+        QVERIFY(reader);
+        QTRY_VERIFY(reader->isOpen());
+        QStringList ran;
+        QList<Qt::HANDLE> threads;
+        connect(
+            reader, &Store::StoreReader::ran, this,
+            [&](const QString &what, Qt::HANDLE thread) {
+                ran << what;
+                threads << thread;
+            },
+            Qt::DirectConnection);
+        const Reply spend = admin(QStringLiteral("GET"), QStringLiteral("/keys/usage/spend?days=1"));
+        const Reply charts = admin(QStringLiteral("GET"), QStringLiteral("/keys/usage/charts"));
+        const Reply requests = admin(QStringLiteral("GET"), QStringLiteral("/keys/usage/requests"));
+        QCOMPARE(spend.status, 200);
+        QCOMPARE(charts.status, 200);
+        QCOMPARE(requests.status, 200);
+        QCOMPARE(ran, (QStringList{QStringLiteral("usage spend"), QStringLiteral("usage charts"), QStringLiteral("usage requests")}));
+        for (Qt::HANDLE thread : threads)
+            QVERIFY(thread != QThread::currentThreadId()); // the engine's thread in this test
+        // What they read is what was recorded.
+        QCOMPARE(requests.json().value(QLatin1String("total")).toInt(), 1);
+        QCOMPARE(requests.json().value(QLatin1String("data")).toArray().size(), 1);
+        const QJsonObject today = spend.json().value(QLatin1String("today")).toObject();
+        QCOMPARE(today.value(QLatin1String("requests")).toInt(), 1);
+        QCOMPARE(today.value(QLatin1String("spentUsd")).toDouble(), f.spentToday());
     }
 
     void theCliListsCreatesAndRevokes()
