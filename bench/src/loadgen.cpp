@@ -10,8 +10,10 @@
 //   sse   C connections send streamed requests; every SSE line carrying "@<ns>" (the upstream's
 //         CLOCK_MONOTONIC send time) yields receive_time - send_time.
 //         With --rate R the loop is paced: each connection sends at most one request every
-//         conns×threads/R seconds (R requests per second in all, when the proxy keeps up), never
-//         catching up more than one missed slot; without it the loop is closed (as fast as answers).
+//         conns×threads/R seconds (R requests per second in all, when the proxy keeps up), on
+//         slots of its own spread over that interval from the start; a late answer's connection
+//         sends at once and then keeps its slots (missed ones are skipped, never made up in a
+//         burst); without it the loop is closed (as fast as answers).
 //   hold  open N streamed requests (at most --ramp not yet answered at a time), keep them open for
 //         --hold seconds reading events, sample VmRSS/VmHWM/RssAnon of --pids, then close them all.
 //
@@ -260,8 +262,14 @@ private:
                 c->waiting = true;
                 return;
             }
-            // Never more than one missed slot made up: a slow answer does not cause a burst.
-            c->nextAt = std::max(c->nextAt + m_interval, t);
+            // A late request goes now; the next one keeps this connection's own slots (its phase,
+            // set at the start), skipping those missed. Moving every late connection's next slot
+            // to "now" put them all in step after one stall of the proxy, and they sent in bursts
+            // of --conns from then on (docs/performance.md, "Change 22 (spend)").
+            int64_t next = c->nextAt + m_interval;
+            if (next <= t)
+                next += ((t - next) / m_interval + 1) * m_interval;
+            c->nextAt = next;
         }
         c->rp.reset();
         c->sse.reset();
