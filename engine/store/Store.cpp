@@ -635,6 +635,31 @@ QList<Store::LedgerSum> Store::ledgerSums(const QString &day) const
     return out;
 }
 
+QList<Store::SharerDaySum> Store::sharerDaySums(const QStringList &days, const QString &keyId) const
+{
+    QList<SharerDaySum> out;
+    if (days.isEmpty())
+        return out;
+    QStringList marks(days.size(), QStringLiteral("?"));
+    QString sql = QStringLiteral("SELECT day, sharer, subscription, SUM(cost_usd), SUM(list_value_usd), COUNT(*) FROM ledger WHERE day IN (%1)")
+                      .arg(marks.join(QLatin1Char(',')));
+    if (!keyId.isEmpty())
+        sql += QStringLiteral(" AND key_id = ?");
+    sql += QStringLiteral(" GROUP BY day, sharer, subscription");
+    QSqlQuery q(db(m_connection));
+    q.prepare(sql);
+    for (const QString &day : days)
+        q.addBindValue(day);
+    if (!keyId.isEmpty())
+        q.addBindValue(keyId);
+    if (!exec(q, QStringLiteral("sum ledger by day and sharer")))
+        return out;
+    while (q.next())
+        out.append(
+            {q.value(0).toString(), q.value(1).toString(), q.value(2).toBool(), q.value(3).toDouble(), q.value(4).toDouble(), q.value(5).toInt()});
+    return out;
+}
+
 QList<LedgerEntry> Store::ledger(const QString &day) const
 {
     QList<LedgerEntry> out;

@@ -131,54 +131,79 @@ UsageSummary UsageSummary::fromJson(const QJsonObject &o)
     return u;
 }
 
-UsageSummary summarizeUsage(const QStringList &days, const QList<LedgerEntry> &entries, const QHash<QString, QString> &names, const QString &keyId)
+namespace {
+
+/// The summary's rows being summed: one per sharer and kind, as rows of the ledger come.
+class UsageSums
 {
-    UsageSummary u;
-    u.days = days;
-    QHash<QString, qsizetype> rowOf;
-    for (const LedgerEntry &e : entries) {
-        const int day = int(days.indexOf(e.day));
-        if (day < 0 || (!keyId.isEmpty() && e.keyId != keyId))
-            continue;
+public:
+    UsageSums(const QStringList &days, const QHash<QString, QString> &names) : m_names(names) { m_usage.days = days; }
+
+    void add(const QString &day, const QString &sharer, bool subscription, double costUsd, double listValueUsd, int requests)
+    {
+        const int d = int(m_usage.days.indexOf(day));
+        if (d < 0)
+            return;
         // A sharer that served on its plan and, after an edit, as an API key is two rows: the
         // plan's value and the key's money stay apart.
-        const QString slot = e.sharer + (e.subscription ? QStringLiteral("/plan") : QString());
-        auto it = rowOf.constFind(slot);
-        if (it == rowOf.constEnd()) {
+        const QString slot = sharer + (subscription ? QStringLiteral("/plan") : QString());
+        auto it = m_rowOf.constFind(slot);
+        if (it == m_rowOf.constEnd()) {
             SharerUsage s;
-            s.sharer = e.sharer;
-            s.name = names.value(e.sharer, e.sharer);
-            s.subscription = e.subscription;
-            s.spentUsd = QList<double>(days.size(), 0.0);
-            s.listValueUsd = QList<double>(days.size(), 0.0);
-            s.requests = QList<int>(days.size(), 0);
-            it = rowOf.insert(slot, u.sharers.size());
-            u.sharers.append(s);
+            s.sharer = sharer;
+            s.name = m_names.value(sharer, sharer);
+            s.subscription = subscription;
+            s.spentUsd = QList<double>(m_usage.days.size(), 0.0);
+            s.listValueUsd = QList<double>(m_usage.days.size(), 0.0);
+            s.requests = QList<int>(m_usage.days.size(), 0);
+            it = m_rowOf.insert(slot, m_usage.sharers.size());
+            m_usage.sharers.append(s);
         }
-        SharerUsage &s = u.sharers[*it];
-        s.spentUsd[day] += e.costUsd;
-        s.listValueUsd[day] += e.listValueUsd;
-        ++s.requests[day];
+        SharerUsage &s = m_usage.sharers[*it];
+        s.spentUsd[d] += costUsd;
+        s.listValueUsd[d] += listValueUsd;
+        s.requests[d] += requests;
     }
-    std::sort(u.sharers.begin(), u.sharers.end(), [](const SharerUsage &a, const SharerUsage &b) {
-        if (a.subscription != b.subscription)
-            return a.subscription;
-        const double x = a.subscription ? a.totalListValue() : a.totalSpent();
-        const double y = b.subscription ? b.totalListValue() : b.totalSpent();
-        return x != y ? x > y : a.name < b.name;
-    });
-    return u;
+
+    UsageSummary take()
+    {
+        std::sort(m_usage.sharers.begin(), m_usage.sharers.end(), [](const SharerUsage &a, const SharerUsage &b) {
+            if (a.subscription != b.subscription)
+                return a.subscription;
+            const double x = a.subscription ? a.totalListValue() : a.totalSpent();
+            const double y = b.subscription ? b.totalListValue() : b.totalSpent();
+            return x != y ? x > y : a.name < b.name;
+        });
+        return std::move(m_usage);
+    }
+
+private:
+    const QHash<QString, QString> &m_names;
+    UsageSummary m_usage;
+    QHash<QString, qsizetype> m_rowOf;
+};
+
+} // namespace
+
+UsageSummary summarizeUsage(const QStringList &days, const QList<LedgerEntry> &entries, const QHash<QString, QString> &names, const QString &keyId)
+{
+    UsageSums sums(days, names);
+    for (const LedgerEntry &e : entries)
+        if (keyId.isEmpty() || e.keyId == keyId)
+            sums.add(e.day, e.sharer, e.subscription, e.costUsd, e.listValueUsd, 1);
+    return sums.take();
 }
 
 UsageSummary readUsage(const Store &store, const QStringList &days, const QString &keyId)
 {
-    QList<LedgerEntry> entries;
-    for (const QString &day : days)
-        entries += store.ledger(day);
     QHash<QString, QString> names;
     for (const Catalog::Sharer &s : store.sharers())
         names.insert(s.handle, s.name);
-    return summarizeUsage(days, entries, names, keyId);
+    // Summed by the database: a busy day is ~100,000 rows, not worth carrying one by one.
+    UsageSums sums(days, names);
+    for (const Store::SharerDaySum &s : store.sharerDaySums(days, keyId))
+        sums.add(s.day, s.sharer, s.subscription, s.costUsd, s.listValueUsd, s.requests);
+    return sums.take();
 }
 
 QStringList daysUpTo(qint64 nowMs, int count)

@@ -48,7 +48,8 @@ struct UsageSummary
 /// sharer handle its display name.
 UsageSummary summarizeUsage(const QStringList &days, const QList<LedgerEntry> &entries, const QHash<QString, QString> &names,
                             const QString &keyId = {});
-/// Reads the ledger of the given days and the sharers' names from the store, then sums them.
+/// The same summary, summed by the store's database (Store::sharerDaySums), with the sharers'
+/// names from the store.
 UsageSummary readUsage(const Store &store, const QStringList &days, const QString &keyId = {});
 /// The last `count` UTC days up to the one holding nowMs, oldest first.
 QStringList daysUpTo(qint64 nowMs, int count);

@@ -2,6 +2,7 @@
 // marked "postgresql" run the same code against a real PostgreSQL (testsupport/TestPostgres).
 #include "billing/SpendBook.h"
 #include "store/Store.h"
+#include "store/UsageSummary.h"
 #include "testsupport/StoreDialects.h"
 
 #include <QtCore/QTemporaryDir>
@@ -126,6 +127,50 @@ private Q_SLOTS:
         for (const QString &key : {QStringLiteral("k_1"), QStringLiteral("k_2")})
             QCOMPARE(book.spent(day, key), store.spent(day, key));
         QCOMPARE(book.spent(Store::utcDay(Day + 86'400'000), QStringLiteral("k_1")), 8.0);
+    }
+
+    void usageSummedByTheDatabaseIsTheLedgersSum_data() { Test::addStoreDialects(); }
+    void usageSummedByTheDatabaseIsTheLedgersSum()
+    {
+        FRESH_STORE(location, "usage");
+        Store::Store store(location);
+        QString error;
+        QVERIFY2(store.open(&error), qPrintable(error));
+        constexpr qint64 Day = 1'800'000'000'000, Ms = 86'400'000;
+        QList<Store::LedgerEntry> ledger;
+        const auto add = [&](qint64 atMs, const QString &key, const QString &sharer, bool plan, double cost, double listValue) {
+            Store::LedgerEntry e;
+            e.traceId = QStringLiteral("req_%1").arg(ledger.size());
+            e.atMs = atMs;
+            e.day = Store::utcDay(atMs);
+            e.keyId = key;
+            e.sharer = sharer;
+            e.subscription = plan;
+            e.costUsd = cost;
+            e.listValueUsd = listValue;
+            ledger.append(e);
+        };
+        const QString a = QStringLiteral("L00000000000000a1"), b = QStringLiteral("L00000000000000b2");
+        for (int i = 0; i < 5; ++i)
+            add(Day + i, QStringLiteral("k_1"), a, false, 0.5, 0);
+        add(Day + 10, QStringLiteral("k_2"), a, false, 0.25, 0);
+        add(Day + 11, QStringLiteral("k_1"), a, true, 0, 2); // the same sharer on its plan: a row of its own
+        add(Day + Ms, QStringLiteral("k_2"), b, false, 0.125, 0);
+        add(Day + Ms + 1, QStringLiteral("k_2"), b, false, 0.125, 0);
+        add(Day - 5 * Ms, QStringLiteral("k_1"), b, false, 64, 0); // outside the days asked for
+        QVERIFY(store.record(QList<Store::TraceRecord>(), ledger));
+        const QStringList days = Store::daysUpTo(Day + Ms, 2);
+        for (const QString &key : {QString(), QStringLiteral("k_1"), QStringLiteral("k_2")}) {
+            const Store::UsageSummary summed = Store::readUsage(store, days, key);
+            QCOMPARE(summed.toJson(), Store::summarizeUsage(days, ledger, {}, key).toJson());
+        }
+        const Store::UsageSummary all = Store::readUsage(store, days);
+        QCOMPARE(all.sharers.size(), 3);
+        QCOMPARE(all.requestsOn(0), 7);
+        QCOMPARE(all.requestsOn(1), 2);
+        QCOMPARE(all.spentOn(0), 2.75);
+        QCOMPARE(all.listValueOn(0), 2.0);
+        QCOMPARE(all.spentOn(1), 0.25);
     }
 
     void tracesRoundTripWithAttemptsAndLedger_data() { Test::addStoreDialects(); }
