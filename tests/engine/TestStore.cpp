@@ -14,6 +14,23 @@
 
 using namespace Aile;
 
+namespace {
+
+/// A ledger row of the key on the day of atMs; the test sets the rest.
+Store::LedgerEntry booked(int n, qint64 atMs, const QString &keyId, double costUsd, double listValueUsd)
+{
+    Store::LedgerEntry e;
+    e.traceId = QStringLiteral("req_%1").arg(n);
+    e.atMs = atMs;
+    e.day = Store::utcDay(atMs);
+    e.keyId = keyId;
+    e.costUsd = costUsd;
+    e.listValueUsd = listValueUsd;
+    return e;
+}
+
+} // namespace
+
 class TestStore : public QObject
 {
     Q_OBJECT
@@ -76,15 +93,9 @@ private Q_SLOTS:
         constexpr qint64 Day = 1'800'000'000'000;
         int n = 0;
         const auto entryOn = [&](qint64 atMs, const QString &key, const QString &route, const QString &target, double cost, double listValue) {
-            Store::LedgerEntry e;
-            e.traceId = QStringLiteral("req_%1").arg(++n);
-            e.atMs = atMs;
-            e.day = Store::utcDay(atMs);
-            e.keyId = key;
+            Store::LedgerEntry e = booked(++n, atMs, key, cost, listValue);
             e.route = route;
             e.target = target;
-            e.costUsd = cost;
-            e.listValueUsd = listValue;
             return e;
         };
         const auto entry = [&](const QString &key, const QString &route, const QString &target, double cost, double listValue) {
@@ -139,15 +150,9 @@ private Q_SLOTS:
         constexpr qint64 Day = 1'800'000'000'000, Ms = 86'400'000;
         QList<Store::LedgerEntry> ledger;
         const auto add = [&](qint64 atMs, const QString &key, const QString &sharer, bool plan, double cost, double listValue) {
-            Store::LedgerEntry e;
-            e.traceId = QStringLiteral("req_%1").arg(ledger.size());
-            e.atMs = atMs;
-            e.day = Store::utcDay(atMs);
-            e.keyId = key;
+            Store::LedgerEntry e = booked(int(ledger.size()), atMs, key, cost, listValue);
             e.sharer = sharer;
             e.subscription = plan;
-            e.costUsd = cost;
-            e.listValueUsd = listValue;
             ledger.append(e);
         };
         const QString a = QStringLiteral("L00000000000000a1"), b = QStringLiteral("L00000000000000b2");
