@@ -51,7 +51,7 @@ void usageSpend(const Clock &clock, const State::KeyBook &keys, const History &h
     }
     const QStringList dayList = Store::daysUpTo(clock.nowMs(), days);
     if (!history.store || !history.traces)
-        return reply(200, Store::summarizeUsage(dayList, {}, {}).toJson());
+        return reply(200, Store::summarizeUsage(dayList, QList<Store::LedgerGroup>(), {}).toJson());
     // A request that just finished is counted: read once the writer has committed it.
     history.reply(
         context, "usage spend", [dayList, keyId](const Store::Store &store) { return Store::readUsage(store, dayList, keyId).toJson(); }, reply);

@@ -635,28 +635,29 @@ QList<Store::LedgerSum> Store::ledgerSums(const QString &day) const
     return out;
 }
 
-QList<Store::SharerDaySum> Store::sharerDaySums(const QStringList &days, const QString &keyId) const
+QList<LedgerGroup> Store::ledgerGroups(const QStringList &days, const QString &keyId) const
 {
-    QList<SharerDaySum> out;
+    QList<LedgerGroup> out;
     if (days.isEmpty())
         return out;
-    QStringList marks(days.size(), QStringLiteral("?"));
-    QString sql = QStringLiteral("SELECT day, sharer, subscription, SUM(cost_usd), SUM(list_value_usd), COUNT(*) FROM ledger WHERE day IN (%1)")
+    const QStringList marks(days.size(), QStringLiteral("?"));
+    QString sql = QStringLiteral("SELECT day, key_id, route, sharer, subscription, SUM(cost_usd), SUM(list_value_usd), COUNT(*) FROM ledger"
+                                 " WHERE day IN (%1)")
                       .arg(marks.join(QLatin1Char(',')));
     if (!keyId.isEmpty())
         sql += QStringLiteral(" AND key_id = ?");
-    sql += QStringLiteral(" GROUP BY day, sharer, subscription");
+    sql += QStringLiteral(" GROUP BY day, key_id, route, sharer, subscription");
     QSqlQuery q(db(m_connection));
     q.prepare(sql);
     for (const QString &day : days)
         q.addBindValue(day);
     if (!keyId.isEmpty())
         q.addBindValue(keyId);
-    if (!exec(q, QStringLiteral("sum ledger by day and sharer")))
+    if (!exec(q, QStringLiteral("sum ledger by day, key, route and sharer")))
         return out;
     while (q.next())
-        out.append(
-            {q.value(0).toString(), q.value(1).toString(), q.value(2).toBool(), q.value(3).toDouble(), q.value(4).toDouble(), q.value(5).toInt()});
+        out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toBool(),
+                    q.value(5).toDouble(), q.value(6).toDouble(), q.value(7).toInt()});
     return out;
 }
 

@@ -124,18 +124,9 @@ public:
         double listValueUsd = 0;
     };
     QList<LedgerSum> ledgerSums(const QString &day) const;
-    /// The ledger of the given days summed by the database per day, sharer and kind (served on a
-    /// plan or not), optionally of one key only: what readUsage (UsageSummary.h) starts from.
-    struct SharerDaySum
-    {
-        QString day;
-        QString sharer;
-        bool subscription = false;
-        double costUsd = 0;
-        double listValueUsd = 0;
-        int requests = 0;
-    };
-    QList<SharerDaySum> sharerDaySums(const QStringList &days, const QString &keyId = {}) const;
+    /// The ledger of the given days summed by the database per day, key, route, sharer and kind,
+    /// optionally of one key only (LedgerGroup).
+    QList<LedgerGroup> ledgerGroups(const QStringList &days, const QString &keyId = {}) const;
 
 private:
     bool migrate(QString *error);

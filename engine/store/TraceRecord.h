@@ -91,6 +91,21 @@ struct LedgerEntry
     double listValueUsd = 0;
 };
 
+/// Ledger rows summed by the database, one group per day, key, route, sharer and kind (served on a
+/// plan or not): what the usage summary (UsageSummary.h) and the charts' spend
+/// (api/values/ChartFigures.h) start from, rather than a busy day's ~100,000 rows one by one.
+struct LedgerGroup
+{
+    QString day;
+    QString keyId;
+    QString route;
+    QString sharer;
+    bool subscription = false;
+    double costUsd = 0;
+    double listValueUsd = 0;
+    int requests = 0;
+};
+
 } // namespace Aile::Store
 
 Q_DECLARE_METATYPE(Aile::Store::TraceRecord)

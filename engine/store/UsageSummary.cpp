@@ -194,16 +194,21 @@ UsageSummary summarizeUsage(const QStringList &days, const QList<LedgerEntry> &e
     return sums.take();
 }
 
+UsageSummary summarizeUsage(const QStringList &days, const QList<LedgerGroup> &groups, const QHash<QString, QString> &names)
+{
+    UsageSums sums(days, names);
+    for (const LedgerGroup &g : groups)
+        sums.add(g.day, g.sharer, g.subscription, g.costUsd, g.listValueUsd, g.requests);
+    return sums.take();
+}
+
 UsageSummary readUsage(const Store &store, const QStringList &days, const QString &keyId)
 {
     QHash<QString, QString> names;
     for (const Catalog::Sharer &s : store.sharers())
         names.insert(s.handle, s.name);
     // Summed by the database: a busy day is ~100,000 rows, not worth carrying one by one.
-    UsageSums sums(days, names);
-    for (const Store::SharerDaySum &s : store.sharerDaySums(days, keyId))
-        sums.add(s.day, s.sharer, s.subscription, s.costUsd, s.listValueUsd, s.requests);
-    return sums.take();
+    return summarizeUsage(days, store.ledgerGroups(days, keyId), names);
 }
 
 QStringList daysUpTo(qint64 nowMs, int count)

@@ -48,7 +48,9 @@ struct UsageSummary
 /// sharer handle its display name.
 UsageSummary summarizeUsage(const QStringList &days, const QList<LedgerEntry> &entries, const QHash<QString, QString> &names,
                             const QString &keyId = {});
-/// The same summary, summed by the store's database (Store::sharerDaySums), with the sharers'
+/// The same from the ledger summed by the database (Store::ledgerGroups).
+UsageSummary summarizeUsage(const QStringList &days, const QList<LedgerGroup> &groups, const QHash<QString, QString> &names);
+/// The same summary, summed by the store's database (Store::ledgerGroups), with the sharers'
 /// names from the store.
 UsageSummary readUsage(const Store &store, const QStringList &days, const QString &keyId = {});
 /// The last `count` UTC days up to the one holding nowMs, oldest first.

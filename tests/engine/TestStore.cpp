@@ -1,5 +1,6 @@
 // The store: migrations, keys without secrets, traces with attempt rows, the ledger. The rows
 // marked "postgresql" run the same code against a real PostgreSQL (testsupport/TestPostgres).
+#include "api/values/ChartFigures.h"
 #include "billing/SpendBook.h"
 #include "store/Store.h"
 #include "store/UsageSummary.h"
@@ -159,9 +160,11 @@ private Q_SLOTS:
         for (int i = 0; i < 5; ++i)
             add(Day + i, QStringLiteral("k_1"), a, false, 0.5, 0);
         add(Day + 10, QStringLiteral("k_2"), a, false, 0.25, 0);
+        ledger.last().route = QStringLiteral("coding");
         add(Day + 11, QStringLiteral("k_1"), a, true, 0, 2); // the same sharer on its plan: a row of its own
         add(Day + Ms, QStringLiteral("k_2"), b, false, 0.125, 0);
         add(Day + Ms + 1, QStringLiteral("k_2"), b, false, 0.125, 0);
+        ledger.last().route = QStringLiteral("coding");
         add(Day - 5 * Ms, QStringLiteral("k_1"), b, false, 64, 0); // outside the days asked for
         QVERIFY(store.record(QList<Store::TraceRecord>(), ledger));
         const QStringList days = Store::daysUpTo(Day + Ms, 2);
@@ -169,6 +172,24 @@ private Q_SLOTS:
             const Store::UsageSummary summed = Store::readUsage(store, days, key);
             QCOMPARE(summed.toJson(), Store::summarizeUsage(days, ledger, {}, key).toJson());
         }
+        // The charts' spend and usage: the same sums as the ledger rows give.
+        Api::Charts::ChartAsk ask;
+        ask.now = Day + Ms;
+        ask.days = 2;
+        const QHash<QString, QString> keyNames{{QStringLiteral("k_1"), QStringLiteral("alpha")}};
+        const Api::Charts::ChartFigures figures = Api::Charts::readFigures(&store, ask, keyNames);
+        const auto byKey = [&](const Store::LedgerEntry &e) { return keyNames.value(e.keyId, e.keyId); };
+        const auto byRoute = [](const Store::LedgerEntry &e) { return e.route; };
+        for (const auto &[got, want] : {std::pair{figures.spendByKey, Api::Charts::spendPerDay(days, ledger, byKey)},
+                                        std::pair{figures.spendByRoute, Api::Charts::spendPerDay(days, ledger, byRoute)}}) {
+            QCOMPARE(got.days, want.days);
+            QCOMPARE(got.names, want.names);
+            QCOMPARE(got.usd, want.usd);
+        }
+        QCOMPARE(figures.spendByKey.names, (QStringList{QStringLiteral("alpha"), QStringLiteral("k_2")}));
+        QCOMPARE(figures.spendByRoute.names, (QStringList{QString(), QStringLiteral("coding")}));
+        QCOMPARE(figures.usage.toJson(), Store::summarizeUsage(days, ledger, {}).toJson());
+
         const Store::UsageSummary all = Store::readUsage(store, days);
         QCOMPARE(all.sharers.size(), 3);
         QCOMPARE(all.requestsOn(0), 7);
