@@ -29,12 +29,12 @@ void SpendBook::load(const QString &day) const
     m_listValues.clear();
     if (!m_store)
         return;
-    for (const Store::Store::LedgerSum &sum : m_store->ledgerSums(day)) {
-        m_listValues[sum.keyId] += sum.listValueUsd;
-        m_sums[slot(sum.keyId, {}, {})] += sum.costUsd;
-        if (!sum.route.isEmpty()) {
-            m_sums[slot(sum.keyId, sum.route, {})] += sum.costUsd;
-            m_sums[slot(sum.keyId, sum.route, sum.target)] += sum.costUsd;
+    for (const Store::LedgerGroup &g : m_store->ledgerGroups({day})) {
+        m_listValues[g.keyId] += g.listValueUsd;
+        m_sums[slot(g.keyId, {}, {})] += g.costUsd;
+        if (!g.route.isEmpty()) {
+            m_sums[slot(g.keyId, g.route, {})] += g.costUsd;
+            m_sums[slot(g.keyId, g.route, g.target)] += g.costUsd;
         }
     }
 }

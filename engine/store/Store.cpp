@@ -621,43 +621,29 @@ double Store::spent(const QString &day, const QString &keyId, const QString &rou
     return exec(q, QStringLiteral("sum ledger")) && q.next() ? q.value(0).toDouble() : 0.0;
 }
 
-QList<Store::LedgerSum> Store::ledgerSums(const QString &day) const
-{
-    QList<LedgerSum> out;
-    QSqlQuery q(db(m_connection));
-    q.prepare(QStringLiteral("SELECT key_id, route, target, SUM(cost_usd), SUM(list_value_usd) FROM ledger WHERE day = ?"
-                             " GROUP BY key_id, route, target"));
-    q.addBindValue(day);
-    if (!exec(q, QStringLiteral("sum ledger by key, route and target")))
-        return out;
-    while (q.next())
-        out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toDouble(), q.value(4).toDouble()});
-    return out;
-}
-
 QList<LedgerGroup> Store::ledgerGroups(const QStringList &days, const QString &keyId) const
 {
     QList<LedgerGroup> out;
     if (days.isEmpty())
         return out;
     const QStringList marks(days.size(), QStringLiteral("?"));
-    QString sql = QStringLiteral("SELECT day, key_id, route, sharer, subscription, SUM(cost_usd), SUM(list_value_usd), COUNT(*) FROM ledger"
-                                 " WHERE day IN (%1)")
+    QString sql = QStringLiteral("SELECT day, key_id, route, target, sharer, subscription, SUM(cost_usd), SUM(list_value_usd), COUNT(*)"
+                                 " FROM ledger WHERE day IN (%1)")
                       .arg(marks.join(QLatin1Char(',')));
     if (!keyId.isEmpty())
         sql += QStringLiteral(" AND key_id = ?");
-    sql += QStringLiteral(" GROUP BY day, key_id, route, sharer, subscription");
+    sql += QStringLiteral(" GROUP BY day, key_id, route, target, sharer, subscription");
     QSqlQuery q(db(m_connection));
     q.prepare(sql);
     for (const QString &day : days)
         q.addBindValue(day);
     if (!keyId.isEmpty())
         q.addBindValue(keyId);
-    if (!exec(q, QStringLiteral("sum ledger by day, key, route and sharer")))
+    if (!exec(q, QStringLiteral("sum ledger by day, key, route, target and sharer")))
         return out;
     while (q.next())
-        out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toBool(),
-                    q.value(5).toDouble(), q.value(6).toDouble(), q.value(7).toInt()});
+        out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
+                    q.value(5).toBool(), q.value(6).toDouble(), q.value(7).toDouble(), q.value(8).toInt()});
     return out;
 }
 

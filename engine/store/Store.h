@@ -113,19 +113,8 @@ public:
     /// what budgets and spend limits count (a subscription's list-price value is not money spent).
     double spent(const QString &day, const QString &keyId, const QString &route = {}, const QString &target = {}) const;
     QList<LedgerEntry> ledger(const QString &day) const;
-    /// That day's ledger summed by the database, one row per key, route and target: what the
-    /// engine's SpendBook starts from (a busy day's ~100,000 rows are not carried one by one).
-    struct LedgerSum
-    {
-        QString keyId;
-        QString route;
-        QString target;
-        double costUsd = 0;
-        double listValueUsd = 0;
-    };
-    QList<LedgerSum> ledgerSums(const QString &day) const;
-    /// The ledger of the given days summed by the database per day, key, route, sharer and kind,
-    /// optionally of one key only (LedgerGroup).
+    /// The ledger of the given days summed by the database per day, key, route, target, sharer and
+    /// kind, optionally of one key only (LedgerGroup).
     QList<LedgerGroup> ledgerGroups(const QStringList &days, const QString &keyId = {}) const;
 
 private:

@@ -91,14 +91,16 @@ struct LedgerEntry
     double listValueUsd = 0;
 };
 
-/// Ledger rows summed by the database, one group per day, key, route, sharer and kind (served on a
-/// plan or not): what the usage summary (UsageSummary.h) and the charts' spend
-/// (api/values/ChartFigures.h) start from, rather than a busy day's ~100,000 rows one by one.
+/// Ledger rows summed by the database, one group per day, key, route, target, sharer and kind
+/// (served on a plan or not): what the engine's SpendBook, the usage summary (UsageSummary.h) and
+/// the charts' spend (api/values/ChartFigures.h) start from, rather than a busy day's ~100,000
+/// rows one by one.
 struct LedgerGroup
 {
     QString day;
     QString keyId;
     QString route;
+    QString target;
     QString sharer;
     bool subscription = false;
     double costUsd = 0;

@@ -84,8 +84,8 @@ private Q_SLOTS:
         QVERIFY(!QByteArray(f.readAll() + wal.readAll()).contains(plain.toUtf8()));
     }
 
-    void ledgerSumsGroupByKeyRouteAndTarget_data() { Test::addStoreDialects(); }
-    void ledgerSumsGroupByKeyRouteAndTarget()
+    void ledgerGroupsSumByKeyRouteAndTarget_data() { Test::addStoreDialects(); }
+    void ledgerGroupsSumByKeyRouteAndTarget()
     {
         FRESH_STORE(location, "sums");
         Store::Store store(location);
@@ -108,7 +108,7 @@ private Q_SLOTS:
                                                        entry(QStringLiteral("k_1"), r, t1, 0.125, 0), entry(QStringLiteral("k_1"), r, t1, 0.0625, 0),
                                                        entry(QStringLiteral("k_1"), r, t2, 1, 0), entry(QStringLiteral("k_2"), {}, {}, 4, 0.5),
                                                        entryOn(Day + 86'400'000, QStringLiteral("k_1"), {}, {}, 8, 0)})); // the next day
-        QList<Store::Store::LedgerSum> sums = store.ledgerSums(Store::utcDay(Day));
+        QList<Store::LedgerGroup> sums = store.ledgerGroups({Store::utcDay(Day)});
         std::sort(sums.begin(), sums.end(),
                   [](const auto &x, const auto &y) { return std::tie(x.keyId, x.route, x.target) < std::tie(y.keyId, y.route, y.target); });
         QCOMPARE(sums.size(), 4);
@@ -124,7 +124,7 @@ private Q_SLOTS:
         QCOMPARE(sums[3].keyId, QStringLiteral("k_2"));
         QCOMPARE(sums[3].costUsd, 4.0);
         QCOMPARE(sums[3].listValueUsd, 0.5);
-        QVERIFY(store.ledgerSums(QStringLiteral("2000-01-01")).isEmpty());
+        QVERIFY(store.ledgerGroups({QStringLiteral("2000-01-01")}).isEmpty());
 
         // The engine's book reads them as the per-slot sums the ledger holds.
         Billing::SpendBook book;

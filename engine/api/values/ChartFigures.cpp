@@ -209,6 +209,7 @@ ChartFigures readFigures(const Store::Store *store, const ChartAsk &ask, const Q
         e.day = g.day;
         e.keyId = g.keyId;
         e.route = g.route;
+        e.target = g.target;
         e.sharer = g.sharer;
         e.subscription = g.subscription;
         e.costUsd = g.costUsd;
